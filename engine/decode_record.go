@@ -1,0 +1,309 @@
+package engine
+
+// deal decodes a deal record at p. header: read rules, players, dealer and
+// scores (a stand-alone deal); inside a game they are ignored.
+func (d *decoder) deal(v any, p *ptr, header bool) *DealRecord {
+	obj, ok := d.object(v, p)
+	if !ok {
+		return nil
+	}
+	rec := &DealRecord{}
+	if header {
+		d.dealHeader(rec, obj, p)
+	}
+	if v, ok := obj["deck"]; ok && v != nil {
+		c := p.field("deck")
+		rec.Deck = d.cards(v, &c)
+	}
+	if v, ok := d.field(obj, "hands", p, true); ok {
+		c := p.field("hands")
+		rec.Hands = d.hands(v, &c)
+	}
+	if v, ok := d.field(obj, "exchanges", p, true); ok {
+		c := p.field("exchanges")
+		rec.Exchanges = d.exchangeRounds(v, &c)
+	}
+	if v, ok := d.field(obj, "announcements", p, true); ok {
+		c := p.field("announcements")
+		rec.Announcements = d.phases(v, &c)
+	}
+	if v, ok := obj["chicago"]; ok && v != nil {
+		c := p.field("chicago")
+		rec.Chicago, _ = d.str(v, &c)
+	}
+	if v, ok := d.field(obj, "tricks", p, true); ok {
+		c := p.field("tricks")
+		rec.Tricks = d.tricks(v, &c)
+	}
+	return rec
+}
+
+func (d *decoder) dealHeader(rec *DealRecord, obj map[string]any, p *ptr) {
+	if v, ok := obj["rules"]; ok && v != nil {
+		c := p.field("rules")
+		r := d.rules(v, &c)
+		rec.Rules = &r
+	}
+	if v, ok := d.field(obj, "players", p, true); ok {
+		c := p.field("players")
+		rec.Players = d.strings(v, &c)
+	}
+	if v, ok := d.field(obj, "dealer", p, true); ok {
+		c := p.field("dealer")
+		rec.Dealer, _ = d.str(v, &c)
+	}
+	if v, ok := obj["scores"]; ok && v != nil {
+		c := p.field("scores")
+		if m, ok := d.object(v, &c); ok {
+			rec.Scores = make(map[string]int, len(m))
+			for _, k := range sortedKeys(m) {
+				kc := c.field(k)
+				if n, ok := d.integer(m[k], &kc); ok {
+					rec.Scores[k] = n
+				}
+			}
+		}
+	}
+}
+
+func (d *decoder) strings(v any, p *ptr) []string {
+	a, ok := d.array(v, p)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for i, e := range a {
+		c := p.index(i)
+		if s, ok := d.str(e, &c); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (d *decoder) hands(v any, p *ptr) map[string][]Card {
+	m, ok := d.object(v, p)
+	if !ok {
+		return nil
+	}
+	out := make(map[string][]Card, len(m))
+	for _, k := range sortedKeys(m) {
+		c := p.field(k)
+		out[k] = d.cards(m[k], &c)
+	}
+	return out
+}
+
+func (d *decoder) exchangeRounds(v any, p *ptr) [][]Exchange {
+	a, ok := d.array(v, p)
+	if !ok {
+		return nil
+	}
+	out := make([][]Exchange, len(a))
+	for i, e := range a {
+		c := p.index(i)
+		list, ok := d.array(e, &c)
+		if !ok {
+			continue
+		}
+		out[i] = make([]Exchange, len(list))
+		for j, x := range list {
+			xc := c.index(j)
+			out[i][j] = d.exchange(x, &xc)
+		}
+	}
+	return out
+}
+
+func (d *decoder) exchange(v any, p *ptr) Exchange {
+	var x Exchange
+	obj, ok := d.object(v, p)
+	if !ok {
+		return x
+	}
+	x.Player = d.player(obj, p)
+	if v, ok := obj["show"]; ok && v != nil {
+		c := p.field("show")
+		x.Show = d.cards(v, &c)
+	}
+	if v, ok := obj["discard"]; ok && v != nil {
+		c := p.field("discard")
+		x.Discard = d.cards(v, &c)
+	}
+	if v, ok := obj["draw"]; ok && v != nil {
+		c := p.field("draw")
+		x.Draw = d.cards(v, &c)
+	}
+	if v, ok := obj["open"]; ok && v != nil {
+		c := p.field("open")
+		x.Open = d.open(v, &c)
+	}
+	if v, ok := obj["reshuffled"]; ok && v != nil {
+		c := p.field("reshuffled")
+		x.Reshuffled = d.boolean(v, &c, false)
+	}
+	return x
+}
+
+func (d *decoder) open(v any, p *ptr) *OpenCard {
+	obj, ok := d.object(v, p)
+	if !ok {
+		return nil
+	}
+	o := &OpenCard{}
+	if v, ok := d.field(obj, "card", p, true); ok {
+		c := p.field("card")
+		o.Card, _ = d.card(v, &c)
+	}
+	if v, ok := d.field(obj, "taken", p, true); ok {
+		c := p.field("taken")
+		o.Taken = d.boolean(v, &c, false)
+	}
+	return o
+}
+
+// player reads the required "player" field of an entry.
+func (d *decoder) player(obj map[string]any, p *ptr) string {
+	v, ok := d.field(obj, "player", p, true)
+	if !ok {
+		return ""
+	}
+	c := p.field("player")
+	s, _ := d.str(v, &c)
+	return s
+}
+
+func (d *decoder) phases(v any, p *ptr) [][]Announcement {
+	a, ok := d.array(v, p)
+	if !ok {
+		return nil
+	}
+	out := make([][]Announcement, len(a))
+	for i, e := range a {
+		c := p.index(i)
+		list, ok := d.array(e, &c)
+		if !ok {
+			continue
+		}
+		out[i] = make([]Announcement, len(list))
+		for j, x := range list {
+			xc := c.index(j)
+			obj, ok := d.object(x, &xc)
+			if !ok {
+				continue
+			}
+			out[i][j].Player = d.player(obj, &xc)
+			if v, ok := obj["announce"]; ok && v != nil {
+				ac := xc.field("announce")
+				out[i][j].Announce, _ = d.str(v, &ac)
+			}
+		}
+	}
+	return out
+}
+
+func (d *decoder) tricks(v any, p *ptr) [][]Play {
+	a, ok := d.array(v, p)
+	if !ok {
+		return nil
+	}
+	out := make([][]Play, len(a))
+	for i, e := range a {
+		c := p.index(i)
+		list, ok := d.array(e, &c)
+		if !ok {
+			continue
+		}
+		out[i] = make([]Play, len(list))
+		for j, x := range list {
+			xc := c.index(j)
+			obj, ok := d.object(x, &xc)
+			if !ok {
+				continue
+			}
+			out[i][j].Player = d.player(obj, &xc)
+			if v, ok := d.field(obj, "card", &xc, true); ok {
+				cc := xc.field("card")
+				out[i][j].Card, _ = d.card(v, &cc)
+			}
+		}
+	}
+	return out
+}
+
+// game decodes a game record.
+func (d *decoder) game(v any) *GameRecord {
+	obj, ok := d.object(v, nil)
+	if !ok {
+		return nil
+	}
+	g := &GameRecord{}
+	if v, ok := obj["rules"]; ok && v != nil {
+		c := ptr{key: "rules", idx: -1}
+		r := d.rules(v, &c)
+		g.Rules = &r
+	}
+	if v, ok := d.field(obj, "players", nil, true); ok {
+		c := ptr{key: "players", idx: -1}
+		g.Players = d.strings(v, &c)
+	}
+	if v, ok := d.field(obj, "first_dealer", nil, true); ok {
+		c := ptr{key: "first_dealer", idx: -1}
+		g.FirstDealer, _ = d.str(v, &c)
+	}
+	if v, ok := obj["ended_by"]; ok && v != nil {
+		c := ptr{key: "ended_by", idx: -1}
+		g.EndedBy, _ = d.str(v, &c)
+	}
+	if v, ok := d.field(obj, "deals", nil, true); ok {
+		c := ptr{key: "deals", idx: -1}
+		g.Deals = d.gameDeals(v, &c)
+	}
+	return g
+}
+
+func (d *decoder) gameDeals(v any, p *ptr) []GameDeal {
+	a, ok := d.array(v, p)
+	if !ok {
+		return nil
+	}
+	out := make([]GameDeal, len(a))
+	for i, e := range a {
+		c := p.index(i)
+		obj, ok := d.object(e, &c)
+		if !ok {
+			continue
+		}
+		if sv, ok := obj["sheet"]; ok {
+			sc := c.field("sheet")
+			out[i].Sheet = d.sheet(sv, &sc)
+			continue
+		}
+		out[i].Deal = d.deal(obj, &c, false)
+	}
+	return out
+}
+
+func (d *decoder) sheet(v any, p *ptr) Sheet {
+	m, ok := d.object(v, p)
+	if !ok {
+		return nil
+	}
+	s := make(Sheet, len(m))
+	for _, player := range sortedKeys(m) {
+		c := p.field(player)
+		src, ok := d.object(m[player], &c)
+		if !ok {
+			continue
+		}
+		line := make(map[string]int, len(src))
+		for _, k := range sortedKeys(src) {
+			kc := c.field(k)
+			if v, ok := d.integer(src[k], &kc); ok {
+				line[k] = v
+			}
+		}
+		s[player] = line
+	}
+	return s
+}

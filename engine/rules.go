@@ -1,0 +1,364 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Values of the enumerated switches of rules.md.
+const (
+	LeadLeftOfDealer    = "left_of_dealer"
+	LeadChicagoDeclarer = "chicago_declarer"
+	OpenCardOnRequest   = "on_request"
+	OpenCardOff         = "off"
+	StockReshuffle      = "reshuffle"
+	StockForbid         = "forbid"
+	ForfeitGame         = "forfeit_game"
+	Penalty             = "penalty"
+	SuitOrderNone       = "none"
+)
+
+// NullInt is a number switch that may be null (no limit).
+type NullInt struct {
+	Value int
+	Null  bool
+}
+
+// Rules is a complete rule set: a preset with its overrides applied. The
+// fields are the switches of rules.md. Rules is a plain value; copy it
+// freely.
+type Rules struct {
+	Preset                 string
+	MinPlayers, MaxPlayers int
+	FirstLead              string
+	NegativeScores         bool
+	ChicagoMinScore        NullInt
+	ChicagoPoints          int
+	ChicagoStacksLastTrick bool
+	LastTrickPoints        int
+	ExchangeStop           NullInt
+	OpenCard               string
+	StockExhaustion        string
+	QuadsResetOpponents    bool
+	WinRequiresChicago     bool
+	// SuitOrder is "none" or the four suit letters from highest to lowest,
+	// such as "shdc".
+	SuitOrder         string
+	RoyalInstantWin   bool
+	HandPoints        [NumCategories]int // indexed by Category; HighCard is always 0
+	Target            int
+	FalseAnnouncement string
+}
+
+// SM returns the preset "sm", the rules of the Swedish championship.
+func SM() Rules {
+	return Rules{
+		Preset: "sm", MinPlayers: 3, MaxPlayers: 4, FirstLead: LeadLeftOfDealer,
+		ChicagoMinScore: NullInt{Value: 15}, ChicagoPoints: 15, LastTrickPoints: 5,
+		ExchangeStop: NullInt{Value: 46}, OpenCard: OpenCardOnRequest,
+		StockExhaustion: StockReshuffle, SuitOrder: SuitOrderNone,
+		HandPoints: [NumCategories]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 52},
+		Target:     52, FalseAnnouncement: ForfeitGame,
+	}
+}
+
+// Preset returns the named preset. The only preset is "sm".
+func Preset(name string) (Rules, error) {
+	if name != "sm" {
+		return Rules{}, &DecodeError{Problems: []Problem{{Code: "unknown_rule", Path: "/preset",
+			Message: fmt.Sprintf("unknown preset %q (known: sm)", name)}}}
+	}
+	return SM(), nil
+}
+
+// ParseRules reads the JSON of a "rules" object: {"preset": "sm",
+// "overrides": {...}}. Errors are *DecodeError with paths inside the object.
+func ParseRules(data []byte) (Rules, error) {
+	v, derr := parseJSON(data)
+	if derr != nil {
+		return Rules{}, derr
+	}
+	var d decoder
+	r := d.rules(v, nil)
+	if len(d.probs) > 0 {
+		return Rules{}, &DecodeError{Problems: d.probs}
+	}
+	return r, nil
+}
+
+// Override returns r with one switch set. value is what encoding/json
+// decodes (bool, float64 or json.Number, string, nil, map[string]any) or a
+// Go int. An unknown switch or value is an "unknown_rule" *DecodeError.
+func (r Rules) Override(name string, value any) (Rules, error) {
+	var d decoder
+	p := ptr{key: name, idx: -1}
+	d.override(&r, name, value, &p)
+	if len(d.probs) > 0 {
+		return r, &DecodeError{Problems: d.probs}
+	}
+	return r, nil
+}
+
+// Points returns the points of category c under r.
+func (r *Rules) Points(c Category) int {
+	if int(c) >= NumCategories {
+		return 0
+	}
+	return r.HandPoints[c]
+}
+
+// suitRank returns the tie-break strength of suit s (higher is stronger),
+// or -1 without a suit order.
+func (r *Rules) suitRank(s int) int {
+	if len(r.SuitOrder) != 4 {
+		return -1
+	}
+	i := strings.IndexByte(r.SuitOrder, suitChars[s])
+	return 3 - i
+}
+
+// rules decodes a "rules" object.
+func (d *decoder) rules(v any, p *ptr) Rules {
+	obj, ok := d.object(v, p)
+	if !ok {
+		return SM()
+	}
+	r := SM()
+	for k := range obj {
+		if k != "preset" && k != "overrides" {
+			c := p.field(k)
+			d.add("unknown_rule", &c, "unknown key %q in rules (want preset, overrides)", k)
+		}
+	}
+	if pv, ok := obj["preset"]; ok {
+		c := p.field("preset")
+		if name, ok := d.str(pv, &c); ok && name != "sm" {
+			d.add("unknown_rule", &c, "unknown preset %q (known: sm)", name)
+		}
+	}
+	ov, ok := obj["overrides"]
+	if !ok {
+		return r
+	}
+	c := p.field("overrides")
+	o, ok := d.object(ov, &c)
+	if !ok {
+		return r
+	}
+	for _, k := range sortedKeys(o) {
+		kp := c.field(k)
+		d.override(&r, k, o[k], &kp)
+	}
+	return r
+}
+
+// override sets one switch, reporting problems at p.
+func (d *decoder) override(r *Rules, name string, v any, p *ptr) {
+	switch name {
+	case "players":
+		d.players(r, v, p)
+	case "first_lead":
+		r.FirstLead = d.enum(v, p, r.FirstLead, LeadLeftOfDealer, LeadChicagoDeclarer)
+	case "negative_scores":
+		r.NegativeScores = d.boolean(v, p, r.NegativeScores)
+	case "chicago_min_score":
+		r.ChicagoMinScore = d.nullInt(v, p, r.ChicagoMinScore)
+	case "chicago_points":
+		r.ChicagoPoints = d.number(v, p, r.ChicagoPoints)
+	case "chicago_stacks_last_trick":
+		r.ChicagoStacksLastTrick = d.boolean(v, p, r.ChicagoStacksLastTrick)
+	case "last_trick_points":
+		r.LastTrickPoints = d.number(v, p, r.LastTrickPoints)
+	case "exchange_stop":
+		r.ExchangeStop = d.nullInt(v, p, r.ExchangeStop)
+	case "open_card":
+		r.OpenCard = d.enum(v, p, r.OpenCard, OpenCardOnRequest, OpenCardOff)
+	case "stock_exhaustion":
+		r.StockExhaustion = d.enum(v, p, r.StockExhaustion, StockReshuffle, StockForbid)
+	case "quads_reset_opponents":
+		r.QuadsResetOpponents = d.boolean(v, p, r.QuadsResetOpponents)
+	case "win_requires_chicago":
+		r.WinRequiresChicago = d.boolean(v, p, r.WinRequiresChicago)
+	case "suit_order":
+		d.suitOrder(r, v, p)
+	case "royal_instant_win":
+		r.RoyalInstantWin = d.boolean(v, p, r.RoyalInstantWin)
+	case "hand_points":
+		d.handPoints(r, v, p)
+	case "target":
+		r.Target = d.number(v, p, r.Target)
+	case "false_announcement":
+		r.FalseAnnouncement = d.enum(v, p, r.FalseAnnouncement, ForfeitGame, Penalty)
+	default:
+		d.add("unknown_rule", p, "unknown switch %q", name)
+	}
+}
+
+func (d *decoder) players(r *Rules, v any, p *ptr) {
+	if s, ok := v.(string); ok {
+		lo, hi, found := strings.Cut(s, "-")
+		if !found {
+			hi = lo
+		}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 == nil && err2 == nil && 2 <= a && a <= b && b <= 4 {
+			r.MinPlayers, r.MaxPlayers = a, b
+			return
+		}
+		d.add("unknown_rule", p, "players %q: want a range such as \"3-4\" within 2-4", s)
+		return
+	}
+	n := d.number(v, p, -1)
+	if n == -1 {
+		return
+	}
+	if n < 2 || n > 4 {
+		d.add("unknown_rule", p, "players %d: want 2 to 4", n)
+		return
+	}
+	r.MinPlayers, r.MaxPlayers = n, n
+}
+
+func (d *decoder) suitOrder(r *Rules, v any, p *ptr) {
+	s, ok := d.str(v, p)
+	if !ok {
+		return
+	}
+	s = strings.ToLower(s)
+	if s == SuitOrderNone {
+		r.SuitOrder = s
+		return
+	}
+	if len(s) == 4 && strings.Contains(s, "c") && strings.Contains(s, "d") &&
+		strings.Contains(s, "h") && strings.Contains(s, "s") {
+		r.SuitOrder = s
+		return
+	}
+	d.add("unknown_rule", p, "suit_order %q: want none or the four suits highest first, such as shdc", s)
+}
+
+func (d *decoder) handPoints(r *Rules, v any, p *ptr) {
+	obj, ok := d.object(v, p)
+	if !ok {
+		return
+	}
+	for _, k := range sortedKeys(obj) {
+		c := p.field(k)
+		cat, ok := ParseCategory(k)
+		if !ok {
+			d.add("unknown_rule", &c, "hand_points: unknown category %q", k)
+			continue
+		}
+		r.HandPoints[cat] = d.number(obj[k], &c, r.HandPoints[cat])
+	}
+}
+
+func (d *decoder) enum(v any, p *ptr, old string, allowed ...string) string {
+	s, ok := d.str(v, p)
+	if !ok {
+		return old
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s
+		}
+	}
+	d.add("unknown_rule", p, "unknown value %q (want one of %s)", s, strings.Join(allowed, ", "))
+	return old
+}
+
+func (d *decoder) boolean(v any, p *ptr, old bool) bool {
+	b, ok := v.(bool)
+	if !ok {
+		d.add("invalid_record", p, "want true or false, got %s", typeName(v))
+		return old
+	}
+	return b
+}
+
+func (d *decoder) nullInt(v any, p *ptr, old NullInt) NullInt {
+	if v == nil {
+		return NullInt{Null: true}
+	}
+	n, ok := d.integer(v, p)
+	if !ok {
+		return old
+	}
+	return NullInt{Value: n}
+}
+
+func (d *decoder) number(v any, p *ptr, old int) int {
+	n, ok := d.integer(v, p)
+	if !ok {
+		return old
+	}
+	return n
+}
+
+// MarshalJSON writes r as {"preset": "sm", "overrides": {...}} with the
+// switches that differ from the preset.
+func (r Rules) MarshalJSON() ([]byte, error) {
+	base := SM()
+	ov := map[string]any{}
+	if r.MinPlayers != base.MinPlayers || r.MaxPlayers != base.MaxPlayers {
+		ov["players"] = fmt.Sprintf("%d-%d", r.MinPlayers, r.MaxPlayers)
+	}
+	diff := func(name string, a, b, v any) {
+		if a != b {
+			ov[name] = v
+		}
+	}
+	diff("first_lead", r.FirstLead, base.FirstLead, r.FirstLead)
+	diff("negative_scores", r.NegativeScores, base.NegativeScores, r.NegativeScores)
+	diff("chicago_min_score", r.ChicagoMinScore, base.ChicagoMinScore, r.ChicagoMinScore.json())
+	diff("chicago_points", r.ChicagoPoints, base.ChicagoPoints, r.ChicagoPoints)
+	diff("chicago_stacks_last_trick", r.ChicagoStacksLastTrick, base.ChicagoStacksLastTrick, r.ChicagoStacksLastTrick)
+	diff("last_trick_points", r.LastTrickPoints, base.LastTrickPoints, r.LastTrickPoints)
+	diff("exchange_stop", r.ExchangeStop, base.ExchangeStop, r.ExchangeStop.json())
+	diff("open_card", r.OpenCard, base.OpenCard, r.OpenCard)
+	diff("stock_exhaustion", r.StockExhaustion, base.StockExhaustion, r.StockExhaustion)
+	diff("quads_reset_opponents", r.QuadsResetOpponents, base.QuadsResetOpponents, r.QuadsResetOpponents)
+	diff("win_requires_chicago", r.WinRequiresChicago, base.WinRequiresChicago, r.WinRequiresChicago)
+	diff("suit_order", r.SuitOrder, base.SuitOrder, r.SuitOrder)
+	diff("royal_instant_win", r.RoyalInstantWin, base.RoyalInstantWin, r.RoyalInstantWin)
+	if r.HandPoints != base.HandPoints {
+		hp := map[string]int{}
+		for c := Pair; c <= RoyalStraightFlush; c++ {
+			hp[c.String()] = r.HandPoints[c]
+		}
+		ov["hand_points"] = hp
+	}
+	diff("target", r.Target, base.Target, r.Target)
+	diff("false_announcement", r.FalseAnnouncement, base.FalseAnnouncement, r.FalseAnnouncement)
+	out := map[string]any{"preset": "sm"}
+	if len(ov) > 0 {
+		out["overrides"] = ov
+	}
+	return json.Marshal(out)
+}
+
+func (n NullInt) json() any {
+	if n.Null {
+		return nil
+	}
+	return n.Value
+}
+
+// UnmarshalJSON reads a "rules" object (see ParseRules).
+func (r *Rules) UnmarshalJSON(b []byte) error {
+	v, err := ParseRules(b)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// isIntegral reports whether f is a whole number that fits an int.
+func isIntegral(f float64) bool {
+	return f == math.Trunc(f) && math.Abs(f) < 1<<53
+}

@@ -1,0 +1,8 @@
+DROP TABLE IF EXISTS tie_resolutions;
+DROP TABLE IF EXISTS round_outcomes;
+DROP TABLE IF EXISTS game_deals;
+DROP TABLE IF EXISTS game_results;
+DROP TABLE IF EXISTS round_tables;
+DROP TABLE IF EXISTS rounds;
+DROP TABLE IF EXISTS players;
+DROP TABLE IF EXISTS tournaments;

@@ -1,0 +1,156 @@
+package tournament
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// How a game record names its table (the record ↔ table mapping):
+//
+//   - players: the table's player IDs in seat order, exactly as drawn;
+//   - first_dealer: for game 1 the table's drawn first dealer, for game g the
+//     player g-1 seats to the left of it (the deal rotates from game to game);
+//   - rules: absent (the tournament's rules apply) or equal to the
+//     tournament's rules.
+
+// checkRules validates a tournament's rules object with the engine.
+func checkRules(raw json.RawMessage) error {
+	if raw == nil {
+		return nil
+	}
+	if _, err := engine.ParseRules(raw); err != nil {
+		return decodeError(err, "invalid_rules", "the rules are not valid")
+	}
+	return nil
+}
+
+// rules returns the tournament's rules as the engine reads them.
+func (s Settings) rules() engine.Rules {
+	if s.Rules == nil {
+		return engine.SM()
+	}
+	r, err := engine.ParseRules(s.Rules)
+	if err != nil { // checked at creation
+		return engine.SM()
+	}
+	return r
+}
+
+// decodeError turns an engine decode error into a 400 (not JSON) or a 422
+// with the engine's problems.
+func decodeError(err error, code, what string) error {
+	var de *engine.DecodeError
+	if !errors.As(err, &de) {
+		return &Error{Kind: KindInvalid, Code: code, Message: what, Err: err}
+	}
+	if de.Syntax {
+		return &Error{Kind: KindInvalid, Code: "invalid_json", Message: what + ": " + de.Error(), Err: err}
+	}
+	return problemsError(code, what+": "+de.Error(), de.Problems)
+}
+
+// problemsError is a 422 that lists problems in the engine's format.
+func problemsError(code, msg string, ps []engine.Problem) error {
+	if ps == nil {
+		ps = []engine.Problem{}
+	}
+	e := Errorf(KindRejected, code, "%s", msg)
+	e.Details = map[string]any{"errors": ps}
+	return e
+}
+
+// mismatch is a 422 for a record that does not name its table right.
+func mismatch(code, path, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return problemsError(code, msg, []engine.Problem{{Code: code, Path: path, Message: msg}})
+}
+
+// matchTable checks that a game record belongs to game g of table tb and
+// gives it the tournament's rules when it names none.
+func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
+	if !slices.Equal(rec.Players, tb.Players) {
+		return mismatch("players_mismatch", "/players",
+			"players must be the table's player ids in seat order: [%s], not [%s]",
+			strings.Join(tb.Players, ", "), strings.Join(rec.Players, ", "))
+	}
+	if want := tb.FirstDealerOf(g); rec.FirstDealer != want {
+		return mismatch("first_dealer_mismatch", "/first_dealer",
+			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
+	}
+	want := s.rules()
+	if rec.Rules == nil {
+		rec.Rules = &want
+		return nil
+	}
+	if *rec.Rules != want {
+		return mismatch("rules_mismatch", "/rules", "the record's rules differ from the tournament's; leave rules out")
+	}
+	return nil
+}
+
+// checkedGame is a game record the engine accepted, with what is stored.
+type checkedGame struct {
+	record []byte // canonical JSON of the record as submitted
+	hash   []byte
+	result *engine.GameResult
+	json   []byte // the result as JSON
+}
+
+// checkGame decodes a submitted game record, checks that it belongs to the
+// table and lets the engine judge it.
+func checkGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*checkedGame, error) {
+	rec, err := engine.DecodeGame(data)
+	if err != nil {
+		return nil, decodeError(err, "invalid_record", "the game record cannot be read")
+	}
+	if err := matchTable(rec, tb, g, s); err != nil {
+		return nil, err
+	}
+	res := engine.CheckGame(rec, opt)
+	if !res.Valid {
+		return nil, problemsError("invalid_record", "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+	}
+	canon, err := canonicalJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the engine's result: %w", err)
+	}
+	h := sha256.Sum256(canon)
+	return &checkedGame{record: canon, hash: h[:], result: res, json: out}, nil
+}
+
+func firstProblem(ps []engine.Problem) string {
+	if len(ps) == 0 {
+		return "no reason given"
+	}
+	return ps[0].Code + " at " + ps[0].Path + ": " + ps[0].Message
+}
+
+// canonicalJSON re-encodes a JSON value with object keys sorted and no
+// insignificant space, numbers kept as written, so that the same record
+// sent twice compares equal byte for byte.
+func canonicalJSON(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, Errorf(KindInvalid, "invalid_json", "the body is not JSON: %v", err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("canonical JSON: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}

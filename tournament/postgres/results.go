@@ -1,0 +1,256 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// placeJSON is how a game place is kept in game_results.places.
+type placeJSON struct {
+	Player  string `json:"player"`
+	Place   int    `json:"place"`
+	Score   int    `json:"score"`
+	Points  int    `json:"points"`
+	Forfeit bool   `json:"forfeit,omitempty"`
+}
+
+func encodePlaces(ps []tournament.GamePlace) ([]byte, error) {
+	out := make([]placeJSON, len(ps))
+	for i, p := range ps {
+		out[i] = placeJSON(p)
+	}
+	return json.Marshal(out)
+}
+
+func decodePlaces(b []byte) ([]tournament.GamePlace, error) {
+	var in []placeJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, err
+	}
+	out := make([]tournament.GamePlace, len(in))
+	for i, p := range in {
+		out[i] = tournament.GamePlace(p)
+	}
+	return out, nil
+}
+
+// lockRound takes a shared lock on round n (closing takes an exclusive one)
+// and returns it with its tables; not found when there is no such round.
+func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.Round, error) {
+	var x int
+	err := tx.QueryRow(ctx, `SELECT 1 FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE`, tid, n).Scan(&x)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rounds, err := queryRounds(ctx, tx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	return &rounds[0], nil
+}
+
+// SubmitResult stores a game's first result unless it already has one. Two
+// concurrent submissions race on the unique index; the loser reads the
+// winner's row.
+func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, check func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
+	var (
+		out     *tournament.GameResult
+		created bool
+	)
+	err := s.inTx(ctx, pgx.ReadCommitted, "result", func(tx pgx.Tx) error {
+		rd, err := lockRound(ctx, tx, r.Key.TournamentID, r.Key.Round)
+		if err != nil {
+			return err
+		}
+		if err := check(rd); err != nil {
+			return err
+		}
+		if created, err = insertResult(ctx, tx, r); err != nil || created {
+			out = r
+			return err
+		}
+		out, err = effectiveResult(ctx, tx, r.Key)
+		return err
+	})
+	return out, created, err
+}
+
+// insertResult inserts r as a submission; false when the game already has one.
+func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (bool, error) {
+	places, err := encodePlaces(r.Places)
+	if err != nil {
+		return false, err
+	}
+	const q = `INSERT INTO game_results (tournament_id, round, table_no, game, kind, record, record_hash, result,
+		places, submitted_by, created_at)
+		VALUES ($1, $2, $3, $4, 'submission', $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (tournament_id, round, table_no, game) WHERE kind = 'submission' DO NOTHING
+		RETURNING id`
+	k := r.Key
+	err = tx.QueryRow(ctx, q, k.TournamentID, k.Round, k.Table, k.Game, string(r.Record), r.RecordHash,
+		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt).Scan(&r.ID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	r.Kind = tournament.ResultSubmission
+	return err == nil, err
+}
+
+const resultColumns = `id, tournament_id, round, table_no, game, kind, supersedes, record, record_hash, result,
+	places, submitted_by, created_at`
+
+func scanResult(row pgx.Row) (*tournament.GameResult, error) {
+	var (
+		r                     tournament.GameResult
+		record, result, place []byte
+	)
+	k := &r.Key
+	err := row.Scan(&r.ID, &k.TournamentID, &k.Round, &k.Table, &k.Game, &r.Kind, &r.Supersedes, &record,
+		&r.RecordHash, &result, &place, &r.SubmittedBy, &r.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	r.Record, r.Result, r.CreatedAt = record, result, r.CreatedAt.UTC()
+	r.Places, err = decodePlaces(place)
+	return &r, err
+}
+
+// effectiveResult reads the latest result row of a game.
+func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.GameResult, error) {
+	r, err := scanResult(tx.QueryRow(ctx, `SELECT `+resultColumns+` FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4 ORDER BY id DESC LIMIT 1`,
+		k.TournamentID, k.Round, k.Table, k.Game))
+	return r, MapError(err, "result")
+}
+
+// Results returns the effective results of round n (every round when n is 0).
+func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
+		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, table_no, game, id DESC`
+	rows, err := s.pool.Query(ctx, q, tid, n)
+	if err != nil {
+		return nil, MapError(err, "result")
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
+		res, err := scanResult(r)
+		if err != nil {
+			return tournament.GameResult{}, err
+		}
+		return *res, nil
+	})
+	return out, MapError(err, "result")
+}
+
+// queryPlaces reads the effective results of every game, places only.
+func queryPlaces(ctx context.Context, tx querier, tid string) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) id, round, table_no, game, kind, places, created_at
+		FROM game_results WHERE tournament_id = $1 ORDER BY round, table_no, game, id DESC`
+	rows, err := tx.Query(ctx, q, tid)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (tournament.GameResult, error) {
+		r := tournament.GameResult{Key: tournament.GameKey{TournamentID: tid}}
+		var places []byte
+		err := row.Scan(&r.ID, &r.Key.Round, &r.Key.Table, &r.Key.Game, &r.Kind, &places, &r.CreatedAt)
+		if err != nil {
+			return r, err
+		}
+		r.Places, err = decodePlaces(places)
+		return r, err
+	})
+}
+
+// Deals returns the deals appended so far to a game, in order, and whether
+// the game has a result.
+func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMessage, bool, error) {
+	var (
+		out  []json.RawMessage
+		over bool
+	)
+	err := s.inTx(ctx, pgx.RepeatableRead, "deal", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT deal FROM game_deals
+			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4 ORDER BY seq`,
+			k.TournamentID, k.Round, k.Table, k.Game)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (json.RawMessage, error) {
+			var b []byte
+			err := r.Scan(&b)
+			return json.RawMessage(b), err
+		})
+		if err != nil {
+			return err
+		}
+		if err := checkNoResult(ctx, tx, k); err != nil {
+			if tournament.ErrorCode(err) != "game_over" {
+				return err
+			}
+			over = true
+		}
+		return nil
+	})
+	return out, over, err
+}
+
+// AppendDeal stores deal seq of a game in progress, and the game's result
+// when the deal ended it. A taken seq (another deal appended at the same
+// time) or a game that already has a result is a conflict.
+func (s *Store) AppendDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
+	final *tournament.GameResult, check func(*tournament.Round) error) error {
+	return s.inTx(ctx, pgx.ReadCommitted, "deal", func(tx pgx.Tx) error {
+		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
+		if err != nil {
+			return err
+		}
+		if err := check(rd); err != nil {
+			return err
+		}
+		if err := checkNoResult(ctx, tx, k); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO game_deals (tournament_id, round, table_no, game, seq, deal, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+			k.TournamentID, k.Round, k.Table, k.Game, seq, string(deal), now)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return tournament.Errorf(tournament.KindConflict, "deal_conflict",
+				"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
+		}
+		if final == nil {
+			return nil
+		}
+		created, err := insertResult(ctx, tx, final)
+		if err == nil && !created {
+			err = gameOverError()
+		}
+		return err
+	})
+}
+
+func checkNoResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
+	var exists bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4)`,
+		k.TournamentID, k.Round, k.Table, k.Game).Scan(&exists)
+	if err == nil && exists {
+		return gameOverError()
+	}
+	return err
+}
+
+func gameOverError() error {
+	return tournament.Errorf(tournament.KindConflict, "game_over", "this game already has a result; no more deals can be added")
+}

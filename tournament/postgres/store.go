@@ -1,0 +1,118 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Store implements tournament.Store on PostgreSQL. Each method runs in one
+// transaction; methods that let the domain decide lock the tournament's row
+// first, so decisions and writes on one tournament do not interleave.
+// Game submissions lock only their round's row (shared), so tables submit
+// in parallel while closing the round waits for them.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ tournament.Store = (*Store)(nil)
+
+// NewStore returns the tournament store on pool.
+func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// inTx runs fn in a transaction of the given isolation and commits it when
+// fn succeeds. Errors are mapped to tournament errors about subject.
+func (s *Store) inTx(ctx context.Context, iso pgx.TxIsoLevel, subject string, fn func(pgx.Tx) error) error {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: iso})
+	if err != nil {
+		return MapError(err, subject)
+	}
+	defer tx.Rollback(ctx)
+	if err := fn(tx); err != nil {
+		return MapError(err, subject)
+	}
+	return MapError(tx.Commit(ctx), subject)
+}
+
+const tournamentColumns = `id, name, format, rules, games_per_round, placement_points, advance_per_table,
+	rounds, final_size, tiebreaks, seating, status, coalesce(champion, ''), created_at,
+	(SELECT coalesce(max(number), 0) FROM rounds r WHERE r.tournament_id = t.id)`
+
+func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
+	var (
+		t     tournament.Tournament
+		rules []byte
+	)
+	s := &t.Settings
+	err := row.Scan(&t.ID, &t.Name, &t.Format, &rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
+		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound)
+	if err != nil {
+		return nil, err
+	}
+	if len(rules) > 0 {
+		s.Rules = rules
+	}
+	t.CreatedAt = t.CreatedAt.UTC()
+	return &t, nil
+}
+
+// CreateTournament stores a new tournament with its secrets.
+func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
+	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
+		advance_per_table, rounds, final_size, tiebreaks, seating, status, organizer_token_hash, code_key, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+	st := t.Settings
+	var rules any
+	if st.Rules != nil {
+		rules = string(st.Rules)
+	}
+	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
+			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
+			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt)
+		return err
+	})
+}
+
+// Tournament returns a tournament.
+func (s *Store) Tournament(ctx context.Context, id string) (*tournament.Tournament, error) {
+	t, err := scanTournament(s.pool.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, id))
+	return t, MapError(err, "tournament")
+}
+
+// lockTournament reads a tournament and holds its row lock until tx ends.
+func lockTournament(ctx context.Context, tx pgx.Tx, id string) (*tournament.Tournament, error) {
+	t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1 FOR UPDATE`, id))
+	return t, MapError(err, "tournament")
+}
+
+// Secrets returns a tournament's secrets.
+func (s *Store) Secrets(ctx context.Context, id string) (tournament.Secrets, error) {
+	var sec tournament.Secrets
+	err := s.pool.QueryRow(ctx, `SELECT organizer_token_hash, code_key FROM tournaments WHERE id = $1`, id).
+		Scan(&sec.OrganizerTokenHash, &sec.CodeKey)
+	return sec, MapError(err, "tournament")
+}
+
+// TournamentByTokenHash returns the tournament whose organizer token hashes to hash.
+func (s *Store) TournamentByTokenHash(ctx context.Context, hash []byte) (string, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT id FROM tournaments WHERE organizer_token_hash = $1`, hash).Scan(&id)
+	return id, MapError(err, "token")
+}
+
+func setTournamentStatus(ctx context.Context, tx pgx.Tx, id string, status tournament.Status, champion string) error {
+	var ch any
+	if champion != "" {
+		ch = champion
+	}
+	tag, err := tx.Exec(ctx, `UPDATE tournaments SET status = $2, champion = coalesce($3, champion) WHERE id = $1`, id, status, ch)
+	if err == nil && tag.RowsAffected() != 1 {
+		err = fmt.Errorf("tournament %s vanished", id)
+	}
+	return err
+}

@@ -1,0 +1,161 @@
+package tournament
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"io"
+	"strings"
+	"time"
+)
+
+// Service runs tournaments: it applies the rules of the formats to what the
+// store holds. Time and randomness are injected.
+type Service struct {
+	store Store
+	now   func() time.Time
+	rand  io.Reader
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock makes the service read the time from now.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithRand makes the service draw secrets, IDs and seeds from r.
+func WithRand(r io.Reader) Option { return func(s *Service) { s.rand = r } }
+
+// NewService returns a service over store, using the real clock and
+// crypto/rand unless told otherwise.
+func NewService(store Store, opts ...Option) *Service {
+	s := &Service{store: store, now: time.Now, rand: rand.Reader}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// Created is a new tournament with its organizer token, which is shown
+// once and never again.
+type Created struct {
+	Tournament     *Tournament
+	OrganizerToken string
+}
+
+// CreateTournament creates a tournament. Only the admin may.
+func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament) (*Created, error) {
+	if a.Role != RoleAdmin {
+		if a.Role == RolePublic {
+			return nil, Errorf(KindUnauthorized, "token_required", "creating a tournament needs the admin token")
+		}
+		return nil, Errorf(KindForbidden, "admin_only", "only the server's admin creates tournaments")
+	}
+	settings, err := n.settings()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRules(settings.Rules); err != nil {
+		return nil, err
+	}
+	id, err := s.newID()
+	if err != nil {
+		return nil, err
+	}
+	token, hash, err := NewOrganizerToken(s.rand)
+	if err != nil {
+		return nil, err
+	}
+	key, err := NewSecret(s.rand, keyBytes)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tournament{ID: id, Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
+		Status: StatusRegistration, CreatedAt: s.clock()}
+	if err := s.store.CreateTournament(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key}); err != nil {
+		return nil, err
+	}
+	return &Created{Tournament: t, OrganizerToken: token}, nil
+}
+
+// newID returns a random tournament ID: 16 lower-case base32 characters.
+func (s *Service) newID() (string, error) {
+	b, err := NewSecret(s.rand, 10)
+	if err != nil {
+		return "", err
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b)), nil
+}
+
+// Tournament returns a tournament.
+func (s *Service) Tournament(ctx context.Context, id string) (*Tournament, error) {
+	return s.store.Tournament(ctx, id)
+}
+
+// AddPlayers registers players: before round 1 in any format, and between
+// rounds in a Swiss tournament.
+func (s *Service) AddPlayers(ctx context.Context, a Actor, tid string, ps []NewPlayer) ([]Player, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	for i := range ps {
+		p, err := ps[i].normalize()
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
+	}
+	return s.store.AddPlayers(ctx, tid, registrationOpen, ps, s.clock())
+}
+
+func registrationOpen(t *Tournament) error {
+	switch {
+	case t.Status == StatusFinished:
+		return Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+	case t.Format == FormatSM && t.Status != StatusRegistration:
+		return Errorf(KindConflict, "registration_closed", "an sm tournament takes players only before round 1 is drawn")
+	}
+	return nil
+}
+
+// Players returns a tournament's players.
+func (s *Service) Players(ctx context.Context, tid string) ([]Player, error) {
+	if _, err := s.store.Tournament(ctx, tid); err != nil {
+		return nil, err
+	}
+	return s.store.Players(ctx, tid)
+}
+
+// UpdatePlayer changes a player's name, club or status (withdraw or
+// reinstate).
+func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u PlayerUpdate) (Player, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return Player{}, err
+	}
+	return s.store.UpdatePlayer(ctx, tid, pid, func(t *Tournament, p Player) (Player, error) {
+		if err := u.validate(p.Status); err != nil {
+			return p, err
+		}
+		if u.Status != nil && *u.Status != p.Status {
+			if t.Status == StatusFinished {
+				return p, Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+			}
+			// In sm a reinstated player would skip rounds they did not win.
+			if *u.Status == PlayerActive && t.Format == FormatSM && t.Status != StatusRegistration {
+				return p, Errorf(KindConflict, "invalid_status_change", "in sm a withdrawn player can be reinstated only before round 1 is drawn")
+			}
+		}
+		return u.apply(p), nil
+	})
+}
+
+// Standings computes the standings from the stored results.
+func (s *Service) Standings(ctx context.Context, tid string) (*Tournament, []Standing, error) {
+	st, err := s.store.State(ctx, tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &st.Tournament, Standings(st), nil
+}

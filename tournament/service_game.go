@@ -1,0 +1,199 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// Submission is the answer to a game submission.
+type Submission struct {
+	Result  *GameResult
+	Created bool // false: the same record was already accepted (a harmless repeat)
+}
+
+// gameTable finds the table of a game and checks that the game number is
+// one the round plays.
+func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round, Table, error) {
+	t, err := s.store.Tournament(ctx, k.TournamentID)
+	if err != nil {
+		return nil, nil, Table{}, err
+	}
+	r, err := s.store.Round(ctx, k.TournamentID, k.Round)
+	if err != nil {
+		return nil, nil, Table{}, err
+	}
+	tb, ok := r.Table(k.Table)
+	if !ok {
+		return nil, nil, Table{}, Errorf(KindNotFound, "table_not_found", "round %d has no table %d", k.Round, k.Table)
+	}
+	if k.Game < 1 || k.Game > t.Settings.GamesPerRound {
+		return nil, nil, Table{}, Errorf(KindNotFound, "game_not_found",
+			"a table plays games 1 to %d in a round; there is no game %d", t.Settings.GamesPerRound, k.Game)
+	}
+	return t, r, tb, nil
+}
+
+// roundOpen refuses results for a closed round.
+func roundOpen(r *Round) error {
+	if r.Status != RoundOpen {
+		return Errorf(KindConflict, "round_closed", "round %d is closed; only a referee can change its results", r.Number)
+	}
+	return nil
+}
+
+// SubmitGame takes a table's game record. The first valid record for a
+// game is binding: the same record again is a repeat (Created false), a
+// different one is a conflict.
+func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byte) (*Submission, error) {
+	if err := a.requireTable(k.Round, k.Table); err != nil {
+		return nil, err
+	}
+	t, r, tb, err := s.gameTable(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := roundOpen(r); err != nil {
+		return nil, err
+	}
+	g, err := checkGame(data, tb, k.Game, t.Settings, engine.GameOptions{})
+	if err != nil {
+		return nil, err
+	}
+	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+		Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
+	stored, created, err := s.store.SubmitResult(ctx, res, roundOpen)
+	if err != nil {
+		return nil, err
+	}
+	if !created && !bytes.Equal(stored.RecordHash, res.RecordHash) {
+		return nil, resultExists(k, stored)
+	}
+	return &Submission{Result: stored, Created: created}, nil
+}
+
+func resultExists(k GameKey, stored *GameResult) error {
+	e := Errorf(KindConflict, "result_exists",
+		"game %d of table %d in round %d already has a different result (accepted %s); results are binding, only a referee can change them",
+		k.Game, k.Table, k.Round, stored.CreatedAt.Format("2006-01-02T15:04:05Z"))
+	e.Details = map[string]any{"result_id": stored.ID}
+	return e
+}
+
+// DealProgress is the answer to an appended deal: the deal's result and
+// the game as it stands.
+type DealProgress struct {
+	Deal   int // 1-based number of the deal appended
+	Result *engine.DealResult
+	Game   *engine.GameResult
+	Final  *GameResult // the game's result when this deal ended it
+}
+
+// AppendDeal adds one deal (a score-sheet line or a full deal, as an entry
+// of a game record's deals) to a game in progress, checked by the engine
+// against the deals before it. The deal that ends the game makes the
+// game's result.
+func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byte) (*DealProgress, error) {
+	if err := a.requireTable(k.Round, k.Table); err != nil {
+		return nil, err
+	}
+	t, r, tb, err := s.gameTable(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := roundOpen(r); err != nil {
+		return nil, err
+	}
+	deal, err := canonicalJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if deal[0] != '{' {
+		return nil, Errorf(KindInvalid, "invalid_deal", "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+	}
+	deals, over, err := s.store.Deals(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if over {
+		return nil, Errorf(KindConflict, "game_over", "this game already has a result; no more deals can be added")
+	}
+	game, err := composeGame(tb, k.Game, append(deals, deal))
+	if err != nil {
+		return nil, err
+	}
+	g, err := checkGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
+	if err != nil {
+		return nil, err
+	}
+	if len(g.result.Deals) != len(deals)+1 {
+		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(g.result.Deals), len(deals)+1)
+	}
+	p := &DealProgress{Deal: len(deals) + 1, Result: &g.result.Deals[len(deals)], Game: g.result}
+	if g.result.GameOver {
+		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+			Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
+	}
+	if err := s.store.AppendDeal(ctx, k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// composeGame builds the game record of a table's game from its deals.
+func composeGame(tb Table, g int, deals []json.RawMessage) ([]byte, error) {
+	rec := struct {
+		Players     []string          `json:"players"`
+		FirstDealer string            `json:"first_dealer"`
+		Deals       []json.RawMessage `json:"deals"`
+	}{tb.Players, tb.FirstDealerOf(g), deals}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("composing the game: %w", err)
+	}
+	return b, nil
+}
+
+// RoundView is a round with its tables and the effective result of every
+// game played so far.
+type RoundView struct {
+	Round   *Round
+	Results []GameResult
+}
+
+// Round returns round n with its results.
+func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, error) {
+	r, err := s.store.Round(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.store.Results(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	return &RoundView{Round: r, Results: res}, nil
+}
+
+// TableCodes returns the code of each table of round n, by table number.
+// Only the organizer may see them.
+func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (map[int]string, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	r, err := s.store.Round(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	sec, err := s.store.Secrets(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	codes := make(map[int]string, len(r.Tables))
+	for _, tb := range r.Tables {
+		codes[tb.Number] = TableCode(sec.CodeKey, n, tb.Number)
+	}
+	return codes, nil
+}

@@ -1,0 +1,297 @@
+package tournament
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// maxSeed keeps drawn seeds exact in JSON numbers (2^53).
+const maxSeed = 1 << 53
+
+// DrawRound draws the next round from the players still in. A nil seed is
+// drawn at random; the round stores it, and the same seed with the same
+// players and history gives the same tables.
+func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int64) (*Round, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	if seed != nil && (*seed < 0 || *seed >= maxSeed) {
+		return nil, invalidField("seed", "seed must be between 0 and 2^53-1")
+	}
+	sd, err := s.seed(seed)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	return s.store.DrawRound(ctx, tid, func(st *State) (*Round, error) {
+		r, err := planRound(st, sd)
+		if err != nil {
+			return nil, err
+		}
+		r.CreatedAt = now
+		return r, nil
+	})
+}
+
+func (s *Service) seed(given *int64) (int64, error) {
+	if given != nil {
+		return *given, nil
+	}
+	b, err := NewSecret(s.rand, 8)
+	if err != nil {
+		return 0, err
+	}
+	return int64(binary.BigEndian.Uint64(b) % maxSeed), nil
+}
+
+// planRound decides the next round of st: who plays, whether it is the sm
+// final, and the seating.
+func planRound(st *State, seed int64) (*Round, error) {
+	t := &st.Tournament
+	if err := canDraw(st); err != nil {
+		return nil, err
+	}
+	active := activePlayers(st.Players)
+	n := len(active)
+	final := t.Format == FormatSM && (n <= t.Settings.FinalSize || n <= 4)
+	if n < 3 {
+		return nil, Errorf(KindConflict, "too_few_players",
+			"%d active player(s); a table needs at least 3. Register or reinstate players", n)
+	}
+	if !final && !splittable(n) {
+		return nil, Errorf(KindConflict, "cannot_split",
+			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
+	}
+	var order []string // by_standings: the players from the top down
+	if t.Format == FormatSwiss && t.Settings.Seating == SeatingByStandings {
+		order = standingOrder(st, active)
+	}
+	tables, err := seatTables(active, priorTables(st.Rounds), order, seed, final)
+	if err != nil {
+		return nil, err
+	}
+	return &Round{TournamentID: t.ID, Number: len(st.Rounds) + 1, Seed: seed, Final: final,
+		Status: RoundOpen, Tables: tables}, nil
+}
+
+// canDraw refuses a draw while a round is open or when the tournament is over.
+func canDraw(st *State) error {
+	t := &st.Tournament
+	if t.Status == StatusFinished {
+		return Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+	}
+	if k := len(st.Rounds); k > 0 && st.Rounds[k-1].Status == RoundOpen {
+		return Errorf(KindConflict, "round_open", "round %d is still open; close it before drawing the next", k)
+	}
+	if t.Format == FormatSwiss && len(st.Rounds) >= t.Settings.Rounds {
+		return Errorf(KindConflict, "all_rounds_drawn", "all %d rounds have been drawn", t.Settings.Rounds)
+	}
+	return nil
+}
+
+// splittable reports whether n players fill tables of 3 and 4.
+func splittable(n int) bool { return n == 3 || n == 4 || n >= 6 }
+
+func activePlayers(ps []Player) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Status == PlayerActive {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// standingOrder returns the active players in the order of the standings.
+func standingOrder(st *State, active []string) []string {
+	var out []string
+	for _, row := range Standings(st) {
+		if slices.Contains(active, row.Player.ID) {
+			out = append(out, row.Player.ID)
+		}
+	}
+	return out
+}
+
+func priorTables(rounds []Round) [][]string {
+	var out [][]string
+	for _, r := range rounds {
+		for _, t := range r.Tables {
+			out = append(out, t.Players)
+		}
+	}
+	return out
+}
+
+// CloseRound ends round n: every game must have a result. In sm it decides
+// who advances (the rest are eliminated) and, after the final, the
+// champion; in Swiss it records the table ranks and, after the last round,
+// finishes the tournament.
+func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int) (*RoundChange, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	return s.store.CloseRound(ctx, tid, n, s.clock(), func(st *State) (*RoundChange, error) {
+		return decideClose(st, n)
+	})
+}
+
+func findRound(st *State, n int) (*Round, error) {
+	if n < 1 || n > len(st.Rounds) {
+		return nil, Errorf(KindNotFound, "round_not_found", "round %d not found", n)
+	}
+	return &st.Rounds[n-1], nil
+}
+
+func decideClose(st *State, n int) (*RoundChange, error) {
+	r, err := findRound(st, n)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != RoundOpen {
+		return nil, Errorf(KindConflict, "round_closed", "round %d is already closed", n)
+	}
+	if err := allGamesPlayed(st, r, nil); err != nil {
+		return nil, err
+	}
+	t := &st.Tournament
+	quota := 0
+	if t.Format == FormatSM {
+		quota = t.Settings.AdvancePerTable
+		if r.Final {
+			quota = 1
+		}
+	}
+	outcomes, ties := decideRound(st, r, quota)
+	if len(ties) > 0 {
+		return nil, tieError(st, ties)
+	}
+	ch := &RoundChange{Outcomes: outcomes, TournamentStatus: StatusRunning}
+	status := playerStatuses(st.Players)
+	for _, o := range outcomes {
+		switch {
+		case t.Format == FormatSM && r.Final && o.Advanced:
+			ch.Champion = o.Player
+		case t.Format == FormatSM && !r.Final && !o.Advanced && status[o.Player] == PlayerActive:
+			ch.Eliminated = append(ch.Eliminated, o.Player)
+		}
+	}
+	if (t.Format == FormatSM && r.Final) || (t.Format == FormatSwiss && n >= t.Settings.Rounds) {
+		ch.TournamentStatus = StatusFinished
+	}
+	return ch, nil
+}
+
+// allGamesPlayed answers 409 naming the games of round r (of one table
+// when only is set) that have no result yet.
+func allGamesPlayed(st *State, r *Round, only *Table) error {
+	have := map[[2]int]bool{}
+	for _, res := range st.Results {
+		if res.Key.Round == r.Number {
+			have[[2]int{res.Key.Table, res.Key.Game}] = true
+		}
+	}
+	var missing []map[string]any
+	for _, tb := range r.Tables {
+		if only != nil && tb.Number != only.Number {
+			continue
+		}
+		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
+			if !have[[2]int{tb.Number, g}] {
+				missing = append(missing, map[string]any{"table": tb.Number, "game": g})
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	e := Errorf(KindConflict, "games_missing", "%d game(s) of round %d have no result yet, first table %v game %v",
+		len(missing), r.Number, missing[0]["table"], missing[0]["game"])
+	e.Details = map[string]any{"missing": missing}
+	return e
+}
+
+// ResolveTie records the organizer's order for players the tiebreaks left
+// tied in round n: players best first, decided by method (TieByLot or
+// TieByChoice). The players must sit at one table and be tied there.
+func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, players []string, method, note string) (*TieResolution, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	if method != TieByLot && method != TieByChoice {
+		return nil, invalidField("method", "method must be %q or %q", TieByLot, TieByChoice)
+	}
+	if len(players) < 2 || len(players) > 4 {
+		return nil, invalidField("players", "a tie resolution orders 2 to 4 players")
+	}
+	if len(note) > 1000 {
+		return nil, invalidField("note", "note is longer than 1000 bytes")
+	}
+	res := &TieResolution{Round: n, Players: players, Method: method, Note: note, By: a.String(), CreatedAt: s.clock()}
+	err := s.store.AddTieResolution(ctx, tid, res, func(st *State) error { return checkTie(st, n, players) })
+	return res, err
+}
+
+// checkTie checks that players are tied at one table of round n, with all
+// of that table's games played.
+func checkTie(st *State, n int, players []string) error {
+	r, err := findRound(st, n)
+	if err != nil {
+		return err
+	}
+	if r.Status != RoundOpen {
+		return Errorf(KindConflict, "round_closed", "round %d is closed", n)
+	}
+	tb, ok := r.TableOf(players[0])
+	for _, p := range players {
+		if !slices.Contains(tb.Players, p) || !ok {
+			return invalidField("players", "%s does not sit at the same table as %s in round %d", p, players[0], n)
+		}
+	}
+	if dup := duplicate(players); dup != "" {
+		return invalidField("players", "%s is listed twice", dup)
+	}
+	if err := allGamesPlayed(st, r, &tb); err != nil {
+		return err
+	}
+	plain := st.Tournament.Settings
+	plain.Tiebreaks = slices.DeleteFunc(slices.Clone(plain.Tiebreaks), func(s string) bool { return s == TiebreakLot })
+	for _, g := range rankTable(tb, roundStats(st.Results, n), plain, r.Seed, nil) {
+		in := 0
+		for _, e := range g {
+			if slices.Contains(players, e.player) {
+				in++
+			}
+		}
+		if in > 0 && in < len(players) {
+			return Errorf(KindConflict, "not_tied", "these players are not tied: their round scores and tiebreaks differ")
+		}
+	}
+	return nil
+}
+
+func duplicate(ps []string) string {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p] {
+			return p
+		}
+		seen[p] = true
+	}
+	return ""
+}
+
+// seatTables seats players for a round. It is the one place the tournament
+// calls the seating; history lists the tables of earlier rounds.
+func seatTables(players []string, history [][]string, order []string, seed int64, final bool) ([]Table, error) {
+	if final {
+		return seatFinal(players, seed), nil
+	}
+	tables, err := seatRound(players, history, order, seed)
+	if err != nil {
+		return nil, fmt.Errorf("seating: %w", err)
+	}
+	return tables, nil
+}

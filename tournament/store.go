@@ -1,0 +1,75 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Secrets are a tournament's stored secrets: the hash of the organizer
+// token and the key table codes are derived from.
+type Secrets struct {
+	OrganizerTokenHash []byte
+	CodeKey            []byte
+}
+
+// RoundChange is what closing a round writes: the outcomes, the players'
+// new statuses, and the tournament's status and champion.
+type RoundChange struct {
+	Outcomes         []Outcome
+	Eliminated       []string // players whose status becomes eliminated
+	TournamentStatus Status
+	Champion         string
+}
+
+// Store keeps tournaments. Each method is one transaction. Methods that
+// take a callback load what the callback needs inside their transaction,
+// holding the tournament's row lock, so that the decision the callback
+// makes and the write that follows cannot interleave with another write to
+// the same tournament.
+type Store interface {
+	// CreateTournament stores a new tournament with its secrets.
+	CreateTournament(ctx context.Context, t *Tournament, s Secrets) error
+	// Tournament returns a tournament; not_found when there is none.
+	Tournament(ctx context.Context, id string) (*Tournament, error)
+	// Secrets returns a tournament's secrets.
+	Secrets(ctx context.Context, id string) (Secrets, error)
+	// TournamentByTokenHash returns the ID of the tournament whose organizer
+	// token hashes to hash; not_found when there is none.
+	TournamentByTokenHash(ctx context.Context, hash []byte) (string, error)
+
+	// AddPlayers registers players after check approves the tournament as
+	// it is; all or none are stored. IDs are given by the store ("p<seq>").
+	AddPlayers(ctx context.Context, tid string, check func(*Tournament) error, ps []NewPlayer, now time.Time) ([]Player, error)
+	// UpdatePlayer applies change to a player and stores what it returns.
+	UpdatePlayer(ctx context.Context, tid, pid string, change func(*Tournament, Player) (Player, error)) (Player, error)
+	// Players returns a tournament's players in registration order.
+	Players(ctx context.Context, tid string) ([]Player, error)
+
+	// State returns a consistent snapshot of a tournament's state.
+	State(ctx context.Context, tid string) (*State, error)
+	// DrawRound stores the round plan makes from the state.
+	DrawRound(ctx context.Context, tid string, plan func(*State) (*Round, error)) (*Round, error)
+	// Round returns round n and its tables.
+	Round(ctx context.Context, tid string, n int) (*Round, error)
+	// CloseRound closes round n with the change decide makes from the state.
+	CloseRound(ctx context.Context, tid string, n int, now time.Time, decide func(*State) (*RoundChange, error)) (*RoundChange, error)
+	// AddTieResolution stores a resolution after check approves the state.
+	AddTieResolution(ctx context.Context, tid string, r *TieResolution, check func(*State) error) error
+
+	// SubmitResult stores a game's first result unless the game already
+	// has one, under check's approval of the round as it is. It returns the
+	// stored effective result and whether this call created it.
+	SubmitResult(ctx context.Context, r *GameResult, check func(*Round) error) (*GameResult, bool, error)
+	// Results returns the effective results of round n (of every round
+	// when n is 0), one per game.
+	Results(ctx context.Context, tid string, n int) ([]GameResult, error)
+	// Deals returns the deals appended so far to a game in progress, and
+	// whether the game already has a result.
+	Deals(ctx context.Context, k GameKey) (deals []json.RawMessage, hasResult bool, err error)
+	// AppendDeal stores deal number seq (0-based) of a game in progress;
+	// a conflict when that number is taken. When final is not nil the
+	// deal ended the game and final is stored as its result in the same
+	// transaction.
+	AppendDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, now time.Time, final *GameResult, check func(*Round) error) error
+}

@@ -51,6 +51,8 @@ type Rules struct {
 	HandPoints        [NumCategories]int // indexed by Category; HighCard is always 0
 	Target            int
 	FalseAnnouncement string
+	// ShowOnBreak is the rule show_on_break (rules.md names it; sm: true).
+	ShowOnBreak bool
 }
 
 // SM returns the preset "sm", the rules of the Swedish championship.
@@ -61,7 +63,7 @@ func SM() Rules {
 		ExchangeStop: NullInt{Value: 46}, OpenCard: OpenCardOnRequest,
 		StockExhaustion: StockReshuffle, SuitOrder: SuitOrderNone,
 		HandPoints: [NumCategories]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 52},
-		Target:     52, FalseAnnouncement: ForfeitGame,
+		Target:     52, FalseAnnouncement: ForfeitGame, ShowOnBreak: true,
 	}
 }
 
@@ -192,6 +194,12 @@ func (d *decoder) override(r *Rules, name string, v any, p *ptr) {
 		r.Target = d.number(v, p, r.Target)
 	case "false_announcement":
 		r.FalseAnnouncement = d.enum(v, p, r.FalseAnnouncement, ForfeitGame, Penalty)
+	case "show_on_break":
+		r.ShowOnBreak = d.boolean(v, p, r.ShowOnBreak)
+	case "binding", "wheel":
+		if b := d.boolean(v, p, true); !b {
+			d.add("unknown_rule", p, "%s: only true is supported (rules.md has no alternative)", name)
+		}
 	default:
 		d.add("unknown_rule", p, "unknown switch %q", name)
 	}
@@ -334,6 +342,7 @@ func (r Rules) MarshalJSON() ([]byte, error) {
 	}
 	diff("target", r.Target, base.Target, r.Target)
 	diff("false_announcement", r.FalseAnnouncement, base.FalseAnnouncement, r.FalseAnnouncement)
+	diff("show_on_break", r.ShowOnBreak, base.ShowOnBreak, r.ShowOnBreak)
 	out := map[string]any{"preset": "sm"}
 	if len(ov) > 0 {
 		out["overrides"] = ov

@@ -8,14 +8,12 @@ import (
 // Role is what a caller may do.
 type Role string
 
-// The roles of api.md. RoleStranger is a valid token of another tournament
-// (or a table code of another table): known, but without rights here.
+// The roles of api.md that tournaments know.
 const (
 	RolePublic    Role = "public"
 	RoleAdmin     Role = "admin"
 	RoleOrganizer Role = "organizer"
 	RoleTable     Role = "table"
-	RoleStranger  Role = "stranger"
 )
 
 // Actor is an authenticated caller within one tournament.
@@ -65,68 +63,78 @@ func (a Actor) requireTable(n, t int) error {
 	}
 }
 
-// Where is where a request acts, so a table code can be checked against
-// the table it names; zero when the request names no table.
+// Where is the table a request names (zero when it names none), so that a
+// table code is checked against it first.
 type Where struct{ Round, Table int }
 
-// Authenticate tells who presents token in tournament tid. An empty token
-// is the public. A token that is neither this tournament's organizer token
-// nor a code of one of its tables is 401; a known token or code without
-// rights here is RoleStranger. The admin is recognized by the API, which
-// owns the admin token.
-func (s *Service) Authenticate(ctx context.Context, tid, token string, at Where) (Actor, error) {
-	if token == "" {
-		return Actor{Role: RolePublic}, nil
+// Identity is who holds a tournament-scoped token.
+type Identity struct {
+	Role       Role   // RoleOrganizer or RoleTable
+	Tournament string // the tournament the token belongs to
+	Round      int    // table codes: the round and table of the code
+	Table      int
+}
+
+// Identify finds who holds token. Organizer tokens are found by their
+// hash wherever they are presented (so another tournament's organizer is
+// told 403, not 401); a table code is recognized within tournament tid
+// among the tables of the round the request names (the table it names
+// first), else of the latest round, the only round that takes results.
+// Anything else is 401 unknown_token.
+func (s *Service) Identify(ctx context.Context, tid, token string, at Where) (Identity, error) {
+	id, err := s.store.TournamentByTokenHash(ctx, HashToken(token))
+	switch {
+	case err == nil:
+		// The index found the hash; compare once more in constant time.
+		sec, err := s.store.Secrets(ctx, id)
+		if err != nil {
+			return Identity{}, err
+		}
+		if TokenMatches(token, sec.OrganizerTokenHash) {
+			return Identity{Role: RoleOrganizer, Tournament: id}, nil
+		}
+		return Identity{}, unknownToken()
+	case ErrorKind(err) != KindNotFound:
+		return Identity{}, err
+	}
+	code := NormalizeCode(token)
+	if tid == "" || !LooksLikeCode(code) {
+		return Identity{}, unknownToken()
 	}
 	sec, err := s.store.Secrets(ctx, tid)
 	if err != nil {
-		return Actor{}, err
+		return Identity{}, err
 	}
-	if TokenMatches(token, sec.OrganizerTokenHash) {
-		return Actor{Role: RoleOrganizer}, nil
-	}
-	if code := NormalizeCode(token); LooksLikeCode(code) {
-		return s.tableActor(ctx, tid, sec.CodeKey, code, at)
-	}
-	if _, err := s.store.TournamentByTokenHash(ctx, HashToken(token)); err == nil {
-		return Actor{Role: RoleStranger}, nil
-	}
-	return Actor{}, unknownToken()
-}
-
-func unknownToken() error {
-	return Errorf(KindUnauthorized, "unknown_token", "the token is not known")
-}
-
-// tableActor finds the table a code belongs to: first the table the
-// request names, then the other tables of that round (or of the latest
-// round), so a code used at the wrong table is 403, not 401.
-func (s *Service) tableActor(ctx context.Context, tid string, key []byte, code string, at Where) (Actor, error) {
-	if at.Round > 0 && at.Table > 0 && CodeMatches(key, at.Round, at.Table, code) {
-		return Actor{Role: RoleTable, Round: at.Round, Table: at.Table}, nil
+	if at.Round > 0 && at.Table > 0 && CodeMatches(sec.CodeKey, at.Round, at.Table, code) {
+		return Identity{Role: RoleTable, Tournament: tid, Round: at.Round, Table: at.Table}, nil
 	}
 	n := at.Round
 	if n == 0 {
 		t, err := s.store.Tournament(ctx, tid)
 		if err != nil {
-			return Actor{}, err
+			return Identity{}, err
 		}
 		n = t.CurrentRound
 	}
-	if n == 0 {
-		return Actor{}, unknownToken()
-	}
 	r, err := s.store.Round(ctx, tid, n)
+	if ErrorKind(err) == KindNotFound {
+		return Identity{}, unknownToken()
+	}
 	if err != nil {
-		if ErrorKind(err) == KindNotFound {
-			return Actor{}, unknownToken()
-		}
-		return Actor{}, err
+		return Identity{}, err
 	}
+	match := 0
 	for _, tb := range r.Tables {
-		if CodeMatches(key, n, tb.Number, code) {
-			return Actor{Role: RoleTable, Round: n, Table: tb.Number}, nil
+		if CodeMatches(sec.CodeKey, r.Number, tb.Number, code) {
+			match = tb.Number // no early exit: the time does not tell which table
 		}
 	}
-	return Actor{}, unknownToken()
+	if match == 0 {
+		return Identity{}, unknownToken()
+	}
+	return Identity{Role: RoleTable, Tournament: tid, Round: r.Number, Table: match}, nil
+}
+
+func unknownToken() error {
+	return Errorf(KindUnauthorized, "unknown_token", "the token is not known")
 }

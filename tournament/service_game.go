@@ -197,3 +197,29 @@ func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (m
 	}
 	return codes, nil
 }
+
+// Game returns the effective result of a game.
+func (s *Service) Game(ctx context.Context, k GameKey) (*GameResult, error) {
+	if _, _, _, err := s.gameTable(ctx, k); err != nil {
+		return nil, err
+	}
+	res, err := s.store.Results(ctx, k.TournamentID, k.Round)
+	if err != nil {
+		return nil, err
+	}
+	for i := range res {
+		if res[i].Key.Table == k.Table && res[i].Key.Game == k.Game {
+			return &res[i], nil
+		}
+	}
+	return nil, Errorf(KindNotFound, "result_not_found", "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+}
+
+// Rounds returns every round of a tournament with its tables.
+func (s *Service) Rounds(ctx context.Context, tid string) ([]Round, error) {
+	st, err := s.store.State(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	return st.Rounds, nil
+}

@@ -1,0 +1,166 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+func TestParseCard(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"Th", "Th"}, {"10h", "Th"}, {"TH", "Th"}, {"10H", "Th"}, {"T♥", "Th"}, {"10♥", "Th"},
+		{"As", "As"}, {"AS", "As"}, {"A♠", "As"}, {"A♠\ufe0f", "As"}, {"2c", "2c"}, {"2♣", "2c"},
+		{"Qd", "Qd"}, {"Q♦", "Qd"}, {"KC", "Kc"}, {"9s", "9s"}, {"Jh", "Jh"},
+	}
+	for _, tt := range tests {
+		c, err := engine.ParseCard(tt.in)
+		if err != nil || c.String() != tt.want {
+			t.Errorf("ParseCard(%q) = %v, %v, want %s", tt.in, c, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "A", "1h", "11h", "Ax", "ah", "As ", " As", "Ahh", "0h", "10", "Xs", "♠A", "A♤"} {
+		if c, err := engine.ParseCard(bad); err == nil {
+			t.Errorf("ParseCard(%q) = %v, want error", bad, c)
+		}
+	}
+}
+
+func TestCardRoundTrip(t *testing.T) {
+	for c := engine.Card(0); c < 52; c++ {
+		got, err := engine.ParseCard(c.String())
+		if err != nil || got != c {
+			t.Errorf("ParseCard(%q) = %v, %v, want %v", c.String(), got, err, c)
+		}
+		if engine.NewCard(c.Rank(), c.Suit()) != c {
+			t.Errorf("NewCard(%d, %d) = %v, want %v", c.Rank(), c.Suit(), engine.NewCard(c.Rank(), c.Suit()), c)
+		}
+	}
+}
+
+func hand5(t testing.TB, s string) [5]engine.Card {
+	t.Helper()
+	cs := cards(t, s)
+	if len(cs) != 5 {
+		t.Fatalf("hand %q has %d cards", s, len(cs))
+	}
+	return [5]engine.Card(cs)
+}
+
+func TestEvaluateCategory(t *testing.T) {
+	tests := []struct {
+		hand string
+		want engine.Category
+	}{
+		{"As Kd 7c 5h 2s", engine.HighCard},
+		{"Qs Qd 7c 5h 2s", engine.Pair},
+		{"Qs Qd 7c 7h 2s", engine.TwoPair},
+		{"Qs Qd Qc 7h 2s", engine.ThreeOfAKind},
+		{"9s Td Jc Qh Ks", engine.Straight},
+		{"As 2d 3c 4h 5s", engine.Straight}, // wheel
+		{"Ts Jd Qc Kh As", engine.Straight},
+		{"Qs Kd Ac 2h 3s", engine.HighCard}, // no wrap-around
+		{"Ks Ad 2c 3h 4s", engine.HighCard},
+		{"2h 7h 9h Jh Kh", engine.Flush},
+		{"Qs Qd Qc 7h 7s", engine.FullHouse},
+		{"Qs Qd Qc Qh 7s", engine.FourOfAKind},
+		{"5h 6h 7h 8h 9h", engine.StraightFlush},
+		{"Ah 2h 3h 4h 5h", engine.StraightFlush},
+		{"Th Jh Qh Kh Ah", engine.RoyalStraightFlush},
+	}
+	for _, tt := range tests {
+		if got := engine.Evaluate(hand5(t, tt.hand)).Category(); got != tt.want {
+			t.Errorf("Evaluate(%s).Category() = %v, want %v", tt.hand, got, tt.want)
+		}
+	}
+}
+
+func TestEvaluateOrder(t *testing.T) {
+	// Each hand beats the next one.
+	order := []string{
+		"Th Jh Qh Kh Ah", "9c Tc Jc Qc Kc", "Ac 2c 3c 4c 5c", "Ks Kd Kc Kh 2s", "2s 2d 2c 2h As",
+		"Ks Kd Kc 2h 2s", "Qs Qd Qc Ah As", "Ah 9h 7h 5h 3h", "Ah 9h 7h 5h 2h", "Kh Qh Jh 9h 7h",
+		"Ts Jd Qc Kh As", "6s 2d 3c 4h 5s", "As 2d 3c 4h 5s", "3s 3d 3c Ah Ks", "2s 2d 2c Ah Ks",
+		"As Ad Ks Kd 2c", "As Ad Qs Qd Kc", "As Ad Qs Qd Jc", "Ks Kd Qs Qd Ac",
+		"As Ad Kc Qh Js", "As Ad Kc Qh Ts", "Ks Kd Ac Qh Js", "As Kd Qc Jh 9s", "As Kd Qc Jh 8s", "7s 5d 4c 3h 2s",
+	}
+	for i := 0; i+1 < len(order); i++ {
+		a, b := hand5(t, order[i]), hand5(t, order[i+1])
+		if got := engine.Compare(a, b); got != 1 {
+			t.Errorf("Compare(%s, %s) = %d, want 1", order[i], order[i+1], got)
+		}
+		if got := engine.Compare(b, a); got != -1 {
+			t.Errorf("Compare(%s, %s) = %d, want -1", order[i+1], order[i], got)
+		}
+	}
+	if got := engine.Compare(hand5(t, "7c 7d Kh 3s 2d"), hand5(t, "7s 7h Kc 3h 2c")); got != 0 {
+		t.Errorf("Compare(exact tie) = %d, want 0", got)
+	}
+}
+
+func TestCategoryOfPartial(t *testing.T) {
+	tests := []struct {
+		cards string
+		want  engine.Category
+	}{
+		{"", engine.HighCard},
+		{"As", engine.HighCard},
+		{"As Ad", engine.Pair},
+		{"As Ad Kc", engine.Pair},
+		{"As Ad Kc Kd", engine.TwoPair},
+		{"As Ad Ac", engine.ThreeOfAKind},
+		{"As Ad Ac Kd", engine.ThreeOfAKind},
+		{"As Ad Ac Ah", engine.FourOfAKind},
+		{"9s Td Jc Qh", engine.HighCard},
+		{"2h 7h 9h Jh", engine.HighCard},
+		{"9s Td Jc Qh Kh", engine.Straight},
+		{"As Ad Ac Kd Kh", engine.FullHouse},
+		{"As As", engine.HighCard},             // not two cards
+		{"As Ad Ac Ah Kd Kh", engine.HighCard}, // not a hand
+	}
+	for _, tt := range tests {
+		if got := engine.CategoryOf(cards(t, tt.cards)); got != tt.want {
+			t.Errorf("CategoryOf(%s) = %v, want %v", tt.cards, got, tt.want)
+		}
+	}
+}
+
+func TestHandPoints(t *testing.T) {
+	r := engine.SM()
+	want := map[engine.Category]int{engine.HighCard: 0, engine.Pair: 1, engine.TwoPair: 2, engine.ThreeOfAKind: 3,
+		engine.Straight: 4, engine.Flush: 5, engine.FullHouse: 6, engine.FourOfAKind: 7, engine.StraightFlush: 8,
+		engine.RoyalStraightFlush: 52}
+	for c, w := range want {
+		if got := r.Points(c); got != w {
+			t.Errorf("SM().Points(%v) = %d, want %d", c, got, w)
+		}
+	}
+}
+
+func TestParseCategory(t *testing.T) {
+	for c := engine.Pair; c <= engine.RoyalStraightFlush; c++ {
+		if got, ok := engine.ParseCategory(c.String()); !ok || got != c {
+			t.Errorf("ParseCategory(%q) = %v, %v, want %v", c.String(), got, ok, c)
+		}
+	}
+	for _, bad := range []string{"high_card", "", "Pair", "quads"} {
+		if got, ok := engine.ParseCategory(bad); ok {
+			t.Errorf("ParseCategory(%q) = %v, want not ok", bad, got)
+		}
+	}
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	hands := [][5]engine.Card{
+		hand5(b, "As Kd 7c 5h 2s"), hand5(b, "Qs Qd 7c 7h 2s"), hand5(b, "9s Td Jc Qh Ks"),
+		hand5(b, "2h 7h 9h Jh Kh"), hand5(b, "Qs Qd Qc 7h 7s"), hand5(b, "Th Jh Qh Kh Ah"),
+		hand5(b, "As 2d 3c 4h 5s"), hand5(b, "Qs Qd Qc 4h 7s"),
+	}
+	var sink engine.HandValue
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sink ^= engine.Evaluate(hands[i&7])
+	}
+	_ = sink
+}

@@ -1,0 +1,88 @@
+package postgres_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+)
+
+var (
+	admin = tournament.Actor{Role: tournament.RoleAdmin}
+	org   = tournament.Actor{Role: tournament.RoleOrganizer}
+	t0    = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
+)
+
+// env is a tournament service over a fresh database.
+type env struct {
+	pool  *pgxpool.Pool
+	store *postgres.Store
+	svc   *tournament.Service
+	ctx   context.Context
+}
+
+func newEnv(tb testing.TB) *env {
+	tb.Helper()
+	pool := dbtest.New(tb)
+	store := postgres.NewStore(pool)
+	clock := t0
+	svc := tournament.NewService(store,
+		tournament.WithClock(func() time.Time { clock = clock.Add(time.Second); return clock }),
+		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3})))
+	return &env{pool: pool, store: store, svc: svc, ctx: context.Background()}
+}
+
+func intp(n int) *int { return &n }
+
+// mustTournament creates a tournament with players named n1..nN.
+func (e *env) mustTournament(tb testing.TB, nt tournament.NewTournament, players int) (*tournament.Created, []tournament.Player) {
+	tb.Helper()
+	c, err := e.svc.CreateTournament(e.ctx, admin, nt)
+	if err != nil {
+		tb.Fatalf("CreateTournament: %v", err)
+	}
+	var ps []tournament.Player
+	if players > 0 {
+		nps := make([]tournament.NewPlayer, players)
+		for i := range nps {
+			nps[i] = tournament.NewPlayer{Name: "Player " + string(rune('A'+i%26)) + string(rune('a'+i/26)), Club: "Club"}
+		}
+		ps, err = e.svc.AddPlayers(e.ctx, org, c.Tournament.ID, nps)
+		if err != nil {
+			tb.Fatalf("AddPlayers: %v", err)
+		}
+	}
+	return c, ps
+}
+
+func (e *env) mustDraw(tb testing.TB, tid string, seed int64) *tournament.Round {
+	tb.Helper()
+	r, err := e.svc.DrawRound(e.ctx, org, tid, &seed)
+	if err != nil {
+		tb.Fatalf("DrawRound: %v", err)
+	}
+	return r
+}
+
+func (e *env) mustSubmit(tb testing.TB, k tournament.GameKey, rec []byte) *tournament.Submission {
+	tb.Helper()
+	s, err := e.svc.SubmitGame(e.ctx, org, k, rec)
+	if err != nil {
+		tb.Fatalf("SubmitGame(%+v): %v\n%s", k, err, rec)
+	}
+	return s
+}
+
+// wantCode fails unless err is an application error with code.
+func wantCode(tb testing.TB, what string, err error, code string) {
+	tb.Helper()
+	if got := tournament.ErrorCode(err); err == nil || got != code {
+		tb.Fatalf("%s: error code = %q (%v), want %q", what, got, err, code)
+	}
+}

@@ -1,0 +1,185 @@
+package postgres_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+func TestCreateAndReadTournament(t *testing.T) {
+	e := newEnv(t)
+	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: " Club night ", Format: tournament.FormatSwiss, Rounds: intp(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.store.Tournament(e.ctx, c.Tournament.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := got.Settings
+	if got.Name != "Club night" || got.Format != tournament.FormatSwiss || got.Status != tournament.StatusRegistration ||
+		st.GamesPerRound != 3 || !slices.Equal(st.PlacementPoints, []int{20, 12, 8, 5}) || st.Rounds != 5 ||
+		st.AdvancePerTable != 2 || st.FinalSize != 4 || !got.CreatedAt.Equal(c.Tournament.CreatedAt) {
+		t.Errorf("Tournament = %+v, want the created one with defaults", got)
+	}
+	sec, err := e.store.Secrets(e.ctx, c.Tournament.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sec.OrganizerTokenHash, tournament.HashToken(c.OrganizerToken)) || len(sec.CodeKey) != 32 {
+		t.Errorf("Secrets = %x / %d-byte key, want the token's hash and a 32-byte key", sec.OrganizerTokenHash, len(sec.CodeKey))
+	}
+	if id, err := e.store.TournamentByTokenHash(e.ctx, tournament.HashToken(c.OrganizerToken)); err != nil || id != c.Tournament.ID {
+		t.Errorf("TournamentByTokenHash = %q, %v, want %q", id, err, c.Tournament.ID)
+	}
+	var plain int
+	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM tournaments WHERE organizer_token_hash = convert_to($1, 'UTF8')`, c.OrganizerToken).Scan(&plain); err != nil || plain != 0 {
+		t.Errorf("the token itself is stored (%d rows, %v)", plain, err)
+	}
+	_, err = e.store.Tournament(e.ctx, "nope")
+	wantCode(t, "Tournament(nope)", err, "tournament_not_found")
+}
+
+func TestAddPlayersAllOrNone(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 0)
+	tid := c.Tournament.ID
+	refuse := func(*tournament.Tournament) error { return tournament.Errorf(tournament.KindConflict, "no", "no") }
+	_, err := e.store.AddPlayers(e.ctx, tid, refuse, []tournament.NewPlayer{{Name: "a"}, {Name: "b"}}, t0)
+	wantCode(t, "AddPlayers refused", err, "no")
+	ps, err := e.store.Players(e.ctx, tid)
+	if err != nil || len(ps) != 0 {
+		t.Fatalf("Players after refusal = %d, %v, want none", len(ps), err)
+	}
+	ok := func(*tournament.Tournament) error { return nil }
+	for range 2 {
+		if _, err := e.store.AddPlayers(e.ctx, tid, ok, []tournament.NewPlayer{{Name: "a"}, {Name: "b", Club: "K"}}, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, _ = e.store.Players(e.ctx, tid)
+	var ids []string
+	for _, p := range ps {
+		ids = append(ids, p.ID)
+	}
+	if want := []string{"p1", "p2", "p3", "p4"}; !slices.Equal(ids, want) || ps[1].Club != "K" || ps[0].Status != tournament.PlayerActive {
+		t.Errorf("Players = %v (%+v), want %v active", ids, ps[1], want)
+	}
+}
+
+// TestConcurrentSubmissions submits one game from many clients at once:
+// exactly one result is stored; identical records are repeats, different
+// ones conflicts.
+func TestConcurrentSubmissions(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 8)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 7)
+	tb := r.Tables[0]
+	rng := rand.New(rand.NewPCG(3, 4))
+	recs := [][]byte{tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealer), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealer)}
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	const n = 16
+	var (
+		wg                     sync.WaitGroup
+		mu                     sync.Mutex
+		created, same, clashes int
+		winner                 int64
+	)
+	for i := range n {
+		wg.Go(func() {
+			s, err := e.svc.SubmitGame(e.ctx, org, k, recs[i%2])
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil && s.Created:
+				created++
+				winner = s.Result.ID
+			case err == nil:
+				same++
+			case tournament.ErrorCode(err) == "result_exists":
+				clashes++
+			default:
+				t.Errorf("SubmitGame: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	var rows int
+	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_results WHERE tournament_id = $1`, tid).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if created != 1 || rows != 1 || same+clashes != n-1 || same != n/2-1 || clashes != n/2 {
+		t.Errorf("created %d, repeats %d, conflicts %d, rows %d; want 1, %d, %d, 1", created, same, clashes, rows, n/2-1, n/2)
+	}
+	res, err := e.svc.Game(e.ctx, k)
+	if err != nil || res.ID != winner {
+		t.Errorf("Game = %v, %v, want result %d", res, err, winner)
+	}
+}
+
+// TestEffectiveResultIsLatest stores a correction as a new row: the
+// original stays, and reads and standings use the correction.
+func TestEffectiveResultIsLatest(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	tb := r.Tables[0]
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	first := e.mustSubmit(t, k, tournamenttest.TimedGame(tb.Players, tb.FirstDealer,
+		map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+	places, _ := json.Marshal([]map[string]any{
+		{"player": tb.Players[1], "place": 1, "score": 5, "points": 20},
+		{"player": tb.Players[0], "place": 2, "score": 0, "points": 12},
+		{"player": tb.Players[2], "place": 2, "score": 0, "points": 12},
+		{"player": tb.Players[3], "place": 2, "score": 0, "points": 12}})
+	_, err := e.pool.Exec(e.ctx, `INSERT INTO game_results (tournament_id, round, table_no, game, kind, supersedes, record,
+		record_hash, result, places, submitted_by, created_at)
+		SELECT tournament_id, round, table_no, game, 'correction', id, record, record_hash, result, $2, 'referee', now()
+		FROM game_results WHERE id = $1`, first.Result.ID, string(places))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.svc.Game(e.ctx, k)
+	if err != nil || res.Kind != tournament.ResultCorrection || res.Places[0].Player != tb.Players[1] {
+		t.Fatalf("Game = %+v, %v, want the correction", res, err)
+	}
+	_, rows, err := e.svc.Standings(e.ctx, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Player.ID != tb.Players[1] || rows[0].PlacementPoints != 20 || rows[0].GamesPlayed != 1 {
+		t.Errorf("standings top = %+v, want %s with 20 from the correction only", rows[0], tb.Players[1])
+	}
+	var n int
+	_ = e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_results`).Scan(&n)
+	if n != 2 {
+		t.Errorf("result rows = %d, want 2 (the original is kept)", n)
+	}
+}
+
+func TestAppendDealTakenSeq(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 4)
+	tid := c.Tournament.ID
+	e.mustDraw(t, tid, 1)
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	none := func(*tournament.Round) error { return nil }
+	deal := []byte(`{"sheet":{}}`)
+	if err := e.store.AppendDeal(e.ctx, k, 0, deal, t0, nil, none); err != nil {
+		t.Fatal(err)
+	}
+	err := e.store.AppendDeal(e.ctx, k, 0, deal, t0, nil, none)
+	wantCode(t, "AppendDeal at a taken seq", err, "deal_conflict")
+	deals, over, err := e.store.Deals(e.ctx, k)
+	if err != nil || len(deals) != 1 || over {
+		t.Errorf("Deals = %d, %v, %v; want 1 deal, no result", len(deals), over, err)
+	}
+}

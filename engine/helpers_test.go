@@ -46,7 +46,7 @@ func newTable(t testing.TB, players, dealer string, hands map[string]string, sto
 	tb.deck = make([]engine.Card, 5*n)
 	used := map[engine.Card]bool{}
 	rec := &engine.DealRecord{Players: tb.players, Dealer: dealer, Hands: map[string][]engine.Card{},
-		Exchanges: [][]engine.Exchange{{}, {}, {}},
+		Exchanges:     [][]engine.Exchange{{}, {}, {}},
 		Announcements: [][]engine.Announcement{nil, nil}, Tricks: [][]engine.Play{}}
 	for o := 0; o < n; o++ {
 		p := tb.players[(tb.dealer+1+o)%n]

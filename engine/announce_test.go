@@ -74,7 +74,6 @@ func TestAnnouncements(t *testing.T) {
 	}
 }
 
-
 func TestFalseAnnouncement(t *testing.T) {
 	tests := []struct {
 		name        string

@@ -54,4 +54,3 @@ func TestFilesArePaired(t *testing.T) {
 		}
 	}
 }
-

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Role is what a token allows (spec/api.md, "Roles and tokens").
+type Role string
+
+// The roles. RolePublic is the caller without a token.
+const (
+	RolePublic    Role = "public"
+	RoleAdmin     Role = "admin"
+	RoleOrganizer Role = "organizer"
+	RoleReferee   Role = "referee"
+	RoleTable     Role = "table"
+)
+
+// Principal is who made a request, as far as its token says.
+type Principal struct {
+	Role Role
+	// TokenID identifies the token in the audit log; never the token itself.
+	// "admin" for the admin token, empty for the public.
+	TokenID string
+	// Tournament is the tournament a scoped token belongs to; empty for the
+	// admin and the public.
+	Tournament string
+	// Round and Table locate a table code's table; zero for other roles.
+	Round, Table int
+}
+
+// TokenResolver finds who holds a tournament-scoped token (organizer,
+// referee, table code). The tournament engineer implements it over the
+// tournament service.
+type TokenResolver interface {
+	// ResolveToken returns the principal of token within the tournament
+	// tournamentID (the route's {tid}; empty on routes without one). An
+	// unknown token is a tournament error of kind unauthorized; the server
+	// then counts a failure against the client's address.
+	ResolveToken(ctx context.Context, tournamentID, token string) (Principal, error)
+}
+
+// HashToken is the hash under which tokens are stored and compared. Tokens
+// are long random strings, so a fast hash suffices.
+func HashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// principalKey is the echo context key of the request's Principal.
+const principalKey = "revisor.principal"
+
+// PrincipalOf returns the caller of a request that passed require; the
+// public principal on routes without it.
+func PrincipalOf(c echo.Context) Principal {
+	if p, ok := c.Get(principalKey).(Principal); ok {
+		return p
+	}
+	return Principal{Role: RolePublic}
+}
+
+// require returns middleware that admits only callers with one of roles,
+// and stores the caller for PrincipalOf. Listing RolePublic admits requests
+// without a token; a token that is given must still be valid. A scoped token
+// is only good for its own tournament (the route's :tid).
+//
+//	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(RoleOrganizer))
+func (s *Server) require(roles ...Role) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			p, err := s.authenticate(c)
+			if err != nil {
+				return err
+			}
+			if err := permit(p, roles, c.Param("tid")); err != nil {
+				return err
+			}
+			c.Set(principalKey, p)
+			return next(c)
+		}
+	}
+}
+
+// authenticate reads the bearer token and finds its principal.
+func (s *Server) authenticate(c echo.Context) (Principal, error) {
+	token, err := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
+	if err != nil || token == "" {
+		return Principal{Role: RolePublic}, err
+	}
+	ip := c.RealIP()
+	if !s.limiter.allow(ip) {
+		return Principal{}, tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
+			"too many requests with unknown tokens from this address; wait a minute")
+	}
+	if len(s.cfg.AdminTokenHash) > 0 && subtle.ConstantTimeCompare(HashToken(token), s.cfg.AdminTokenHash) == 1 {
+		return Principal{Role: RoleAdmin, TokenID: "admin"}, nil
+	}
+	if s.deps.Tokens == nil {
+		s.limiter.fail(ip)
+		return Principal{}, errUnknownToken()
+	}
+	p, err := s.deps.Tokens.ResolveToken(c.Request().Context(), c.Param("tid"), token)
+	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
+		s.limiter.fail(ip)
+	}
+	return p, err
+}
+
+func errUnknownToken() error {
+	return tournament.Errorf(tournament.KindUnauthorized, "unknown_token", "the token is not known")
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer <token>"
+// header; "" when there is no header.
+func bearerToken(header string) (string, error) {
+	if header == "" {
+		return "", nil
+	}
+	scheme, token, ok := strings.Cut(header, " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", tournament.Errorf(tournament.KindUnauthorized, "invalid_authorization",
+			"the Authorization header must be \"Bearer <token>\"")
+	}
+	return token, nil
+}
+
+// permit checks a principal against a route's roles and tournament.
+func permit(p Principal, roles []Role, tid string) error {
+	if p.Role == RolePublic && !slices.Contains(roles, RolePublic) {
+		return tournament.Errorf(tournament.KindUnauthorized, "missing_token",
+			"this needs a token: send \"Authorization: Bearer <token>\"")
+	}
+	if !slices.Contains(roles, p.Role) && !slices.Contains(roles, RolePublic) {
+		return tournament.Errorf(tournament.KindForbidden, "forbidden",
+			"this needs the role %s; the token has the role %s", joinRoles(roles), p.Role)
+	}
+	if p.Tournament != "" && tid != "" && p.Tournament != tid {
+		return tournament.Errorf(tournament.KindForbidden, "wrong_tournament",
+			"the token belongs to another tournament")
+	}
+	return nil
+}
+
+func joinRoles(roles []Role) string {
+	s := make([]string, len(roles))
+	for i, r := range roles {
+		s[i] = string(r)
+	}
+	return strings.Join(s, " or ")
+}
+
+// Failed authentications per client address are limited to a burst of
+// failureBurst, refilled at one per failureEvery.
+const (
+	failureBurst    = 10
+	failureEvery    = 6 * time.Second
+	maxTrackedPeers = 10000
+)
+
+// failureLimiter slows down guessing of tokens and table codes: each client
+// address may fail failureBurst times, then once per failureEvery.
+type failureLimiter struct {
+	now   func() time.Time
+	mu    sync.Mutex
+	peers map[string]*rate.Limiter
+}
+
+func newFailureLimiter(now func() time.Time) *failureLimiter {
+	return &failureLimiter{now: now, peers: make(map[string]*rate.Limiter)}
+}
+
+// allow reports whether ip may try a token now.
+func (l *failureLimiter) allow(ip string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.peers[ip]
+	return !ok || lim.TokensAt(l.now()) >= 1
+}
+
+// fail counts a failed attempt from ip.
+func (l *failureLimiter) fail(ip string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.peers[ip]
+	if !ok {
+		if len(l.peers) >= maxTrackedPeers {
+			clear(l.peers) // a flood of addresses: start over rather than grow
+		}
+		lim = rate.NewLimiter(rate.Every(failureEvery), failureBurst)
+		l.peers[ip] = lim
+	}
+	lim.AllowN(l.now(), 1)
+}

@@ -1,0 +1,74 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+)
+
+func TestHealthz(t *testing.T) {
+	s := startServer(t, api.Config{}, api.Deps{})
+	resp, body := s.do(t, request{method: "GET", path: "/healthz"})
+	if resp.StatusCode != http.StatusOK || string(body) != "{\"status\":\"ok\"}\n" {
+		t.Errorf("GET /healthz = %d %q, want 200 {\"status\":\"ok\"}", resp.StatusCode, body)
+	}
+}
+
+func TestReadyz(t *testing.T) {
+	latest, err := migrations.Latest(migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	migrated := dbtest.New(t)
+	empty := openPool(t, dbtest.NewEmptyURL(t))
+	// Nothing listens on port 1: the database is unreachable.
+	unreachable := openPool(t, "postgres://postgres@127.0.0.1:1/x?sslmode=disable&connect_timeout=1")
+	tests := []struct {
+		name   string
+		pool   *pgxpool.Pool
+		status int
+		code   string
+	}{
+		{"migrated", migrated, http.StatusOK, ""},
+		{"never migrated", empty, http.StatusServiceUnavailable, "schema_not_current"},
+		{"unreachable", unreachable, http.StatusServiceUnavailable, "database_unavailable"},
+	}
+	for _, tt := range tests {
+		s := startServer(t, api.Config{}, api.Deps{Ready: postgres.Readiness(tt.pool, latest)})
+		resp, body := s.do(t, request{method: "GET", path: "/readyz"})
+		if tt.status == http.StatusOK {
+			var st struct{ Status string }
+			if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &st) != nil || st.Status != "ready" {
+				t.Errorf("GET /readyz (%s) = %d %s, want 200 ready", tt.name, resp.StatusCode, body)
+			}
+			continue
+		}
+		wantProblem(t, "GET /readyz ("+tt.name+")", resp, body, tt.status, tt.code)
+	}
+}
+
+// TestReadyzWithoutCheck: a server started without a readiness check is
+// not ready.
+func TestReadyzWithoutCheck(t *testing.T) {
+	s := startServer(t, api.Config{}, api.Deps{})
+	resp, body := s.do(t, request{method: "GET", path: "/readyz"})
+	wantProblem(t, "GET /readyz without check", resp, body, http.StatusServiceUnavailable, "service_unavailable")
+}
+
+func openPool(t *testing.T, url string) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}

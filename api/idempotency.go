@@ -1,0 +1,176 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// headerIdempotencyKey is the request header of the Idempotency-Key draft
+// (draft-ietf-httpapi-idempotency-key-header).
+const (
+	headerIdempotencyKey = "Idempotency-Key"
+	headerReplayed       = "Idempotent-Replayed"
+	maxIdempotencyKey    = 255
+)
+
+// IdempotencyStore keeps the first response to each request that carried an
+// Idempotency-Key (postgres.Idempotency implements it). A scope separates
+// clients and endpoints; a fingerprint identifies the request body.
+type IdempotencyStore interface {
+	// Claim returns (nil, nil) when the caller now owns the key and handles
+	// the request; the stored response when the same request was answered
+	// before; a rejected error when the key came with another body; a
+	// conflict error while the first request is still being handled.
+	Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error)
+	// Complete stores the response of a claimed key.
+	Complete(ctx context.Context, scope, key string, response []byte) error
+	// Release forgets a claimed key whose request failed with a server error.
+	Release(ctx context.Context, scope, key string) error
+}
+
+// storedResponse is how a response is kept for replay.
+type storedResponse struct {
+	Status      int    `json:"status"`
+	ContentType string `json:"content_type,omitempty"`
+	Location    string `json:"location,omitempty"`
+	Body        []byte `json:"body"`
+}
+
+// idempotent makes writes (POST, PUT, PATCH, DELETE) that carry an
+// Idempotency-Key safe to retry: the first response (except server errors)
+// is stored and repeated for the same key, credentials, method, path and
+// body; the same key with another body is a 422. Requests without the
+// header, and reads, pass through.
+func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		key := req.Header.Get(headerIdempotencyKey)
+		if key == "" || !isWrite(req.Method) || s.deps.Idempotency == nil || c.Path() == "" {
+			return next(c)
+		}
+		if len(key) > maxIdempotencyKey || !validRequestID(key) {
+			return tournament.Errorf(tournament.KindInvalid, "invalid_idempotency_key",
+				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
+		}
+		body, err := io.ReadAll(req.Body)
+		if err != nil {
+			return bodyReadError(err)
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		scope, fp := idempotencyScope(req), fingerprint(req, body)
+		ctx := context.WithoutCancel(req.Context())
+		stored, err := s.deps.Idempotency.Claim(ctx, scope, key, fp)
+		if err != nil {
+			return err
+		}
+		if stored != nil {
+			return replay(c, stored)
+		}
+		return s.handleOnce(c, next, scope, key)
+	}
+}
+
+// handleOnce runs the handler for a claimed key and stores its response.
+func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key string) (err error) {
+	ctx := context.WithoutCancel(c.Request().Context())
+	res := c.Response()
+	rec := &recorder{ResponseWriter: res.Writer}
+	res.Writer = rec
+	completed := false
+	defer func() {
+		res.Writer = rec.ResponseWriter
+		if !completed { // a panic or a server error: let a retry try again
+			if rerr := s.deps.Idempotency.Release(ctx, scope, key); rerr != nil {
+				s.log.Error("release idempotency key", "error", rerr.Error())
+			}
+		}
+	}()
+	if err := next(c); err != nil {
+		c.Error(err) // write the problem now, so that it is recorded
+	}
+	if res.Status >= http.StatusInternalServerError {
+		return nil
+	}
+	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
+		Location: res.Header().Get(echo.HeaderLocation), Body: rec.body.Bytes()})
+	if err == nil {
+		err = s.deps.Idempotency.Complete(ctx, scope, key, saved)
+	}
+	if err != nil {
+		s.log.Error("store idempotent response", "error", err.Error())
+		return nil
+	}
+	completed = true
+	return nil
+}
+
+// replay writes a stored response again.
+func replay(c echo.Context, stored []byte) error {
+	var r storedResponse
+	if err := json.Unmarshal(stored, &r); err != nil {
+		return &tournament.Error{Kind: tournament.KindInternal, Code: "internal", Err: err}
+	}
+	h := c.Response().Header()
+	h.Set(headerReplayed, "true")
+	if r.Location != "" {
+		h.Set(echo.HeaderLocation, r.Location)
+	}
+	return c.Blob(r.Status, r.ContentType, r.Body)
+}
+
+// idempotencyScope keeps keys of different clients and endpoints apart: the
+// same key from another token, or on another path, is another key.
+func idempotencyScope(r *http.Request) string {
+	cred := sha256.Sum256([]byte(r.Header.Get(echo.HeaderAuthorization)))
+	return r.Method + " " + r.URL.Path + " " + hex.EncodeToString(cred[:8])
+}
+
+// fingerprint identifies a request's content: its query, type and body.
+func fingerprint(r *http.Request, body []byte) []byte {
+	h := sha256.New()
+	io.WriteString(h, r.URL.RawQuery+"\n"+r.Header.Get(echo.HeaderContentType)+"\n")
+	h.Write(body)
+	return h.Sum(nil)
+}
+
+func isWrite(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// bodyReadError describes a failure to read a request body.
+func bodyReadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return bodyTooLarge(tooLarge.Limit)
+	}
+	return &tournament.Error{Kind: tournament.KindInvalid, Code: "unreadable_body",
+		Message: "the request body could not be read", Err: err}
+}
+
+// recorder copies what a handler writes so that it can be stored.
+type recorder struct {
+	http.ResponseWriter
+	body bytes.Buffer
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.body.Write(p)
+	return r.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -1,0 +1,163 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// problemContentType is the media type of error responses (RFC 9457).
+const problemContentType = "application/problem+json"
+
+// problemTypeBase prefixes a problem's code to make its type URI. The URIs
+// identify problems; they are not meant to be fetched.
+const problemTypeBase = "urn:revisor:problem:"
+
+// statusOfKind is the one table that maps application error kinds to HTTP
+// status codes.
+var statusOfKind = map[tournament.Kind]int{
+	tournament.KindInvalid:      http.StatusBadRequest,
+	tournament.KindUnauthorized: http.StatusUnauthorized,
+	tournament.KindForbidden:    http.StatusForbidden,
+	tournament.KindNotFound:     http.StatusNotFound,
+	tournament.KindConflict:     http.StatusConflict,
+	tournament.KindTooLarge:     http.StatusRequestEntityTooLarge,
+	tournament.KindRejected:     http.StatusUnprocessableEntity,
+	tournament.KindTooMany:      http.StatusTooManyRequests,
+	tournament.KindUnavailable:  http.StatusServiceUnavailable,
+	tournament.KindInternal:     http.StatusInternalServerError,
+}
+
+// codeOfStatus gives echo's own errors (unknown route, wrong method, …)
+// stable codes.
+var codeOfStatus = map[int]string{
+	http.StatusBadRequest:            "bad_request",
+	http.StatusUnauthorized:          "unauthorized",
+	http.StatusForbidden:             "forbidden",
+	http.StatusNotFound:              "route_not_found",
+	http.StatusMethodNotAllowed:      "method_not_allowed",
+	http.StatusRequestEntityTooLarge: "body_too_large",
+	http.StatusUnsupportedMediaType:  "unsupported_media_type",
+	http.StatusTooManyRequests:       "too_many_requests",
+	http.StatusServiceUnavailable:    "service_unavailable",
+}
+
+// problem is an RFC 9457 problem document with Revisor's code and, for
+// application errors with details, extra members (such as errors).
+type problem struct {
+	Type, Title, Detail, Code, RequestID string
+	Status                               int
+	details                              map[string]any
+	cause                                error // logged for server errors, never sent
+}
+
+// MarshalJSON writes the details, then the standard members over them.
+func (p problem) MarshalJSON() ([]byte, error) {
+	m := make(map[string]any, len(p.details)+6)
+	maps.Copy(m, p.details)
+	m["type"], m["title"], m["status"], m["detail"], m["code"] = p.Type, p.Title, p.Status, p.Detail, p.Code
+	if p.RequestID != "" {
+		m["request_id"] = p.RequestID
+	}
+	return json.Marshal(m)
+}
+
+// problemOf turns any error a handler returns into a problem; errors that
+// are neither application nor echo errors become a 500 that tells nothing.
+func problemOf(err error) problem {
+	var te *tournament.Error
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &te):
+		status, ok := statusOfKind[te.Kind]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		p := newProblem(status, te.Code, te.Message)
+		if status == http.StatusInternalServerError {
+			p.Detail = tournament.ErrorMessage(nil)
+		}
+		p.details, p.cause = te.Details, err
+		return p
+	case errors.As(err, &he):
+		return echoProblem(he)
+	}
+	p := newProblem(http.StatusInternalServerError, "internal", tournament.ErrorMessage(nil))
+	p.cause = err
+	return p
+}
+
+// echoProblem describes an error raised by echo itself: routing, or an
+// HTTPError made by a handler.
+func echoProblem(he *echo.HTTPError) problem {
+	code, ok := codeOfStatus[he.Code]
+	if !ok {
+		code = strings.ReplaceAll(strings.ToLower(http.StatusText(he.Code)), " ", "_")
+	}
+	detail := http.StatusText(he.Code)
+	if msg, ok := he.Message.(string); ok && msg != detail {
+		detail = msg
+	}
+	p := newProblem(he.Code, code, detail)
+	if he.Code >= 500 {
+		p.Detail, p.cause = tournament.ErrorMessage(nil), he
+	}
+	return p
+}
+
+func newProblem(status int, code, detail string) problem {
+	if code == "" {
+		code = "error"
+	}
+	return problem{Type: problemTypeBase + code, Title: http.StatusText(status), Status: status,
+		Detail: detail, Code: code}
+}
+
+// handleError is echo's HTTPErrorHandler: every error ends here and leaves as
+// problem+json. Causes of server errors are logged, never sent.
+func (s *Server) handleError(err error, c echo.Context) {
+	p := problemOf(err)
+	p.RequestID = c.Response().Header().Get(echo.HeaderXRequestID)
+	if p.Code == "route_not_found" {
+		p.Detail = fmt.Sprintf("there is no route %s %s", c.Request().Method, c.Request().URL.Path)
+	}
+	if p.Status >= 500 {
+		level := slog.LevelError
+		if errors.Is(err, context.Canceled) {
+			level = slog.LevelWarn // the client went away
+		}
+		s.log.Log(c.Request().Context(), level, "request failed", "request_id", p.RequestID,
+			"method", c.Request().Method, "route", c.Path(), "status", p.Status, "error", fmt.Sprint(p.cause))
+	}
+	if c.Response().Committed {
+		return
+	}
+	writeProblem(c, p)
+}
+
+// writeProblem writes p as the response.
+func writeProblem(c echo.Context, p problem) {
+	h := c.Response().Header()
+	if p.Status == http.StatusUnauthorized {
+		h.Set(echo.HeaderWWWAuthenticate, `Bearer realm="revisor"`)
+	}
+	body, err := json.Marshal(p)
+	if err != nil { // cannot happen with the types above; answer plainly
+		body = []byte(`{"type":"` + problemTypeBase + `internal","title":"Internal Server Error","status":500,"detail":"An internal error occurred.","code":"internal"}`)
+		p.Status = http.StatusInternalServerError
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(p.Status)
+		return
+	}
+	_ = c.Blob(p.Status, problemContentType, body)
+}

@@ -1,0 +1,99 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// validateRoutes registers the public record checks; nothing is stored.
+func (s *Server) validateRoutes(g *echo.Group) {
+	g.POST("/validate/deal", s.validateDeal)
+	g.POST("/validate/game", s.validateGame)
+}
+
+// validateDeal checks and scores one deal record: 200 with the engine's
+// result, also when the record is not valid.
+func (s *Server) validateDeal(c echo.Context) error {
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
+	}
+	rec, err := engine.DecodeDeal(body)
+	if err != nil {
+		derr, err := decodeProblem(err)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, derr.DealResult())
+	}
+	return c.JSON(http.StatusOK, engine.CheckDeal(rec))
+}
+
+// validateGame checks and scores one game record; ?in_progress=true accepts
+// a game that is still being played.
+func (s *Server) validateGame(c echo.Context) error {
+	var opt engine.GameOptions
+	if q := c.QueryParam("in_progress"); q != "" {
+		b, err := strconv.ParseBool(q)
+		if err != nil {
+			return tournament.Errorf(tournament.KindInvalid, "invalid_query", "in_progress must be true or false, not %q", q)
+		}
+		opt.InProgress = b
+	}
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
+	}
+	rec, err := engine.DecodeGame(body)
+	if err != nil {
+		derr, err := decodeProblem(err)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, derr.GameResult())
+	}
+	return c.JSON(http.StatusOK, engine.CheckGame(rec, opt))
+}
+
+// decodeProblem sorts the engine's decoding error: a body that is not JSON,
+// or a field of the wrong JSON type, is a 400 whose errors list the
+// problems; any other problem (a misspelt card, a missing list, an unknown
+// rule) is part of a 200 result with valid false, as records.md says.
+func decodeProblem(err error) (*engine.DecodeError, error) {
+	var derr *engine.DecodeError
+	if !errors.As(err, &derr) {
+		return nil, err
+	}
+	if derr.Syntax {
+		e := tournament.Errorf(tournament.KindInvalid, "malformed_json", "the body is not valid JSON: %s", derr.Error())
+		e.Details = map[string]any{"errors": derr.Problems}
+		return nil, e
+	}
+	var typeProblems int
+	for _, p := range derr.Problems {
+		if isTypeProblem(p) {
+			typeProblems++
+		}
+	}
+	if typeProblems > 0 {
+		e := tournament.Errorf(tournament.KindInvalid, "invalid_field_type",
+			"%d field(s) have the wrong JSON type; the first: %s", typeProblems, derr.Error())
+		e.Details = map[string]any{"errors": derr.Problems}
+		return nil, e
+	}
+	return derr, nil
+}
+
+// isTypeProblem reports whether a decoding problem is a field of the wrong
+// JSON type. The engine reports those as invalid_record with a message
+// "want <type>, got <type>"; TestValidateWrongTypeIs400 holds this.
+func isTypeProblem(p engine.Problem) bool {
+	return p.Code == "invalid_record" && strings.HasPrefix(p.Message, "want ") && strings.Contains(p.Message, ", got ")
+}

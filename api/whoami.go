@@ -1,0 +1,26 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// whoamiResponse tells a client what its token is good for.
+type whoamiResponse struct {
+	Role       Role   `json:"role"`
+	Tournament string `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	Table      int    `json:"table,omitempty"`
+}
+
+// whoamiRoutes registers GET /whoami, which lets a client check a token
+// before it relies on it.
+func (s *Server) whoamiRoutes(g *echo.Group) {
+	g.GET("/whoami", s.whoami, s.require(RolePublic))
+}
+
+func (s *Server) whoami(c echo.Context) error {
+	p := PrincipalOf(c)
+	return c.JSON(http.StatusOK, whoamiResponse{Role: p.Role, Tournament: p.Tournament, Round: p.Round, Table: p.Table})
+}

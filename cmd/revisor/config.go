@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of the server's settings.
+const (
+	defaultAddr            = "127.0.0.1:8080"
+	defaultShutdownTimeout = 20 * time.Second
+)
+
+// serveConfig is the server's configuration, from flags with defaults taken
+// from the environment.
+type serveConfig struct {
+	addr            string
+	databaseURL     string
+	adminToken      string // from REVISOR_ADMIN_TOKEN only: flags show in ps
+	noMigrate       bool
+	trustProxy      bool
+	logLevel        slog.Level
+	shutdownTimeout time.Duration
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("revisor "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// serverFlags defines the server's flags on fs, with defaults from env.
+// Call the returned check after fs.Parse: it validates what is not a plain
+// string.
+func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
+	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
+	var errs []error
+	var level, timeout string
+	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
+	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
+	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
+	fs.BoolVar(&cfg.trustProxy, "trust-proxy", envBool(env, "REVISOR_TRUST_PROXY", &errs), "take client addresses from X-Forwarded-For; only behind a proxy (REVISOR_TRUST_PROXY)")
+	fs.StringVar(&level, "log-level", envOr(env, "REVISOR_LOG_LEVEL", "info"), "debug, info, warn or error (REVISOR_LOG_LEVEL)")
+	fs.StringVar(&timeout, "shutdown-timeout", envOr(env, "REVISOR_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String()), "how long to drain requests in flight on shutdown (REVISOR_SHUTDOWN_TIMEOUT)")
+	check := func() error {
+		if err := cfg.logLevel.UnmarshalText([]byte(level)); err != nil {
+			errs = append(errs, fmt.Errorf("log level %q: want debug, info, warn or error", level))
+		}
+		d, err := time.ParseDuration(timeout)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("shutdown timeout %q: want a duration such as 20s", timeout))
+		}
+		cfg.shutdownTimeout = d
+		if len(errs) > 0 {
+			return fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))
+		}
+		return nil
+	}
+	return cfg, check
+}
+
+// envBool reads a boolean from the environment; unset is false, and a value
+// that is not a boolean is collected as an error.
+func envBool(env func(string) string, name string, errs *[]error) bool {
+	v := strings.TrimSpace(env(name))
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s=%q: want true or false", name, v))
+	}
+	return b
+}
+
+func envOr(env func(string) string, name, def string) string {
+	if v := env(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// parseFlags parses args, turning flag errors into usage errors; -h is not
+// an error.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return false, nil
+}

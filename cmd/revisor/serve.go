@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+)
+
+// HTTP server timeouts: a slow or stalled client cannot hold a connection
+// for ever.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 120 * time.Second
+)
+
+// Idempotency keys are remembered for a day; a claim left unanswered for
+// five minutes (its server died) may be taken over.
+const (
+	idempotencyTTL   = 24 * time.Hour
+	idempotencyStale = 5 * time.Minute
+	pruneEvery       = time.Hour
+)
+
+// adminSecret is the name under which the generated admin token's hash is
+// stored.
+const adminSecret = "admin_token"
+
+// serve runs the HTTP API until ctx is canceled (SIGINT or SIGTERM), then
+// drains the requests in flight.
+func serve(ctx context.Context, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	cfg, check := serverFlags(fs, env)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	return runServer(ctx, *cfg, stdout, stderr, nil)
+}
+
+// setupFunc runs after migration, before the server starts listening (the
+// dev command's demo data).
+type setupFunc func(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error
+
+// runServer migrates (unless told not to), connects, and serves until ctx
+// ends.
+func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, setup setupFunc) error {
+	if cfg.databaseURL == "" {
+		return fmt.Errorf("%w: set DATABASE_URL (or --database-url) to a postgres:// URL", errUsage)
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	want, err := migrations.Latest(migrations.FS)
+	if err != nil {
+		return err
+	}
+	if !cfg.noMigrate {
+		v, err := postgres.Migrate(cfg.databaseURL, migrations.FS)
+		if err != nil {
+			return err
+		}
+		log.Info("database migrated", "version", v)
+	}
+	pool, err := postgres.Open(ctx, cfg.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	adminHash, err := adminTokenHash(ctx, cfg.adminToken, postgres.NewSecrets(pool), stdout)
+	if err != nil {
+		return err
+	}
+	if setup != nil {
+		if err := setup(ctx, pool, stdout); err != nil {
+			return err
+		}
+	}
+	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy},
+		newDeps(pool, want))
+	if err != nil {
+		return err
+	}
+	go pruneIdempotencyKeys(ctx, postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale), log)
+	return listenAndServe(ctx, cfg, srv, log, stdout)
+}
+
+// newDeps wires the storage into the API's dependencies. Services of new
+// resources are added here.
+func newDeps(pool *pgxpool.Pool, schemaVersion uint) api.Deps {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		postgres.NewPoolCollector(pool))
+	return api.Deps{
+		Ready:       postgres.Readiness(pool, schemaVersion),
+		Idempotency: postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale),
+		Registry:    reg,
+	}
+}
+
+// listenAndServe serves h on cfg.addr until ctx ends, then shuts down
+// gracefully: it stops accepting, lets requests in flight finish (up to
+// cfg.shutdownTimeout) and returns.
+func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, log *slog.Logger, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("serving", "addr", ln.Addr().String())
+	fmt.Fprintf(stdout, "revisor: serving on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests in flight", "timeout", cfg.shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// adminTokenHash returns the hash of the admin token: of REVISOR_ADMIN_TOKEN
+// when set; else of the token generated on the first start, whose hash is
+// in the database. A token generated now is printed once, here, and never
+// again.
+func adminTokenHash(ctx context.Context, token string, secrets *postgres.Secrets, stdout io.Writer) ([]byte, error) {
+	if token != "" {
+		return api.HashToken(token), nil
+	}
+	stored, err := secrets.Hash(ctx, adminSecret)
+	if err == nil || tournament.ErrorKind(err) != tournament.KindNotFound {
+		return stored, err
+	}
+	token = rand.Text() + rand.Text() // 52 base32 characters, 260 bits
+	mine := api.HashToken(token)
+	stored, err = secrets.PutHashIfAbsent(ctx, adminSecret, mine)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(stored, mine) {
+		fmt.Fprintf(stdout, "revisor: admin token (shown only this once; set REVISOR_ADMIN_TOKEN to use your own): %s\n", token)
+	}
+	return stored, nil
+}
+
+// pruneIdempotencyKeys deletes expired idempotency keys every hour until ctx
+// ends.
+func pruneIdempotencyKeys(ctx context.Context, store *postgres.Idempotency, log *slog.Logger) {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := store.Prune(ctx); err != nil {
+				log.Warn("prune idempotency keys", "error", err.Error())
+			} else if n > 0 {
+				log.Info("pruned idempotency keys", "deleted", n)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -86,3 +87,5 @@ func wantCode(tb testing.TB, what string, err error, code string) {
 		tb.Fatalf("%s: error code = %q (%v), want %q", what, got, err, code)
 	}
 }
+
+func errorsAs(err error, target **tournament.Error) bool { return errors.As(err, target) }

@@ -16,7 +16,7 @@ type GameOptions struct {
 // checker holds the state of one deal while it is checked. It lives on the
 // stack; players are indexed by seat.
 type checker struct {
-	r       *Rules
+	r       Rules
 	players []string
 	n       int
 	dealer  int
@@ -49,8 +49,7 @@ type checker struct {
 // it. It never panics; a record that could not have happened gives a result
 // with Valid false and every error the engine could find.
 func CheckDeal(d *DealRecord) *DealResult {
-	r := rulesOf(d.Rules)
-	c := checker{r: &r, declarer: -1, lastWinner: -1}
+	c := checker{r: rulesOf(d.Rules), declarer: -1, lastWinner: -1}
 	res := &DealResult{}
 	if c.header(d) {
 		c.play(d)
@@ -75,7 +74,7 @@ func rulesOf(r *Rules) Rules {
 
 // header reads players, dealer and start scores of a stand-alone deal.
 func (c *checker) header(d *DealRecord) bool {
-	c.errs = append(c.errs, validatePlayers(c.r, d.Players)...)
+	c.errs = append(c.errs, validatePlayers(&c.r, d.Players)...)
 	if len(c.errs) > 0 {
 		return false
 	}

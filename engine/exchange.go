@@ -33,24 +33,43 @@ func (c *checker) exchangeRound(round int, list []Exchange) {
 	}
 }
 
+// xloc locates an exchange in a deal record; paths are built only when a
+// problem is reported.
+type xloc struct{ round, i int }
+
+// path returns the pointer of the exchange with a suffix such as "/open".
+func (l xloc) path(suffix string) string {
+	return fmt.Sprintf("/exchanges/%d/%d%s", l.round, l.i, suffix)
+}
+
+// item returns the pointer of card j of a field ("draw", "discard"), or of
+// the field itself when j < 0.
+func (l xloc) item(field string, j int) string {
+	if j < 0 {
+		return l.path("/" + field)
+	}
+	return l.path(fmt.Sprintf("/%s/%d", field, j))
+}
+
 // exchange checks one exchange and applies it as recorded.
 func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	if len(x.Discard) == 0 && len(x.Draw) == 0 && x.Open == nil {
 		return
 	}
-	path := func(suffix string) string { return fmt.Sprintf("/exchanges/%d/%d%s", round, i, suffix) }
+	path := xloc{round, i}.path
+	at := xloc{round, i}
 	if stop := c.r.ExchangeStop; !stop.Null && c.start[seat] >= stop.Value {
 		c.violate("exchange_after_stop", path(""), seat, Penalty,
 			"%s had %d at the start of the deal (exchange stop %d) and may not exchange", x.Player, c.start[seat], stop.Value)
 	}
 	for j, card := range x.Show {
 		if !c.hand[seat].has(card) {
-			c.fail("card_not_held", path(fmt.Sprintf("/show/%d", j)), x.Player, "%s shows %s, which they do not hold", x.Player, card)
+			c.fail("card_not_held", at.item("show", j), x.Player, "%s shows %s, which they do not hold", x.Player, card)
 		}
 	}
-	disc := c.discards(seat, x, path)
+	disc := c.discards(seat, x, at)
 	if round > 0 {
-		c.checkShow(seat, disc, x, path)
+		c.checkShow(seat, disc, x, at)
 	}
 	c.hand[seat] &^= disc
 	c.pile |= disc
@@ -64,21 +83,21 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	if c.r.StockExhaustion == StockForbid && need > c.stockCount {
 		c.fail("stock_exhausted", path(""), x.Player, "%s needs %d cards; the stock holds %d", x.Player, need, c.stockCount)
 	}
-	reshuffled := c.drawAll(seat, disc, x, path)
+	reshuffled := c.drawAll(seat, disc, x, at)
 	if x.Reshuffled && !reshuffled {
 		c.fail("invalid_record", path("/reshuffled"), x.Player, "marked reshuffled, but the stock did not run out")
 	}
 }
 
 // discards checks the discarded cards and returns them as a set.
-func (c *checker) discards(seat int, x *Exchange, path func(string) string) cardSet {
+func (c *checker) discards(seat int, x *Exchange, at xloc) cardSet {
 	var disc cardSet
 	for j, card := range x.Discard {
 		switch {
 		case disc.has(card):
-			c.fail("duplicate_card", path(fmt.Sprintf("/discard/%d", j)), x.Player, "%s is discarded twice", card)
+			c.fail("duplicate_card", at.item("discard", j), x.Player, "%s is discarded twice", card)
 		case !c.hand[seat].has(card):
-			c.fail("card_not_held", path(fmt.Sprintf("/discard/%d", j)), x.Player, "%s discards %s, which they do not hold", x.Player, card)
+			c.fail("card_not_held", at.item("discard", j), x.Player, "%s discards %s, which they do not hold", x.Player, card)
 		}
 		disc |= 1 << card
 	}
@@ -88,7 +107,7 @@ func (c *checker) discards(seat int, x *Exchange, path func(string) string) card
 // checkShow applies show when breaking: a player who holds the highest
 // announced category of the phase before must show it before an exchange
 // that breaks it.
-func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, path func(string) string) {
+func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, at xloc) {
 	cat := c.mustShow[seat]
 	if cat == HighCard || !c.r.ShowOnBreak || evaluateSet(c.hand[seat]&^disc).Category() >= cat {
 		return
@@ -97,13 +116,14 @@ func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, path func(strin
 	if show&^c.hand[seat] == 0 && show.count() <= 5 && evaluateSet(show).Category() >= cat {
 		return
 	}
-	c.violate("unshown_break", path(""), seat, Penalty,
+	c.violate("unshown_break", at.path(""), seat, Penalty,
 		"%s breaks their announced %s without showing it", x.Player, cat)
 }
 
 // drawAll takes the drawn cards (and an open card) from the stock. It
 // reports whether the stock ran out and was reshuffled.
-func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, path func(string) string) bool {
+func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
+	path := at.path
 	draws := x.Draw
 	reshuffled := false
 	if o := x.Open; o != nil {
@@ -113,7 +133,7 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, path func(string)
 		case len(x.Discard) != 1:
 			c.fail("open_card_not_allowed", path("/open"), x.Player, "an open card only in a one-card exchange; %s discards %d", x.Player, len(x.Discard))
 		}
-		reshuffled = c.take(seat, disc, o.Card, path("/open/card"), "open_card_mismatch")
+		reshuffled = c.take(seat, disc, o.Card, at, "open", -1, "open_card_mismatch")
 		switch {
 		case o.Taken && (len(draws) == 0 || draws[0] != o.Card):
 			c.fail("open_card_mismatch", path("/draw"), x.Player, "%s took the open card %s, so the draw must be it", x.Player, o.Card)
@@ -129,7 +149,7 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, path func(string)
 	}
 	off := len(x.Draw) - len(draws)
 	for j, card := range draws {
-		if c.take(seat, disc, card, path(fmt.Sprintf("/draw/%d", j+off)), "draw_mismatch") {
+		if c.take(seat, disc, card, at, "draw", j+off, "draw_mismatch") {
 			reshuffled = true
 		}
 		c.hand[seat] |= 1 << card
@@ -139,8 +159,9 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, path func(string)
 
 // take takes card from the top of the stock, reshuffling the discard pile
 // (less the player's own discards) when the stock is empty. mismatch is the
-// code for a card that is not the next card of the recorded deck.
-func (c *checker) take(seat int, own cardSet, card Card, path, mismatch string) bool {
+// code for a card that is not the next card of the recorded deck; field and
+// j locate the card in the exchange (field "open": the open card).
+func (c *checker) take(seat int, own cardSet, card Card, at xloc, field string, j int, mismatch string) bool {
 	reshuffled := false
 	if c.stockCount <= 0 {
 		c.stock = c.pile &^ own
@@ -149,19 +170,26 @@ func (c *checker) take(seat int, own cardSet, card Card, path, mismatch string) 
 		c.ordered = false
 		reshuffled = true
 		if c.stockCount == 0 {
-			c.fail("stock_exhausted", path, c.players[seat], "the stock and the discard pile are empty")
+			c.fail("stock_exhausted", at.path(""), c.players[seat], "the stock and the discard pile are empty")
 		}
 	}
 	switch {
 	case c.ordered && c.deckPos < len(c.deck) && c.deck[c.deckPos] != card:
-		c.fail(mismatch, path, c.players[seat], "%s is not the next card of the stock (%s)", card, c.deck[c.deckPos])
+		c.fail(mismatch, c.cardPath(at, field, j), c.players[seat], "%s is not the next card of the stock (%s)", card, c.deck[c.deckPos])
 	case !c.stock.has(card):
-		c.fail("card_not_in_stock", path, c.players[seat], "%s is not in the stock (%s)", card, c.whereIs(card, own))
+		c.fail("card_not_in_stock", c.cardPath(at, field, j), c.players[seat], "%s is not in the stock (%s)", card, c.whereIs(card, own))
 	}
 	c.deckPos++
 	c.stock &^= 1 << card
 	c.stockCount--
 	return reshuffled
+}
+
+func (c *checker) cardPath(at xloc, field string, j int) string {
+	if field == "open" {
+		return at.path("/open/card")
+	}
+	return at.item(field, j)
 }
 
 // whereIs says where a card that is not in the stock is.

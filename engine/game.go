@@ -32,7 +32,7 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 	st := gameState{winners: []string{}}
 	res.Deals = make([]DealResult, len(g.Deals))
 	for k := range g.Deals {
-		c := checker{r: &r, players: g.Players, n: n, dealer: (first + k) % n, start: st.score,
+		c := checker{r: r, players: g.Players, n: n, dealer: (first + k) % n, start: st.score,
 			score: st.score, declarer: -1, lastWinner: -1}
 		dr := &res.Deals[k]
 		st.deal(&c, &g.Deals[k], dr)

@@ -11,6 +11,9 @@ func (c *checker) award(seat int, source string, points int, cat Category, withC
 	if withCat {
 		a.Category = cat.String()
 	}
+	if c.awards == nil {
+		c.awards = make([]Award, 0, 6)
+	}
 	c.awards = append(c.awards, a)
 	s := c.score[seat] + points
 	if s < 0 && !c.r.NegativeScores {

@@ -1,0 +1,5 @@
+//go:build race
+
+package seating_test
+
+const raceEnabled = true

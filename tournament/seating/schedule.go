@@ -1,0 +1,143 @@
+package seating
+
+import (
+	"fmt"
+	"time"
+)
+
+// Options tune Plan.
+type Options struct {
+	// Mode is Mixed or ByStandings (players numbered by a fixed standing,
+	// player 0 best); Draw plans like Mixed.
+	Mode Mode
+	// Seed makes the schedule reproducible.
+	Seed uint64
+	// Budget caps the time spent; zero means DefaultBudget.
+	Budget time.Duration
+	// Now reads the clock for the budget; nil means time.Now.
+	Now func() time.Time
+	// Iterations overrides the search's iteration bound when positive.
+	Iterations int
+}
+
+// Schedule is a whole seating plan: every round of the players 0..n-1.
+type Schedule struct {
+	Players int
+	Rounds  []Seating
+	// Repeats is the number of repeated meetings (see Repeats).
+	Repeats int
+	// SeatSpread is the worst player's seat spread (see SeatSpread).
+	SeatSpread int
+	// LowerBound is the counting lower bound on Repeats.
+	LowerBound int
+	// Method names the construction the schedule started from, or
+	// "greedy" when none applies; later rounds come from search.
+	Method string
+	// TimedOut reports that the budget cut the search short.
+	TimedOut bool
+}
+
+// Plan seats n players over the given number of rounds in one go.
+func Plan(n, rounds int, opt Options) (*Schedule, error) {
+	sizes, err := SplitTables(n)
+	if err != nil {
+		return nil, err
+	}
+	if rounds < 1 {
+		return nil, fmt.Errorf("seating: %d rounds, want at least 1", rounds)
+	}
+	rng := newRNG(opt.Seed)
+	model := costModel{repW: 1}
+	if opt.Mode == ByStandings {
+		model.rank = make([]int, n)
+		for i := range model.rank {
+			model.rank[i] = i
+		}
+		model.repW = n
+	}
+	s := newSearch(n, sizes, model, rng, nil, nil)
+	method := "greedy"
+	var tab [][]int
+	if d := findDesign(n, rounds); d != nil && opt.Mode != ByStandings {
+		method, tab = d.name, designRounds(d, n, sizes, rounds, rng)
+	}
+	tab = s.extend(tab, rounds)
+	bound := LowerBound(n, rounds)
+	lim := planLimits(n, rounds, opt)
+	lim.target = model.repW * bound
+	if model.rank != nil {
+		lim.target += rounds * (n - len(sizes))
+	}
+	timedOut := s.run(lim)
+	sched := &Schedule{Players: n, LowerBound: bound, Method: method, TimedOut: timedOut}
+	for _, r := range colorSeats(n, sizes, s.tab, rng) {
+		sched.Rounds = append(sched.Rounds, Seating{Tables: r})
+	}
+	sched.Repeats = Repeats(n, sched.Rounds)
+	sched.SeatSpread = SeatSpread(n, sched.Rounds)
+	return sched, nil
+}
+
+// planLimits bounds the search for a whole schedule.
+func planLimits(n, rounds int, opt Options) limits {
+	budget, now := opt.Budget, opt.Now
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if now == nil {
+		now = time.Now
+	}
+	iters := opt.Iterations
+	if iters <= 0 {
+		iters = 20000 + 500*rounds*len(sizesOrNil(n))
+	}
+	return limits{iters: iters, stall: 400 + 20*n, deadline: now().Add(budget), now: now}
+}
+
+func sizesOrNil(n int) []int {
+	s, _ := SplitTables(n)
+	return s
+}
+
+// designRounds maps the first rounds of a design onto players 0..n-1 at
+// random, dropping one random point when the design has n+1, and orders
+// each round's tables to match sizes (tables of 4 first).
+func designRounds(d *design, n int, sizes []int, rounds int, rng interface{ Perm(int) []int }) [][]int {
+	label := rng.Perm(d.points) // label[point] = player; the point labelled n is dropped
+	var tab [][]int
+	for w := range min(rounds, len(d.rounds)) {
+		row := make([]int, n)
+		four, three := 0, len(sizes)
+		for t := range sizes {
+			if sizes[t] == 3 {
+				three = t
+				break
+			}
+		}
+		for _, blk := range d.rounds[w] {
+			t := four
+			if containsLabel(blk, label, n) {
+				t = three
+				three++
+			} else {
+				four++
+			}
+			for _, pt := range blk {
+				if p := label[pt]; p < n {
+					row[p] = t
+				}
+			}
+		}
+		tab = append(tab, row)
+	}
+	return tab
+}
+
+func containsLabel(blk []int, label []int, dropped int) bool {
+	for _, pt := range blk {
+		if label[pt] == dropped {
+			return true
+		}
+	}
+	return false
+}

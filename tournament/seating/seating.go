@@ -1,0 +1,283 @@
+// Package seating draws the tables of a Chicago tournament: tables of 4,
+// with tables of 3 only as many as needed, as few repeat meetings as
+// possible, nobody at a table of 3 twice while others have not been, and
+// every player's seats spread evenly, with the first dealer in seat 1.
+//
+// Round seats one round given the rounds already played (what the
+// tournament service needs); Plan seats a whole schedule offline (what
+// `revisor seat` prints). Both are pure functions of their input and a
+// seed: the same seed, players and history give the same tables. The
+// search behind them is bounded by iteration counts scaled to the instance,
+// so it is deterministic; a time budget (default 2 s) is only a safety cap,
+// and a result cut short by it says so in TimedOut.
+//
+// Where combinatorics allow, whole schedules come from known designs with
+// no repeated pair: the affine plane of order 4 (16 players, 5 rounds) and
+// AG(3,4) (64 × 21), resolvable transversal designs (4q players, q rounds,
+// q prime: 20 × 5, 44 × 11, 52 × 13), a resolvable 4-GDD of type 3^8
+// (24 × 7) and a resolvable (28,4,1) design (28 × 9), and these minus one
+// player (one table of 3 per round). Everything else, and every round past
+// a design, comes from a greedy seating improved by tabu search that swaps
+// two players of one round between tables.
+package seating
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Empty marks the seat left free at a table of 3.
+const Empty = -1
+
+// DefaultBudget is the time budget used when none is given.
+const DefaultBudget = 2 * time.Second
+
+// Mode says what a round's seating aims for besides avoiding repeats.
+type Mode int
+
+// The seating modes.
+const (
+	// Mixed seats as few repeat meetings as possible (Swiss "mixed").
+	Mixed Mode = iota
+	// ByStandings seats players of similar standing together (groups of
+	// neighbours in the standings, Swiss style) while avoiding repeats:
+	// a repeat weighs more than any gap in standings at one table.
+	ByStandings
+	// Draw is the Chicago-SM draw: a random seating among good ones,
+	// avoiding pairs who met in earlier rounds.
+	Draw
+)
+
+// String returns the mode's name as used by the API and the command line.
+func (m Mode) String() string {
+	switch m {
+	case Mixed:
+		return "mixed"
+	case ByStandings:
+		return "by_standings"
+	case Draw:
+		return "sm"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode returns the mode named s ("mixed", "by_standings" or "sm").
+func ParseMode(s string) (Mode, error) {
+	for _, m := range []Mode{Mixed, ByStandings, Draw} {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown seating mode %q: want mixed, by_standings or sm", s)
+}
+
+// Table is one table of a round: the player at each seat, seat 1 first.
+// Seat 1 deals first. At a table of 3 one seat is Empty.
+type Table struct {
+	Seats [4]int
+}
+
+// Players returns the table's players in seat order.
+func (t Table) Players() []int {
+	out := make([]int, 0, 4)
+	for _, p := range t.Seats {
+		if p != Empty {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Dealer returns the first dealer: the player in the lowest occupied seat.
+func (t Table) Dealer() int {
+	return t.Players()[0]
+}
+
+// Seating is one round's tables, tables of 4 first.
+type Seating struct {
+	Tables []Table
+}
+
+// Past is a round already played: for each table, the player ids by seat
+// (seat 1 first), "" for a seat left empty.
+type Past [][4]string
+
+// Params describe the round to seat.
+type Params struct {
+	// Players lists the ids of the players to seat, in a stable order
+	// (for example by registration). Tables refer to players by index.
+	Players []string
+	// History holds the rounds already played. Players in it who are not
+	// in Players (withdrawn, eliminated) are ignored.
+	History []Past
+	// Mode is what the seating aims for.
+	Mode Mode
+	// Standings lists the ids of Players, best first, for ByStandings;
+	// nil means the order of Players.
+	Standings []string
+	// Seed makes the draw reproducible.
+	Seed uint64
+	// Budget caps the time spent; zero means DefaultBudget.
+	Budget time.Duration
+	// Now reads the clock for the budget; nil means time.Now.
+	Now func() time.Time
+}
+
+// Result is a seated round.
+type Result struct {
+	Seating
+	// Repeats counts the pairs at this round's tables who met before.
+	Repeats int
+	// TimedOut reports that the budget cut the search short, so that the
+	// result may differ on a faster or slower machine.
+	TimedOut bool
+}
+
+// IDs returns the round's tables as player ids by seat, "" for an empty seat.
+func (s Seating) IDs(players []string) Past {
+	out := make(Past, len(s.Tables))
+	for i, t := range s.Tables {
+		for seat, p := range t.Seats {
+			if p != Empty {
+				out[i][seat] = players[p]
+			}
+		}
+	}
+	return out
+}
+
+// ErrDuplicate reports a player id given twice.
+var ErrDuplicate = errors.New("seating: duplicate player id")
+
+// Round seats one round of p.Players given p.History. Counts that cannot be
+// split into tables of 3 and 4 give a *SplitError.
+func Round(p Params) (*Result, error) {
+	n := len(p.Players)
+	sizes, err := SplitTables(n)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[string]int, n)
+	for i, id := range p.Players {
+		if _, dup := index[id]; dup {
+			return nil, fmt.Errorf("%w %q", ErrDuplicate, id)
+		}
+		index[id] = i
+	}
+	h := readHistory(n, index, p.History)
+	model := costModel{convex: true, repW: 1}
+	if p.Mode == ByStandings {
+		if model.rank, err = ranks(index, p.Players, p.Standings); err != nil {
+			return nil, err
+		}
+		model.repW = n
+	}
+	rng := newRNG(p.Seed)
+	s := newSearch(n, sizes, model, rng, h.meet, h.c3)
+	s.extend(nil, 1)
+	basePairs := s.pairs - newMeetings(s)
+	lim := roundLimits(n, p.Budget, p.Now)
+	lim.target = model.repW * basePairs
+	if model.rank != nil {
+		lim.target += n - len(sizes) // every table spans at least size-1 ranks
+	}
+	timedOut := s.run(lim)
+	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
+	for t, ps := range s.tables[0] {
+		_ = t
+		res.Tables = append(res.Tables, greedySeats(ps, h.seats, rng))
+	}
+	return res, nil
+}
+
+// newMeetings counts the pairs at the first free round's tables who met
+// before.
+func newMeetings(s *search) int {
+	c := 0
+	for _, ps := range s.tables[0] {
+		for i, a := range ps {
+			for _, b := range ps[i+1:] {
+				if s.baseMeet[a*s.n+b] > 0 {
+					c++
+				}
+			}
+		}
+	}
+	return c
+}
+
+// history is what earlier rounds tell about the present players.
+type history struct {
+	meet  []int32  // n×n meetings
+	c3    []int32  // tables of 3
+	seats [][4]int // seat counts
+}
+
+func readHistory(n int, index map[string]int, past []Past) history {
+	h := history{meet: make([]int32, n*n), c3: make([]int32, n), seats: make([][4]int, n)}
+	for _, round := range past {
+		for _, table := range round {
+			var ps []int
+			occupied := 0
+			for seat, id := range table {
+				if id == "" {
+					continue
+				}
+				occupied++
+				if i, ok := index[id]; ok {
+					ps = append(ps, i)
+					h.seats[i][seat]++
+				}
+			}
+			for i, a := range ps {
+				if occupied == 3 {
+					h.c3[a]++
+				}
+				for _, b := range ps[i+1:] {
+					h.meet[a*n+b]++
+					h.meet[b*n+a]++
+				}
+			}
+		}
+	}
+	return h
+}
+
+// ranks turns standings into a rank per player index.
+func ranks(index map[string]int, players, standings []string) ([]int, error) {
+	if standings == nil {
+		standings = players
+	}
+	if len(standings) != len(players) {
+		return nil, fmt.Errorf("seating: standings list %d players, want the %d being seated", len(standings), len(players))
+	}
+	rank := make([]int, len(players))
+	seen := make([]bool, len(players))
+	for r, id := range standings {
+		i, ok := index[id]
+		if !ok || seen[i] {
+			return nil, fmt.Errorf("seating: standings entry %d (%q) is not a distinct player being seated", r+1, id)
+		}
+		seen[i] = true
+		rank[i] = r
+	}
+	return rank, nil
+}
+
+// newRNG returns the seeded generator every draw uses.
+func newRNG(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// roundLimits bounds the search for one round of n players.
+func roundLimits(n int, budget time.Duration, now func() time.Time) limits {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return limits{iters: 2000 + 2*n, stall: 300, deadline: now().Add(budget), now: now}
+}

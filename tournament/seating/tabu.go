@@ -1,0 +1,223 @@
+package seating
+
+import (
+	"slices"
+	"time"
+)
+
+// The search looks at no more than this many players involved in repeats,
+// and at no more than this many partners for each, per iteration, so that
+// an iteration stays cheap for large rounds.
+const (
+	maxCandidates = 48
+	maxPartners   = 256
+)
+
+// limits bound a search. The search is deterministic for a seed as long as
+// it stops by iterations or by reaching target; the deadline is a safety
+// cap, checked every 64 iterations, after which the result depends on the
+// machine's speed (reported as timed out).
+type limits struct {
+	iters    int
+	stall    int // iterations without a new best before a restart from the best
+	target   int // stop when the objective reaches this
+	deadline time.Time
+	now      func() time.Time
+}
+
+// greedyRound seats free round w greedily: the players with the fewest
+// tables of 3 so far take the tables of 3 (ties broken at random), then
+// each player in turn takes the open table where they have met the fewest
+// of those already seated. With byRank the players go in standing order to
+// the first open table instead, giving tables of neighbours in the standings.
+func (s *search) greedyRound(c3 []int32) []int {
+	n := s.n
+	in3 := make([]bool, n)
+	slots3 := 0
+	for _, sz := range s.sizes {
+		if sz == 3 {
+			slots3 += 3
+		}
+	}
+	order := s.rng.Perm(n)
+	slices.SortStableFunc(order, func(a, b int) int { return int(c3[a]) - int(c3[b]) })
+	for _, p := range order[:slots3] {
+		in3[p] = true
+	}
+	if s.model.rank != nil {
+		slices.SortFunc(order, func(a, b int) int { return s.model.rank[a] - s.model.rank[b] })
+	} else {
+		order = s.rng.Perm(n)
+	}
+	tab := make([]int, n)
+	members := make([][]int, s.nt)
+	for _, p := range order {
+		best := s.openTable(p, in3[p], members)
+		tab[p] = best
+		members[best] = append(members[best], p)
+	}
+	return tab
+}
+
+// openTable picks p's table in greedyRound.
+func (s *search) openTable(p int, three bool, members [][]int) int {
+	best, bestCost, ties := -1, 0, 0
+	for t, sz := range s.sizes {
+		if len(members[t]) == sz || (sz == 3) != three {
+			continue
+		}
+		if s.model.rank != nil {
+			return t
+		}
+		c := 0
+		for _, x := range members[t] {
+			c += s.model.add(s.meet[p*s.n+x])
+		}
+		switch {
+		case best < 0 || c < bestCost:
+			best, bestCost, ties = t, c, 1
+		case c == bestCost:
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best = t
+			}
+		}
+	}
+	return best
+}
+
+// extend seats rounds free rounds after the loaded ones greedily.
+func (s *search) extend(tab [][]int, rounds int) [][]int {
+	s.load(tab)
+	for len(tab) < rounds {
+		c3 := s.baseC3
+		if len(tab) > 0 {
+			c3 = s.c3[len(tab)-1]
+		}
+		tab = append(tab, s.greedyRound(c3))
+		s.load(tab)
+	}
+	return tab
+}
+
+type move struct{ w, p int }
+
+// run improves the loaded free rounds by tabu search and leaves the best
+// seating found loaded. It reports whether the deadline cut it short.
+func (s *search) run(lim limits) (timedOut bool) {
+	best, bestTab := s.cost(), cloneTab(s.tab)
+	stall := 0
+	for it := int32(1); int(it) <= lim.iters && best > lim.target; it++ {
+		if it%64 == 0 && lim.now != nil && lim.now().After(lim.deadline) {
+			timedOut = true
+			break
+		}
+		w, a, b, ok := s.pickMove(it, best)
+		if !ok {
+			s.perturb()
+			continue
+		}
+		ta, tb := s.tab[w][a], s.tab[w][b]
+		s.swap(w, a, b)
+		tenure := int32(4 + s.rng.IntN(10))
+		s.tabu[w][a*s.nt+ta] = it + tenure
+		s.tabu[w][b*s.nt+tb] = it + tenure
+		if c := s.cost(); c < best {
+			best, bestTab, stall = c, cloneTab(s.tab), 0
+			continue
+		}
+		if stall++; stall > lim.stall {
+			s.load(bestTab)
+			s.perturb()
+			stall = 0
+		}
+	}
+	s.load(bestTab)
+	return timedOut
+}
+
+// pickMove returns the best swap that is not tabu (or that beats the best
+// objective so far), ties broken at random. It considers the players who
+// repeat a meeting, plus a few random ones when standings also count.
+func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
+	cands := s.conflicts()
+	if s.model.rank != nil || len(cands) == 0 {
+		for range 8 {
+			cands = append(cands, move{s.rng.IntN(len(s.tab)), s.rng.IntN(s.n)})
+		}
+	}
+	if len(cands) > maxCandidates {
+		for i := range maxCandidates {
+			j := i + s.rng.IntN(len(cands)-i)
+			cands[i], cands[j] = cands[j], cands[i]
+		}
+		cands = cands[:maxCandidates]
+	}
+	cur, bestD, ties := s.cost(), 0, 0
+	for _, c := range cands {
+		ta := s.tab[c.w][c.p]
+		for k := range min(s.n, maxPartners) {
+			q := k
+			if s.n > maxPartners {
+				q = s.rng.IntN(s.n)
+			}
+			tb := s.tab[c.w][q]
+			if tb == ta || !s.allowed(c.w, c.p, q) {
+				continue
+			}
+			d := s.delta(c.w, c.p, q)
+			tabu := s.tabu[c.w][c.p*s.nt+tb] > it || s.tabu[c.w][q*s.nt+ta] > it
+			if tabu && cur+d >= best {
+				continue
+			}
+			switch {
+			case ties == 0 || d < bestD:
+				w, a, b, bestD, ties = c.w, c.p, q, d, 1
+			case d == bestD:
+				ties++
+				if s.rng.IntN(ties) == 0 {
+					w, a, b = c.w, c.p, q
+				}
+			}
+		}
+	}
+	return w, a, b, ties > 0
+}
+
+// conflicts lists, per free round, the players who meet someone at their
+// table there that they also meet in another round.
+func (s *search) conflicts() []move {
+	var out []move
+	for w, ts := range s.tables {
+		for _, ps := range ts {
+			for i, a := range ps {
+				for j, b := range ps {
+					if i != j && s.meet[a*s.n+b] >= 2 {
+						out = append(out, move{w, a})
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// perturb makes a few random allowed swaps to leave a local optimum.
+func (s *search) perturb() {
+	for range 2 + s.rng.IntN(3) {
+		w := s.rng.IntN(len(s.tab))
+		a, b := s.rng.IntN(s.n), s.rng.IntN(s.n)
+		if s.tab[w][a] != s.tab[w][b] && s.allowed(w, a, b) {
+			s.swap(w, a, b)
+		}
+	}
+}
+
+func cloneTab(tab [][]int) [][]int {
+	out := make([][]int, len(tab))
+	for i, r := range tab {
+		out[i] = slices.Clone(r)
+	}
+	return out
+}

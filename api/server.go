@@ -62,6 +62,9 @@ type Deps struct {
 	Idempotency IdempotencyStore
 	// Tokens resolves tournament-scoped tokens (organizer, referee, table).
 	Tokens TokenResolver
+	// Tournaments runs tournaments: players, rounds, results, standings
+	// (api/tournament.go and the files beside it).
+	Tournaments *tournament.Service
 	// Registry collects the metrics served at /metrics. The server registers
 	// its HTTP metrics on it; register process and pool collectors beside
 	// them. Nil: a registry of the server's own.
@@ -129,6 +132,11 @@ func (s *Server) routes() {
 		s.openAPIRoutes,
 		s.validateRoutes,
 		s.whoamiRoutes,
+		s.tournamentRoutes,
+		s.playerRoutes,
+		s.roundRoutes,
+		s.gameRoutes,
+		s.standingsRoutes,
 		// Add resources here, one function each (api/<resource>.go).
 	} {
 		register(v1)
@@ -165,7 +173,7 @@ func openAPIPath(p string) string {
 			parts[i] = "{" + name + "}"
 		}
 	}
-	return strings.Join(parts, "/")
+	return strings.ReplaceAll(strings.Join(parts, "/"), `\:`, ":") // echo's escaped colon
 }
 
 // errMissingDependency is the cause logged when a route's service is nil.

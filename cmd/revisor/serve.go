@@ -108,9 +108,12 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint) api.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
+	tournaments := tournament.NewService(postgres.NewStore(pool))
 	return api.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale),
+		Tokens:      api.NewTokenResolver(tournaments),
+		Tournaments: tournaments,
 		Registry:    reg,
 	}
 }

@@ -1,0 +1,149 @@
+package api
+
+import (
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// playerRoutes registers the players of a tournament.
+func (s *Server) playerRoutes(g *echo.Group) {
+	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(RoleOrganizer, RoleAdmin))
+	g.POST("/tournaments/:tid/players\\:import", s.importPlayers, s.require(RoleOrganizer, RoleAdmin))
+	g.GET("/tournaments/:tid/players", s.listPlayers, s.require(RolePublic))
+	g.PATCH("/tournaments/:tid/players/:pid", s.updatePlayer, s.require(RoleOrganizer, RoleAdmin))
+}
+
+// playerJSON is a player as the API shows it.
+type playerJSON struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Club         string    `json:"club"`
+	Status       string    `json:"status"`
+	RegisteredAt time.Time `json:"registered_at"`
+}
+
+func toPlayer(p tournament.Player) playerJSON {
+	return playerJSON{ID: p.ID, Name: p.Name, Club: p.Club, Status: string(p.Status), RegisteredAt: p.CreatedAt}
+}
+
+func toPlayers(ps []tournament.Player) []playerJSON {
+	out := make([]playerJSON, len(ps))
+	for i, p := range ps {
+		out[i] = toPlayer(p)
+	}
+	return out
+}
+
+// playerRequest is the body of POST …/players.
+type playerRequest struct {
+	Name string `json:"name"`
+	Club string `json:"club"`
+}
+
+// playerUpdateRequest is the body of PATCH …/players/{pid}.
+type playerUpdateRequest struct {
+	Name   *string `json:"name"`
+	Club   *string `json:"club"`
+	Status *string `json:"status"`
+}
+
+func (r playerUpdateRequest) toUpdate() tournament.PlayerUpdate {
+	u := tournament.PlayerUpdate{Name: r.Name, Club: r.Club}
+	if r.Status != nil {
+		st := tournament.PlayerStatus(*r.Status)
+		u.Status = &st
+	}
+	return u
+}
+
+// playersJSON is the list of a tournament's players.
+type playersJSON struct {
+	Players []playerJSON `json:"players"`
+}
+
+func (s *Server) addPlayer(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	var req playerRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"),
+		[]tournament.NewPlayer{{Name: req.Name, Club: req.Club}})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toPlayer(ps[0]))
+}
+
+// importPlayers takes a CSV (name,club) and registers every row, or none
+// when any row is bad.
+func (s *Server) importPlayers(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	if err := requireCSV(c.Request()); err != nil {
+		return err
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return bodyReadError(err)
+	}
+	rows, err := tournament.ParsePlayersCSV(strings.NewReader(string(body)))
+	if err != nil {
+		return err
+	}
+	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"), rows)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, playersJSON{Players: toPlayers(ps)})
+}
+
+// requireCSV answers 415 unless the body is declared text/csv.
+func requireCSV(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+	if err == nil && mt == "text/csv" {
+		return nil
+	}
+	return echo.NewHTTPError(http.StatusUnsupportedMediaType,
+		"the body must be CSV (name,club) with Content-Type: text/csv")
+}
+
+func (s *Server) listPlayers(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	ps, err := svc.Players(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, playersJSON{Players: toPlayers(ps)})
+}
+
+func (s *Server) updatePlayer(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	var req playerUpdateRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	p, err := svc.UpdatePlayer(c.Request().Context(), actorOf(c), c.Param("tid"), c.Param("pid"), req.toUpdate())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toPlayer(p))
+}

@@ -1,0 +1,148 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// gameRoutes registers the games of a table: submitting a whole record,
+// appending deals one by one, and reading the result.
+func (s *Server) gameRoutes(g *echo.Group) {
+	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
+	g.PUT(game, s.submitGame, s.require(RoleTable, RoleOrganizer, RoleAdmin))
+	g.GET(game, s.getGame, s.require(RolePublic))
+	g.POST(game+"/deals", s.appendDeal, s.require(RoleTable, RoleOrganizer, RoleAdmin))
+}
+
+// placeJSON is one player's place in a game.
+type placeJSON struct {
+	Player          string `json:"player"`
+	Place           int    `json:"place"`
+	Score           int    `json:"score"`
+	PlacementPoints int    `json:"placement_points"`
+	Forfeit         bool   `json:"forfeit,omitempty"`
+}
+
+// resultJSON is a game's stored result. Record and the engine's result are
+// left out of round listings.
+type resultJSON struct {
+	ID              int64           `json:"id"`
+	Round           int             `json:"round"`
+	Table           int             `json:"table"`
+	Game            int             `json:"game"`
+	Kind            string          `json:"kind"`
+	Places          []placeJSON     `json:"places"`
+	PlacementPoints map[string]int  `json:"placement_points"`
+	SubmittedBy     string          `json:"submitted_by"`
+	SubmittedAt     time.Time       `json:"submitted_at"`
+	Record          json.RawMessage `json:"record,omitempty"`
+	Result          json.RawMessage `json:"result,omitempty"`
+}
+
+func toResult(r *tournament.GameResult, full bool) resultJSON {
+	out := resultJSON{ID: r.ID, Round: r.Key.Round, Table: r.Key.Table, Game: r.Key.Game, Kind: string(r.Kind),
+		Places: make([]placeJSON, len(r.Places)), PlacementPoints: r.PlacementPoints(),
+		SubmittedBy: r.SubmittedBy, SubmittedAt: r.CreatedAt}
+	for i, p := range r.Places {
+		out.Places[i] = placeJSON{Player: p.Player, Place: p.Place, Score: p.Score, PlacementPoints: p.Points, Forfeit: p.Forfeit}
+	}
+	if full {
+		out.Record, out.Result = r.Record, r.Result
+	}
+	return out
+}
+
+// gameKey reads a game's path parameters.
+func gameKey(c echo.Context) (tournament.GameKey, error) {
+	k := tournament.GameKey{TournamentID: c.Param("tid")}
+	var err error
+	if k.Round, err = intParam(c, "n", "round"); err != nil {
+		return k, err
+	}
+	if k.Table, err = intParam(c, "t", "table"); err != nil {
+		return k, err
+	}
+	k.Game, err = intParam(c, "g", "game")
+	return k, err
+}
+
+func (s *Server) submitGame(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
+	}
+	sub, err := svc.SubmitGame(c.Request().Context(), actorOf(c), k, body)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if !sub.Created {
+		status = http.StatusOK
+	}
+	return c.JSON(status, toResult(sub.Result, true))
+}
+
+func (s *Server) getGame(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	r, err := svc.Game(c.Request().Context(), k)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toResult(r, true))
+}
+
+// dealJSON is the answer to an appended deal: the deal's result, the game's
+// running scores, and the result when the deal ended the game.
+type dealJSON struct {
+	Deal     int                `json:"deal"`
+	Result   *engine.DealResult `json:"result"`
+	Scores   map[string]int     `json:"scores"`
+	GameOver bool               `json:"game_over"`
+	Game     *resultJSON        `json:"game,omitempty"`
+}
+
+func (s *Server) appendDeal(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
+	}
+	p, err := svc.AppendDeal(c.Request().Context(), actorOf(c), k, body)
+	if err != nil {
+		return err
+	}
+	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver}
+	if p.Final != nil {
+		g := toResult(p.Final, true)
+		out.Game = &g
+	}
+	return c.JSON(http.StatusCreated, out)
+}

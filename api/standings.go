@@ -1,0 +1,112 @@
+package api
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// standingsRoutes registers the standings of a tournament.
+func (s *Server) standingsRoutes(g *echo.Group) {
+	g.GET("/tournaments/:tid/standings", s.getStandings, s.require(RolePublic))
+}
+
+// standingJSON is one row of the standings.
+type standingJSON struct {
+	Rank            int    `json:"rank"`
+	Player          string `json:"player"`
+	Name            string `json:"name"`
+	Club            string `json:"club"`
+	PlacementPoints int    `json:"placement_points"`
+	GamePoints      int    `json:"game_points"`
+	GamesPlayed     int    `json:"games_played"`
+	GamesWon        int    `json:"games_won"`
+	BestGame        int    `json:"best_game"`
+	Status          string `json:"status"`
+	RoundReached    int    `json:"round_reached"`
+	RoundPoints     int    `json:"round_points"`
+	Advanced        bool   `json:"advanced"`
+	Champion        bool   `json:"champion"`
+}
+
+// standingsJSON is the standings of a tournament.
+type standingsJSON struct {
+	Tournament string         `json:"tournament"`
+	Format     string         `json:"format"`
+	Status     string         `json:"status"`
+	Round      int            `json:"round"`
+	Champion   string         `json:"champion,omitempty"`
+	Rows       []standingJSON `json:"rows"`
+}
+
+func toStanding(r tournament.Standing) standingJSON {
+	return standingJSON{Rank: r.Rank, Player: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
+		PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, GamesPlayed: r.GamesPlayed,
+		GamesWon: r.GamesWon, BestGame: r.BestGame, Status: string(r.Player.Status),
+		RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints, Advanced: r.Advanced, Champion: r.Champion}
+}
+
+func (s *Server) getStandings(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	t, rows, err := svc.Standings(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return err
+	}
+	out := standingsJSON{Tournament: t.ID, Format: string(t.Format), Status: string(t.Status), Round: t.CurrentRound,
+		Champion: t.Champion, Rows: make([]standingJSON, len(rows))}
+	for i, r := range rows {
+		out.Rows[i] = toStanding(r)
+	}
+	if wantsCSV(c) {
+		return writeStandingsCSV(c, out.Rows)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// wantsCSV reports whether the client asked for CSV: ?format=csv, or an
+// Accept header that names text/csv.
+func wantsCSV(c echo.Context) bool {
+	if f := c.QueryParam("format"); f != "" {
+		return strings.EqualFold(f, "csv")
+	}
+	return strings.Contains(strings.ToLower(c.Request().Header.Get(echo.HeaderAccept)), "text/csv")
+}
+
+// standingsCSVHeader is the first line of the CSV standings.
+var standingsCSVHeader = []string{"rank", "player", "name", "club", "placement_points", "game_points",
+	"games_played", "games_won", "best_game", "status", "round_reached", "round_points"}
+
+func writeStandingsCSV(c echo.Context, rows []standingJSON) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	_ = w.Write(standingsCSVHeader)
+	for _, r := range rows {
+		_ = w.Write([]string{strconv.Itoa(r.Rank), r.Player, csvSafe(r.Name), csvSafe(r.Club),
+			strconv.Itoa(r.PlacementPoints), strconv.Itoa(r.GamePoints), strconv.Itoa(r.GamesPlayed),
+			strconv.Itoa(r.GamesWon), strconv.Itoa(r.BestGame), r.Status,
+			strconv.Itoa(r.RoundReached), strconv.Itoa(r.RoundPoints)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="standings.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+}
+
+// csvSafe keeps a spreadsheet from reading a name as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// tournamentRoutes registers the tournament resource.
+func (s *Server) tournamentRoutes(g *echo.Group) {
+	g.POST("/tournaments", s.createTournament, s.require(RoleAdmin))
+	g.GET("/tournaments/:tid", s.getTournament, s.require(RolePublic))
+}
+
+// tournaments returns the tournament service, or a 503 when the server was
+// started without one.
+func (s *Server) tournaments() (*tournament.Service, error) {
+	if s.deps.Tournaments == nil {
+		return nil, unavailable("tournaments")
+	}
+	return s.deps.Tournaments, nil
+}
+
+// actorOf turns the request's principal into the tournament's actor.
+func actorOf(c echo.Context) tournament.Actor {
+	p := PrincipalOf(c)
+	switch p.Role {
+	case RoleAdmin:
+		return tournament.Actor{Role: tournament.RoleAdmin}
+	case RoleOrganizer:
+		return tournament.Actor{Role: tournament.RoleOrganizer}
+	case RoleTable:
+		return tournament.Actor{Role: tournament.RoleTable, Round: p.Round, Table: p.Table}
+	case RolePublic:
+		return tournament.Actor{Role: tournament.RolePublic}
+	}
+	return tournament.Actor{Role: tournament.Role(p.Role)}
+}
+
+// tournamentTokens resolves organizer tokens and table codes through the
+// tournament service.
+type tournamentTokens struct{ svc *tournament.Service }
+
+// NewTokenResolver returns the TokenResolver for organizer tokens and table
+// codes, for Deps.Tokens.
+func NewTokenResolver(svc *tournament.Service) TokenResolver { return tournamentTokens{svc} }
+
+// ResolveToken implements TokenResolver. A table code is looked for among
+// the tables of the tournament's latest round.
+func (r tournamentTokens) ResolveToken(ctx context.Context, tid, token string) (Principal, error) {
+	id, err := r.svc.Identify(ctx, tid, token, tournament.Where{})
+	if err != nil {
+		return Principal{}, err
+	}
+	p := Principal{Role: Role(id.Role), Tournament: id.Tournament, Round: id.Round, Table: id.Table}
+	p.TokenID = tournament.Actor{Role: id.Role, Round: id.Round, Table: id.Table}.String()
+	return p, nil
+}
+
+// tournamentRequest is the body of POST /tournaments.
+type tournamentRequest struct {
+	Name            string          `json:"name"`
+	Format          string          `json:"format"`
+	Rules           json.RawMessage `json:"rules,omitempty"`
+	GamesPerRound   *int            `json:"games_per_round,omitempty"`
+	PlacementPoints []int           `json:"placement_points,omitempty"`
+	AdvancePerTable *int            `json:"advance_per_table,omitempty"`
+	Rounds          *int            `json:"rounds,omitempty"`
+	FinalSize       *int            `json:"final_size,omitempty"`
+	Tiebreaks       []string        `json:"tiebreaks,omitempty"`
+	Seating         string          `json:"seating,omitempty"`
+}
+
+func (r tournamentRequest) toNew() tournament.NewTournament {
+	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
+		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
+		Rounds: r.Rounds, FinalSize: r.FinalSize, Tiebreaks: r.Tiebreaks, Seating: r.Seating}
+}
+
+// tournamentJSON is a tournament as the API shows it.
+type tournamentJSON struct {
+	ID              string          `json:"id"`
+	Name            string          `json:"name"`
+	Format          string          `json:"format"`
+	Rules           json.RawMessage `json:"rules"`
+	GamesPerRound   int             `json:"games_per_round"`
+	PlacementPoints []int           `json:"placement_points"`
+	AdvancePerTable int             `json:"advance_per_table"`
+	Rounds          int             `json:"rounds"`
+	FinalSize       int             `json:"final_size"`
+	Tiebreaks       []string        `json:"tiebreaks"`
+	Seating         string          `json:"seating"`
+	Status          string          `json:"status"`
+	CurrentRound    int             `json:"current_round"`
+	Champion        string          `json:"champion,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+	OrganizerToken  string          `json:"organizer_token,omitempty"`
+}
+
+func toTournament(t *tournament.Tournament) tournamentJSON {
+	st := t.Settings
+	rules := st.Rules
+	if rules == nil {
+		rules = json.RawMessage(`{"preset":"sm"}`)
+	}
+	return tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
+		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
+		Rounds: st.Rounds, FinalSize: st.FinalSize, Tiebreaks: st.Tiebreaks, Seating: st.Seating,
+		Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
+}
+
+func (s *Server) createTournament(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	var req tournamentRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	created, err := svc.CreateTournament(c.Request().Context(), actorOf(c), req.toNew())
+	if err != nil {
+		return err
+	}
+	out := toTournament(created.Tournament)
+	out.OrganizerToken = created.OrganizerToken
+	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/tournaments/"+out.ID)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusCreated, out)
+}
+
+func (s *Server) getTournament(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	t, err := svc.Tournament(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toTournament(t))
+}
+
+// intParam reads a positive path parameter; anything else names no
+// resource and is a 404.
+func intParam(c echo.Context, name, what string) (int, error) {
+	n, err := strconv.Atoi(c.Param(name))
+	if err != nil || n < 1 || n > 1_000_000 {
+		return 0, tournament.Errorf(tournament.KindNotFound, what+"_not_found", "%s %q not found", what, c.Param(name))
+	}
+	return n, nil
+}

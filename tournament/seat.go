@@ -1,41 +1,58 @@
 package tournament
 
 import (
-	"math/rand/v2"
+	"errors"
+
+	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
-// seatRound seats players at tables of 4 and 3 for a round.
-// TEMPORARY: replaced by tournament/seating once it lands.
-func seatRound(players []string, history [][]string, order []string, seed int64) ([]Table, error) {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-	ps := append([]string(nil), players...)
-	if order != nil {
-		ps = append([]string(nil), order...)
-	} else {
-		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
-	}
-	n := len(ps)
-	threes := (4 - n%4) % 4
-	var tables []Table
-	for i := 0; i < n; {
-		size := 4
-		if len(tables) >= (n-3*threes)/4 {
-			size = 3
+// seatRound seats players for a round with the seating package: the sm
+// draw, or the Swiss mixed or by-standings seating when order (the players
+// best first) is given or the format asks for it. history holds the
+// earlier rounds' tables. The first dealer is the player in seat 1.
+//
+// Tables of 3 are stored without their empty seat, so the history the
+// seating reads puts the empty seat of an earlier table of 3 last.
+func seatRound(players []string, history []seating.Past, mode seating.Mode, order []string, seed int64) ([]Table, error) {
+	res, err := seating.Round(seating.Params{Players: players, History: history, Mode: mode,
+		Standings: order, Seed: uint64(seed)})
+	if err != nil {
+		var se *seating.SplitError
+		if errors.As(err, &se) {
+			return nil, Errorf(KindConflict, "cannot_split", "%s", se.Error())
 		}
-		t := Table{Number: len(tables) + 1, Players: append([]string(nil), ps[i:i+size]...)}
-		rng.Shuffle(len(t.Players), func(a, b int) { t.Players[a], t.Players[b] = t.Players[b], t.Players[a] })
-		t.FirstDealer = t.Players[rng.IntN(size)]
-		tables = append(tables, t)
-		i += size
+		return nil, err
+	}
+	tables := make([]Table, len(res.Tables))
+	for i, t := range res.Tables {
+		ids := make([]string, 0, 4)
+		for _, p := range t.Players() {
+			ids = append(ids, players[p])
+		}
+		tables[i] = Table{Number: i + 1, Players: ids, FirstDealer: players[t.Dealer()]}
 	}
 	return tables, nil
 }
 
-// seatFinal seats the final table.
-func seatFinal(players []string, seed int64) []Table {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0xf1a1))
-	t := Table{Number: 1, Players: append([]string(nil), players...)}
-	rng.Shuffle(len(t.Players), func(a, b int) { t.Players[a], t.Players[b] = t.Players[b], t.Players[a] })
-	t.FirstDealer = t.Players[rng.IntN(len(t.Players))]
-	return []Table{t}
+// pastRounds turns earlier rounds into the seating's history.
+func pastRounds(rounds []Round) []seating.Past {
+	out := make([]seating.Past, len(rounds))
+	for i, r := range rounds {
+		out[i] = make(seating.Past, len(r.Tables))
+		for j, t := range r.Tables {
+			copy(out[i][j][:], t.Players)
+		}
+	}
+	return out
+}
+
+// seatingMode is the seating a round of t asks for.
+func seatingMode(t *Tournament) seating.Mode {
+	switch {
+	case t.Format == FormatSM:
+		return seating.Draw
+	case t.Settings.Seating == SeatingByStandings:
+		return seating.ByStandings
+	}
+	return seating.Mixed
 }

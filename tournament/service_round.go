@@ -3,8 +3,9 @@ package tournament
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"slices"
+
+	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
 // maxSeed keeps drawn seeds exact in JSON numbers (2^53).
@@ -65,10 +66,11 @@ func planRound(st *State, seed int64) (*Round, error) {
 			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
 	}
 	var order []string // by_standings: the players from the top down
-	if t.Format == FormatSwiss && t.Settings.Seating == SeatingByStandings {
+	mode := seatingMode(t)
+	if mode == seating.ByStandings {
 		order = standingOrder(st, active)
 	}
-	tables, err := seatTables(active, priorTables(st.Rounds), order, seed, final)
+	tables, err := seatRound(active, pastRounds(st.Rounds), mode, order, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -110,16 +112,6 @@ func standingOrder(st *State, active []string) []string {
 	for _, row := range Standings(st) {
 		if slices.Contains(active, row.Player.ID) {
 			out = append(out, row.Player.ID)
-		}
-	}
-	return out
-}
-
-func priorTables(rounds []Round) [][]string {
-	var out [][]string
-	for _, r := range rounds {
-		for _, t := range r.Tables {
-			out = append(out, t.Players)
 		}
 	}
 	return out
@@ -281,17 +273,4 @@ func duplicate(ps []string) string {
 		seen[p] = true
 	}
 	return ""
-}
-
-// seatTables seats players for a round. It is the one place the tournament
-// calls the seating; history lists the tables of earlier rounds.
-func seatTables(players []string, history [][]string, order []string, seed int64, final bool) ([]Table, error) {
-	if final {
-		return seatFinal(players, seed), nil
-	}
-	tables, err := seatRound(players, history, order, seed)
-	if err != nil {
-		return nil, fmt.Errorf("seating: %w", err)
-	}
-	return tables, nil
 }

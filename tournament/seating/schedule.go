@@ -16,8 +16,10 @@ type Options struct {
 	Budget time.Duration
 	// Now reads the clock for the budget; nil means time.Now.
 	Now func() time.Time
-	// Iterations overrides the search's iteration bound when positive.
-	Iterations int
+	// Work overrides the search's bound, in evaluated swaps, when
+	// positive. The default, DefaultWork, takes about a second on a
+	// 2020s laptop core.
+	Work int
 }
 
 // Schedule is a whole seating plan: every round of the players 0..n-1.
@@ -87,17 +89,15 @@ func planLimits(n, rounds int, opt Options) limits {
 	if now == nil {
 		now = time.Now
 	}
-	iters := opt.Iterations
-	if iters <= 0 {
-		iters = 20000 + 500*rounds*len(sizesOrNil(n))
+	work := opt.Work
+	if work <= 0 {
+		work = DefaultWork
 	}
-	return limits{iters: iters, stall: 400 + 20*n, deadline: now().Add(budget), now: now}
+	return limits{work: work, stall: 400 + 20*n, deadline: now().Add(budget), now: now}
 }
 
-func sizesOrNil(n int) []int {
-	s, _ := SplitTables(n)
-	return s
-}
+// DefaultWork is Plan's default search bound in evaluated swaps.
+const DefaultWork = 12_000_000
 
 // designRounds maps the first rounds of a design onto players 0..n-1 at
 // random, dropping one random point when the design has n+1, and orders

@@ -64,6 +64,7 @@ type search struct {
 	tabu   [][]int32 // tabu[w][p*nt+t]: iteration until which p may not join t
 	pairs  int       // pair cost of all meetings
 	spread int       // standing gaps summed over free tables
+	evals  int       // swaps evaluated by the current run
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, baseC3 []int32) *search {

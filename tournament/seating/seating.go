@@ -279,5 +279,5 @@ func roundLimits(n int, budget time.Duration, now func() time.Time) limits {
 	if now == nil {
 		now = time.Now
 	}
-	return limits{iters: 2000 + 2*n, stall: 300, deadline: now().Add(budget), now: now}
+	return limits{work: 2_000_000 + 2000*n, stall: 300, deadline: now().Add(budget), now: now}
 }

@@ -13,12 +13,14 @@ const (
 	maxPartners   = 256
 )
 
-// limits bound a search. The search is deterministic for a seed as long as
-// it stops by iterations or by reaching target; the deadline is a safety
+// limits bound a search. Work is counted in evaluated swaps, which is
+// what the time goes into, so the same work takes about the same time
+// whatever the instance's shape. The search is deterministic for a seed as
+// long as it stops by work or by reaching target; the deadline is a safety
 // cap, checked every 64 iterations, after which the result depends on the
 // machine's speed (reported as timed out).
 type limits struct {
-	iters    int
+	work     int // evaluated swaps
 	stall    int // iterations without a new best before a restart from the best
 	target   int // stop when the objective reaches this
 	deadline time.Time
@@ -40,6 +42,11 @@ func (s *search) greedyRound(c3 []int32) []int {
 		}
 	}
 	order := s.rng.Perm(n)
+	if s.model.rank != nil {
+		// Among equals, the lowest in the standings take the tables of 3,
+		// so that tables stay groups of neighbours.
+		slices.SortFunc(order, func(a, b int) int { return s.model.rank[b] - s.model.rank[a] })
+	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(c3[a]) - int(c3[b]) })
 	for _, p := range order[:slots3] {
 		in3[p] = true
@@ -107,11 +114,13 @@ type move struct{ w, p int }
 func (s *search) run(lim limits) (timedOut bool) {
 	best, bestTab := s.cost(), cloneTab(s.tab)
 	stall := 0
-	for it := int32(1); int(it) <= lim.iters && best > lim.target; it++ {
+	s.evals = 0
+	for it := int32(1); s.evals < lim.work && best > lim.target; it++ {
 		if it%64 == 0 && lim.now != nil && lim.now().After(lim.deadline) {
 			timedOut = true
 			break
 		}
+		s.evals += 4*s.n*len(s.tab) + 64 // the iteration's own overhead
 		w, a, b, ok := s.pickMove(it, best)
 		if !ok {
 			s.perturb()
@@ -166,6 +175,7 @@ func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 				continue
 			}
 			d := s.delta(c.w, c.p, q)
+			s.evals++
 			tabu := s.tabu[c.w][c.p*s.nt+tb] > it || s.tabu[c.w][q*s.nt+ta] > it
 			if tabu && cur+d >= best {
 				continue

@@ -32,6 +32,7 @@ func commands() []command {
 		{"migrate", "migrate the database: up, down N, version", migrateCmd},
 		{"dev", "run locally: a private PostgreSQL if needed, migrate, demo data, serve", dev},
 		{"version", "print the version and build information", version},
+		{"seat", "plan a whole seating offline and print it with its repeat count", runSeat},
 	}
 }
 

@@ -1,11 +1,7 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,11 +45,10 @@ func (e *DecodeError) GameResult() *GameResult {
 // DecodeDeal reads a deal record (records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeDeal(data []byte) (*DealRecord, error) {
-	v, derr := parseJSON(data)
+	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return nil, derr
 	}
-	var d decoder
 	rec := d.deal(v, nil, true)
 	if len(d.probs) > 0 {
 		return nil, &DecodeError{Problems: d.probs}
@@ -64,11 +59,10 @@ func DecodeDeal(data []byte) (*DealRecord, error) {
 // DecodeGame reads a game record (records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeGame(data []byte) (*GameRecord, error) {
-	v, derr := parseJSON(data)
+	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return nil, derr
 	}
-	var d decoder
 	g := d.game(v)
 	if len(d.probs) > 0 {
 		return nil, &DecodeError{Problems: d.probs}
@@ -76,22 +70,14 @@ func DecodeGame(data []byte) (*GameRecord, error) {
 	return g, nil
 }
 
-// parseJSON decodes one JSON value with numbers kept exact.
-func parseJSON(data []byte) (any, *DecodeError) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil {
-		if _, err2 := dec.Token(); !errors.Is(err2, io.EOF) {
-			err = errors.New("data after the JSON value")
-		}
-	}
+// parseJSON parses a whole document for a decoder.
+func parseJSON(data []byte) (node, *decoder, *DecodeError) {
+	root, arena, err := parseTree(string(data))
 	if err != nil {
-		return nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
+		return node{}, nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
 			Message: "not JSON: " + err.Error()}}}
 	}
-	return v, nil
+	return root, &decoder{nodes: arena}, nil
 }
 
 // ptr is a JSON Pointer under construction; it becomes a string only when a
@@ -123,86 +109,83 @@ func escapeKey(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
-// decoder walks a decoded JSON value and collects problems.
+// decoder walks a parsed JSON tree and collects problems.
 type decoder struct {
+	nodes []node
 	probs []Problem
+	slab  []Card // the card lists are cut from it
 }
 
 func (d *decoder) add(code string, p *ptr, format string, args ...any) {
 	d.probs = append(d.probs, Problem{Code: code, Path: p.String(), Message: fmt.Sprintf(format, args...)})
 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number, float64, int:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
+// kids returns the elements of an array or the members of an object.
+func (d *decoder) kids(v node) []node { return d.nodes[v.lo : v.lo+v.n] }
+
+// get returns the member key of an object (the last one when repeated).
+func (d *decoder) get(obj node, key string) (node, bool) {
+	var found node
+	ok := false
+	for _, m := range d.kids(obj) {
+		if m.key == key {
+			found, ok = m, true
+		}
 	}
-	return fmt.Sprintf("%T", v)
+	return found, ok
 }
 
-func (d *decoder) object(v any, p *ptr) (map[string]any, bool) {
-	m, ok := v.(map[string]any)
-	if !ok {
+// opt returns a member that is present and not null.
+func (d *decoder) opt(obj node, key string) (node, bool) {
+	v, ok := d.get(obj, key)
+	return v, ok && v.kind != kNull
+}
+
+func typeName(v node) string {
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[v.kind]
+}
+
+func (d *decoder) object(v node, p *ptr) (node, bool) {
+	if v.kind != kObj {
 		d.add("invalid_record", p, "want an object, got %s", typeName(v))
+		return v, false
 	}
-	return m, ok
+	return v, true
 }
 
-func (d *decoder) array(v any, p *ptr) ([]any, bool) {
-	a, ok := v.([]any)
-	if !ok {
+func (d *decoder) array(v node, p *ptr) ([]node, bool) {
+	if v.kind != kArr {
 		d.add("invalid_record", p, "want an array, got %s", typeName(v))
+		return nil, false
 	}
-	return a, ok
+	return d.kids(v), true
 }
 
-func (d *decoder) str(v any, p *ptr) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
+func (d *decoder) str(v node, p *ptr) (string, bool) {
+	if v.kind != kStr {
 		d.add("invalid_record", p, "want a string, got %s", typeName(v))
+		return "", false
 	}
-	return s, ok
+	return v.s, true
 }
 
-func (d *decoder) integer(v any, p *ptr) (int, bool) {
-	var f float64
-	switch n := v.(type) {
-	case int:
-		return n, true
-	case json.Number:
-		if i, err := strconv.Atoi(string(n)); err == nil && i > -1<<53 && i < 1<<53 {
-			return i, true
-		}
-		g, err := n.Float64()
-		if err != nil {
-			d.add("invalid_record", p, "number %s out of range", n)
-			return 0, false
-		}
-		f = g
-	case float64:
-		f = n
-	default:
+func (d *decoder) integer(v node, p *ptr) (int, bool) {
+	if v.kind != kNum {
 		d.add("invalid_record", p, "want a whole number, got %s", typeName(v))
 		return 0, false
 	}
-	if !isIntegral(f) {
-		d.add("invalid_record", p, "want a whole number, got %v", f)
+	if i, err := strconv.Atoi(v.s); err == nil && i > -1<<53 && i < 1<<53 {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(v.s, 64)
+	if err != nil || !isIntegral(f) {
+		d.add("invalid_record", p, "want a whole number, got %s", v.s)
 		return 0, false
 	}
 	return int(f), true
 }
 
-func (d *decoder) card(v any, p *ptr) (Card, bool) {
+func (d *decoder) card(v node, p *ptr) (Card, bool) {
 	s, ok := d.str(v, p)
 	if !ok {
 		return 0, false
@@ -216,24 +199,28 @@ func (d *decoder) card(v any, p *ptr) (Card, bool) {
 }
 
 // cards decodes a list of cards; invalid entries are reported and left out.
-func (d *decoder) cards(v any, p *ptr) []Card {
+// The lists are cut from one slab to save allocations.
+func (d *decoder) cards(v node, p *ptr) []Card {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
 	}
-	out := make([]Card, 0, len(a))
+	if cap(d.slab)-len(d.slab) < len(a) {
+		d.slab = make([]Card, 0, max(256, len(a)))
+	}
+	base := len(d.slab)
 	for i, e := range a {
 		c := p.index(i)
 		if card, ok := d.card(e, &c); ok {
-			out = append(out, card)
+			d.slab = append(d.slab, card)
 		}
 	}
-	return out
+	return d.slab[base:len(d.slab):len(d.slab)]
 }
 
-// field returns obj[k]; a missing required field is reported.
-func (d *decoder) field(obj map[string]any, k string, p *ptr, required bool) (any, bool) {
-	v, ok := obj[k]
+// field returns a member; a missing required member is reported.
+func (d *decoder) field(obj node, k string, p *ptr, required bool) (node, bool) {
+	v, ok := d.get(obj, k)
 	if !ok && required {
 		d.add("invalid_record", p, "missing %q", k)
 	}

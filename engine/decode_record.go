@@ -2,7 +2,7 @@ package engine
 
 // deal decodes a deal record at p. header: read rules, players, dealer and
 // scores (a stand-alone deal); inside a game they are ignored.
-func (d *decoder) deal(v any, p *ptr, header bool) *DealRecord {
+func (d *decoder) deal(v node, p *ptr, header bool) *DealRecord {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return nil
@@ -11,7 +11,7 @@ func (d *decoder) deal(v any, p *ptr, header bool) *DealRecord {
 	if header {
 		d.dealHeader(rec, obj, p)
 	}
-	if v, ok := obj["deck"]; ok && v != nil {
+	if v, ok := d.opt(obj, "deck"); ok {
 		c := p.field("deck")
 		rec.Deck = d.cards(v, &c)
 	}
@@ -27,7 +27,7 @@ func (d *decoder) deal(v any, p *ptr, header bool) *DealRecord {
 		c := p.field("announcements")
 		rec.Announcements = d.phases(v, &c)
 	}
-	if v, ok := obj["chicago"]; ok && v != nil {
+	if v, ok := d.opt(obj, "chicago"); ok {
 		c := p.field("chicago")
 		rec.Chicago, _ = d.str(v, &c)
 	}
@@ -38,8 +38,8 @@ func (d *decoder) deal(v any, p *ptr, header bool) *DealRecord {
 	return rec
 }
 
-func (d *decoder) dealHeader(rec *DealRecord, obj map[string]any, p *ptr) {
-	if v, ok := obj["rules"]; ok && v != nil {
+func (d *decoder) dealHeader(rec *DealRecord, obj node, p *ptr) {
+	if v, ok := d.opt(obj, "rules"); ok {
 		c := p.field("rules")
 		r := d.rules(v, &c)
 		rec.Rules = &r
@@ -52,21 +52,21 @@ func (d *decoder) dealHeader(rec *DealRecord, obj map[string]any, p *ptr) {
 		c := p.field("dealer")
 		rec.Dealer, _ = d.str(v, &c)
 	}
-	if v, ok := obj["scores"]; ok && v != nil {
+	if v, ok := d.opt(obj, "scores"); ok {
 		c := p.field("scores")
 		if m, ok := d.object(v, &c); ok {
-			rec.Scores = make(map[string]int, len(m))
-			for _, k := range sortedKeys(m) {
-				kc := c.field(k)
-				if n, ok := d.integer(m[k], &kc); ok {
-					rec.Scores[k] = n
+			rec.Scores = make(map[string]int, m.n)
+			for _, kv := range d.kids(m) {
+				kc := c.field(kv.key)
+				if n, ok := d.integer(kv, &kc); ok {
+					rec.Scores[kv.key] = n
 				}
 			}
 		}
 	}
 }
 
-func (d *decoder) strings(v any, p *ptr) []string {
+func (d *decoder) strings(v node, p *ptr) []string {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -81,20 +81,20 @@ func (d *decoder) strings(v any, p *ptr) []string {
 	return out
 }
 
-func (d *decoder) hands(v any, p *ptr) map[string][]Card {
+func (d *decoder) hands(v node, p *ptr) map[string][]Card {
 	m, ok := d.object(v, p)
 	if !ok {
 		return nil
 	}
-	out := make(map[string][]Card, len(m))
-	for _, k := range sortedKeys(m) {
-		c := p.field(k)
-		out[k] = d.cards(m[k], &c)
+	out := make(map[string][]Card, m.n)
+	for _, kv := range d.kids(m) {
+		c := p.field(kv.key)
+		out[kv.key] = d.cards(kv, &c)
 	}
 	return out
 }
 
-func (d *decoder) exchangeRounds(v any, p *ptr) [][]Exchange {
+func (d *decoder) exchangeRounds(v node, p *ptr) [][]Exchange {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -115,37 +115,37 @@ func (d *decoder) exchangeRounds(v any, p *ptr) [][]Exchange {
 	return out
 }
 
-func (d *decoder) exchange(v any, p *ptr) Exchange {
+func (d *decoder) exchange(v node, p *ptr) Exchange {
 	var x Exchange
 	obj, ok := d.object(v, p)
 	if !ok {
 		return x
 	}
 	x.Player = d.player(obj, p)
-	if v, ok := obj["show"]; ok && v != nil {
+	if v, ok := d.opt(obj, "show"); ok {
 		c := p.field("show")
 		x.Show = d.cards(v, &c)
 	}
-	if v, ok := obj["discard"]; ok && v != nil {
+	if v, ok := d.opt(obj, "discard"); ok {
 		c := p.field("discard")
 		x.Discard = d.cards(v, &c)
 	}
-	if v, ok := obj["draw"]; ok && v != nil {
+	if v, ok := d.opt(obj, "draw"); ok {
 		c := p.field("draw")
 		x.Draw = d.cards(v, &c)
 	}
-	if v, ok := obj["open"]; ok && v != nil {
+	if v, ok := d.opt(obj, "open"); ok {
 		c := p.field("open")
 		x.Open = d.open(v, &c)
 	}
-	if v, ok := obj["reshuffled"]; ok && v != nil {
+	if v, ok := d.opt(obj, "reshuffled"); ok {
 		c := p.field("reshuffled")
 		x.Reshuffled = d.boolean(v, &c, false)
 	}
 	return x
 }
 
-func (d *decoder) open(v any, p *ptr) *OpenCard {
+func (d *decoder) open(v node, p *ptr) *OpenCard {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return nil
@@ -163,7 +163,7 @@ func (d *decoder) open(v any, p *ptr) *OpenCard {
 }
 
 // player reads the required "player" field of an entry.
-func (d *decoder) player(obj map[string]any, p *ptr) string {
+func (d *decoder) player(obj node, p *ptr) string {
 	v, ok := d.field(obj, "player", p, true)
 	if !ok {
 		return ""
@@ -173,7 +173,7 @@ func (d *decoder) player(obj map[string]any, p *ptr) string {
 	return s
 }
 
-func (d *decoder) phases(v any, p *ptr) [][]Announcement {
+func (d *decoder) phases(v node, p *ptr) [][]Announcement {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -193,7 +193,7 @@ func (d *decoder) phases(v any, p *ptr) [][]Announcement {
 				continue
 			}
 			out[i][j].Player = d.player(obj, &xc)
-			if v, ok := obj["announce"]; ok && v != nil {
+			if v, ok := d.opt(obj, "announce"); ok {
 				ac := xc.field("announce")
 				out[i][j].Announce, _ = d.str(v, &ac)
 			}
@@ -202,7 +202,7 @@ func (d *decoder) phases(v any, p *ptr) [][]Announcement {
 	return out
 }
 
-func (d *decoder) tricks(v any, p *ptr) [][]Play {
+func (d *decoder) tricks(v node, p *ptr) [][]Play {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -232,13 +232,13 @@ func (d *decoder) tricks(v any, p *ptr) [][]Play {
 }
 
 // game decodes a game record.
-func (d *decoder) game(v any) *GameRecord {
+func (d *decoder) game(v node) *GameRecord {
 	obj, ok := d.object(v, nil)
 	if !ok {
 		return nil
 	}
 	g := &GameRecord{}
-	if v, ok := obj["rules"]; ok && v != nil {
+	if v, ok := d.opt(obj, "rules"); ok {
 		c := ptr{key: "rules", idx: -1}
 		r := d.rules(v, &c)
 		g.Rules = &r
@@ -251,7 +251,7 @@ func (d *decoder) game(v any) *GameRecord {
 		c := ptr{key: "first_dealer", idx: -1}
 		g.FirstDealer, _ = d.str(v, &c)
 	}
-	if v, ok := obj["ended_by"]; ok && v != nil {
+	if v, ok := d.opt(obj, "ended_by"); ok {
 		c := ptr{key: "ended_by", idx: -1}
 		g.EndedBy, _ = d.str(v, &c)
 	}
@@ -262,7 +262,7 @@ func (d *decoder) game(v any) *GameRecord {
 	return g
 }
 
-func (d *decoder) gameDeals(v any, p *ptr) []GameDeal {
+func (d *decoder) gameDeals(v node, p *ptr) []GameDeal {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -274,7 +274,7 @@ func (d *decoder) gameDeals(v any, p *ptr) []GameDeal {
 		if !ok {
 			continue
 		}
-		if sv, ok := obj["sheet"]; ok {
+		if sv, ok := d.get(obj, "sheet"); ok {
 			sc := c.field("sheet")
 			out[i].Sheet = d.sheet(sv, &sc)
 			continue
@@ -284,26 +284,26 @@ func (d *decoder) gameDeals(v any, p *ptr) []GameDeal {
 	return out
 }
 
-func (d *decoder) sheet(v any, p *ptr) Sheet {
+func (d *decoder) sheet(v node, p *ptr) Sheet {
 	m, ok := d.object(v, p)
 	if !ok {
 		return nil
 	}
-	s := make(Sheet, len(m))
-	for _, player := range sortedKeys(m) {
-		c := p.field(player)
-		src, ok := d.object(m[player], &c)
+	s := make(Sheet, m.n)
+	for _, pv := range d.kids(m) {
+		c := p.field(pv.key)
+		src, ok := d.object(pv, &c)
 		if !ok {
 			continue
 		}
-		line := make(map[string]int, len(src))
-		for _, k := range sortedKeys(src) {
-			kc := c.field(k)
-			if v, ok := d.integer(src[k], &kc); ok {
-				line[k] = v
+		line := make(map[string]int, src.n)
+		for _, kv := range d.kids(src) {
+			kc := c.field(kv.key)
+			if n, ok := d.integer(kv, &kc); ok {
+				line[kv.key] = n
 			}
 		}
-		s[player] = line
+		s[pv.key] = line
 	}
 	return s
 }

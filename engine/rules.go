@@ -79,11 +79,10 @@ func Preset(name string) (Rules, error) {
 // ParseRules reads the JSON of a "rules" object: {"preset": "sm",
 // "overrides": {...}}. Errors are *DecodeError with paths inside the object.
 func ParseRules(data []byte) (Rules, error) {
-	v, derr := parseJSON(data)
+	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return Rules{}, derr
 	}
-	var d decoder
 	r := d.rules(v, nil)
 	if len(d.probs) > 0 {
 		return Rules{}, &DecodeError{Problems: d.probs}
@@ -91,13 +90,21 @@ func ParseRules(data []byte) (Rules, error) {
 	return r, nil
 }
 
-// Override returns r with one switch set. value is what encoding/json
-// decodes (bool, float64 or json.Number, string, nil, map[string]any) or a
-// Go int. An unknown switch or value is an "unknown_rule" *DecodeError.
+// Override returns r with one switch set. value is any Go value that
+// encoding/json writes as the switch's JSON (a bool, a number, a string, nil
+// or a map for hand_points). An unknown switch or value is an
+// "unknown_rule" *DecodeError.
 func (r Rules) Override(name string, value any) (Rules, error) {
-	var d decoder
+	data, err := json.Marshal(value)
+	if err != nil {
+		return r, err
+	}
+	v, d, derr := parseJSON(data)
+	if derr != nil {
+		return r, derr
+	}
 	p := ptr{key: name, idx: -1}
-	d.override(&r, name, value, &p)
+	d.override(&r, name, v, &p)
 	if len(d.probs) > 0 {
 		return r, &DecodeError{Problems: d.probs}
 	}
@@ -123,25 +130,25 @@ func (r *Rules) suitRank(s int) int {
 }
 
 // rules decodes a "rules" object.
-func (d *decoder) rules(v any, p *ptr) Rules {
+func (d *decoder) rules(v node, p *ptr) Rules {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return SM()
 	}
 	r := SM()
-	for k := range obj {
-		if k != "preset" && k != "overrides" {
-			c := p.field(k)
-			d.add("unknown_rule", &c, "unknown key %q in rules (want preset, overrides)", k)
+	for _, kv := range d.kids(obj) {
+		if kv.key != "preset" && kv.key != "overrides" {
+			c := p.field(kv.key)
+			d.add("unknown_rule", &c, "unknown key %q in rules (want preset, overrides)", kv.key)
 		}
 	}
-	if pv, ok := obj["preset"]; ok {
+	if pv, ok := d.get(obj, "preset"); ok {
 		c := p.field("preset")
 		if name, ok := d.str(pv, &c); ok && name != "sm" {
 			d.add("unknown_rule", &c, "unknown preset %q (known: sm)", name)
 		}
 	}
-	ov, ok := obj["overrides"]
+	ov, ok := d.get(obj, "overrides")
 	if !ok {
 		return r
 	}
@@ -150,15 +157,15 @@ func (d *decoder) rules(v any, p *ptr) Rules {
 	if !ok {
 		return r
 	}
-	for _, k := range sortedKeys(o) {
-		kp := c.field(k)
-		d.override(&r, k, o[k], &kp)
+	for _, kv := range d.kids(o) {
+		kp := c.field(kv.key)
+		d.override(&r, kv.key, kv, &kp)
 	}
 	return r
 }
 
 // override sets one switch, reporting problems at p.
-func (d *decoder) override(r *Rules, name string, v any, p *ptr) {
+func (d *decoder) override(r *Rules, name string, v node, p *ptr) {
 	switch name {
 	case "players":
 		d.players(r, v, p)
@@ -205,8 +212,9 @@ func (d *decoder) override(r *Rules, name string, v any, p *ptr) {
 	}
 }
 
-func (d *decoder) players(r *Rules, v any, p *ptr) {
-	if s, ok := v.(string); ok {
+func (d *decoder) players(r *Rules, v node, p *ptr) {
+	if v.kind == kStr {
+		s := v.s
 		lo, hi, found := strings.Cut(s, "-")
 		if !found {
 			hi = lo
@@ -231,7 +239,7 @@ func (d *decoder) players(r *Rules, v any, p *ptr) {
 	r.MinPlayers, r.MaxPlayers = n, n
 }
 
-func (d *decoder) suitOrder(r *Rules, v any, p *ptr) {
+func (d *decoder) suitOrder(r *Rules, v node, p *ptr) {
 	s, ok := d.str(v, p)
 	if !ok {
 		return
@@ -249,23 +257,23 @@ func (d *decoder) suitOrder(r *Rules, v any, p *ptr) {
 	d.add("unknown_rule", p, "suit_order %q: want none or the four suits highest first, such as shdc", s)
 }
 
-func (d *decoder) handPoints(r *Rules, v any, p *ptr) {
+func (d *decoder) handPoints(r *Rules, v node, p *ptr) {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(obj) {
-		c := p.field(k)
-		cat, ok := ParseCategory(k)
+	for _, kv := range d.kids(obj) {
+		c := p.field(kv.key)
+		cat, ok := ParseCategory(kv.key)
 		if !ok {
-			d.add("unknown_rule", &c, "hand_points: unknown category %q", k)
+			d.add("unknown_rule", &c, "hand_points: unknown category %q", kv.key)
 			continue
 		}
-		r.HandPoints[cat] = d.number(obj[k], &c, r.HandPoints[cat])
+		r.HandPoints[cat] = d.number(kv, &c, r.HandPoints[cat])
 	}
 }
 
-func (d *decoder) enum(v any, p *ptr, old string, allowed ...string) string {
+func (d *decoder) enum(v node, p *ptr, old string, allowed ...string) string {
 	s, ok := d.str(v, p)
 	if !ok {
 		return old
@@ -279,17 +287,16 @@ func (d *decoder) enum(v any, p *ptr, old string, allowed ...string) string {
 	return old
 }
 
-func (d *decoder) boolean(v any, p *ptr, old bool) bool {
-	b, ok := v.(bool)
-	if !ok {
+func (d *decoder) boolean(v node, p *ptr, old bool) bool {
+	if v.kind != kBool {
 		d.add("invalid_record", p, "want true or false, got %s", typeName(v))
 		return old
 	}
-	return b
+	return v.b
 }
 
-func (d *decoder) nullInt(v any, p *ptr, old NullInt) NullInt {
-	if v == nil {
+func (d *decoder) nullInt(v node, p *ptr, old NullInt) NullInt {
+	if v.kind == kNull {
 		return NullInt{Null: true}
 	}
 	n, ok := d.integer(v, p)
@@ -299,7 +306,7 @@ func (d *decoder) nullInt(v any, p *ptr, old NullInt) NullInt {
 	return NullInt{Value: n}
 }
 
-func (d *decoder) number(v any, p *ptr, old int) int {
+func (d *decoder) number(v node, p *ptr, old int) int {
 	n, ok := d.integer(v, p)
 	if !ok {
 		return old

@@ -94,10 +94,14 @@ func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (boo
 		places, submitted_by, created_at)
 		VALUES ($1, $2, $3, $4, 'submission', $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (tournament_id, round, table_no, game) WHERE kind = 'submission' DO NOTHING
-		RETURNING id`
+		RETURNING id, record, result`
 	k := r.Key
+	var record, result []byte // as stored, so a repeat answers byte for byte the same
 	err = tx.QueryRow(ctx, q, k.TournamentID, k.Round, k.Table, k.Game, string(r.Record), r.RecordHash,
-		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt).Scan(&r.ID)
+		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt).Scan(&r.ID, &record, &result)
+	if err == nil {
+		r.Record, r.Result = record, result
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}

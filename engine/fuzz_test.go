@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -77,13 +78,20 @@ func FuzzDecodeAndCheckDeal(f *testing.F) {
 	f.Add([]byte(`{"rules":{"preset":"sm","overrides":{"players":"2-4","suit_order":"shdc","hand_points":{"pair":3}}},"players":["a","b"],"dealer":"b","hands":{},"exchanges":[],"announcements":[],"tricks":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := engine.DecodeDeal(data)
+		shallow := bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) < 200
 		if err != nil {
 			de, ok := err.(*engine.DecodeError)
 			if !ok || len(de.Problems) == 0 {
 				t.Fatalf("DecodeDeal error %T %v, want *DecodeError with problems", err, err)
 			}
+			if shallow && de.Syntax == json.Valid(data) {
+				t.Fatalf("DecodeDeal syntax %v, json.Valid %v", de.Syntax, json.Valid(data))
+			}
 			checkProblems(t, de.Problems)
 			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("DecodeDeal accepted input that is not JSON")
 		}
 		res := engine.CheckDeal(d)
 		checkProblems(t, res.Errors)

@@ -13,7 +13,10 @@ func (e *SplitError) Error() string {
 	if e.Players == 5 {
 		return "5 players cannot be split into tables of 3 and 4: add at least one player (6 = 3+3) or withdraw two (3)"
 	}
-	return fmt.Sprintf("%d players cannot be seated: a table needs at least 3 players; add %d more", e.Players, 3-max(e.Players, 0))
+	if e.Players < 0 {
+		return fmt.Sprintf("%d players: a player count cannot be negative", e.Players)
+	}
+	return fmt.Sprintf("%d players cannot be seated: a table needs at least 3 players; add %d more", e.Players, 3-e.Players)
 }
 
 // SplitTables returns the table sizes for n players: tables of 4, with

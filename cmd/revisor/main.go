@@ -33,6 +33,8 @@ func commands() []command {
 		{"dev", "run locally: a private PostgreSQL if needed, migrate, demo data, serve", dev},
 		{"version", "print the version and build information", version},
 		{"seat", "plan a whole seating offline and print it with its repeat count", runSeat},
+		{"validate", "check deal and game records (a file, stdin, or JSON Lines) and print the results", runValidate},
+		{"sim", "write simulated deal or game records as JSON Lines", runSim},
 	}
 }
 

@@ -1,0 +1,457 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// Exit statuses of revisor validate.
+const (
+	statusValid   = 0
+	statusInvalid = 1
+	statusBadData = 2 // unreadable, or not JSON
+)
+
+// defaultMaxRecord is the largest record (or line) validate reads.
+const defaultMaxRecord = 16 << 20
+
+// validateHelp is printed by revisor validate -h.
+const validateHelp = `Usage: revisor validate [flags] FILE|-
+       revisor validate --lines [flags] FILE|-
+
+Checks a deal record or a game record (records.md) and prints the result
+JSON: validity, errors, violations, awards, points and scores. A record with a
+"deals" field is a game. FILE "-" reads standard input.
+
+With --lines the input is JSON Lines: one record per line, deals and games
+mixed. One result per record is written per line, in input order, while the
+input is still being read (memory stays bounded). Blank lines are skipped and
+give no result. A line that is not JSON gets an invalid result (code
+invalid_record) and a message on standard error.
+
+Exit status:
+  0  every record is valid
+  1  some record is invalid (the results say why)
+  2  the input cannot be read, a record or line is not JSON, a line is longer
+     than --max-line, or the command line is wrong
+Statuses combine to the highest: with --lines, one line that is not JSON makes
+the status 2 even when other lines are invalid; all results are still written.
+
+Flags:
+`
+
+// validateOptions are the flags of revisor validate.
+type validateOptions struct {
+	lines      bool
+	maxLine    int
+	workers    int
+	inProgress bool
+	path       string
+}
+
+// runValidate implements revisor validate.
+func runValidate(ctx context.Context, args []string, _ func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	opt, help, err := parseValidateFlags(args, stderr)
+	if help || err != nil {
+		return err
+	}
+	in, closeIn, err := openInput(opt.path, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "revisor validate: %v\n", err)
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	defer closeIn()
+	var status int
+	var summary string
+	if opt.lines {
+		status, summary = validateLines(ctx, in, stdout, stderr, opt)
+	} else {
+		status, summary = validateOne(in, stdout, stderr, opt)
+	}
+	switch status {
+	case statusValid:
+		return nil
+	case statusInvalid:
+		return errors.New("validate: " + summary)
+	}
+	fmt.Fprintf(stderr, "revisor validate: %s\n", summary)
+	return fmt.Errorf("%w: validate: %s", errUsage, summary)
+}
+
+func parseValidateFlags(args []string, stderr io.Writer) (validateOptions, bool, error) {
+	var opt validateOptions
+	fs := newFlagSet("validate", stderr)
+	fs.BoolVar(&opt.lines, "lines", false, "read JSON Lines: one record per line, one result per line")
+	fs.IntVar(&opt.maxLine, "max-line", defaultMaxRecord, "largest record or line in `bytes`")
+	fs.IntVar(&opt.workers, "workers", runtime.GOMAXPROCS(0), "records checked in parallel with --lines")
+	fs.BoolVar(&opt.inProgress, "in-progress", false, "a game still being played is not an error (no game_not_finished)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, validateHelp)
+		fs.PrintDefaults()
+	}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return opt, help, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return opt, false, fmt.Errorf("%w: validate wants one FILE or -, got %d arguments", errUsage, fs.NArg())
+	}
+	if opt.maxLine <= 0 || opt.workers <= 0 {
+		return opt, false, fmt.Errorf("%w: --max-line and --workers must be positive", errUsage)
+	}
+	opt.path = fs.Arg(0)
+	return opt, false, nil
+}
+
+// openInput opens FILE, or standard input for "-".
+func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// validateOne checks a single record and prints its result indented.
+func validateOne(in io.Reader, stdout, stderr io.Writer, opt validateOptions) (int, string) {
+	data, err := io.ReadAll(io.LimitReader(in, int64(opt.maxLine)+1))
+	switch {
+	case err != nil:
+		return statusBadData, "cannot read " + opt.path + ": " + err.Error()
+	case len(data) > opt.maxLine:
+		return statusBadData, fmt.Sprintf("%s is larger than --max-line (%d bytes)", opt.path, opt.maxLine)
+	}
+	var c recordChecker
+	out, st := c.check(data, opt.inProgress)
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, out, "", "  "); err != nil {
+		buf.Reset()
+		buf.Write(out)
+	}
+	buf.WriteByte('\n')
+	if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return statusBadData, "cannot write the result: " + err.Error()
+	}
+	switch st.status {
+	case statusBadData:
+		return statusBadData, opt.path + " is not JSON: " + st.message
+	case statusInvalid:
+		return statusInvalid, fmt.Sprintf("%s is invalid (%s)", opt.path, st.message)
+	}
+	return statusValid, ""
+}
+
+// recordStatus is the outcome of checking one record.
+type recordStatus struct {
+	status  int
+	message string // why it is invalid or not JSON
+}
+
+// recordChecker checks records one at a time, reusing its output buffer.
+type recordChecker struct {
+	buf bytes.Buffer
+}
+
+// check decodes and checks one record (a game when it has a top-level
+// "deals" field) and returns its compact result JSON, valid until the next
+// call.
+func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatus) {
+	var res any
+	var st recordStatus
+	if isGame(data) {
+		g, err := engine.DecodeGame(data)
+		if err != nil {
+			res, st = decodeFailure(err, (*engine.DecodeError).GameResult)
+		} else {
+			r := engine.CheckGame(g, engine.GameOptions{InProgress: inProgress})
+			res, st = r, problemsStatus(r.Errors)
+		}
+	} else {
+		d, err := engine.DecodeDeal(data)
+		if err != nil {
+			res, st = decodeFailure(err, (*engine.DecodeError).DealResult)
+		} else {
+			r := engine.CheckDeal(d)
+			res, st = r, problemsStatus(r.Errors)
+		}
+	}
+	c.buf.Reset()
+	enc := json.NewEncoder(&c.buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		// Results are plain data; this cannot happen. Say so rather than panic.
+		c.buf.Reset()
+		fmt.Fprintf(&c.buf, `{"valid":false,"errors":[{"code":"internal","path":"","message":%q}]}`, err.Error())
+		return c.buf.Bytes(), recordStatus{statusInvalid, err.Error()}
+	}
+	out := c.buf.Bytes()
+	return out[:len(out)-1], st // without the encoder's newline
+}
+
+// decodeFailure turns a decoding error into the invalid result and the
+// status: 2 when the input is not JSON at all.
+func decodeFailure[R any](err error, result func(*engine.DecodeError) R) (any, recordStatus) {
+	var de *engine.DecodeError
+	if !errors.As(err, &de) {
+		de = &engine.DecodeError{Problems: []engine.Problem{{Code: "invalid_record", Message: err.Error()}}}
+	}
+	st := problemsStatus(de.Problems)
+	if de.Syntax {
+		st.status = statusBadData
+	}
+	return result(de), st
+}
+
+// problemsStatus is invalid when there are problems, naming the first.
+func problemsStatus(errs []engine.Problem) recordStatus {
+	switch len(errs) {
+	case 0:
+		return recordStatus{}
+	case 1:
+		return recordStatus{statusInvalid, errs[0].Code + " at \"" + errs[0].Path + "\": " + errs[0].Message}
+	}
+	return recordStatus{statusInvalid, fmt.Sprintf("%s at %q: %s, and %d more", errs[0].Code, errs[0].Path, errs[0].Message, len(errs)-1)}
+}
+
+// isGame reports whether data is a JSON object with a top-level "deals"
+// key. It only locates keys and does not validate the JSON: decoding does.
+func isGame(data []byte) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	depth := 0
+	for i < len(data) {
+		switch data[i] {
+		case '"':
+			end, escaped := scanString(data, i)
+			if depth == 1 && isKey(data, end) && keyIs(data[i:end], escaped, "deals") {
+				return true
+			}
+			i = end
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return false
+			}
+		}
+		i++
+	}
+	return false
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scanString returns the index after the string that starts at data[i]
+// (a quote) and whether it has escapes. An unterminated string runs to the
+// end.
+func scanString(data []byte, i int) (int, bool) {
+	escaped := false
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			return j + 1, escaped
+		}
+	}
+	return len(data), escaped
+}
+
+// isKey reports whether the string ending before data[end] is followed by
+// a colon.
+func isKey(data []byte, end int) bool {
+	j := skipSpace(data, end)
+	return j < len(data) && data[j] == ':'
+}
+
+// keyIs compares a quoted JSON string with name, unquoting only when it
+// has escapes.
+func keyIs(quoted []byte, escaped bool, name string) bool {
+	if !escaped {
+		return len(quoted) == len(name)+2 && string(quoted[1:len(quoted)-1]) == name
+	}
+	var s string
+	return json.Unmarshal(quoted, &s) == nil && s == name
+}
+
+// newLineScanner returns a scanner of lines up to maxLine bytes (without
+// the line end; "\r\n" is accepted).
+func newLineScanner(in io.Reader, maxLine int) *bufio.Scanner {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, min(64<<10, maxLine+2)), maxLine+2)
+	return sc
+}
+
+// batchLines and batchBytes bound a batch of lines handed to a worker.
+const (
+	batchLines = 256
+	batchBytes = 1 << 20
+)
+
+// lineBatch is a run of consecutive input lines and, once done is closed,
+// their results.
+type lineBatch struct {
+	buf   []byte   // the lines' bytes
+	ends  []int    // end of each line in buf
+	nums  []int    // line number of each line
+	out   []byte   // one result per line, each ending in "\n"
+	worst int      // highest status of the batch
+	notes []string // messages for lines that are not JSON
+	bad   int      // invalid records
+	done  chan struct{}
+}
+
+// validateLines checks JSON Lines with opt.workers goroutines and writes
+// the results in input order as they become ready. Lines are read in
+// batches; at most a few batches per worker are in memory at once.
+func validateLines(ctx context.Context, in io.Reader, stdout, stderr io.Writer, opt validateOptions) (int, string) {
+	work := make(chan *lineBatch, opt.workers)
+	order := make(chan *lineBatch, 2*opt.workers+2)
+	free := make(chan *lineBatch, 3*opt.workers+4)
+	for w := 0; w < opt.workers; w++ {
+		go func() {
+			var c recordChecker
+			for b := range work {
+				b.run(&c, opt.inProgress)
+				close(b.done)
+			}
+		}()
+	}
+	var readErr error
+	go func() {
+		readErr = readBatches(ctx, in, opt.maxLine, free, work, order)
+		close(work)
+		close(order)
+	}()
+	w := bufio.NewWriterSize(stdout, 256<<10)
+	worst, records, invalid, notes, writeErr := 0, 0, 0, 0, error(nil)
+	for b := range order {
+		<-b.done
+		if writeErr == nil {
+			_, writeErr = w.Write(b.out)
+		}
+		worst = max(worst, b.worst)
+		records += len(b.ends)
+		invalid += b.bad
+		for _, n := range b.notes {
+			if notes++; notes <= 10 {
+				fmt.Fprintln(stderr, "revisor validate:", n)
+			}
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	if writeErr == nil {
+		writeErr = w.Flush()
+	}
+	return linesOutcome(records, invalid, notes, readErr, writeErr, worst)
+}
+
+// linesOutcome sums up a --lines run as an exit status and a message.
+func linesOutcome(records, invalid, notJSON int, readErr, writeErr error, worst int) (int, string) {
+	switch {
+	case readErr != nil:
+		return statusBadData, fmt.Sprintf("after %d records: %v", records, readErr)
+	case writeErr != nil:
+		return statusBadData, "cannot write results: " + writeErr.Error()
+	case worst == statusBadData:
+		return statusBadData, fmt.Sprintf("%d of %d lines are not JSON (%d records invalid in all)", notJSON, records, invalid)
+	case worst == statusInvalid:
+		return statusInvalid, fmt.Sprintf("%d of %d records invalid", invalid, records)
+	}
+	return statusValid, ""
+}
+
+// readBatches reads lines into batches and hands each to a worker (work)
+// and to the writer (order), in input order.
+func readBatches(ctx context.Context, in io.Reader, maxLine int, free, work, order chan *lineBatch) error {
+	sc := newLineScanner(in, maxLine)
+	num := 0
+	b := newBatch(free)
+	flush := func() {
+		if len(b.ends) > 0 {
+			order <- b
+			work <- b
+			b = newBatch(free)
+		}
+	}
+	for sc.Scan() {
+		num++
+		line := sc.Bytes()
+		if len(line) > maxLine {
+			flush()
+			return fmt.Errorf("line %d is longer than --max-line (%d bytes)", num, maxLine)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		b.buf = append(b.buf, line...)
+		b.ends = append(b.ends, len(b.buf))
+		b.nums = append(b.nums, num)
+		if len(b.ends) >= batchLines || len(b.buf) >= batchBytes {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			flush()
+		}
+	}
+	flush()
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return fmt.Errorf("line %d is longer than --max-line (%d bytes)", num+1, maxLine)
+	}
+	return sc.Err()
+}
+
+// newBatch takes a batch from free (or makes one) and empties it.
+func newBatch(free chan *lineBatch) *lineBatch {
+	var b *lineBatch
+	select {
+	case b = <-free:
+	default:
+		b = &lineBatch{}
+	}
+	b.buf, b.ends, b.nums, b.out = b.buf[:0], b.ends[:0], b.nums[:0], b.out[:0]
+	b.worst, b.notes, b.bad, b.done = 0, nil, 0, make(chan struct{})
+	return b
+}
+
+// run checks the batch's lines.
+func (b *lineBatch) run(c *recordChecker, inProgress bool) {
+	start := 0
+	for i, end := range b.ends {
+		out, st := c.check(b.buf[start:end], inProgress)
+		b.out = append(append(b.out, out...), '\n')
+		b.worst = max(b.worst, st.status)
+		if st.status != statusValid {
+			b.bad++
+		}
+		if st.status == statusBadData {
+			b.notes = append(b.notes, fmt.Sprintf("line %d is not JSON: %s", b.nums[i], st.message))
+		}
+		start = end
+	}
+}

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
@@ -23,15 +24,7 @@ func seatRound(players []string, history []seating.Past, mode seating.Mode, orde
 		}
 		return nil, err
 	}
-	tables := make([]Table, len(res.Tables))
-	for i, t := range res.Tables {
-		ids := make([]string, 0, 4)
-		for _, p := range t.Players() {
-			ids = append(ids, players[p])
-		}
-		tables[i] = Table{Number: i + 1, Players: ids, FirstDealer: players[t.Dealer()]}
-	}
-	return tables, nil
+	return tablesOf(res.Seating, players), nil
 }
 
 // pastRounds turns earlier rounds into the seating's history.
@@ -55,4 +48,58 @@ func seatingMode(t *Tournament) seating.Mode {
 		return seating.ByStandings
 	}
 	return seating.Mixed
+}
+
+// maxPlanned is the largest field seated from a whole-tournament plan; the
+// plan is recomputed at each draw, so it must stay quick.
+const maxPlanned = 100
+
+// plannedRound seats a Swiss "mixed" round from a plan of all the
+// tournament's rounds made in one go (seating.Plan), which reaches schedules
+// a round-by-round search cannot (16 players over 5 rounds without a
+// repeat meeting). It applies while the field is the same as in round 1 and
+// every earlier round followed the plan; the plan's seed is round 1's, and
+// each planned round stores it. ok is false when the plan does not apply.
+func plannedRound(st *State, active []string, given *int64, seed int64) (tables []Table, planSeed int64, ok bool) {
+	t := &st.Tournament
+	k := len(st.Rounds)
+	if t.Format != FormatSwiss || t.Settings.Seating != SeatingMixed || len(active) > maxPlanned || t.Settings.Rounds < 2 {
+		return nil, 0, false
+	}
+	planSeed = seed
+	if k > 0 {
+		planSeed = st.Rounds[0].Seed
+	}
+	if given != nil && *given != planSeed {
+		return nil, 0, false
+	}
+	sched, err := seating.Plan(len(active), t.Settings.Rounds, seating.Options{Mode: seating.Mixed, Seed: uint64(planSeed)})
+	if err != nil || sched.TimedOut || k >= len(sched.Rounds) {
+		return nil, 0, false
+	}
+	for i := range k {
+		if st.Rounds[i].Seed != planSeed || !sameTables(st.Rounds[i].Tables, tablesOf(sched.Rounds[i], active)) {
+			return nil, 0, false
+		}
+	}
+	return tablesOf(sched.Rounds[k], active), planSeed, true
+}
+
+// tablesOf names a seating's tables by player id.
+func tablesOf(s seating.Seating, players []string) []Table {
+	out := make([]Table, len(s.Tables))
+	for i, t := range s.Tables {
+		ids := make([]string, 0, 4)
+		for _, p := range t.Players() {
+			ids = append(ids, players[p])
+		}
+		out[i] = Table{Number: i + 1, Players: ids, FirstDealer: players[t.Dealer()]}
+	}
+	return out
+}
+
+func sameTables(a, b []Table) bool {
+	return slices.EqualFunc(a, b, func(x, y Table) bool {
+		return x.FirstDealer == y.FirstDealer && slices.Equal(x.Players, y.Players)
+	})
 }

@@ -45,3 +45,19 @@ func TestTimedGamePlaces(t *testing.T) {
 		t.Fatalf("CheckGame = valid %v, %d placements; want valid with 4 (errors %v)", res.Valid, len(res.Placements), res.Errors)
 	}
 }
+
+// TestSimGameIsLegal checks simulated games at tables of 3 and 4, with and
+// without score-sheet lines.
+func TestSimGameIsLegal(t *testing.T) {
+	for i := range 20 {
+		players := []string{"p1", "p2", "p3", "p4"}[:3+i%2]
+		data := tournamenttest.SimGame(uint64(i), players, players[i%len(players)], float64(i%3)/2)
+		g, err := engine.DecodeGame(data)
+		if err != nil {
+			t.Fatalf("game %d: DecodeGame = %v, want nil", i, err)
+		}
+		if res := engine.CheckGame(g, engine.GameOptions{}); !res.Valid {
+			t.Fatalf("game %d: CheckGame valid = false, errors %v", i, res.Errors)
+		}
+	}
+}

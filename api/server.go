@@ -49,6 +49,9 @@ type Config struct {
 	Now func() time.Time
 	// NewRequestID makes request IDs; nil means 16 random base32 characters.
 	NewRequestID func() string
+	// SecureCookies marks the web pages' cookies Secure on plain HTTP too
+	// (behind a TLS-terminating proxy); requests over TLS always get them.
+	SecureCookies bool
 }
 
 // Deps are the services the handlers call. Every field may be nil in tests
@@ -65,6 +68,9 @@ type Deps struct {
 	// Tournaments runs tournaments: players, rounds, results, standings
 	// (api/tournament.go and the files beside it).
 	Tournaments *tournament.Service
+	// Events feeds the web pages' live updates (postgres.Listener into a
+	// tournament.Broker). Nil: pages do not update by themselves.
+	Events tournament.EventSource
 	// Registry collects the metrics served at /metrics. The server registers
 	// its HTTP metrics on it; register process and pool collectors beside
 	// them. Nil: a registry of the server's own.
@@ -79,6 +85,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *httpMetrics
 	limiter *failureLimiter
+	web     *echo.Echo // the web pages (api/webmount.go)
 }
 
 // New returns a server with every route registered.
@@ -102,6 +109,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s.e.Use(s.observe, s.recover, s.limitBody, s.idempotent)
 	s.routes()
+	if err := s.mountWeb(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -144,7 +154,12 @@ func (s *Server) routes() {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveWeb(w, r) {
+		return
+	}
+	s.e.ServeHTTP(w, r)
+}
 
 // Route is one registered route in OpenAPI notation: path parameters are
 // written {name}.

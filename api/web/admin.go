@@ -1,0 +1,108 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// adminData is the admin page's data.
+type adminData struct {
+	Error  string
+	Field  string
+	Values map[string]string
+}
+
+// createdData is shown once after a tournament is created.
+type createdData struct {
+	ID, Name, Token string
+}
+
+func (h *Handler) requireAdmin(c echo.Context) bool {
+	return h.isAdminToken(sessionToken(c))
+}
+
+// adminPage is the form that creates a tournament; it needs the admin's
+// session.
+func (h *Handler) adminPage(c echo.Context) error {
+	if !h.requireAdmin(c) {
+		return c.Redirect(http.StatusSeeOther, "/login?next=/admin")
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	p := h.newPage(c, "a.title")
+	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm"}}
+	return h.render(c, http.StatusOK, "admin", p)
+}
+
+// adminCreate creates a tournament and shows its organizer token once.
+func (h *Handler) adminCreate(c echo.Context) error {
+	if !h.requireAdmin(c) {
+		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required", "log in with the admin token first"))
+	}
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
+		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance")}
+	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"])}
+	var bad error
+	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
+	if nt.Format == tournament.FormatSwiss {
+		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
+	} else {
+		nt.AdvancePerTable, bad = optionalInt(values["advance"], "advance_per_table", bad)
+	}
+	var created *tournament.Created
+	if bad == nil {
+		created, bad = svc.CreateTournament(c.Request().Context(), tournament.Actor{Role: tournament.RoleAdmin}, nt)
+	}
+	p := h.newPage(c, "a.title")
+	if bad != nil {
+		if statusOf(bad) >= 500 {
+			return h.fail(c, bad)
+		}
+		d := adminData{Error: tournament.ErrorMessage(bad), Values: values}
+		d.Field = fieldOf(bad)
+		p.Data = d
+		return h.render(c, statusOf(bad), "admin", p)
+	}
+	p.Title = p.T("a.created")
+	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken}
+	return h.render(c, http.StatusCreated, "created", p)
+}
+
+// optionalInt reads an optional whole number of a form; the first error
+// is kept.
+func optionalInt(s, field string, prev error) (*int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, prev
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		if prev == nil {
+			prev = fieldError(field, field+" must be a whole number")
+		}
+		return nil, prev
+	}
+	return &v, prev
+}
+
+// fieldOf returns the form field an error names, if any.
+func fieldOf(err error) string {
+	var te *tournament.Error
+	if e, ok := err.(*tournament.Error); ok {
+		te = e
+	}
+	if te == nil {
+		return ""
+	}
+	f, _ := te.Details["field"].(string)
+	return f
+}

@@ -1,0 +1,363 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// consoleRoutes registers the organizer's console under
+// /t/:tid/console. Every route needs the organizer's (or the admin's)
+// session and every form its CSRF token.
+func (h *Handler) consoleRoutes(g *echo.Group) {
+	g.Use(h.requireOrganizer)
+	g.GET("", h.consolePage)
+	g.POST("/players", h.addPlayer)
+	g.POST("/players/import", h.importPlayers)
+	g.POST("/players/:pid/status", h.playerStatus)
+	g.POST("/rounds", h.drawRound)
+	g.POST("/rounds/:n/close", h.closeRound)
+	g.POST("/rounds/:n/ties", h.resolveTie)
+	g.GET("/rounds/:n/cards", h.cardsPage)
+	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage)
+	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
+	g.GET("/export.json", h.exportTournament)
+}
+
+// actorKey is the echo context key of the console's actor.
+const actorKey = "revisor.web.actor"
+
+// requireOrganizer admits the tournament's organizer and the admin; others
+// are sent to log in.
+func (h *Handler) requireOrganizer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		a := h.actor(c, c.Param("tid"))
+		if !a.Organizes() {
+			if c.Request().Method == http.MethodGet {
+				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))
+			}
+			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required",
+				"log in with the tournament's organizer token first"))
+		}
+		c.Set(actorKey, a)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+func consoleActor(c echo.Context) tournament.Actor {
+	a, _ := c.Get(actorKey).(tournament.Actor)
+	return a
+}
+
+// fieldError is a 400 about one form field.
+func fieldError(field, msg string) error {
+	e := tournament.Errorf(tournament.KindInvalid, "invalid_"+field, "%s", msg)
+	e.Details = map[string]any{"field": field}
+	return e
+}
+
+func consoleURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/console" }
+
+// consoleData is the console's data.
+type consoleData struct {
+	Players []tournament.Player
+	Round   *tournament.Round
+	Tables  []consoleTable
+	Next    int  // the number of the round a draw makes
+	CanDraw bool // no round is open and the tournament is not finished
+	Saved   bool
+	Error   string
+	Field   string // the form field the error concerns
+	Form    string // which form the error belongs to
+	Ties    []tieView
+	Values  map[string]string // the failed form's values, to fill in again
+}
+
+// consoleTable is one table of the open round with its games' state.
+type consoleTable struct {
+	Number int
+	Names  []string
+	Games  []consoleGame
+}
+
+type consoleGame struct {
+	Game int
+	Done bool
+}
+
+// tieView is one tie the organizer must resolve.
+type tieView struct {
+	Table   int
+	Places  int
+	Players []tiePlayer
+}
+
+type tiePlayer struct{ ID, Name string }
+
+func (h *Handler) consolePage(c echo.Context) error {
+	return h.renderConsole(c, http.StatusOK, consoleData{Saved: c.QueryParam("saved") == "1"})
+}
+
+// renderConsole renders the console with d's message over a fresh read of
+// the tournament.
+func (h *Handler) renderConsole(c echo.Context, status int, d consoleData) error {
+	p, st, err := h.tournamentPageStart(c, "c.title", "console")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Organizer = true
+	d.Players = st.Players
+	d.Round = roundOf(st, 0)
+	d.Next = len(st.Rounds) + 1
+	d.CanDraw = st.Tournament.Status != tournament.StatusFinished &&
+		(d.Round == nil || d.Round.Status == tournament.RoundClosed)
+	if d.Round != nil {
+		d.Tables = consoleTables(st, d.Round)
+	}
+	p.Data = d
+	return h.render(c, status, "console", p)
+}
+
+func consoleTables(st *tournament.State, r *tournament.Round) []consoleTable {
+	names := playerIndex(st)
+	done := map[[2]int]bool{}
+	for _, res := range st.Results {
+		if res.Key.Round == r.Number {
+			done[[2]int{res.Key.Table, res.Key.Game}] = true
+		}
+	}
+	out := make([]consoleTable, len(r.Tables))
+	for i, t := range r.Tables {
+		ct := consoleTable{Number: t.Number}
+		for _, pid := range t.Players {
+			ct.Names = append(ct.Names, names[pid].Name)
+		}
+		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
+			ct.Games = append(ct.Games, consoleGame{Game: g, Done: done[[2]int{t.Number, g}]})
+		}
+		out[i] = ct
+	}
+	return out
+}
+
+// formError re-renders the console with err next to the form it concerns,
+// or an error page for errors no form can fix.
+func (h *Handler) formError(c echo.Context, form string, err error, values map[string]string) error {
+	status := statusOf(err)
+	if status >= 500 || status == http.StatusNotFound || status == http.StatusUnauthorized || status == http.StatusForbidden {
+		return h.fail(c, err)
+	}
+	d := consoleData{Error: tournament.ErrorMessage(err), Form: form, Values: values}
+	var te *tournament.Error
+	if errors.As(err, &te) {
+		d.Field, _ = te.Details["field"].(string)
+		d.Ties = tiesOf(te.Details)
+	}
+	return h.renderConsole(c, status, d)
+}
+
+// tiesOf reads the ties of an unresolved_tie error's details.
+func tiesOf(details map[string]any) []tieView {
+	list, _ := details["ties"].([]map[string]any)
+	var out []tieView
+	for _, t := range list {
+		tv := tieView{}
+		tv.Table, _ = t["table"].(int)
+		tv.Places, _ = t["places"].(int)
+		ps, _ := t["players"].([]map[string]any)
+		for _, p := range ps {
+			id, _ := p["id"].(string)
+			name, _ := p["name"].(string)
+			tv.Players = append(tv.Players, tiePlayer{ID: id, Name: name})
+		}
+		out = append(out, tv)
+	}
+	return out
+}
+
+func (h *Handler) saved(c echo.Context, anchor string) error {
+	return c.Redirect(http.StatusSeeOther, consoleURL(c.Param("tid"))+"?saved=1#"+anchor)
+}
+
+func (h *Handler) addPlayer(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club")}
+	if _, err := svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), []tournament.NewPlayer{np}); err != nil {
+		return h.formError(c, "add", err, map[string]string{"name": np.Name, "club": np.Club})
+	}
+	return h.saved(c, "players")
+}
+
+// maxImportBytes bounds an uploaded player list.
+const maxImportBytes = 1 << 20
+
+func (h *Handler) importPlayers(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	text := c.FormValue("csv")
+	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
+		f, err := fh.Open()
+		if err != nil {
+			return h.fail(c, err)
+		}
+		b, err := io.ReadAll(io.LimitReader(f, maxImportBytes))
+		f.Close()
+		if err != nil {
+			return h.fail(c, err)
+		}
+		text = string(b)
+	}
+	ps, err := tournament.ParsePlayersCSV(strings.NewReader(text))
+	if err == nil {
+		_, err = svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), ps)
+	}
+	if err != nil {
+		return h.formError(c, "import", err, map[string]string{"csv": text})
+	}
+	return h.saved(c, "players")
+}
+
+func (h *Handler) playerStatus(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	status := tournament.PlayerStatus(c.FormValue("status"))
+	_, err = svc.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
+		tournament.PlayerUpdate{Status: &status})
+	if err != nil {
+		return h.formError(c, "players", err, nil)
+	}
+	return h.saved(c, "players")
+}
+
+func (h *Handler) drawRound(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	var seed *int64
+	if s := strings.TrimSpace(c.FormValue("seed")); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return h.formError(c, "draw", fieldError("seed", "the seed must be a whole number"), map[string]string{"seed": s})
+		}
+		seed = &v
+	}
+	if _, err := svc.DrawRound(c.Request().Context(), consoleActor(c), c.Param("tid"), seed); err != nil {
+		return h.formError(c, "draw", err, nil)
+	}
+	return h.saved(c, "round")
+}
+
+func (h *Handler) closeRound(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n); err != nil {
+		return h.formError(c, "close", err, nil)
+	}
+	return h.saved(c, "round")
+}
+
+// resolveTie records the organizer's order of tied players: fields
+// place1..placeN name the players best first.
+func (h *Handler) resolveTie(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	var players []string
+	for i := 1; i <= 4; i++ {
+		if v := c.FormValue("place" + strconv.Itoa(i)); v != "" {
+			players = append(players, v)
+		}
+	}
+	_, err = svc.ResolveTie(c.Request().Context(), consoleActor(c), c.Param("tid"), n, players,
+		c.FormValue("method"), strings.TrimSpace(c.FormValue("note")))
+	if err != nil {
+		return h.formError(c, "tie", err, nil)
+	}
+	return h.saved(c, "round")
+}
+
+// cardData is the table cards' data.
+type cardData struct {
+	Round int
+	Cards []cardView
+}
+
+type cardView struct {
+	Table  int
+	Seats  []seatView
+	Dealer string
+	Code   string
+}
+
+// cardsPage prints one card per table of round n: the table number, the
+// players in seat order, the first dealer and the table's code.
+func (h *Handler) cardsPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "c.cards", "")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	r := roundOf(st, n)
+	if err != nil || n < 1 || r == nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	svc, _ := h.service()
+	codes, err := svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	names := playerIndex(st)
+	d := cardData{Round: n}
+	for _, tv := range roundTables(st, r, "") {
+		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number]}
+		t, _ := r.Table(tv.Number)
+		cv.Dealer = names[t.FirstDealer].Name
+		d.Cards = append(d.Cards, cv)
+	}
+	p.Title = p.T("card.title", n)
+	p.BodyClass = "print"
+	p.Data = d
+	return h.render(c, http.StatusOK, "cards", p)
+}
+
+// exportTournament downloads the whole tournament as JSON, the file that
+// `revisor import` loads into another server.
+func (h *Handler) exportTournament(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
+	if err != nil {
+		return h.fail(c, err)
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition,
+		`attachment; filename="tournament-`+c.Param("tid")+`.json"`)
+	return c.JSONPretty(http.StatusOK, ex, "  ")
+}

@@ -1,0 +1,181 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// home is the start page: open a tournament by its ID, or log in.
+func (h *Handler) home(c echo.Context) error {
+	if id := strings.TrimSpace(c.QueryParam("id")); id != "" {
+		return c.Redirect(http.StatusSeeOther, "/t/"+urlPathEscape(id))
+	}
+	p := h.newPage(c, "home.title")
+	return h.render(c, http.StatusOK, "home", p)
+}
+
+// switchLanguage stores the chosen language in a cookie and goes back.
+func (h *Handler) switchLanguage(c echo.Context) error {
+	l := c.Param("lang")
+	if !supported(l) {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "language_not_found", "no language %q", l))
+	}
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteLaxMode})
+	return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next")))
+}
+
+// localPath returns next when it is a path on this site, else "/", so the
+// switch cannot be used to send visitors elsewhere.
+func localPath(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+// tournamentPage shows a tournament's status and links.
+type tournamentData struct {
+	Players, Active int
+	Round           *tournament.Round
+	Champion        string
+}
+
+func (h *Handler) tournamentPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "nav.tournament", "tournament")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	d := tournamentData{Players: len(st.Players), Round: roundOf(st, 0)}
+	for _, pl := range st.Players {
+		if pl.Status == tournament.PlayerActive {
+			d.Active++
+		}
+		if pl.ID == st.Tournament.Champion {
+			d.Champion = pl.Name
+		}
+	}
+	p.Title = st.Tournament.Name
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Data = d
+	return h.render(c, http.StatusOK, "tournament", p)
+}
+
+// tournamentPageStart loads the snapshot and starts a page of the
+// tournament's menu.
+func (h *Handler) tournamentPageStart(c echo.Context, title, nav string) (*page, *tournament.State, error) {
+	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return nil, nil, err
+	}
+	p := h.newPage(c, title)
+	p.Tournament, p.Nav = &st.Tournament, nav
+	p.Organizer = h.organizes(c, st.Tournament.ID)
+	return p, st, nil
+}
+
+func eventsURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/events" }
+
+// standingsData is the standings page's data.
+type standingsData struct {
+	Rows []standingRow
+}
+
+func (h *Handler) standingsPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "s.title", "standings")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Data = standingsData{Rows: standingRows(tournament.Standings(st))}
+	return h.render(c, http.StatusOK, "standings", p)
+}
+
+// seatingData is the seating page's data.
+type seatingData struct {
+	Round  *tournament.Round
+	Rounds []int
+	Tables []tableView
+	Query  string
+	Found  bool
+	Games  int
+}
+
+func (h *Handler) seatingPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "nav.seating", "seating")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n := 0
+	if s := c.QueryParam("round"); s != "" {
+		if n, err = strconv.Atoi(s); err != nil || roundOf(st, n) == nil {
+			return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", s))
+		}
+	}
+	d := seatingData{Round: roundOf(st, n), Query: strings.TrimSpace(c.QueryParam("q")),
+		Games: st.Tournament.Settings.GamesPerRound}
+	for i := range st.Rounds {
+		d.Rounds = append(d.Rounds, i+1)
+	}
+	if d.Round != nil {
+		d.Tables = roundTables(st, d.Round, strings.ToLower(d.Query))
+		p.Title = p.T("seat.title", d.Round.Number)
+		for _, t := range d.Tables {
+			d.Found = d.Found || t.Match
+		}
+	}
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Data = d
+	return h.render(c, http.StatusOK, "seating", p)
+}
+
+// playerData is a player's page's data.
+type playerData struct {
+	Player tournament.Player
+	Row    standingRow
+	Rounds []playerRound
+}
+
+func (h *Handler) playerPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "p.title", "")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	pid := c.Param("pid")
+	d := playerData{}
+	for _, r := range standingRows(tournament.Standings(st)) {
+		if r.ID == pid {
+			d.Row = r
+		}
+	}
+	pl, ok := playerIndex(st)[pid]
+	if !ok {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "player_not_found", "player %q not found", pid))
+	}
+	d.Player, d.Rounds = pl, playerRounds(st, pid)
+	p.Title = pl.Name
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Data = d
+	return h.render(c, http.StatusOK, "player", p)
+}
+
+// standingsCSV downloads the standings as CSV.
+func (h *Handler) standingsCSV(c echo.Context) error {
+	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return h.fail(c, err)
+	}
+	body, err := standingsCSV(tournament.Standings(st))
+	if err != nil {
+		return h.fail(c, err)
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition,
+		fmt.Sprintf(`attachment; filename="standings-%s.csv"`, st.Tournament.ID))
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
+}

@@ -1,0 +1,216 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Big screen: rows and tables per page, and seconds per page.
+const (
+	screenRows    = 12
+	screenTables  = 6
+	screenSeconds = 15
+)
+
+// screenData is the big screen's data: one page of the standings or of
+// the seating.
+type screenData struct {
+	View     string // "standings" or "seating"
+	Page, Of int
+	Rows     []standingRow
+	Tables   []tableView
+	Round    *tournament.Round
+}
+
+// screenPage is the big-screen view. It alternates by itself (a meta
+// refresh, so no script is needed) through the pages of the standings and
+// then of the seating of the current round.
+func (h *Handler) screenPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "screen.title", "screen")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	rows := standingRows(tournament.Standings(st))
+	r := roundOf(st, 0)
+	var tables []tableView
+	if r != nil {
+		tables = roundTables(st, r, "")
+	}
+	standingPages := max(1, pages(len(rows), screenRows))
+	seatingPages := pages(len(tables), screenTables)
+	view := c.QueryParam("view")
+	if view != "seating" || seatingPages == 0 {
+		view = "standings"
+	}
+	n, _ := strconv.Atoi(c.QueryParam("page"))
+	d := screenData{View: view, Round: r}
+	if view == "standings" {
+		d.Page, d.Of = clampPage(n, standingPages), standingPages
+		d.Rows = rows[min(len(rows), (d.Page-1)*screenRows):min(len(rows), d.Page*screenRows)]
+	} else {
+		d.Page, d.Of = clampPage(n, seatingPages), seatingPages
+		d.Tables = tables[(d.Page-1)*screenTables : min(len(tables), d.Page*screenTables)]
+	}
+	nextView, nextPage := view, d.Page+1
+	if nextPage > d.Of {
+		nextPage = 1
+		if view == "standings" && seatingPages > 0 {
+			nextView = "seating"
+		} else {
+			nextView = "standings"
+		}
+	}
+	p.Refresh = fmt.Sprintf("%d;url=/t/%s/screen?view=%s&page=%d", screenSeconds, urlPathEscape(st.Tournament.ID), nextView, nextPage)
+	p.BodyClass = "screen"
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Data = d
+	return h.render(c, http.StatusOK, "screen", p)
+}
+
+func pages(n, per int) int { return (n + per - 1) / per }
+
+func clampPage(n, of int) int { return min(max(n, 1), max(of, 1)) }
+
+// sheetRowsMin is how many deal rows a blank score sheet has; games of
+// Chicago to 52 rarely take more.
+const sheetRowsMin = 16
+
+// sheetCell is one player's columns in one deal row of a score sheet.
+type sheetCell struct {
+	P1, P2, Last, Final, Total string
+}
+
+// sheetRow is one deal of a score sheet.
+type sheetRow struct {
+	Deal   int
+	Dealer string
+	Cells  []sheetCell
+}
+
+// sheetView is one printable score sheet (protokoll): a table's game.
+type sheetView struct {
+	Round, Table, Game int
+	Players            []string
+	Rows               []sheetRow
+}
+
+// sheetsData is the score sheets page's data.
+type sheetsData struct {
+	Round  int
+	Sheets []sheetView
+}
+
+// sheetsPage prints the score sheets of a round: every table and game, or
+// the one asked for with ?table= and ?game=. Games already played are
+// filled in from their accepted result.
+func (h *Handler) sheetsPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "sheet.title", "")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	r := roundOf(st, n)
+	if err != nil || n < 1 || r == nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	onlyTable, _ := strconv.Atoi(c.QueryParam("table"))
+	onlyGame, _ := strconv.Atoi(c.QueryParam("game"))
+	d := sheetsData{Round: n}
+	names := playerIndex(st)
+	for _, t := range r.Tables {
+		if onlyTable > 0 && t.Number != onlyTable {
+			continue
+		}
+		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
+			if onlyGame > 0 && g != onlyGame {
+				continue
+			}
+			d.Sheets = append(d.Sheets, scoreSheet(st, r, t, g, names))
+		}
+	}
+	p.Title = p.T("sheet.title", n)
+	p.BodyClass = "print"
+	p.Data = d
+	return h.render(c, http.StatusOK, "sheets", p)
+}
+
+// scoreSheet builds the sheet of game g at table t, filled from the game's
+// result when it has one.
+func scoreSheet(st *tournament.State, r *tournament.Round, t tournament.Table, g int, names map[string]tournament.Player) sheetView {
+	sv := sheetView{Round: r.Number, Table: t.Number, Game: g}
+	for _, pid := range t.Players {
+		sv.Players = append(sv.Players, names[pid].Name)
+	}
+	var deals []resultDeal
+	for _, res := range st.Results {
+		if res.Key.Round == r.Number && res.Key.Table == t.Number && res.Key.Game == g {
+			deals = resultDeals(res.Result)
+		}
+	}
+	first := slices.Index(t.Players, t.FirstDealerOf(g))
+	rows := max(sheetRowsMin, len(deals)+2)
+	for k := range rows {
+		row := sheetRow{Deal: k + 1, Cells: make([]sheetCell, len(t.Players))}
+		if first >= 0 && len(t.Players) > 0 {
+			row.Dealer = names[t.Players[(first+k)%len(t.Players)]].Name
+		}
+		if k < len(deals) {
+			fillRow(&row, deals[k], t.Players)
+		}
+		sv.Rows = append(sv.Rows, row)
+	}
+	return sv
+}
+
+// resultDeal is the part of the engine's deal result a sheet shows.
+type resultDeal struct {
+	Awards []struct {
+		Player string `json:"player"`
+		Source string `json:"source"`
+		Points int    `json:"points"`
+	} `json:"awards"`
+	Scores map[string]int `json:"scores"`
+}
+
+func resultDeals(raw json.RawMessage) []resultDeal {
+	var res struct {
+		Deals []resultDeal `json:"deals"`
+	}
+	if json.Unmarshal(raw, &res) != nil {
+		return nil
+	}
+	return res.Deals
+}
+
+func fillRow(row *sheetRow, d resultDeal, players []string) {
+	for i, pid := range players {
+		row.Cells[i].Total = strconv.Itoa(d.Scores[pid])
+	}
+	for _, a := range d.Awards {
+		i := slices.Index(players, a.Player)
+		if i < 0 {
+			continue
+		}
+		cell := &row.Cells[i]
+		v := strconv.Itoa(a.Points)
+		switch a.Source {
+		case "hand1":
+			cell.P1 = v
+		case "hand2":
+			cell.P2 = v
+		case "last_trick":
+			cell.Last = v
+		case "chicago":
+			cell.Last = "C " + v
+		case "hand3":
+			cell.Final = v
+		}
+	}
+}

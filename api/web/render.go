@@ -1,0 +1,161 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// page is what every template receives: the layout's fields and the
+// page's own Data.
+type page struct {
+	Lang  string
+	Title string
+	// Here is the request's path and query, for the language switch.
+	Here       string
+	Tournament *tournament.Tournament
+	Nav        string // the active item of the tournament menu
+	// Events is the URL of the page's event stream when it updates live.
+	Events string
+	// Refresh is a meta refresh ("15;url=...") for the big screen.
+	Refresh   string
+	CSRF      string
+	BodyClass string
+	// Organizer is true when the visitor is logged in as this
+	// tournament's organizer (or the admin).
+	Organizer bool
+	Data      any
+}
+
+// T returns the text of key in the page's language.
+func (p *page) T(key string, args ...any) string { return translate(p.Lang, key, args...) }
+
+// Languages lists the language switch's entries.
+func (p *page) Languages() []language_ {
+	out := make([]language_, len(languages))
+	for i, l := range languages {
+		out[i] = language_{Code: l, Name: translate(l, "lang.name"), Current: l == p.Lang,
+			URL: "/lang/" + l + "?next=" + url.QueryEscape(p.Here)}
+	}
+	return out
+}
+
+// language_ is one entry of the language switch.
+type language_ struct {
+	Code, Name, URL string
+	Current         bool
+}
+
+// newPage starts a page for the request.
+func (h *Handler) newPage(c echo.Context, title string) *page {
+	p := &page{Lang: language(c.Request()), Here: c.Request().URL.RequestURI()}
+	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		p.CSRF = tok
+	}
+	p.Title = p.T(title)
+	return p
+}
+
+// templateFuncs are the helpers templates may call.
+var templateFuncs = template.FuncMap{
+	"add": func(a, b int) int { return a + b },
+	"seq": func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	},
+	"lower": strings.ToLower,
+}
+
+// parseTemplates parses each page template together with the layout.
+func parseTemplates(fsys fs.FS) (map[string]*template.Template, error) {
+	names, err := fs.Glob(fsys, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := make(map[string]*template.Template)
+	for _, n := range names {
+		base := strings.TrimSuffix(path.Base(n), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.New(base).Funcs(templateFuncs).ParseFS(fsys, "templates/layout.html", n)
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", n, err)
+		}
+		pages[base] = t
+	}
+	return pages, nil
+}
+
+// render writes the page named name with status.
+func (h *Handler) render(c echo.Context, status int, name string, p *page) error {
+	t, ok := h.pages[name]
+	if !ok {
+		return fmt.Errorf("web: no template %q", name)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		h.log.Error("render page", "page", name, "error", err.Error())
+		return c.String(http.StatusInternalServerError, "the page could not be rendered")
+	}
+	hd := c.Response().Header()
+	if hd.Get("Cache-Control") == "" {
+		hd.Set("Cache-Control", "no-cache")
+	}
+	hd.Set("Vary", "Accept-Language, Cookie")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// errorData is the error page's data.
+type errorData struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+// fail renders an error page for err: the application's message for
+// visitor errors, nothing of the cause for server errors.
+func (h *Handler) fail(c echo.Context, err error) error {
+	status := statusOf(err)
+	p := h.newPage(c, "err.title")
+	msg := tournament.ErrorMessage(err)
+	var he *echo.HTTPError
+	if errors.As(err, &he) && status < 500 {
+		msg = http.StatusText(status)
+	}
+	if status >= 500 {
+		h.log.Error("page failed", "path", c.Request().URL.Path, "error", err.Error())
+		msg = tournament.ErrorMessage(nil)
+	}
+	heading := p.T(fmt.Sprintf("err.%d", status))
+	if strings.HasPrefix(heading, "err.") {
+		heading = p.T("err.title")
+	}
+	p.Title = heading
+	p.Data = errorData{Status: status, Heading: heading, Message: msg}
+	return h.render(c, status, "error", p)
+}
+
+// HandleError is the web pages' echo HTTPErrorHandler: errors that reach
+// it (unknown routes, wrong methods, panics) leave as an HTML error page.
+func (h *Handler) HandleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	c.Response().Header().Set("Content-Security-Policy", ContentSecurityPolicy)
+	_ = h.fail(c, err)
+}

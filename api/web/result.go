@@ -1,0 +1,336 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Result form limits: rows shown at first, added by "more rows", and at
+// most.
+const (
+	resultRowsMin  = 12
+	resultRowsStep = 6
+	resultRowsMax  = 60
+)
+
+// sheetSources are the columns of a deal row, in the order of the score
+// sheet; "last" is last trick or Chicago.
+var sheetSources = []string{"hand1", "hand2", "last", "hand3"}
+
+// formField is one input of the result grid.
+type formField struct {
+	Name, Value, Label string
+	Bad                bool
+}
+
+// formCell is one player's inputs in a deal row.
+type formCell struct {
+	Fields []formField
+}
+
+// formRow is one deal row of the result form.
+type formRow struct {
+	Deal   int
+	Dealer string
+	Cells  []formCell
+	Errors []string
+}
+
+// resultData is the result page's data.
+type resultData struct {
+	Round, Table, Game int
+	Players            []string
+	Dealer             string
+	Rows               []formRow
+	RowCount           int
+	Ended              bool
+	Record             string
+	RecordErrors       []string
+	Errors             []string
+	Stored             *storedResult
+	ids                []string // the players' IDs in seat order
+}
+
+// storedResult is an accepted result as the result page shows it.
+type storedResult struct {
+	By, At string
+	Places []placeView
+}
+
+type placeView struct {
+	Name                 string
+	Place, Score, Points int
+}
+
+// gameForm locates the game of a result page and builds its empty form.
+func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament.Table, *resultData, error) {
+	p, st, err := h.tournamentPageStart(c, "c.title", "console")
+	if err != nil {
+		return nil, nil, tournament.Table{}, nil, err
+	}
+	n, _ := strconv.Atoi(c.Param("n"))
+	tn, _ := strconv.Atoi(c.Param("t"))
+	g, _ := strconv.Atoi(c.Param("g"))
+	r := roundOf(st, n)
+	if n < 1 || r == nil {
+		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n"))
+	}
+	t, ok := r.Table(tn)
+	if !ok || g < 1 || g > st.Tournament.Settings.GamesPerRound {
+		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, "game_not_found", "no game %q at table %q", c.Param("g"), c.Param("t"))
+	}
+	names := playerIndex(st)
+	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players}
+	for _, pid := range t.Players {
+		d.Players = append(d.Players, names[pid].Name)
+	}
+	for _, res := range st.Results {
+		if res.Key.Round == n && res.Key.Table == tn && res.Key.Game == g {
+			d.Stored = stored(res, names)
+		}
+	}
+	p.Title = p.T("r.title", n, tn, g)
+	p.Organizer = true
+	return p, st, t, d, nil
+}
+
+func stored(res tournament.GameResult, names map[string]tournament.Player) *storedResult {
+	s := &storedResult{By: res.SubmittedBy, At: res.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")}
+	for _, pl := range res.Places {
+		s.Places = append(s.Places, placeView{Name: names[pl.Player].Name, Place: pl.Place, Score: pl.Score, Points: pl.Points})
+	}
+	return s
+}
+
+// resultPage shows the score-sheet form of a game, or its accepted result.
+func (h *Handler) resultPage(c echo.Context) error {
+	p, st, t, d, err := h.gameForm(c)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	d.RowCount = resultRowsMin
+	d.Rows = formRows(p, st, t, d.Game, d.RowCount, nil)
+	p.Data = d
+	return h.render(c, http.StatusOK, "result", p)
+}
+
+// formRows builds rows empty grid rows, filled with values.
+func formRows(p *page, st *tournament.State, t tournament.Table, g, rows int, values func(string) string) []formRow {
+	names := playerIndex(st)
+	first := 0
+	for i, pid := range t.Players {
+		if pid == t.FirstDealerOf(g) {
+			first = i
+		}
+	}
+	out := make([]formRow, rows)
+	for k := range out {
+		row := formRow{Deal: k + 1, Dealer: names[t.Players[(first+k)%len(t.Players)]].Name}
+		for i, pid := range t.Players {
+			cell := formCell{}
+			for j, src := range sheetSources {
+				f := formField{Name: fieldName(k, i, src),
+					Label: fmt.Sprintf("%s %d, %s, %s", p.T("sheet.deal"), k+1, names[pid].Name, p.T(sourceLabel[j]))}
+				if values != nil {
+					f.Value = strings.TrimSpace(values(f.Name))
+				}
+				cell.Fields = append(cell.Fields, f)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		out[k] = row
+	}
+	return out
+}
+
+var sourceLabel = []string{"sheet.p1", "sheet.p2", "sheet.lt", "sheet.fh"}
+
+func fieldName(deal, seat int, src string) string { return fmt.Sprintf("d%d_s%d_%s", deal, seat, src) }
+
+// submitResult turns the score-sheet form (or a pasted record) into a game
+// record and submits it like the API does; the engine's errors are shown
+// next to the rows and fields they concern.
+func (h *Handler) submitResult(c echo.Context) error {
+	p, st, t, d, err := h.gameForm(c)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	rows, _ := strconv.Atoi(c.FormValue("rows"))
+	rows = min(max(rows, resultRowsMin), resultRowsMax)
+	if c.FormValue("more") != "" {
+		rows = min(rows+resultRowsStep, resultRowsMax)
+	}
+	d.RowCount, d.Ended = rows, c.FormValue("ended") != ""
+	d.Rows = formRows(p, st, t, d.Game, rows, c.FormValue)
+	d.Record = strings.TrimSpace(c.FormValue("record"))
+	p.Data = d
+	if c.FormValue("more") != "" {
+		return h.render(c, http.StatusOK, "result", p)
+	}
+	var data []byte
+	var dealRows []int
+	if d.Record != "" {
+		data = []byte(d.Record)
+	} else {
+		data, dealRows = buildRecord(t, d, lastTrickPoints(st.Tournament.Settings.Rules), p)
+		if data == nil {
+			return h.render(c, http.StatusUnprocessableEntity, "result", p)
+		}
+	}
+	key := tournament.GameKey{TournamentID: st.Tournament.ID, Round: d.Round, Table: d.Table, Game: d.Game}
+	svc, _ := h.service()
+	if _, err := svc.SubmitGame(c.Request().Context(), consoleActor(c), key, data); err != nil {
+		if s := statusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
+			return h.fail(c, err)
+		}
+		placeErrors(d, err, dealRows)
+		return h.render(c, statusOf(err), "result", p)
+	}
+	return c.Redirect(http.StatusSeeOther, consoleURL(st.Tournament.ID)+"?saved=1#round")
+}
+
+// lastTrickPoints reads last_trick_points from a tournament's rules (5
+// under sm), to tell a last trick from a Chicago in the form.
+func lastTrickPoints(rules json.RawMessage) int {
+	var r struct {
+		LastTrick *int `json:"last_trick_points"`
+	}
+	if json.Unmarshal(rules, &r) == nil && r.LastTrick != nil {
+		return *r.LastTrick
+	}
+	return 5
+}
+
+// buildRecord makes the game record of the form's rows, skipping empty
+// rows; it returns the form row of each deal. Fields that are not numbers
+// are marked and nil is returned.
+func buildRecord(t tournament.Table, d *resultData, lastTrick int, p *page) ([]byte, []int) {
+	var deals []map[string]any
+	var dealRows []int
+	bad := false
+	for k := range d.Rows {
+		row := &d.Rows[k]
+		line := map[string]map[string]int{}
+		for i, cell := range row.Cells {
+			for j := range cell.Fields {
+				f := &row.Cells[i].Fields[j]
+				if f.Value == "" {
+					continue
+				}
+				src, v, ok := parseSheetValue(sheetSources[j], f.Value, lastTrick)
+				if !ok {
+					f.Bad, bad = true, true
+					row.Errors = append(row.Errors, f.Label+": "+p.T("r.bad"))
+					continue
+				}
+				if line[t.Players[i]] == nil {
+					line[t.Players[i]] = map[string]int{}
+				}
+				line[t.Players[i]][src] = v
+			}
+		}
+		if len(line) > 0 {
+			deals = append(deals, map[string]any{"sheet": line})
+			dealRows = append(dealRows, k)
+		}
+	}
+	if bad {
+		return nil, nil
+	}
+	rec := map[string]any{"players": t.Players, "first_dealer": t.FirstDealerOf(d.Game), "deals": deals}
+	if deals == nil {
+		rec["deals"] = []any{}
+	}
+	if d.Ended {
+		rec["ended_by"] = "time"
+	}
+	b, _ := json.Marshal(rec)
+	return b, dealRows
+}
+
+// parseSheetValue reads one field: a number, and for the last-trick column
+// the source it scores (a C prefix, or a value other than the last
+// trick's points, is a Chicago).
+func parseSheetValue(src, s string, lastTrick int) (string, int, bool) {
+	chicago := false
+	if src == "last" {
+		if rest, ok := strings.CutPrefix(strings.ToUpper(s), "C"); ok {
+			s, chicago = strings.TrimSpace(rest), true
+		}
+	}
+	s = strings.Replace(s, "−", "-", 1) // a typographic minus
+	v, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
+	if err != nil {
+		return "", 0, false
+	}
+	if src != "last" {
+		return src, v, true
+	}
+	if chicago || v != lastTrick {
+		return "chicago", v, true
+	}
+	return "last_trick", v, true
+}
+
+// dealPath matches the engine's paths into a deal's sheet line.
+var dealPath = regexp.MustCompile(`^/deals/(\d+)(?:/sheet/([^/]+)(?:/([a-z_0-9]+))?)?`)
+
+// placeErrors puts the submission's errors next to the rows, fields or the
+// record they concern; the rest above the form.
+func placeErrors(d *resultData, err error, dealRows []int) {
+	var te *tournament.Error
+	var problems []engine.Problem
+	if errors.As(err, &te) {
+		problems, _ = te.Details["errors"].([]engine.Problem)
+	}
+	if d.Record != "" || len(problems) == 0 {
+		msgs := []string{tournament.ErrorMessage(err)}
+		if d.Record != "" {
+			for _, pr := range problems {
+				msgs = append(msgs, pr.Path+": "+pr.Message)
+			}
+			d.RecordErrors = msgs
+			return
+		}
+		d.Errors = msgs
+		return
+	}
+	for _, pr := range problems {
+		m := dealPath.FindStringSubmatch(pr.Path)
+		if m == nil {
+			d.Errors = append(d.Errors, pr.Message)
+			continue
+		}
+		k, _ := strconv.Atoi(m[1])
+		if k >= len(dealRows) {
+			d.Errors = append(d.Errors, pr.Message)
+			continue
+		}
+		row := &d.Rows[dealRows[k]]
+		row.Errors = append(row.Errors, pr.Message)
+		markField(row, d, m[2], m[3])
+	}
+}
+
+// markField marks the input of player pid's source src in row.
+func markField(row *formRow, d *resultData, pid, src string) {
+	if pid == "" || src == "" {
+		return
+	}
+	j := map[string]int{"hand1": 0, "hand2": 1, "last_trick": 2, "chicago": 2, "hand3": 3}[src]
+	for i := range row.Cells {
+		if i < len(d.ids) && d.ids[i] == pid {
+			row.Cells[i].Fields[j].Bad = true
+		}
+	}
+}

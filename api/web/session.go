@@ -1,0 +1,167 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// sessionCookie holds the token the visitor logged in with. It is
+// HttpOnly (scripts cannot read it), SameSite=Strict (other sites cannot
+// send it) and Secure over TLS; the token is checked on every request, so
+// a session ends when the cookie goes.
+const sessionCookie = "revisor_session"
+
+// sessionMaxAge is how long a login lasts: a tournament day and then some.
+const sessionMaxAge = 24 * time.Hour
+
+// secureCookie reports whether cookies of this request are marked Secure.
+func (h *Handler) secureCookie(c echo.Context) bool {
+	return h.cfg.SecureCookies || c.Scheme() == "https"
+}
+
+func (h *Handler) setSession(c echo.Context, token string) {
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(sessionMaxAge.Seconds()),
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+}
+
+func (h *Handler) clearSession(c echo.Context) {
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+}
+
+// sessionToken returns the token of the visitor's session, or "".
+func sessionToken(c echo.Context) string {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil {
+		return ""
+	}
+	return ck.Value
+}
+
+// actor returns who the visitor is within tournament tid: the admin, the
+// tournament's organizer, or the public.
+func (h *Handler) actor(c echo.Context, tid string) tournament.Actor {
+	token := sessionToken(c)
+	if token == "" {
+		return tournament.Actor{Role: tournament.RolePublic}
+	}
+	if h.isAdminToken(token) {
+		return tournament.Actor{Role: tournament.RoleAdmin}
+	}
+	if h.deps.Tournaments == nil {
+		return tournament.Actor{Role: tournament.RolePublic}
+	}
+	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, token, tournament.Where{})
+	if err != nil || id.Role != tournament.RoleOrganizer || id.Tournament != tid {
+		return tournament.Actor{Role: tournament.RolePublic}
+	}
+	return tournament.Actor{Role: tournament.RoleOrganizer}
+}
+
+// organizes reports whether the visitor runs tournament tid.
+func (h *Handler) organizes(c echo.Context, tid string) bool {
+	if sessionToken(c) == "" {
+		return false
+	}
+	return h.actor(c, tid).Organizes()
+}
+
+// loginData is the login page's data.
+type loginData struct {
+	Error string
+	Next  string
+}
+
+func (h *Handler) loginPage(c echo.Context) error {
+	p := h.newPage(c, "login.title")
+	p.Data = loginData{Next: localPath(c.QueryParam("next"))}
+	return h.render(c, http.StatusOK, "login", p)
+}
+
+// loginSubmit checks the pasted token: the admin goes to the admin page,
+// an organizer to the tournament's console.
+func (h *Handler) loginSubmit(c echo.Context) error {
+	token := strings.TrimSpace(c.FormValue("token"))
+	ip := c.RealIP()
+	p := h.newPage(c, "login.title")
+	if !h.login.allow(ip) {
+		p.Data = loginData{Error: p.T("login.many")}
+		return h.render(c, http.StatusTooManyRequests, "login", p)
+	}
+	if h.isAdminToken(token) {
+		h.setSession(c, token)
+		return c.Redirect(http.StatusSeeOther, "/admin")
+	}
+	if h.deps.Tournaments != nil && token != "" {
+		id, err := h.deps.Tournaments.Identify(c.Request().Context(), "", token, tournament.Where{})
+		if err == nil && id.Role == tournament.RoleOrganizer {
+			h.setSession(c, token)
+			return c.Redirect(http.StatusSeeOther, "/t/"+urlPathEscape(id.Tournament)+"/console")
+		}
+		if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
+			return h.fail(c, err)
+		}
+	}
+	h.login.fail(ip)
+	p.Data = loginData{Error: p.T("login.bad")}
+	return h.render(c, http.StatusUnauthorized, "login", p)
+}
+
+func (h *Handler) logout(c echo.Context) error {
+	h.clearSession(c)
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+// urlPathEscape escapes one path segment.
+func urlPathEscape(s string) string { return url.PathEscape(s) }
+
+// Failed logins per client address: a burst of loginBurst, then one per
+// loginEvery.
+const (
+	loginBurst    = 10
+	loginEvery    = 6 * time.Second
+	maxLoginPeers = 10000
+)
+
+// loginLimiter slows down guessing of tokens through the login form.
+type loginLimiter struct {
+	now   func() time.Time
+	mu    sync.Mutex
+	peers map[string]*rate.Limiter
+}
+
+func newLoginLimiter(now func() time.Time) *loginLimiter {
+	return &loginLimiter{now: now, peers: make(map[string]*rate.Limiter)}
+}
+
+func (l *loginLimiter) allow(ip string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.peers[ip]
+	return !ok || lim.TokensAt(l.now()) >= 1
+}
+
+func (l *loginLimiter) fail(ip string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.peers[ip]
+	if !ok {
+		if len(l.peers) >= maxLoginPeers {
+			clear(l.peers)
+		}
+		lim = rate.NewLimiter(rate.Every(loginEvery), loginBurst)
+		l.peers[ip] = lim
+	}
+	lim.AllowN(l.now(), 1)
+}
+
+// urlQueryEscape escapes a query value.
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }

@@ -1,0 +1,236 @@
+// Package web is Revisor's web front, served by the same binary as the API:
+// server-rendered pages (html/template, assets embedded) for players and
+// spectators — the tournament, its standings, the seating with "find my
+// table", each player's rounds, a big-screen view, printable score sheets —
+// and the organizer's console behind the organizer token: registering
+// players, drawing rounds, entering results, closing rounds, resolving ties,
+// printing table cards and downloading the tournament.
+//
+// Pages work without JavaScript and under a strict Content-Security-Policy
+// (no inline script or style). With JavaScript, standings and seating
+// follow the tournament live through Server-Sent Events fed by a
+// tournament.EventSource (PostgreSQL LISTEN/NOTIFY in production), and the
+// seating search filters as one types. Texts are in Swedish and English.
+//
+// The package depends on the tournament service only; package api mounts it.
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// ContentSecurityPolicy is sent with every page: nothing but the server's
+// own scripts, styles and connections, no inline code, no framing.
+const ContentSecurityPolicy = "default-src 'self'; base-uri 'none'; object-src 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+// Config holds the web front's settings.
+type Config struct {
+	// AdminTokenHash is the SHA-256 of the admin token (as api.Config);
+	// empty: nobody logs in as admin.
+	AdminTokenHash []byte
+	// HashToken hashes a presented token the way AdminTokenHash was made.
+	// Nil means tournament.HashToken.
+	HashToken func(string) []byte
+	// SecureCookies marks cookies Secure even on plain HTTP requests (set
+	// it behind a TLS-terminating proxy). Requests over TLS always get
+	// Secure cookies.
+	SecureCookies bool
+	// Logger receives failures the pages hide from visitors. Nil discards.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Heartbeat is how often an idle event stream sends a comment so that
+	// proxies keep it open; 0 means 25 seconds.
+	Heartbeat time.Duration
+}
+
+// Deps are the services the pages read and change.
+type Deps struct {
+	Tournaments *tournament.Service
+	// Events feeds the live updates; nil: pages do not update by themselves.
+	Events tournament.EventSource
+}
+
+// Handler serves the pages.
+type Handler struct {
+	cfg   Config
+	deps  Deps
+	pages map[string]*template.Template
+	log   *slog.Logger
+	login *loginLimiter
+}
+
+// New parses the templates and returns the handler.
+func New(cfg Config, deps Deps) (*Handler, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.HashToken == nil {
+		cfg.HashToken = tournament.HashToken
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = 25 * time.Second
+	}
+	pages, err := parseTemplates(templateFS)
+	if err != nil {
+		return nil, err
+	}
+	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger, login: newLoginLimiter(cfg.Now)}, nil
+}
+
+// Register mounts the pages on e, outside /api/v1.
+func (h *Handler) Register(e *echo.Echo) {
+	static, _ := fs.Sub(staticFS, "static")
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	e.GET("/static/*", func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
+	g := e.Group("", h.secure)
+	g.GET("/", h.home)
+	g.GET("/lang/:lang", h.switchLanguage)
+	g.GET("/t/:tid", h.tournamentPage)
+	g.GET("/t/:tid/standings", h.standingsPage)
+	g.GET("/t/:tid/standings.csv", h.standingsCSV)
+	g.GET("/t/:tid/seating", h.seatingPage)
+	g.GET("/t/:tid/players/:pid", h.playerPage)
+	g.GET("/t/:tid/screen", h.screenPage)
+	g.GET("/t/:tid/rounds/:n/sheets", h.sheetsPage)
+	g.GET("/t/:tid/events", h.events)
+
+	forms := g.Group("", h.csrf())
+	forms.GET("/login", h.loginPage)
+	forms.POST("/login", h.loginSubmit)
+	forms.POST("/logout", h.logout)
+	forms.GET("/admin", h.adminPage)
+	forms.POST("/admin/tournaments", h.adminCreate)
+	h.consoleRoutes(forms.Group("/t/:tid/console"))
+}
+
+// Owns reports whether path is one of the web pages' (the start page,
+// /t/..., /static/..., /lang/..., /login, /logout, /admin...); other paths
+// belong to the API, whose 404 is problem+json.
+func Owns(path string) bool {
+	if path == "/" || path == "/login" || path == "/logout" || path == "/admin" {
+		return true
+	}
+	for _, prefix := range []string{"/t/", "/static/", "/lang/", "/admin/"} {
+		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// secure sets the security headers of every page.
+func (h *Handler) secure(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		hd := c.Response().Header()
+		hd.Set("Content-Security-Policy", ContentSecurityPolicy)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("X-Frame-Options", "DENY")
+		return next(c)
+	}
+}
+
+// csrf protects forms with a double-submitted token: a cookie and a hidden
+// field that must agree (echo's CSRF middleware).
+func (h *Handler) csrf() echo.MiddlewareFunc {
+	return middleware.CSRFWithConfig(middleware.CSRFConfig{
+		TokenLookup:    "form:" + csrfField,
+		CookieName:     "revisor_csrf",
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSecure:   h.cfg.SecureCookies,
+		CookieSameSite: http.SameSiteStrictMode,
+		ErrorHandler: func(err error, c echo.Context) error {
+			return h.fail(c, tournament.Errorf(tournament.KindForbidden, "csrf",
+				"the form has expired or did not come from this site; reload the page and try again"))
+		},
+	})
+}
+
+// csrfField is the hidden form field holding the CSRF token.
+const csrfField = "_csrf"
+
+// service returns the tournament service, or an error page's error when
+// the server runs without one.
+func (h *Handler) service() (*tournament.Service, error) {
+	if h.deps.Tournaments == nil {
+		return nil, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
+			"tournaments are not available on this server")
+	}
+	return h.deps.Tournaments, nil
+}
+
+// state loads everything a tournament's pages show in one consistent read.
+func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, error) {
+	svc, err := h.service()
+	if err != nil {
+		return nil, err
+	}
+	return svc.Snapshot(ctx, tid)
+}
+
+// isAdminToken reports whether token is the server's admin token.
+func (h *Handler) isAdminToken(token string) bool {
+	return len(h.cfg.AdminTokenHash) > 0 && token != "" &&
+		subtle.ConstantTimeCompare(h.cfg.HashToken(token), h.cfg.AdminTokenHash) == 1
+}
+
+// statusOf maps an application error's kind to its HTTP status; the same
+// table as the API's problem responses.
+func statusOf(err error) int {
+	switch tournament.ErrorKind(err) {
+	case tournament.KindInvalid:
+		return http.StatusBadRequest
+	case tournament.KindUnauthorized:
+		return http.StatusUnauthorized
+	case tournament.KindForbidden:
+		return http.StatusForbidden
+	case tournament.KindNotFound:
+		return http.StatusNotFound
+	case tournament.KindConflict:
+		return http.StatusConflict
+	case tournament.KindTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case tournament.KindRejected:
+		return http.StatusUnprocessableEntity
+	case tournament.KindTooMany:
+		return http.StatusTooManyRequests
+	case tournament.KindUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return he.Code
+	}
+	return http.StatusInternalServerError
+}

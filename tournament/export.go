@@ -1,0 +1,173 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Snapshot returns a consistent read of everything a tournament holds that
+// the public may see (no secrets): the tournament, players, rounds with
+// their tables, effective results, outcomes and tie resolutions. The web
+// pages build each view from one snapshot.
+func (s *Service) Snapshot(ctx context.Context, tid string) (*State, error) {
+	return s.store.State(ctx, tid)
+}
+
+// ExportFormat names the file format of an exported tournament.
+const ExportFormat = "revisor-tournament/1"
+
+// Export is a whole tournament as a file: what `revisor import` loads into
+// another server. It holds no secrets: the importing server makes a new
+// organizer token and new table codes.
+type Export struct {
+	Format      string             `json:"format"`
+	ExportedAt  time.Time          `json:"exported_at"`
+	Tournament  ExportTournament   `json:"tournament"`
+	Players     []ExportPlayer     `json:"players"`
+	Rounds      []ExportRound      `json:"rounds"`
+	Results     []ExportResult     `json:"results"`
+	Outcomes    []ExportOutcome    `json:"outcomes"`
+	Resolutions []ExportResolution `json:"tie_resolutions"`
+}
+
+// ExportTournament is the tournament and its settings.
+type ExportTournament struct {
+	ID              string          `json:"id"`
+	Name            string          `json:"name"`
+	Format          string          `json:"format"`
+	Rules           json.RawMessage `json:"rules,omitempty"`
+	GamesPerRound   int             `json:"games_per_round"`
+	PlacementPoints []int           `json:"placement_points"`
+	AdvancePerTable int             `json:"advance_per_table"`
+	Rounds          int             `json:"rounds"`
+	FinalSize       int             `json:"final_size"`
+	Tiebreaks       []string        `json:"tiebreaks"`
+	Seating         string          `json:"seating"`
+	Status          string          `json:"status"`
+	Champion        string          `json:"champion,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+}
+
+// ExportPlayer is one player.
+type ExportPlayer struct {
+	ID        string    `json:"id"`
+	Seq       int       `json:"seq"`
+	Name      string    `json:"name"`
+	Club      string    `json:"club"`
+	Status    string    `json:"status"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ExportRound is one round with its seating.
+type ExportRound struct {
+	Number    int           `json:"number"`
+	Seed      int64         `json:"seed"`
+	Final     bool          `json:"final"`
+	Status    string        `json:"status"`
+	CreatedAt time.Time     `json:"created_at"`
+	ClosedAt  *time.Time    `json:"closed_at,omitempty"`
+	Tables    []ExportTable `json:"tables"`
+}
+
+// ExportTable is one table: players in seat order and the first dealer.
+type ExportTable struct {
+	Number      int      `json:"number"`
+	Players     []string `json:"players"`
+	FirstDealer string   `json:"first_dealer"`
+}
+
+// ExportResult is the effective result of one game: the record, the
+// engine's result and the places.
+type ExportResult struct {
+	Round       int             `json:"round"`
+	Table       int             `json:"table"`
+	Game        int             `json:"game"`
+	Kind        string          `json:"kind"`
+	Record      json.RawMessage `json:"record"`
+	Result      json.RawMessage `json:"result"`
+	Places      []ExportPlace   `json:"places"`
+	SubmittedBy string          `json:"submitted_by"`
+	CreatedAt   time.Time       `json:"created_at"`
+}
+
+// ExportPlace is one player's place in a game.
+type ExportPlace struct {
+	Player  string `json:"player"`
+	Place   int    `json:"place"`
+	Score   int    `json:"score"`
+	Points  int    `json:"points"`
+	Forfeit bool   `json:"forfeit,omitempty"`
+}
+
+// ExportOutcome is one player's outcome of a closed round.
+type ExportOutcome struct {
+	Round    int    `json:"round"`
+	Table    int    `json:"table"`
+	Player   string `json:"player"`
+	Rank     int    `json:"rank"`
+	Advanced bool   `json:"advanced"`
+}
+
+// ExportResolution is an organizer's resolution of a tie.
+type ExportResolution struct {
+	Round     int       `json:"round"`
+	Players   []string  `json:"players"`
+	Method    string    `json:"method"`
+	Note      string    `json:"note"`
+	By        string    `json:"by"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Export returns the whole tournament for the organizer to download.
+func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	st, err := s.store.State(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	return ExportOf(st, s.clock()), nil
+}
+
+// ExportOf converts a state into the export format.
+func ExportOf(st *State, now time.Time) *Export {
+	t := &st.Tournament
+	ex := &Export{Format: ExportFormat, ExportedAt: now, Tournament: ExportTournament{ID: t.ID, Name: t.Name,
+		Format: string(t.Format), Rules: t.Settings.Rules, GamesPerRound: t.Settings.GamesPerRound,
+		PlacementPoints: t.Settings.PlacementPoints, AdvancePerTable: t.Settings.AdvancePerTable,
+		Rounds: t.Settings.Rounds, FinalSize: t.Settings.FinalSize, Tiebreaks: t.Settings.Tiebreaks,
+		Seating: t.Settings.Seating, Status: string(t.Status), Champion: t.Champion, CreatedAt: t.CreatedAt},
+		Players: []ExportPlayer{}, Rounds: []ExportRound{}, Results: []ExportResult{},
+		Outcomes: []ExportOutcome{}, Resolutions: []ExportResolution{}}
+	for _, p := range st.Players {
+		ex.Players = append(ex.Players, ExportPlayer{ID: p.ID, Seq: p.Seq, Name: p.Name, Club: p.Club,
+			Status: string(p.Status), CreatedAt: p.CreatedAt})
+	}
+	for _, r := range st.Rounds {
+		er := ExportRound{Number: r.Number, Seed: r.Seed, Final: r.Final, Status: string(r.Status),
+			CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt, Tables: []ExportTable{}}
+		for _, tb := range r.Tables {
+			er.Tables = append(er.Tables, ExportTable{Number: tb.Number, Players: tb.Players, FirstDealer: tb.FirstDealer})
+		}
+		ex.Rounds = append(ex.Rounds, er)
+	}
+	for _, res := range st.Results {
+		xr := ExportResult{Round: res.Key.Round, Table: res.Key.Table, Game: res.Key.Game, Kind: string(res.Kind),
+			Record: res.Record, Result: res.Result, SubmittedBy: res.SubmittedBy, CreatedAt: res.CreatedAt,
+			Places: []ExportPlace{}}
+		for _, p := range res.Places {
+			xr.Places = append(xr.Places, ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit})
+		}
+		ex.Results = append(ex.Results, xr)
+	}
+	for _, o := range st.Outcomes {
+		ex.Outcomes = append(ex.Outcomes, ExportOutcome{Round: o.Round, Table: o.Table, Player: o.Player, Rank: o.Rank, Advanced: o.Advanced})
+	}
+	for _, r := range st.Resolutions {
+		ex.Resolutions = append(ex.Resolutions, ExportResolution{Round: r.Round, Players: r.Players, Method: r.Method,
+			Note: r.Note, By: r.By, CreatedAt: r.CreatedAt})
+	}
+	return ex
+}

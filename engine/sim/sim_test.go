@@ -324,3 +324,33 @@ func TestSimIsDeterministic(t *testing.T) {
 		t.Errorf("Game(seed 7) = Game(seed 8)")
 	}
 }
+
+// TestOpenCardsAtTheEndOfTheStock plays many deals in which every one-card
+// exchange asks for the open card, so that open cards meet an empty stock.
+// The sharpest case: the open card is the last card of the deck and is
+// refused, so the stock is reshuffled for the draw right after it.
+func TestOpenCardsAtTheEndOfTheStock(t *testing.T) {
+	opt := sim.DefaultOptions()
+	opt.OpenCard = 1
+	s := sim.NewWithOptions(11, engine.SM(), opt)
+	players := sim.Players(4)
+	lastCard := 0
+	for i := 0; i < 8000; i++ {
+		d := s.Deal(players, players[i%4], nil)
+		res := engine.CheckDeal(d)
+		if !res.Valid {
+			t.Fatalf("deal %d: invalid %+v", i, res.Errors)
+		}
+		for _, round := range d.Exchanges {
+			for _, x := range round {
+				if x.Open != nil && !x.Open.Taken && x.Open.Card == d.Deck[51] {
+					lastCard++
+				}
+			}
+		}
+	}
+	if lastCard < 100 {
+		t.Errorf("the last card of the deck was a refused open card only %d times in 8000 deals, want 100", lastCard)
+	}
+	t.Logf("the last card of the deck was a refused open card %d times", lastCard)
+}

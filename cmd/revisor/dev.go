@@ -40,7 +40,7 @@ func dev(ctx context.Context, args []string, env func(string) string, _ io.Reade
 		return err
 	}
 	if cfg.databaseURL == "" {
-		u, stop, err := devDatabaseURL(ctx, env, stdout, stderr)
+		u, stop, err := devDatabaseURL(ctx, systemPostgresAddr, env, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -58,24 +58,26 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 	return nil
 }
 
-// devDatabaseURL finds a database for dev: the system PostgreSQL on 5432 if
+// devDatabaseURL finds a database for dev: the PostgreSQL at systemAddr if
 // it answers (database revisor_dev, created when missing), else a private
-// cluster in the project's .local/pgdata. stop stops a cluster that dev
-// started, and does nothing otherwise.
-func devDatabaseURL(ctx context.Context, env func(string) string, stdout, stderr io.Writer) (u string, stop func(), err error) {
-	if answers(systemPostgresAddr) {
-		u, err := ensureDatabase(ctx, "postgres://postgres@"+systemPostgresAddr+"/postgres?sslmode=disable", devDatabase)
+// cluster in the project's .local/pgdata (REVISOR_PG_DATA and
+// REVISOR_PG_PORT of env are passed to the script). stop stops a cluster
+// that dev started, and does nothing otherwise.
+func devDatabaseURL(ctx context.Context, systemAddr string, env func(string) string, stdout, stderr io.Writer) (u string, stop func(), err error) {
+	if answers(systemAddr) {
+		u, err := ensureDatabase(ctx, "postgres://postgres@"+systemAddr+"/postgres?sslmode=disable", devDatabase)
 		if err != nil {
-			return "", nil, fmt.Errorf("PostgreSQL answers on %s but: %w (set DATABASE_URL to a database you can use)", systemPostgresAddr, err)
+			return "", nil, fmt.Errorf("PostgreSQL answers on %s but: %w (set DATABASE_URL to a database you can use)", systemAddr, err)
 		}
-		fmt.Fprintf(stdout, "revisor: using the PostgreSQL on %s, database %s\n", systemPostgresAddr, devDatabase)
+		fmt.Fprintf(stdout, "revisor: using the PostgreSQL on %s, database %s\n", systemAddr, devDatabase)
 		return u, func() {}, nil
 	}
 	script, err := findUp(localPGScript)
 	if err != nil {
-		return "", nil, fmt.Errorf("no PostgreSQL on %s and no %s here to start one: run revisor dev in the repository, or set DATABASE_URL", systemPostgresAddr, localPGScript)
+		return "", nil, fmt.Errorf("no PostgreSQL on %s and no %s here to start one: run revisor dev in the repository, or set DATABASE_URL", systemAddr, localPGScript)
 	}
-	u, err = pgScript(ctx, script, "start", stderr)
+	pg := localPG{script: script, env: env, stderr: stderr}
+	u, err = pg.run(ctx, "start")
 	if err != nil {
 		return "", nil, err
 	}
@@ -83,7 +85,7 @@ func devDatabaseURL(ctx context.Context, env func(string) string, stdout, stderr
 	stop = func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
-		if _, err := pgScript(stopCtx, script, "stop", stderr); err != nil {
+		if _, err := pg.run(stopCtx, "stop"); err != nil {
 			fmt.Fprintln(stderr, "revisor: stop PostgreSQL:", err)
 		}
 	}
@@ -143,14 +145,27 @@ func findUp(rel string) (string, error) {
 	}
 }
 
-// pgScript runs scripts/local-pg.sh with op and returns the last line it
-// printed (the URL for start). Its progress goes to stderr.
-func pgScript(ctx context.Context, script, op string, stderr io.Writer) (string, error) {
+// localPG runs scripts/local-pg.sh.
+type localPG struct {
+	script string
+	env    func(string) string
+	stderr io.Writer
+}
+
+// run runs the script with op and returns the last line it printed (the URL
+// for start). Its progress goes to stderr.
+func (pg localPG) run(ctx context.Context, op string) (string, error) {
 	var out bytes.Buffer
-	cmd := exec.CommandContext(context.WithoutCancel(ctx), "bash", script, op)
-	cmd.Stdout, cmd.Stderr = &out, stderr
+	cmd := exec.CommandContext(context.WithoutCancel(ctx), "bash", pg.script, op)
+	cmd.Stdout, cmd.Stderr = &out, pg.stderr
+	cmd.Env = os.Environ()
+	for _, name := range []string{"REVISOR_PG_DATA", "REVISOR_PG_PORT"} {
+		if v := pg.env(name); v != "" {
+			cmd.Env = append(cmd.Env, name+"="+v)
+		}
+	}
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s %s: %w", script, op, err)
+		return "", fmt.Errorf("%s %s: %w", pg.script, op, err)
 	}
 	var last string
 	for sc := bufio.NewScanner(&out); sc.Scan(); {
@@ -159,7 +174,7 @@ func pgScript(ctx context.Context, script, op string, stderr io.Writer) (string,
 		}
 	}
 	if op == "start" && !strings.HasPrefix(last, "postgres://") {
-		return "", errors.New(script + " start printed no postgres:// URL")
+		return "", errors.New(pg.script + " start printed no postgres:// URL")
 	}
 	return last, nil
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestDevStartsPrivateCluster: with nothing at the system address, dev
+// starts a private cluster with scripts/local-pg.sh, and its stop stops it.
+func TestDevStartsPrivateCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates a PostgreSQL cluster (about 5 s)")
+	}
+	script, err := findUp(localPGScript)
+	if err != nil {
+		t.Fatalf("%s not found: %v", localPGScript, err)
+	}
+	// A data folder inside the repository (the postgres user can reach it
+	// when tests run as root) and a free port.
+	local := filepath.Join(filepath.Dir(filepath.Dir(script)), ".local")
+	if err := os.MkdirAll(local, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(local, "test-pgdata-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // MkdirTemp makes it 0700
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	env := mapEnv{"REVISOR_PG_DATA": filepath.Join(dir, "pgdata"), "REVISOR_PG_PORT": fmt.Sprint(freePort(t))}
+
+	var stdout strings.Builder
+	u, stop, err := devDatabaseURL(context.Background(), "127.0.0.1:1", env.get, &stdout, io.Discard)
+	if err != nil {
+		t.Fatalf("devDatabaseURL = %v", err)
+	}
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			stop()
+		}
+	})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatalf("connect to the private cluster %s: %v", u, err)
+	}
+	var one int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Errorf("SELECT 1 = %d, %v", one, err)
+	}
+	conn.Close(ctx)
+	if !strings.Contains(stdout.String(), "started a private PostgreSQL") {
+		t.Errorf("dev printed %q, want it to say it started a private PostgreSQL", stdout.String())
+	}
+	stop()
+	stopped = true
+	if answers("127.0.0.1:" + env["REVISOR_PG_PORT"]) {
+		t.Errorf("the private cluster still answers after stop")
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

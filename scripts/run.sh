@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# run.sh: run Revisor locally with one command. Uses DATABASE_URL when set,
+# else the PostgreSQL on 127.0.0.1:5432 when one answers, else a private
+# cluster in .local/pgdata (installing PostgreSQL when missing); migrates,
+# loads the demo data, serves on http://127.0.0.1:8080 (REVISOR_ADDR or
+# --addr) and stops the private cluster on Ctrl-C. Flags go to `revisor dev`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/lib.sh
+ensure_go
+exec go run ./cmd/revisor dev "$@"

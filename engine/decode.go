@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,19 +121,31 @@ func (d *decoder) add(code string, p *ptr, format string, args ...any) {
 	d.probs = append(d.probs, Problem{Code: code, Path: p.String(), Message: fmt.Sprintf(format, args...)})
 }
 
-// kids returns the elements of an array or the members of an object.
+// kids returns the elements of an array, or the keys and values of an
+// object, alternating.
 func (d *decoder) kids(v node) []node { return d.nodes[v.lo : v.lo+v.n] }
+
+// members iterates over the keys and values of an object in document order.
+func (d *decoder) members(obj node) iter.Seq2[string, node] {
+	return func(yield func(string, node) bool) {
+		kids := d.kids(obj)
+		for i := 0; i+1 < len(kids); i += 2 {
+			if !yield(kids[i].s, kids[i+1]) {
+				return
+			}
+		}
+	}
+}
 
 // get returns the member key of an object (the last one when repeated).
 func (d *decoder) get(obj node, key string) (node, bool) {
-	var found node
-	ok := false
-	for _, m := range d.kids(obj) {
-		if m.key == key {
-			found, ok = m, true
+	kids := d.kids(obj)
+	for i := len(kids) - 2; i >= 0; i -= 2 {
+		if kids[i].s == key {
+			return kids[i+1], true
 		}
 	}
-	return found, ok
+	return node{}, false
 }
 
 // opt returns a member that is present and not null.

@@ -56,10 +56,10 @@ func (d *decoder) dealHeader(rec *DealRecord, obj node, p *ptr) {
 		c := p.field("scores")
 		if m, ok := d.object(v, &c); ok {
 			rec.Scores = make(map[string]int, m.n)
-			for _, kv := range d.kids(m) {
-				kc := c.field(kv.key)
+			for kvKey, kv := range d.members(m) {
+				kc := c.field(kvKey)
 				if n, ok := d.integer(kv, &kc); ok {
-					rec.Scores[kv.key] = n
+					rec.Scores[kvKey] = n
 				}
 			}
 		}
@@ -87,9 +87,9 @@ func (d *decoder) hands(v node, p *ptr) map[string][]Card {
 		return nil
 	}
 	out := make(map[string][]Card, m.n)
-	for _, kv := range d.kids(m) {
-		c := p.field(kv.key)
-		out[kv.key] = d.cards(kv, &c)
+	for kvKey, kv := range d.members(m) {
+		c := p.field(kvKey)
+		out[kvKey] = d.cards(kv, &c)
 	}
 	return out
 }
@@ -290,20 +290,20 @@ func (d *decoder) sheet(v node, p *ptr) Sheet {
 		return nil
 	}
 	s := make(Sheet, m.n)
-	for _, pv := range d.kids(m) {
-		c := p.field(pv.key)
+	for pvKey, pv := range d.members(m) {
+		c := p.field(pvKey)
 		src, ok := d.object(pv, &c)
 		if !ok {
 			continue
 		}
 		line := make(map[string]int, src.n)
-		for _, kv := range d.kids(src) {
-			kc := c.field(kv.key)
+		for kvKey, kv := range d.members(src) {
+			kc := c.field(kvKey)
 			if n, ok := d.integer(kv, &kc); ok {
-				line[kv.key] = n
+				line[kvKey] = n
 			}
 		}
-		s[pv.key] = line
+		s[pvKey] = line
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -24,13 +25,12 @@ const (
 	kObj
 )
 
-// node is a JSON value. For numbers s holds the literal; for object
-// members key holds the member name.
+// node is a JSON value. For numbers s holds the literal. The children of
+// an object are key (a string node) and value, alternating.
 type node struct {
 	kind  kind
 	b     bool
 	s     string
-	key   string
 	lo, n int32 // children: arena[lo : lo+n]
 }
 
@@ -118,15 +118,15 @@ func (p *parser) container(k kind, end byte) (node, error) {
 	}
 	for {
 		p.space()
-		var key string
 		if k == kObj {
 			if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 				return node{}, p.errorf("want an object key")
 			}
-			var err error
-			if key, err = p.str(); err != nil {
+			key, err := p.str()
+			if err != nil {
 				return node{}, err
 			}
+			p.stack = append(p.stack, node{kind: kStr, s: key})
 			p.space()
 			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 				return node{}, p.errorf("want ':' after an object key")
@@ -138,7 +138,6 @@ func (p *parser) container(k kind, end byte) (node, error) {
 		if err != nil {
 			return node{}, err
 		}
-		v.key = key
 		p.stack = append(p.stack, v)
 		p.space()
 		if p.pos >= len(p.src) {
@@ -163,20 +162,25 @@ func (p *parser) container(k kind, end byte) (node, error) {
 func (p *parser) str() (string, error) {
 	p.pos++
 	start := p.pos
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
-		case c == '"':
-			s := p.src[start:p.pos]
-			p.pos++
-			return s, nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", p.errorf("control character in a string")
-		}
-		p.pos++
+	end := strings.IndexByte(p.src[start:], '"')
+	if end < 0 {
+		end = len(p.src) - start
 	}
-	return "", p.errorf("unterminated string")
+	for i := start; i < start+end; i++ {
+		if c := p.src[i]; c == '\\' || c < 0x20 {
+			p.pos = i
+			if c < 0x20 {
+				return "", p.errorf("control character in a string")
+			}
+			return p.escaped(start)
+		}
+	}
+	p.pos = start + end
+	if p.pos >= len(p.src) {
+		return "", p.errorf("unterminated string")
+	}
+	p.pos++
+	return p.src[start : start+end], nil
 }
 
 // escaped finishes a string that contains escapes.

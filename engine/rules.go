@@ -136,10 +136,10 @@ func (d *decoder) rules(v node, p *ptr) Rules {
 		return SM()
 	}
 	r := SM()
-	for _, kv := range d.kids(obj) {
-		if kv.key != "preset" && kv.key != "overrides" {
-			c := p.field(kv.key)
-			d.add("unknown_rule", &c, "unknown key %q in rules (want preset, overrides)", kv.key)
+	for kvKey := range d.members(obj) {
+		if kvKey != "preset" && kvKey != "overrides" {
+			c := p.field(kvKey)
+			d.add("unknown_rule", &c, "unknown key %q in rules (want preset, overrides)", kvKey)
 		}
 	}
 	if pv, ok := d.get(obj, "preset"); ok {
@@ -157,9 +157,9 @@ func (d *decoder) rules(v node, p *ptr) Rules {
 	if !ok {
 		return r
 	}
-	for _, kv := range d.kids(o) {
-		kp := c.field(kv.key)
-		d.override(&r, kv.key, kv, &kp)
+	for kvKey, kv := range d.members(o) {
+		kp := c.field(kvKey)
+		d.override(&r, kvKey, kv, &kp)
 	}
 	return r
 }
@@ -262,11 +262,11 @@ func (d *decoder) handPoints(r *Rules, v node, p *ptr) {
 	if !ok {
 		return
 	}
-	for _, kv := range d.kids(obj) {
-		c := p.field(kv.key)
-		cat, ok := ParseCategory(kv.key)
+	for kvKey, kv := range d.members(obj) {
+		c := p.field(kvKey)
+		cat, ok := ParseCategory(kvKey)
 		if !ok {
-			d.add("unknown_rule", &c, "hand_points: unknown category %q", kv.key)
+			d.add("unknown_rule", &c, "hand_points: unknown category %q", kvKey)
 			continue
 		}
 		r.HandPoints[cat] = d.number(kv, &c, r.HandPoints[cat])

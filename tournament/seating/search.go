@@ -57,14 +57,15 @@ type search struct {
 	baseMeet []int32 // meetings in history, n×n
 	baseC3   []int32 // tables of 3 in history, per player
 
-	meet   []int32   // meetings in history and free rounds, n×n
-	c3     [][]int32 // c3[w][p]: p's tables of 3 in history and free rounds 0..w
-	tab    [][]int   // tab[w][p]: p's table in free round w
-	tables [][][]int // tables[w][t]: the players at table t of round w
-	tabu   [][]int32 // tabu[w][p*nt+t]: iteration until which p may not join t
-	pairs  int       // pair cost of all meetings
-	spread int       // standing gaps summed over free tables
-	evals  int       // swaps evaluated by the current run
+	meet        []int32   // meetings in history and free rounds, n×n
+	c3          [][]int32 // c3[w][p]: p's tables of 3 in history and free rounds 0..w
+	tab         [][]int   // tab[w][p]: p's table in free round w
+	tables      [][][]int // tables[w][t]: the players at table t of round w
+	tabu        [][]int32 // tabu[w][p*nt+t]: iteration until which p may not join t
+	pairs       int       // pair cost of all meetings
+	spread      int       // standing gaps summed over free tables
+	evals       int       // swaps evaluated by the current run
+	pairsAtBest int       // pair cost of the best seating of the current run
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, baseC3 []int32) *search {

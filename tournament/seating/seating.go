@@ -182,6 +182,7 @@ func Round(p Params) (*Result, error) {
 	lim.target = model.repW * basePairs
 	if model.rank != nil {
 		lim.target += n - len(sizes) // every table spans at least size-1 ranks
+		lim.settled = basePairs + 1
 	}
 	timedOut := s.run(lim)
 	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
@@ -279,5 +280,5 @@ func roundLimits(n int, budget time.Duration, now func() time.Time) limits {
 	if now == nil {
 		now = time.Now
 	}
-	return limits{work: 2_000_000 + 2000*n, stall: 300, deadline: now().Add(budget), now: now}
+	return limits{work: 2_000_000 + 2000*n, stall: 200, restarts: 10, deadline: now().Add(budget), now: now}
 }

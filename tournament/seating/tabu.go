@@ -20,9 +20,16 @@ const (
 // cap, checked every 64 iterations, after which the result depends on the
 // machine's speed (reported as timed out).
 type limits struct {
-	work     int // evaluated swaps
-	stall    int // iterations without a new best before a restart from the best
-	target   int // stop when the objective reaches this
+	work   int // evaluated swaps
+	stall  int // iterations without a new best before a restart from the best
+	target int // stop when the objective reaches this
+	// settled, when positive, stops the search once the pair cost is at
+	// most settled-1 and stall iterations passed without a new best: used
+	// when standings make the objective's minimum unknown.
+	settled  int
+	// restarts, when positive, stops the search after that many restarts
+	// in a row without a new best.
+	restarts int
 	deadline time.Time
 	now      func() time.Time
 }
@@ -113,7 +120,8 @@ type move struct{ w, p int }
 // seating found loaded. It reports whether the deadline cut it short.
 func (s *search) run(lim limits) (timedOut bool) {
 	best, bestTab := s.cost(), cloneTab(s.tab)
-	stall := 0
+	s.pairsAtBest = s.pairs
+	stall, restarts := 0, 0
 	s.evals = 0
 	for it := int32(1); s.evals < lim.work && best > lim.target; it++ {
 		if it%64 == 0 && lim.now != nil && lim.now().After(lim.deadline) {
@@ -132,10 +140,17 @@ func (s *search) run(lim limits) (timedOut bool) {
 		s.tabu[w][a*s.nt+ta] = it + tenure
 		s.tabu[w][b*s.nt+tb] = it + tenure
 		if c := s.cost(); c < best {
-			best, bestTab, stall = c, cloneTab(s.tab), 0
+			best, bestTab, stall, restarts = c, cloneTab(s.tab), 0, 0
+			s.pairsAtBest = s.pairs
 			continue
 		}
-		if stall++; stall > lim.stall {
+		if stall++; lim.settled > 0 && s.pairsAtBest <= lim.settled-1 && stall >= lim.stall {
+			break
+		}
+		if stall > lim.stall {
+			if restarts++; lim.restarts > 0 && restarts > lim.restarts {
+				break
+			}
 			s.load(bestTab)
 			s.perturb()
 			stall = 0

@@ -26,7 +26,7 @@ type limits struct {
 	// settled, when positive, stops the search once the pair cost is at
 	// most settled-1 and stall iterations passed without a new best: used
 	// when standings make the objective's minimum unknown.
-	settled  int
+	settled int
 	// restarts, when positive, stops the search after that many restarts
 	// in a row without a new best.
 	restarts int

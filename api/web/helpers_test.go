@@ -1,0 +1,232 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// adminToken is the admin token of the test servers.
+const adminToken = "test-admin-token-0123456789"
+
+var (
+	admin = tournament.Actor{Role: tournament.RoleAdmin}
+	org   = tournament.Actor{Role: tournament.RoleOrganizer}
+)
+
+// site is a real Revisor server (API and pages) on a fresh database, with
+// live updates from PostgreSQL LISTEN/NOTIFY.
+type site struct {
+	URL  string
+	svc  *tournament.Service
+	pool *pgxpool.Pool
+}
+
+// newSite starts a server on a fresh database.
+func newSite(t testing.TB) *site {
+	t.Helper()
+	return startSite(t, dbtest.New(t))
+}
+
+// startSite starts a server over pool with its own listener, as a second
+// Revisor process behind the same address would.
+func startSite(t testing.TB, pool *pgxpool.Pool) *site {
+	t.Helper()
+	svc := tournament.NewService(postgres.NewStore(pool))
+	broker := tournament.NewBroker()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := postgres.NewListener(pool, broker.Publish, nil)
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case <-l.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("listener not ready after 10s")
+	}
+	srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker})
+	if err != nil {
+		t.Fatalf("api.New: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &site{URL: hs.URL, svc: svc, pool: pool}
+}
+
+// fixture is a tournament with players and a drawn round.
+type fixture struct {
+	ID      string
+	Token   string
+	Players []tournament.Player
+	Round   *tournament.Round
+}
+
+// mustTournament creates a tournament of n players named after names (or
+// Player 1..n) and, when draw is set, draws round 1 with seed 1.
+func (s *site) mustTournament(t testing.TB, format tournament.Format, n int, draw bool) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	nt := tournament.NewTournament{Name: "Klubbmästerskapet", Format: format}
+	if format == tournament.FormatSwiss {
+		r := 3
+		nt.Rounds = &r
+	}
+	c, err := s.svc.CreateTournament(ctx, admin, nt)
+	if err != nil {
+		t.Fatalf("CreateTournament: %v", err)
+	}
+	nps := make([]tournament.NewPlayer, n)
+	for i := range nps {
+		nps[i] = tournament.NewPlayer{Name: playerName(i), Club: []string{"BK Ess", "Kortklubben", "Chicago Malmö"}[i%3]}
+	}
+	ps, err := s.svc.AddPlayers(ctx, org, c.Tournament.ID, nps)
+	if err != nil {
+		t.Fatalf("AddPlayers: %v", err)
+	}
+	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken, Players: ps}
+	if draw {
+		seed := int64(1)
+		if f.Round, err = s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+			t.Fatalf("DrawRound: %v", err)
+		}
+	}
+	return f
+}
+
+var firstNames = []string{"Anna", "Bo", "Cecilia", "David", "Eva", "Fredrik", "Greta", "Hugo", "Ingrid", "Johan",
+	"Karin", "Lars", "Maja", "Nils", "Olga", "Per", "Rut", "Sven", "Tove", "Ulf"}
+
+func playerName(i int) string {
+	name := firstNames[i%len(firstNames)]
+	if i >= len(firstNames) {
+		name += fmt.Sprintf(" %d", i/len(firstNames)+1)
+	}
+	return name + " Andersson"
+}
+
+// playAll submits a legal result for every game of round n.
+func (s *site) playAll(t testing.TB, f *fixture, r *tournament.Round, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	tt, err := s.svc.Tournament(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range r.Tables {
+		for g := 1; g <= tt.Settings.GamesPerRound; g++ {
+			s.submit(t, f, r.Number, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
+		}
+	}
+}
+
+func (s *site) submit(t testing.TB, f *fixture, n int, tb tournament.Table, g int, rec []byte) {
+	t.Helper()
+	k := tournament.GameKey{TournamentID: f.ID, Round: n, Table: tb.Number, Game: g}
+	if _, err := s.svc.SubmitGame(context.Background(), org, k, rec); err != nil {
+		t.Fatalf("SubmitGame(%+v): %v", k, err)
+	}
+}
+
+// browser is an HTTP client with cookies, as a browser without JavaScript.
+type browser struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+	lang string
+}
+
+func (s *site) browser(t testing.TB) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: s.URL, lang: "en",
+		c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// response is a page as the browser got it.
+type response struct {
+	Status int
+	Header http.Header
+	Body   string
+}
+
+func (b *browser) do(method, path string, form url.Values) response {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.base+path, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("Accept-Language", b.lang)
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: string(data)}
+}
+
+func (b *browser) get(path string) response { return b.do(http.MethodGet, path, nil) }
+
+// mustGet gets a page and fails unless it answers want.
+func (b *browser) mustGet(path string, want int) response {
+	b.t.Helper()
+	r := b.get(path)
+	if r.Status != want {
+		b.t.Fatalf("GET %s = %d, want %d\n%s", path, r.Status, want, r.Body)
+	}
+	return r
+}
+
+var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// post submits a form of the page at from, with its CSRF token.
+func (b *browser) post(from, action string, form url.Values) response {
+	b.t.Helper()
+	page := b.mustGet(from, http.StatusOK)
+	m := csrfInput.FindStringSubmatch(page.Body)
+	if m == nil {
+		b.t.Fatalf("GET %s: no CSRF field in the page", from)
+	}
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("_csrf", m[1])
+	return b.do(http.MethodPost, action, form)
+}
+
+// login logs the browser in with token.
+func (b *browser) login(token string) response {
+	b.t.Helper()
+	r := b.post("/login", "/login", url.Values{"token": {token}})
+	if r.Status != http.StatusSeeOther {
+		b.t.Fatalf("POST /login = %d, want 303\n%s", r.Status, r.Body)
+	}
+	return r
+}

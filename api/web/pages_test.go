@@ -1,0 +1,256 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/revisor-sm/revisor/api/web"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// checkPage checks what every page must have: the strict CSP header, a
+// lang attribute, no inline script or style, labelled form fields and
+// headings in order starting with one h1.
+func checkPage(t *testing.T, what string, r response) {
+	t.Helper()
+	if got := r.Header.Get("Content-Security-Policy"); got != web.ContentSecurityPolicy {
+		t.Errorf("%s: Content-Security-Policy = %q, want %q", what, got, web.ContentSecurityPolicy)
+	}
+	if !strings.Contains(r.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+		t.Errorf("%s: CSP lacks default-src 'self'", what)
+	}
+	doc, err := html.Parse(strings.NewReader(r.Body))
+	if err != nil {
+		t.Fatalf("%s: parse HTML: %v", what, err)
+	}
+	for _, problem := range pageProblems(doc) {
+		t.Errorf("%s: %s", what, problem)
+	}
+}
+
+// pageProblems lists what a page does wrong.
+func pageProblems(doc *html.Node) []string {
+	var problems []string
+	ids := map[string]bool{}
+	labelled := map[string]bool{}
+	var fields []*html.Node
+	var headings []int
+	var walk func(n *html.Node, inLabel bool)
+	walk = func(n *html.Node, inLabel bool) {
+		if n.Type == html.ElementNode {
+			problems = append(problems, elementProblems(n)...)
+			if id := attr(n, "id"); id != "" {
+				if ids[id] {
+					problems = append(problems, fmt.Sprintf("id %q is used twice", id))
+				}
+				ids[id] = true
+			}
+			switch n.Data {
+			case "html":
+				if l := attr(n, "lang"); l != "sv" && l != "en" {
+					problems = append(problems, fmt.Sprintf("<html lang=%q>, want sv or en", l))
+				}
+			case "label":
+				inLabel = true
+				if f := attr(n, "for"); f != "" {
+					labelled[f] = true
+				}
+			case "input", "select", "textarea":
+				typ := attr(n, "type")
+				if typ != "hidden" && typ != "submit" && typ != "button" && !inLabel && attr(n, "aria-label") == "" {
+					fields = append(fields, n)
+				}
+			case "h1", "h2", "h3", "h4", "h5", "h6":
+				headings = append(headings, int(n.Data[1]-'0'))
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inLabel)
+		}
+	}
+	walk(doc, false)
+	for _, f := range fields {
+		if id := attr(f, "id"); id == "" || !labelled[id] {
+			problems = append(problems, fmt.Sprintf("<%s name=%q> has no label", f.Data, attr(f, "name")))
+		}
+	}
+	return append(problems, headingProblems(headings)...)
+}
+
+// elementProblems finds inline code and style in one element.
+func elementProblems(n *html.Node) []string {
+	var out []string
+	switch {
+	case n.Data == "script" && attr(n, "src") == "":
+		out = append(out, "inline <script>")
+	case n.Data == "style":
+		out = append(out, "inline <style>")
+	}
+	for _, a := range n.Attr {
+		if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
+			out = append(out, fmt.Sprintf("<%s %s=...> is inline code or style", n.Data, a.Key))
+		}
+		if (a.Key == "href" || a.Key == "src" || a.Key == "action") && strings.HasPrefix(strings.ToLower(a.Val), "javascript:") {
+			out = append(out, fmt.Sprintf("<%s %s=javascript:...>", n.Data, a.Key))
+		}
+	}
+	return out
+}
+
+// headingProblems checks that headings start with one h1 and never skip a
+// level going down.
+func headingProblems(levels []int) []string {
+	if len(levels) == 0 {
+		return []string{"no headings"}
+	}
+	var out []string
+	if levels[0] != 1 {
+		out = append(out, fmt.Sprintf("the first heading is h%d, want h1", levels[0]))
+	}
+	h1 := 0
+	for i, l := range levels {
+		if l == 1 {
+			h1++
+		}
+		if i > 0 && l > levels[i-1]+1 {
+			out = append(out, fmt.Sprintf("heading h%d follows h%d (a level is skipped)", l, levels[i-1]))
+		}
+	}
+	if h1 != 1 {
+		out = append(out, fmt.Sprintf("%d h1 headings, want 1", h1))
+	}
+	return out
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// TestEveryPageIsAccessibleAndStrict gets every page, public and the
+// organizer's, in both languages and with and without data, and checks
+// each with checkPage.
+func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	s.playAll(t, f, f.Round, 1)
+	empty := s.mustTournament(t, tournament.FormatSwiss, 0, false)
+	tb := f.Round.Tables[0]
+	public := []string{
+		"/", "/t/" + f.ID, "/t/" + f.ID + "/standings", "/t/" + f.ID + "/seating",
+		"/t/" + f.ID + "/seating?q=anna", "/t/" + f.ID + "/seating?q=nobody", "/t/" + f.ID + "/seating?round=1",
+		"/t/" + f.ID + "/players/" + tb.Players[0], "/t/" + f.ID + "/screen", "/t/" + f.ID + "/screen?view=seating",
+		"/t/" + f.ID + "/rounds/1/sheets", "/t/" + f.ID + "/rounds/1/sheets?table=1&game=2",
+		"/t/" + empty.ID, "/t/" + empty.ID + "/standings", "/t/" + empty.ID + "/seating", "/t/" + empty.ID + "/screen",
+		"/login", "/t/nonexistent", "/t/" + f.ID + "/players/p999",
+	}
+	console := []string{
+		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/rounds/1/cards",
+		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1",
+	}
+	for _, lang := range []string{"en", "sv"} {
+		b := s.browser(t)
+		b.lang = lang
+		for _, p := range public {
+			r := b.get(p)
+			if r.Status != http.StatusOK && r.Status != http.StatusNotFound {
+				t.Errorf("GET %s = %d, want 200 or 404", p, r.Status)
+			}
+			checkPage(t, lang+" "+p, r)
+		}
+		b.login(adminToken)
+		checkPage(t, lang+" /admin", b.mustGet("/admin", http.StatusOK))
+		b.login(f.Token)
+		for _, p := range console {
+			checkPage(t, lang+" "+p, b.mustGet(p, http.StatusOK))
+		}
+		// Pages with errors shown next to their fields.
+		checkPage(t, lang+" console with an error", b.post("/t/"+f.ID+"/console", "/t/"+f.ID+"/console/players", url.Values{"name": {""}}))
+		checkPage(t, lang+" login with an error", s.browser(t).post("/login", "/login", url.Values{"token": {"wrong"}}))
+		g2 := "/t/" + f.ID + "/console/rounds/1/tables/1/games/1"
+		e := s.mustTournament(t, tournament.FormatSM, 4, true)
+		b.login(e.Token)
+		g2 = "/t/" + e.ID + "/console/rounds/1/tables/1/games/1"
+		bad := b.post(g2, g2, url.Values{"d0_s0_hand1": {"x"}, "rows": {"12"}})
+		checkPage(t, lang+" result form with an error", bad)
+	}
+}
+
+// TestLanguage checks the choice of language: Accept-Language first, the
+// switch's cookie over it.
+func TestLanguage(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, false)
+	tests := []struct {
+		accept, want, text string
+	}{
+		{"sv-SE,sv;q=0.9,en;q=0.8", "sv", "Resultatlista"},
+		{"en-GB,en;q=0.9", "en", "Standings"},
+		{"de-DE,de;q=0.9,sv;q=0.5", "sv", "Resultatlista"},
+		{"fr", "en", "Standings"},
+		{"", "en", "Standings"},
+		{"en;q=0.2,sv;q=0.7", "sv", "Resultatlista"},
+	}
+	for _, tt := range tests {
+		b := s.browser(t)
+		b.lang = tt.accept
+		r := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK)
+		if !strings.Contains(r.Body, `<html lang="`+tt.want+`">`) || !strings.Contains(r.Body, tt.text) {
+			t.Errorf("Accept-Language %q: page not in %s (want %q in it)", tt.accept, tt.want, tt.text)
+		}
+	}
+	b := s.browser(t)
+	b.lang = "sv"
+	r := b.mustGet("/lang/en?next=/t/"+f.ID+"/standings", http.StatusSeeOther)
+	if loc := r.Header.Get("Location"); loc != "/t/"+f.ID+"/standings" {
+		t.Errorf("switch: Location = %q, want the page it came from", loc)
+	}
+	if r := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK); !strings.Contains(r.Body, `<html lang="en">`) {
+		t.Errorf("after switching to en with Accept-Language sv: page is not in English")
+	}
+	if r := b.mustGet("/lang/sv?next=//evil.example/", http.StatusSeeOther); r.Header.Get("Location") != "/" {
+		t.Errorf("switch with next=//evil.example/: Location = %q, want /", r.Header.Get("Location"))
+	}
+	b.mustGet("/lang/de", http.StatusNotFound)
+}
+
+// TestPageProblems checks the checker: each broken page is caught.
+func TestPageProblems(t *testing.T) {
+	const ok = `<!DOCTYPE html><html lang="sv"><head><title>x</title><script src="/static/app.js"></script></head>
+<body><h1>a</h1><h2>b</h2><form><label for="q">Q</label><input id="q" name="q"><input type="hidden" name="h">
+<label>R <input name="r"></label><input name="s" aria-label="S"></form><h2>c</h2><h3>d</h3></body></html>`
+	tests := []struct {
+		name, html, want string
+	}{
+		{"ok", ok, ""},
+		{"no lang", strings.Replace(ok, ` lang="sv"`, "", 1), "<html lang"},
+		{"inline script", strings.Replace(ok, `<h1>a</h1>`, `<h1>a</h1><script>alert(1)</script>`, 1), "inline <script>"},
+		{"inline style", strings.Replace(ok, `<h1>a</h1>`, `<h1 style="color:red">a</h1>`, 1), "style=..."},
+		{"style element", strings.Replace(ok, `<title>x</title>`, `<title>x</title><style>p{}</style>`, 1), "inline <style>"},
+		{"handler", strings.Replace(ok, `<h2>b</h2>`, `<h2 onclick="x()">b</h2>`, 1), "onclick=..."},
+		{"unlabelled", strings.Replace(ok, `<label for="q">Q</label>`, ``, 1), `name="q"> has no label`},
+		{"skipped level", strings.Replace(ok, `<h3>d</h3>`, `<h4>d</h4>`, 1), "h4 follows h2"},
+		{"no h1", strings.Replace(strings.Replace(ok, `<h1>a</h1>`, ``, 1), `<h2>b</h2>`, `<h1>b</h1>`, 0), "first heading is h2"},
+		{"two h1", strings.Replace(ok, `<h2>c</h2>`, `<h1>c</h1>`, 1), "2 h1 headings"},
+		{"duplicate id", strings.Replace(ok, `<h2>b</h2>`, `<h2 id="q">b</h2>`, 1), `id "q" is used twice`},
+	}
+	for _, tt := range tests {
+		doc, err := html.Parse(strings.NewReader(tt.html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(pageProblems(doc), "; ")
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("pageProblems(%s) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package tournament_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+func TestTableCode(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	seen := map[string]bool{}
+	for round := 1; round <= 10; round++ {
+		for table := 1; table <= 250; table++ {
+			code := tournament.TableCode(key, round, table)
+			if !tournament.LooksLikeCode(code) || len(code) != tournament.CodeLength {
+				t.Fatalf("TableCode(%d, %d) = %q, want %d characters of %s", round, table, code, tournament.CodeLength, tournament.CodeAlphabet)
+			}
+			if seen[code] {
+				t.Fatalf("TableCode(%d, %d) = %q, given before", round, table, code)
+			}
+			seen[code] = true
+			if again := tournament.TableCode(key, round, table); again != code {
+				t.Fatalf("TableCode(%d, %d) = %q then %q, want the same", round, table, code, again)
+			}
+		}
+	}
+	other := bytes.Repeat([]byte{8}, 32)
+	if tournament.TableCode(other, 1, 1) == tournament.TableCode(key, 1, 1) {
+		t.Errorf("two keys give the same code")
+	}
+	code := tournament.TableCode(key, 3, 4)
+	typed := strings.ToLower(code[:4]) + "-" + code[4:]
+	if n := tournament.NormalizeCode(typed); !tournament.CodeMatches(key, 3, 4, n) || tournament.CodeMatches(key, 3, 5, n) {
+		t.Errorf("CodeMatches(NormalizeCode(%q)) at table 4 and 5 = wrong", typed)
+	}
+}
+
+func TestTableCodeAlphabetIsUnambiguous(t *testing.T) {
+	for _, c := range "01ILO" {
+		if strings.ContainsRune(tournament.CodeAlphabet, c) {
+			t.Errorf("CodeAlphabet holds %q", c)
+		}
+	}
+	if len(tournament.CodeAlphabet) != 31 {
+		t.Errorf("len(CodeAlphabet) = %d, want 31", len(tournament.CodeAlphabet))
+	}
+}
+
+func TestOrganizerToken(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{1})
+	tok, hash, err := tournament.NewOrganizerToken(r)
+	if err != nil || len(tok) != 43 || !bytes.Equal(hash, tournament.HashToken(tok)) {
+		t.Fatalf("NewOrganizerToken = %q, %x, %v; want 43 characters and their hash", tok, hash, err)
+	}
+	if !tournament.TokenMatches(tok, hash) || tournament.TokenMatches(tok+"x", hash) {
+		t.Errorf("TokenMatches accepts the wrong token or refuses the right one")
+	}
+	tok2, _, _ := tournament.NewOrganizerToken(r)
+	if tok2 == tok {
+		t.Errorf("two tokens in a row are equal")
+	}
+}

@@ -73,12 +73,12 @@ func DecodeGame(data []byte) (*GameRecord, error) {
 
 // parseJSON parses a whole document for a decoder.
 func parseJSON(data []byte) (node, *decoder, *DecodeError) {
-	root, arena, err := parseTree(string(data))
+	root, t, err := parseTree(string(data))
 	if err != nil {
 		return node{}, nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
 			Message: "not JSON: " + err.Error()}}}
 	}
-	return root, &decoder{nodes: arena}, nil
+	return root, &decoder{t: t}, nil
 }
 
 // ptr is a JSON Pointer under construction; it becomes a string only when a
@@ -112,7 +112,7 @@ func escapeKey(k string) string {
 
 // decoder walks a parsed JSON tree and collects problems.
 type decoder struct {
-	nodes []node
+	t     tree
 	probs []Problem
 	slab  []Card // the card lists are cut from it
 }
@@ -123,14 +123,14 @@ func (d *decoder) add(code string, p *ptr, format string, args ...any) {
 
 // kids returns the elements of an array, or the keys and values of an
 // object, alternating.
-func (d *decoder) kids(v node) []node { return d.nodes[v.lo : v.lo+v.n] }
+func (d *decoder) kids(v node) []node { return d.t.arena[v.lo : v.lo+v.n] }
 
 // members iterates over the keys and values of an object in document order.
 func (d *decoder) members(obj node) iter.Seq2[string, node] {
 	return func(yield func(string, node) bool) {
 		kids := d.kids(obj)
 		for i := 0; i+1 < len(kids); i += 2 {
-			if !yield(kids[i].s, kids[i+1]) {
+			if !yield(d.t.text(kids[i]), kids[i+1]) {
 				return
 			}
 		}
@@ -141,7 +141,7 @@ func (d *decoder) members(obj node) iter.Seq2[string, node] {
 func (d *decoder) get(obj node, key string) (node, bool) {
 	kids := d.kids(obj)
 	for i := len(kids) - 2; i >= 0; i -= 2 {
-		if kids[i].s == key {
+		if d.t.text(kids[i]) == key {
 			return kids[i+1], true
 		}
 	}
@@ -179,7 +179,7 @@ func (d *decoder) str(v node, p *ptr) (string, bool) {
 		d.add("invalid_record", p, "want a string, got %s", typeName(v))
 		return "", false
 	}
-	return v.s, true
+	return d.t.text(v), true
 }
 
 func (d *decoder) integer(v node, p *ptr) (int, bool) {
@@ -187,12 +187,13 @@ func (d *decoder) integer(v node, p *ptr) (int, bool) {
 		d.add("invalid_record", p, "want a whole number, got %s", typeName(v))
 		return 0, false
 	}
-	if i, err := strconv.Atoi(v.s); err == nil && i > -1<<53 && i < 1<<53 {
+	s := d.t.text(v)
+	if i, err := strconv.Atoi(s); err == nil && i > -1<<53 && i < 1<<53 {
 		return i, true
 	}
-	f, err := strconv.ParseFloat(v.s, 64)
+	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || !isIntegral(f) {
-		d.add("invalid_record", p, "want a whole number, got %s", v.s)
+		d.add("invalid_record", p, "want a whole number, got %s", s)
 		return 0, false
 	}
 	return int(f), true

@@ -25,13 +25,15 @@ const (
 	kObj
 )
 
-// node is a JSON value. For numbers s holds the literal. The children of
-// an object are key (a string node) and value, alternating.
+// node is a JSON value. It holds no pointers, so the arena is never
+// scanned by the garbage collector. Strings and number literals are
+// src[off:off+ln]; a string with escapes is decoded into strs[-ln-1].
+// The children of an object are key (a string node) and value, alternating.
 type node struct {
-	kind  kind
-	b     bool
-	s     string
-	lo, n int32 // children: arena[lo : lo+n]
+	kind    kind
+	b       bool
+	off, ln int32
+	lo, n   int32 // children: arena[lo : lo+n]
 }
 
 const maxDepth = 256
@@ -41,23 +43,42 @@ type parser struct {
 	pos   int
 	arena []node
 	stack []node
+	strs  []string // decoded strings that had escapes
 	depth int
 }
 
-// parseTree parses one JSON document into an arena. It returns the root
-// and the arena, or a syntax error.
-func parseTree(src string) (node, []node, error) {
+// tree is a parsed document.
+type tree struct {
+	src   string
+	arena []node
+	strs  []string
+}
+
+// text returns the string of a string or number node.
+func (t *tree) text(n node) string {
+	if n.ln < 0 {
+		return t.strs[-n.ln-1]
+	}
+	return t.src[n.off : n.off+n.ln]
+}
+
+// parseTree parses one JSON document. It returns the root and the tree,
+// or a syntax error.
+func parseTree(src string) (node, tree, error) {
+	if len(src) > 1<<30 {
+		return node{}, tree{}, fmt.Errorf("document too large")
+	}
 	p := parser{src: src, arena: make([]node, 0, len(src)/5+16), stack: make([]node, 0, 64)}
 	p.space()
 	v, err := p.value()
 	if err != nil {
-		return node{}, nil, err
+		return node{}, tree{}, err
 	}
 	p.space()
 	if p.pos != len(p.src) {
-		return node{}, nil, p.errorf("data after the JSON value")
+		return node{}, tree{}, p.errorf("data after the JSON value")
 	}
-	return v, p.arena, nil
+	return v, tree{src: src, arena: p.arena, strs: p.strs}, nil
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -85,21 +106,28 @@ func (p *parser) value() (node, error) {
 	case c == '[':
 		return p.container(kArr, ']')
 	case c == '"':
-		s, err := p.str()
-		return node{kind: kStr, s: s}, err
+		return p.str()
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	}
-	for _, lit := range [...]struct {
-		text string
-		n    node
-	}{{"true", node{kind: kBool, b: true}}, {"false", node{kind: kBool}}, {"null", node{kind: kNull}}} {
-		if len(p.src)-p.pos >= len(lit.text) && p.src[p.pos:p.pos+len(lit.text)] == lit.text {
-			p.pos += len(lit.text)
-			return lit.n, nil
-		}
+	switch {
+	case p.literal("true"):
+		return node{kind: kBool, b: true}, nil
+	case p.literal("false"):
+		return node{kind: kBool}, nil
+	case p.literal("null"):
+		return node{kind: kNull}, nil
 	}
 	return node{}, p.errorf("invalid character %q", p.src[p.pos])
+}
+
+// literal consumes text if the input continues with it.
+func (p *parser) literal(text string) bool {
+	if strings.HasPrefix(p.src[p.pos:], text) {
+		p.pos += len(text)
+		return true
+	}
+	return false
 }
 
 // container parses an array or object; its children go to the arena
@@ -126,7 +154,7 @@ func (p *parser) container(k kind, end byte) (node, error) {
 			if err != nil {
 				return node{}, err
 			}
-			p.stack = append(p.stack, node{kind: kStr, s: key})
+			p.stack = append(p.stack, key)
 			p.space()
 			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 				return node{}, p.errorf("want ':' after an object key")
@@ -159,7 +187,7 @@ func (p *parser) container(k kind, end byte) (node, error) {
 }
 
 // str parses a string at p.pos (an opening quote).
-func (p *parser) str() (string, error) {
+func (p *parser) str() (node, error) {
 	p.pos++
 	start := p.pos
 	end := strings.IndexByte(p.src[start:], '"')
@@ -170,17 +198,19 @@ func (p *parser) str() (string, error) {
 		if c := p.src[i]; c == '\\' || c < 0x20 {
 			p.pos = i
 			if c < 0x20 {
-				return "", p.errorf("control character in a string")
+				return node{}, p.errorf("control character in a string")
 			}
-			return p.escaped(start)
+			s, err := p.escaped(start)
+			p.strs = append(p.strs, s)
+			return node{kind: kStr, ln: int32(-len(p.strs))}, err
 		}
 	}
 	p.pos = start + end
 	if p.pos >= len(p.src) {
-		return "", p.errorf("unterminated string")
+		return node{}, p.errorf("unterminated string")
 	}
 	p.pos++
-	return p.src[start : start+end], nil
+	return node{kind: kStr, off: int32(start), ln: int32(end)}, nil
 }
 
 // escaped finishes a string that contains escapes.
@@ -292,7 +322,7 @@ func (p *parser) number() (node, error) {
 			return node{}, p.errorf("invalid number")
 		}
 	}
-	return node{kind: kNum, s: p.src[start:p.pos]}, nil
+	return node{kind: kNum, off: int32(start), ln: int32(p.pos - start)}, nil
 }
 
 func (p *parser) digits() int {

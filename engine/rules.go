@@ -214,7 +214,7 @@ func (d *decoder) override(r *Rules, name string, v node, p *ptr) {
 
 func (d *decoder) players(r *Rules, v node, p *ptr) {
 	if v.kind == kStr {
-		s := v.s
+		s := d.t.text(v)
 		lo, hi, found := strings.Cut(s, "-")
 		if !found {
 			hi = lo

@@ -2,6 +2,7 @@ package seating
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 )
 
@@ -102,7 +103,7 @@ const DefaultWork = 12_000_000
 // designRounds maps the first rounds of a design onto players 0..n-1 at
 // random, dropping one random point when the design has n+1, and orders
 // each round's tables to match sizes (tables of 4 first).
-func designRounds(d *design, n int, sizes []int, rounds int, rng interface{ Perm(int) []int }) [][]int {
+func designRounds(d *design, n int, sizes []int, rounds int, rng *rand.Rand) [][]int {
 	label := rng.Perm(d.points) // label[point] = player; the point labelled n is dropped
 	var tab [][]int
 	for w := range min(rounds, len(d.rounds)) {

@@ -64,7 +64,7 @@ func colorSeats(n int, sizes []int, tab [][]int, rng *rand.Rand) [][]Table {
 	for w := range R {
 		out[w] = make([]Table, nt)
 		for t := range nt {
-			out[w][t] = Table{Seats: at[left+w*nt+t]}
+			out[w][t] = Table{Seats: [4]int{Empty, Empty, Empty, Empty}}
 		}
 	}
 	for _, e := range edges {

@@ -206,3 +206,34 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestValidate runs every example through Validate, which tells deals from
+// games by the "deals" member.
+func TestValidate(t *testing.T) {
+	for _, f := range exampleFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ex example
+		if err := json.Unmarshal(data, &ex); err != nil {
+			t.Fatal(err)
+		}
+		var want struct{ Valid bool }
+		if err := json.Unmarshal(ex.Expect, &want); err != nil {
+			t.Fatal(err)
+		}
+		out := engine.Validate(ex.Record, engine.GameOptions{})
+		if out.Game != (ex.Kind == "game") || out.Valid != want.Valid || out.Syntax || out.Result() == nil {
+			t.Errorf("Validate(%s) = game %v valid %v syntax %v, want game %v valid %v",
+				filepath.Base(f), out.Game, out.Valid, out.Syntax, ex.Kind == "game", want.Valid)
+		}
+	}
+	for _, in := range []string{`{`, `{"deals": 3}`, `{"players": 3}`} {
+		out := engine.Validate([]byte(in), engine.GameOptions{})
+		res, err := json.Marshal(out.Result())
+		if out.Valid || err != nil || !bytes.Contains(res, []byte(`"valid":false`)) {
+			t.Errorf("Validate(%s) = %+v, %s, %v; want an invalid result", in, out, res, err)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package engine
+
+// Outcome is the answer of Validate to one record.
+type Outcome struct {
+	// Game is true for a game record (a record with a "deals" member).
+	Game bool
+	// Syntax is true when the input is not JSON at all.
+	Syntax bool
+	// Valid is the result's valid flag.
+	Valid bool
+	// Deal or Game holds the result; decoding problems become an invalid
+	// result with those problems as errors.
+	Deal    *DealResult
+	GameRes *GameResult
+}
+
+// Result returns the result to write: *DealResult or *GameResult.
+func (o Outcome) Result() any {
+	if o.Game {
+		return o.GameRes
+	}
+	return o.Deal
+}
+
+// Validate reads one record, deal or game (a record with a "deals" member is
+// a game), and checks it: what `revisor validate` does for each record. The
+// input is parsed once.
+func Validate(data []byte, opt GameOptions) Outcome {
+	v, d, derr := parseJSON(data)
+	if derr != nil {
+		return Outcome{Syntax: true, Deal: derr.DealResult()}
+	}
+	if _, ok := d.get(v, "deals"); ok && v.kind == kObj {
+		g := d.game(v)
+		if len(d.probs) > 0 {
+			return Outcome{Game: true, GameRes: (&DecodeError{Problems: d.probs}).GameResult()}
+		}
+		res := CheckGame(g, opt)
+		return Outcome{Game: true, Valid: res.Valid, GameRes: res}
+	}
+	rec := d.deal(v, nil, true)
+	if len(d.probs) > 0 {
+		return Outcome{Deal: (&DecodeError{Problems: d.probs}).DealResult()}
+	}
+	res := CheckDeal(rec)
+	return Outcome{Valid: res.Valid, Deal: res}
+}

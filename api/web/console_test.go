@@ -1,0 +1,298 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+var (
+	tokenText  = regexp.MustCompile(`id="organizer-token">([^<]+)<`)
+	idText     = regexp.MustCompile(`id="tournament-link">([^<]+)<`)
+	invalidRow = regexp.MustCompile(`aria-invalid="true" aria-describedby="err-(\d+)"`)
+)
+
+// createByForm creates a tournament through the admin page and returns its
+// ID and organizer token.
+func createByForm(t *testing.T, b *browser, form url.Values) (string, string) {
+	t.Helper()
+	b.login(adminToken)
+	r := b.post("/admin", "/admin/tournaments", form)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("POST /admin/tournaments = %d, want 201\n%s", r.Status, r.Body)
+	}
+	tok, id := tokenText.FindStringSubmatch(r.Body), idText.FindStringSubmatch(r.Body)
+	if tok == nil || id == nil {
+		t.Fatalf("created page shows no token or ID:\n%s", r.Body)
+	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("created page Cache-Control = %q, want no-store", cc)
+	}
+	return id[1], tok[1]
+}
+
+// sheetForm turns a sheet game record into the result form's fields.
+func sheetForm(t *testing.T, rec []byte, players []string) url.Values {
+	t.Helper()
+	var g struct {
+		Deals []struct {
+			Sheet map[string]map[string]int `json:"sheet"`
+		} `json:"deals"`
+	}
+	if err := json.Unmarshal(rec, &g); err != nil {
+		t.Fatal(err)
+	}
+	form := url.Values{"rows": {strconv.Itoa(max(12, len(g.Deals)))}}
+	for k, d := range g.Deals {
+		for i, p := range players {
+			for src, v := range d.Sheet[p] {
+				field, val := src, strconv.Itoa(v)
+				switch src {
+				case "last_trick":
+					field = "last"
+				case "chicago":
+					field, val = "last", "C"+val
+				}
+				form.Set("d"+strconv.Itoa(k)+"_s"+strconv.Itoa(i)+"_"+field, val)
+			}
+		}
+	}
+	return form
+}
+
+// TestConsoleRunsATournament runs a small tournament through the pages
+// alone: the admin creates it, the organizer imports players, draws a
+// round, enters every game on the score-sheet form and closes the round.
+func TestConsoleRunsATournament(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	id, token := createByForm(t, b, url.Values{"name": {"Vårturneringen"}, "format": {"sm"}, "games": {"2"}, "advance": {"2"}})
+	b.login(token)
+	console := "/t/" + id + "/console"
+	csv := "name,club\nAnna,BK Ess\nBo,BK Ess\nCia,Kortklubben\nDan,Kortklubben\nEva,\nFia,BK Ess\nGus,\nHed,Kortklubben\n"
+	if r := b.post(console, console+"/players/import", url.Values{"csv": {csv}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("import = %d, want 303\n%s", r.Status, r.Body)
+	}
+	if r := b.post(console, console+"/players", url.Values{"name": {"Ivar"}, "club": {"BK Ess"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("add player = %d, want 303", r.Status)
+	}
+	ps, _ := s.svc.Players(context.Background(), id)
+	if len(ps) != 9 {
+		t.Fatalf("players after import and add = %d, want 9", len(ps))
+	}
+	// 9 players make tables of 3 and 3 and 3: fine; withdraw one to get 8.
+	if r := b.post(console, console+"/players/"+ps[8].ID+"/status", url.Values{"status": {"withdrawn"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("withdraw = %d, want 303", r.Status)
+	}
+	if r := b.post(console, console+"/rounds", url.Values{"seed": {"42"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("draw = %d, want 303\n%s", r.Status, r.Body)
+	}
+	rv, err := s.svc.Round(context.Background(), id, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := b.post(console, console+"/rounds/1/close", nil); r.Status != http.StatusConflict || !strings.Contains(r.Body, "have no result yet") {
+		t.Fatalf("close with games missing = %d, want 409 naming the missing games\n%s", r.Status, r.Body)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, tb := range rv.Round.Tables {
+		for g := 1; g <= 2; g++ {
+			page := console + "/rounds/1/tables/" + strconv.Itoa(tb.Number) + "/games/" + strconv.Itoa(g)
+			rec := tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g))
+			r := b.post(page, page, sheetForm(t, rec, tb.Players))
+			if r.Status != http.StatusSeeOther {
+				t.Fatalf("POST %s = %d, want 303\n%s", page, r.Status, r.Body)
+			}
+			if got := b.mustGet(page, http.StatusOK); !strings.Contains(got.Body, `id="stored-result"`) {
+				t.Fatalf("GET %s after submitting: no accepted result shown", page)
+			}
+		}
+	}
+	r := b.post(console, console+"/rounds/1/close", nil)
+	for r.Status == http.StatusConflict && strings.Contains(r.Body, `class="tie"`) {
+		// Resolve each tie shown, in the order offered.
+		form := url.Values{"method": {"lot"}}
+		for i, m := range regexp.MustCompile(`name="place(\d)"><option value="([^"]+)"`).FindAllStringSubmatch(r.Body, -1) {
+			_ = i
+			form.Set("place"+m[1], m[2])
+		}
+		b.post(console, console+"/rounds/1/ties", form)
+		r = b.post(console, console+"/rounds/1/close", nil)
+	}
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("close = %d, want 303\n%s", r.Status, r.Body)
+	}
+	rv, _ = s.svc.Round(context.Background(), id, 1)
+	if rv.Round.Status != tournament.RoundClosed {
+		t.Fatalf("round 1 status = %s, want closed", rv.Round.Status)
+	}
+	st := b.mustGet("/t/"+id+"/standings", http.StatusOK)
+	if !strings.Contains(st.Body, "eliminated") {
+		t.Errorf("standings after closing an sm round mention no eliminated player")
+	}
+}
+
+// TestResultFormShowsEngineErrors submits a sheet the engine rejects and
+// checks that the error stands next to the deal it concerns, and that a
+// field that is not a number is marked before anything is submitted.
+func TestResultFormShowsEngineErrors(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	b := s.browser(t)
+	b.login(f.Token)
+	page := "/t/" + f.ID + "/console/rounds/1/tables/1/games/1"
+	// Deal 2 gives phase 1 to two players: each source is scored by at most one.
+	form := url.Values{"rows": {"12"}, "d0_s0_last": {"5"}, "d1_s0_hand1": {"2"}, "d1_s1_hand1": {"2"}, "d1_s2_last": {"5"}}
+	r := b.post(page, page, form)
+	if r.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("POST bad sheet = %d, want 422\n%s", r.Status, r.Body)
+	}
+	m := invalidRow.FindStringSubmatch(r.Body)
+	if m == nil || m[1] != "2" {
+		t.Errorf("bad sheet: marked row = %v, want deal 2 marked", m)
+	}
+	if !regexp.MustCompile(`id="err-2">\s*<span>[^<]+</span>`).MatchString(r.Body) {
+		t.Errorf("bad sheet: no error message in the row of deal 2")
+	}
+	if !strings.Contains(r.Body, `value="2"`) {
+		t.Errorf("bad sheet: the entered values are not kept")
+	}
+	r = b.post(page, page, url.Values{"rows": {"12"}, "d3_s1_hand2": {"två"}})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `id="err-4"><span>`) {
+		t.Errorf("field that is not a number = %d, want 422 with the error in deal 4's row", r.Status)
+	}
+	r = b.post(page, page, url.Values{"rows": {"12"}, "record": {`{"players": ["x"]`}})
+	if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `id="record-errors"`) {
+		t.Errorf("pasted record that is not JSON = %d, want 400 with errors under the record", r.Status)
+	}
+	r = b.post(page, page, url.Values{"rows": {"12"}, "more": {"1"}})
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `name="d17_s0_hand1"`) {
+		t.Errorf("more rows = %d, want 200 with 18 rows", r.Status)
+	}
+	if rv, _ := s.svc.Round(context.Background(), f.ID, 1); len(rv.Results) != 0 {
+		t.Errorf("results after rejected forms = %d, want 0", len(rv.Results))
+	}
+}
+
+// TestConsoleNeedsOrganizer checks the console's guards: login, the right
+// tournament, CSRF, and the login form's rate limit.
+func TestConsoleNeedsOrganizer(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	other := s.mustTournament(t, tournament.FormatSM, 4, false)
+	console := "/t/" + f.ID + "/console"
+
+	anon := s.browser(t)
+	if r := anon.mustGet(console, http.StatusSeeOther); !strings.HasPrefix(r.Header.Get("Location"), "/login?next=") {
+		t.Errorf("console without login: Location = %q, want /login?next=...", r.Header.Get("Location"))
+	}
+	anon.mustGet(console+"/rounds/1/cards", http.StatusSeeOther)
+	anon.mustGet(console+"/export.json", http.StatusSeeOther)
+	if r := anon.post("/login", console+"/players", url.Values{"name": {"X"}}); r.Status != http.StatusUnauthorized {
+		t.Errorf("POST to console without login = %d, want 401", r.Status)
+	}
+	anon.mustGet("/admin", http.StatusSeeOther)
+
+	wrong := s.browser(t)
+	wrong.login(other.Token)
+	wrong.mustGet(console, http.StatusSeeOther)
+	if r := wrong.post("/t/"+other.ID+"/console", console+"/rounds/1/close", nil); r.Status != http.StatusUnauthorized {
+		t.Errorf("another tournament's organizer closing a round = %d, want 401", r.Status)
+	}
+	wrong.mustGet("/admin", http.StatusSeeOther)
+
+	org := s.browser(t)
+	org.login(f.Token)
+	if r := org.do(http.MethodPost, console+"/players", url.Values{"name": {"X"}}); r.Status != http.StatusForbidden {
+		t.Errorf("POST without CSRF token = %d, want 403", r.Status)
+	}
+	if r := org.do(http.MethodPost, console+"/players", url.Values{"name": {"X"}, "_csrf": {"forged"}}); r.Status != http.StatusForbidden {
+		t.Errorf("POST with a forged CSRF token = %d, want 403", r.Status)
+	}
+	if ps, _ := s.svc.Players(context.Background(), f.ID); len(ps) != 4 {
+		t.Errorf("players after refused posts = %d, want 4", len(ps))
+	}
+	cards := org.mustGet(console+"/rounds/1/cards", http.StatusOK)
+	codes, _ := s.svc.TableCodes(context.Background(), org2(), f.ID, 1)
+	if !strings.Contains(cards.Body, codes[1]) {
+		t.Errorf("table card does not show table 1's code")
+	}
+	if pub := anon.mustGet("/t/"+f.ID+"/seating", http.StatusOK); strings.Contains(pub.Body, codes[1]) {
+		t.Errorf("public seating shows a table code")
+	}
+
+	guess := s.browser(t)
+	var last response
+	for range 12 {
+		last = guess.post("/login", "/login", url.Values{"token": {"guess"}})
+	}
+	if last.Status != http.StatusTooManyRequests {
+		t.Errorf("12th wrong token = %d, want 429", last.Status)
+	}
+	if r := org.post(console, "/logout", nil); r.Status != http.StatusSeeOther {
+		t.Errorf("logout = %d, want 303", r.Status)
+	}
+	org.mustGet(console, http.StatusSeeOther)
+}
+
+func org2() tournament.Actor { return tournament.Actor{Role: tournament.RoleOrganizer} }
+
+// TestSessionCookie checks the login cookie's attributes.
+func TestSessionCookie(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, false)
+	r := s.browser(t).login(f.Token)
+	var ck string
+	for _, c := range r.Header.Values("Set-Cookie") {
+		if strings.HasPrefix(c, "revisor_session=") {
+			ck = c
+		}
+	}
+	for _, want := range []string{"HttpOnly", "SameSite=Strict", "Path=/"} {
+		if !strings.Contains(ck, want) {
+			t.Errorf("session cookie %q lacks %s", ck, want)
+		}
+	}
+	if strings.Contains(ck, "Secure") {
+		t.Errorf("session cookie over plain HTTP is Secure: %q", ck)
+	}
+	if r.Header.Get("Location") != "/t/"+f.ID+"/console" {
+		t.Errorf("login Location = %q, want the console", r.Header.Get("Location"))
+	}
+}
+
+// TestExportDownload downloads the whole tournament as JSON.
+func TestExportDownload(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	s.playAll(t, f, f.Round, 3)
+	b := s.browser(t)
+	b.login(f.Token)
+	r := b.mustGet("/t/"+f.ID+"/console/export.json", http.StatusOK)
+	var ex tournament.Export
+	if err := json.Unmarshal([]byte(r.Body), &ex); err != nil {
+		t.Fatalf("export is not JSON: %v", err)
+	}
+	if ex.Format != tournament.ExportFormat || ex.Tournament.ID != f.ID || len(ex.Players) != 8 ||
+		len(ex.Rounds) != 1 || len(ex.Rounds[0].Tables) != 2 || len(ex.Results) != 6 {
+		t.Errorf("export = format %q, id %q, %d players, %d rounds, %d results; want %q, %q, 8, 1 (2 tables), 6",
+			ex.Format, ex.Tournament.ID, len(ex.Players), len(ex.Rounds), len(ex.Results), tournament.ExportFormat, f.ID)
+	}
+	if strings.Contains(r.Body, f.Token) {
+		t.Errorf("export holds the organizer token")
+	}
+	csv := b.mustGet("/t/"+f.ID+"/standings.csv", http.StatusOK)
+	lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
+	if len(lines) != 9 || !strings.HasPrefix(lines[0], "rank,player,name,club,placement_points,game_points,games_played") {
+		t.Errorf("standings CSV: %d lines, header %q; want 9 and the API's header", len(lines), lines[0])
+	}
+}

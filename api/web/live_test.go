@@ -1,0 +1,107 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// stream opens a page's event stream and returns its lines as they come.
+func stream(t *testing.T, url string) <-chan string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET %s = %d %q, want 200 text/event-stream", url, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	lines := make(chan string, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(lines)
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	// Wait for the stream's first comment: the subscription is open.
+	waitLine(t, lines, ": listening", 5*time.Second)
+	return lines
+}
+
+// waitLine waits for a line starting with prefix and returns it.
+func waitLine(t *testing.T, lines <-chan string, prefix string, within time.Duration) string {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("stream ended before %q", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		case <-deadline:
+			t.Fatalf("no %q line within %v", prefix, within)
+		}
+	}
+}
+
+// TestEventsAcrossServers runs two Revisor servers on one database: a
+// result submitted to one reaches a page listening on the other within
+// two seconds, through PostgreSQL LISTEN/NOTIFY.
+func TestEventsAcrossServers(t *testing.T) {
+	pool := dbtest.New(t)
+	a, b := startSite(t, pool), startSite(t, pool)
+	f := a.mustTournament(t, tournament.FormatSM, 4, true)
+	other := a.mustTournament(t, tournament.FormatSM, 4, true)
+	lines := stream(t, a.URL+"/t/"+f.ID+"/events")
+
+	tb := f.Round.Tables[0]
+	rec := tournamenttest.SheetGame(rand.New(rand.NewPCG(1, 1)), tb.Players, tb.FirstDealerOf(1))
+	// The other tournament's result must not reach this stream.
+	otb := other.Round.Tables[0]
+	b.submit(t, other, 1, otb, 1, tournamenttest.SheetGame(rand.New(rand.NewPCG(2, 2)), otb.Players, otb.FirstDealerOf(1)))
+	quiet := time.After(500 * time.Millisecond)
+	for waiting := true; waiting; {
+		select {
+		case l := <-lines:
+			if strings.HasPrefix(l, "event:") {
+				t.Fatalf("another tournament's result reached this stream: %q", l)
+			}
+		case <-quiet:
+			waiting = false
+		}
+	}
+	start := time.Now()
+	b.submit(t, f, 1, tb, 1, rec)
+	waitLine(t, lines, "event: change", 2*time.Second)
+	data := waitLine(t, lines, "data: ", time.Second)
+	if want := `data: {"kind":"game_results","round":1,"table":1}`; data != want {
+		t.Errorf("event data = %s, want %s", data, want)
+	}
+	t.Logf("result on server B reached server A's stream in %v", time.Since(start))
+}
+
+// TestEventsUnknownTournament answers 404 for a tournament that does not
+// exist, as an HTML page.
+func TestEventsUnknownTournament(t *testing.T) {
+	s := newSite(t)
+	r := s.browser(t).get("/t/nope/events")
+	if r.Status != http.StatusNotFound || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /t/nope/events = %d %q, want 404 text/html", r.Status, r.Header.Get("Content-Type"))
+	}
+}

@@ -186,8 +186,7 @@ func Round(p Params) (*Result, error) {
 	}
 	timedOut := s.run(lim)
 	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
-	for t, ps := range s.tables[0] {
-		_ = t
+	for _, ps := range s.tables[0] {
 		res.Tables = append(res.Tables, greedySeats(ps, h.seats, rng))
 	}
 	return res, nil

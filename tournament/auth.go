@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"fmt"
+	"sync"
 )
 
 // Role is what a caller may do.
@@ -78,61 +79,99 @@ type Identity struct {
 // Identify finds who holds token. Organizer tokens are found by their
 // hash wherever they are presented (so another tournament's organizer is
 // told 403, not 401); a table code is recognized within tournament tid
-// among the tables of the round the request names (the table it names
-// first), else of the latest round, the only round that takes results.
+// among the tables of its latest round, the only round that takes results.
 // Anything else is 401 unknown_token.
-func (s *Service) Identify(ctx context.Context, tid, token string, at Where) (Identity, error) {
-	id, err := s.store.TournamentByTokenHash(ctx, HashToken(token))
-	switch {
-	case err == nil:
-		// The index found the hash; compare once more in constant time.
-		sec, err := s.store.Secrets(ctx, id)
-		if err != nil {
-			return Identity{}, err
-		}
-		if TokenMatches(token, sec.OrganizerTokenHash) {
-			return Identity{Role: RoleOrganizer, Tournament: id}, nil
-		}
-		return Identity{}, unknownToken()
-	case ErrorKind(err) != KindNotFound:
-		return Identity{}, err
-	}
+func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Identity, error) {
 	code := NormalizeCode(token)
-	if tid == "" || !LooksLikeCode(code) {
-		return Identity{}, unknownToken()
+	if LooksLikeCode(code) {
+		return s.identifyCode(ctx, tid, code)
 	}
-	sec, err := s.store.Secrets(ctx, tid)
-	if err != nil {
-		return Identity{}, err
-	}
-	if at.Round > 0 && at.Table > 0 && CodeMatches(sec.CodeKey, at.Round, at.Table, code) {
-		return Identity{Role: RoleTable, Tournament: tid, Round: at.Round, Table: at.Table}, nil
-	}
-	n := at.Round
-	if n == 0 {
-		t, err := s.store.Tournament(ctx, tid)
-		if err != nil {
-			return Identity{}, err
-		}
-		n = t.CurrentRound
-	}
-	r, err := s.store.Round(ctx, tid, n)
+	id, err := s.store.TournamentByTokenHash(ctx, HashToken(token))
 	if ErrorKind(err) == KindNotFound {
 		return Identity{}, unknownToken()
 	}
 	if err != nil {
 		return Identity{}, err
 	}
-	match := 0
-	for _, tb := range r.Tables {
-		if CodeMatches(sec.CodeKey, r.Number, tb.Number, code) {
-			match = tb.Number // no early exit: the time does not tell which table
-		}
+	// The index found the hash; compare once more in constant time.
+	sec, err := s.store.Secrets(ctx, id)
+	if err != nil {
+		return Identity{}, err
 	}
-	if match == 0 {
+	if !TokenMatches(token, sec.OrganizerTokenHash) {
 		return Identity{}, unknownToken()
 	}
-	return Identity{Role: RoleTable, Tournament: tid, Round: r.Number, Table: match}, nil
+	return Identity{Role: RoleOrganizer, Tournament: id}, nil
+}
+
+// identifyCode finds the table of the latest round whose code is code.
+func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity, error) {
+	if tid == "" {
+		return Identity{}, unknownToken()
+	}
+	t, err := s.store.Tournament(ctx, tid)
+	if err != nil {
+		return Identity{}, err
+	}
+	if t.CurrentRound == 0 {
+		return Identity{}, unknownToken()
+	}
+	rc, err := s.roundCodes(ctx, tid, t.CurrentRound)
+	if err != nil {
+		return Identity{}, err
+	}
+	table, ok := rc.tables[code]
+	// The map finds the candidate; the code is then checked in constant time.
+	if !ok || !CodeMatches(rc.key, t.CurrentRound, table, code) {
+		return Identity{}, unknownToken()
+	}
+	return Identity{Role: RoleTable, Tournament: tid, Round: t.CurrentRound, Table: table}, nil
+}
+
+// codeCache remembers the table codes of the latest round of each
+// tournament. Codes never change (they are derived from the tournament's
+// key), so an entry is only ever replaced by a later round's.
+type codeCache struct {
+	mu      sync.Mutex
+	entries map[string]*roundCodes
+}
+
+// roundCodes are the codes of one round: code → table number.
+type roundCodes struct {
+	round  int
+	key    []byte
+	tables map[string]int
+}
+
+// maxCachedTournaments bounds the cache; past it, it starts over.
+const maxCachedTournaments = 1000
+
+func (s *Service) roundCodes(ctx context.Context, tid string, n int) (*roundCodes, error) {
+	s.codes.mu.Lock()
+	rc := s.codes.entries[tid]
+	s.codes.mu.Unlock()
+	if rc != nil && rc.round == n {
+		return rc, nil
+	}
+	sec, err := s.store.Secrets(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.store.Round(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	rc = &roundCodes{round: n, key: sec.CodeKey, tables: make(map[string]int, len(r.Tables))}
+	for _, tb := range r.Tables {
+		rc.tables[TableCode(sec.CodeKey, n, tb.Number)] = tb.Number
+	}
+	s.codes.mu.Lock()
+	defer s.codes.mu.Unlock()
+	if s.codes.entries == nil || len(s.codes.entries) >= maxCachedTournaments {
+		s.codes.entries = map[string]*roundCodes{}
+	}
+	s.codes.entries[tid] = rc
+	return rc, nil
 }
 
 func unknownToken() error {

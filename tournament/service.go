@@ -15,6 +15,7 @@ type Service struct {
 	store Store
 	now   func() time.Time
 	rand  io.Reader
+	codes codeCache
 }
 
 // Option configures a Service.

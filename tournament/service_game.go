@@ -18,23 +18,15 @@ type Submission struct {
 // gameTable finds the table of a game and checks that the game number is
 // one the round plays.
 func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round, Table, error) {
-	t, err := s.store.Tournament(ctx, k.TournamentID)
+	t, r, err := s.store.Table(ctx, k.TournamentID, k.Round, k.Table)
 	if err != nil {
 		return nil, nil, Table{}, err
-	}
-	r, err := s.store.Round(ctx, k.TournamentID, k.Round)
-	if err != nil {
-		return nil, nil, Table{}, err
-	}
-	tb, ok := r.Table(k.Table)
-	if !ok {
-		return nil, nil, Table{}, Errorf(KindNotFound, "table_not_found", "round %d has no table %d", k.Round, k.Table)
 	}
 	if k.Game < 1 || k.Game > t.Settings.GamesPerRound {
 		return nil, nil, Table{}, Errorf(KindNotFound, "game_not_found",
 			"a table plays games 1 to %d in a round; there is no game %d", t.Settings.GamesPerRound, k.Game)
 	}
-	return t, r, tb, nil
+	return t, r, r.Tables[0], nil
 }
 
 // roundOpen refuses results for a closed round.

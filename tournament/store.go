@@ -52,13 +52,17 @@ type Store interface {
 	DrawRound(ctx context.Context, tid string, plan func(*State) (*Round, error)) (*Round, error)
 	// Round returns round n and its tables.
 	Round(ctx context.Context, tid string, n int) (*Round, error)
+	// Table returns the tournament and round n holding only its table t:
+	// what a game submission needs, in one read.
+	Table(ctx context.Context, tid string, n, t int) (*Tournament, *Round, error)
 	// CloseRound closes round n with the change decide makes from the state.
 	CloseRound(ctx context.Context, tid string, n int, now time.Time, decide func(*State) (*RoundChange, error)) (*RoundChange, error)
 	// AddTieResolution stores a resolution after check approves the state.
 	AddTieResolution(ctx context.Context, tid string, r *TieResolution, check func(*State) error) error
 
 	// SubmitResult stores a game's first result unless the game already
-	// has one, under check's approval of the round as it is. It returns the
+	// has one, under check's approval of the round as it is (its number and
+	// status, holding a shared lock on it). It returns the
 	// stored effective result and whether this call created it.
 	SubmitResult(ctx context.Context, r *GameResult, check func(*Round) error) (*GameResult, bool, error)
 	// Results returns the effective results of round n (of every round

@@ -41,21 +41,51 @@ func decodePlaces(b []byte) ([]tournament.GamePlace, error) {
 }
 
 // lockRound takes a shared lock on round n (closing takes an exclusive one)
-// and returns it with its tables; not found when there is no such round.
+// and returns its number and status (without tables); not found when there
+// is no such round.
 func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.Round, error) {
-	var x int
-	err := tx.QueryRow(ctx, `SELECT 1 FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE`, tid, n).Scan(&x)
+	r := &tournament.Round{TournamentID: tid, Number: n}
+	err := tx.QueryRow(ctx, `SELECT status FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE`, tid, n).Scan(&r.Status)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
 	}
-	if err != nil {
-		return nil, err
-	}
-	rounds, err := queryRounds(ctx, tx, tid, n)
-	if err != nil {
-		return nil, err
-	}
-	return &rounds[0], nil
+	return r, err
+}
+
+// Table returns the tournament, round n (with only table t) and table t;
+// not found when any of them does not exist.
+func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
+	var (
+		tt  *tournament.Tournament
+		rd  *tournament.Round
+		err error
+	)
+	err = s.inTx(ctx, pgx.RepeatableRead, "table", func(tx pgx.Tx) error {
+		tt, err = scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, tid))
+		if err != nil {
+			return MapError(err, "tournament")
+		}
+		rd = &tournament.Round{TournamentID: tid, Number: n}
+		tb := tournament.Table{Number: t}
+		var has bool
+		err = tx.QueryRow(ctx, `SELECT r.seed, r.final, r.status, r.created_at, r.closed_at, tb.number IS NOT NULL,
+				coalesce(tb.players, '{}'), coalesce(tb.first_dealer, '')
+			FROM rounds r LEFT JOIN round_tables tb ON tb.tournament_id = r.tournament_id AND tb.round = r.number AND tb.number = $3
+			WHERE r.tournament_id = $1 AND r.number = $2`, tid, n, t).
+			Scan(&rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &has, &tb.Players, &tb.FirstDealer)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+		}
+		if err != nil {
+			return err
+		}
+		if !has {
+			return tournament.Errorf(tournament.KindNotFound, "table_not_found", "round %d has no table %d", n, t)
+		}
+		rd.Tables = []tournament.Table{tb}
+		return nil
+	})
+	return tt, rd, err
 }
 
 // SubmitResult stores a game's first result unless it already has one. Two

@@ -32,6 +32,7 @@ func commands() []command {
 		{"migrate", "migrate the database: up, down N, version", migrateCmd},
 		{"dev", "run locally: a private PostgreSQL if needed, migrate, demo data, serve", dev},
 		{"version", "print the version and build information", version},
+		{"healthcheck", "exit 0 when the server's /readyz answers 200 (container health checks)", healthcheck},
 		{"seat", "plan a whole seating offline and print it with its repeat count", runSeat},
 		{"validate", "check deal and game records (a file, stdin, or JSON Lines) and print the results", runValidate},
 		{"sim", "write simulated deal or game records as JSON Lines", runSim},

@@ -64,7 +64,7 @@ func loadExamples(t *testing.T) map[string]example {
 
 // summary is the part of a result the examples fix exactly.
 type summary struct {
-	Valid      bool             `json:"valid"`
+	Valid      bool `json:"valid"`
 	Errors     []struct{ Code string }
 	Violations []struct{ Code, Player string }
 	Awards     []struct {

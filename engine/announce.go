@@ -2,6 +2,7 @@ package engine
 
 import "fmt"
 
+// phaseSources is read-only.
 var phaseSources = [2]string{SourceHand1, SourceHand2}
 
 // phase checks one announcement phase and awards its points.

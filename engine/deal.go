@@ -115,6 +115,9 @@ func validatePlayers(r *Rules, players []string) []Problem {
 		probs = append(probs, Problem{Code: "invalid_players", Path: "/players",
 			Message: fmt.Sprintf("%d players; these rules allow %d to %d", len(players), lo, hi)})
 	}
+	if len(players) > 4*maxSeats {
+		return probs // far too many to list each duplicate
+	}
 	for i, p := range players {
 		switch {
 		case p == "":

@@ -23,6 +23,7 @@ const (
 // NumCategories is the number of categories including HighCard.
 const NumCategories = 10
 
+// categoryNames is a read-only table: it is never written.
 var categoryNames = [NumCategories]string{
 	"high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
 	"full_house", "four_of_a_kind", "straight_flush", "royal_straight_flush",
@@ -157,15 +158,4 @@ func Compare(a, b [5]Card) int {
 		return 1
 	}
 	return 0
-}
-
-// handOf lists the cards of a set in Card order.
-func handOf(m cardSet) (h [5]Card, n int) {
-	for m != 0 && n < 5 {
-		c := Card(bits.TrailingZeros64(uint64(m)))
-		h[n] = c
-		n++
-		m &= m - 1
-	}
-	return h, n
 }

@@ -2,7 +2,7 @@ package engine
 
 import "fmt"
 
-// sheetSources are the sources of a sheet line in scoring order.
+// sheetSources are the sources of a sheet line in scoring order (read-only).
 var sheetSources = [5]string{SourceHand1, SourceHand2, SourceLastTrick, SourceChicago, SourceHand3}
 
 const (

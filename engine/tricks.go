@@ -83,6 +83,7 @@ func (c *checker) trick(t int, plays []Play, leader int) int {
 	return winner
 }
 
+// suitNames is read-only.
 var suitNames = [4]string{"club", "diamond", "heart", "spade"}
 
 func suitMask(s int) cardSet { return 0x1fff << (13 * s) }

@@ -46,6 +46,16 @@ var ErrInvalidCard = errors.New("not a card: want rank 2-9, T or 10, J, Q, K, A 
 // 1 diamonds, 2 hearts, 3 spades).
 func NewCard(r, s int) Card { return Card(s*13 + r) }
 
+// NewDeck returns the 52 cards in Card order (clubs two to ace, then
+// diamonds, hearts, spades), for a caller to shuffle.
+func NewDeck() []Card {
+	deck := make([]Card, 52)
+	for i := range deck {
+		deck[i] = Card(i)
+	}
+	return deck
+}
+
 // Rank returns the rank of c, 0 (two) to 12 (ace).
 func (c Card) Rank() int { return int(c) % 13 }
 

@@ -71,6 +71,30 @@ func DecodeGame(data []byte) (*GameRecord, error) {
 	return g, nil
 }
 
+// DecodeGameDeal reads one entry of a game's "deals": a score-sheet line
+// ({"sheet": {...}}) or a full deal without rules, players, dealer and
+// scores. The tournament appends such entries one by one to a game in
+// progress (GameRecord.Deals). The error, if any, is a *DecodeError.
+func DecodeGameDeal(data []byte) (GameDeal, error) {
+	v, d, derr := parseJSON(data)
+	if derr != nil {
+		return GameDeal{}, derr
+	}
+	var gd GameDeal
+	if obj, ok := d.object(v, nil); ok {
+		if sv, ok := d.get(obj, "sheet"); ok {
+			c := ptr{key: "sheet", idx: -1}
+			gd.Sheet = d.sheet(sv, &c)
+		} else {
+			gd.Deal = d.deal(obj, nil, false)
+		}
+	}
+	if len(d.probs) > 0 {
+		return GameDeal{}, &DecodeError{Problems: d.probs}
+	}
+	return gd, nil
+}
+
 // parseJSON parses a whole document for a decoder.
 func parseJSON(data []byte) (node, *decoder, *DecodeError) {
 	root, t, err := parseTree(string(data))

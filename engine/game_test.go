@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -220,5 +221,53 @@ func TestGameChicagoHistory(t *testing.T) {
 			t.Errorf("win_requires_chicago %v: valid %v game_over %v winners %v placements %v, want winners %v first",
 				on, res.Valid, res.GameOver, res.Winners, res.Placements, want)
 		}
+	}
+}
+
+// TestAppendDeals appends entries one by one as the tournament does and
+// re-checks the game in progress after each.
+func TestAppendDeals(t *testing.T) {
+	entries := []string{
+		`{"sheet": {"bo": {"hand1": 2, "last_trick": 5}, "cia": {"hand2": 1, "hand3": 3}}}`,
+		`{"sheet": {"dan": {"hand1": 6, "hand2": 6, "last_trick": 5, "hand3": 6}}}`,
+		`{"sheet": {"dan": {"hand1": 5, "hand2": 5, "chicago": 15, "hand3": 5}}}`,
+	}
+	g := game("anna bo cia dan")
+	for i, e := range entries {
+		gd, err := engine.DecodeGameDeal([]byte(e))
+		if err != nil {
+			t.Fatalf("DecodeGameDeal(%s): %v", e, err)
+		}
+		g.Deals = append(g.Deals, gd)
+		res := engine.CheckGame(g, engine.GameOptions{InProgress: true})
+		if !res.Valid || res.GameOver != (i == 2) {
+			t.Fatalf("after deal %d: valid %v game_over %v errors %v", i, res.Valid, res.GameOver, gameCodes(res))
+		}
+	}
+	if _, err := engine.DecodeGameDeal([]byte(`{"sheet": {"bo": {"hand1": "x"}}}`)); err == nil {
+		t.Errorf("DecodeGameDeal(bad sheet) = nil error")
+	}
+	tb := base(t)
+	tb.playOut()
+	data, err := json.Marshal(engine.GameDeal{Deal: tb.rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := engine.DecodeGameDeal(data)
+	if err != nil || gd.Deal == nil || gd.Deal.Players != nil || len(gd.Deal.Tricks) != 5 {
+		t.Errorf("DecodeGameDeal(full deal %s) = %+v, %v", data, gd, err)
+	}
+}
+
+func TestNewDeck(t *testing.T) {
+	seen := map[engine.Card]bool{}
+	for _, c := range engine.NewDeck() {
+		if !c.Valid() || seen[c] {
+			t.Fatalf("NewDeck has %v twice or invalid", c)
+		}
+		seen[c] = true
+	}
+	if len(seen) != 52 {
+		t.Errorf("NewDeck has %d cards, want 52", len(seen))
 	}
 }

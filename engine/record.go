@@ -99,6 +99,16 @@ func (g GameDeal) MarshalJSON() ([]byte, error) {
 	}{s})
 }
 
+// UnmarshalJSON reads an entry with DecodeGameDeal.
+func (g *GameDeal) UnmarshalJSON(b []byte) error {
+	v, err := DecodeGameDeal(b)
+	if err != nil {
+		return err
+	}
+	*g = v
+	return nil
+}
+
 // GameRecord is a whole game: deals in order from the first dealer.
 type GameRecord struct {
 	// Rules is the rule set; nil means the preset "sm".

@@ -141,12 +141,22 @@ func rank(rows []Standing, format Format, tiebreaks []string) {
 		}
 		return compareStats(a.RoundStats, b.RoundStats, tiebreaks)
 	}
-	slices.SortStableFunc(rows, func(a, b Standing) int {
-		if c := compare(&a, &b); c != 0 {
+	// Sort indexes, not the wide rows; registration order makes it total.
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		if c := compare(&rows[i], &rows[j]); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Player.Seq, b.Player.Seq)
+		return cmp.Compare(rows[i].Player.Seq, rows[j].Player.Seq)
 	})
+	sorted := make([]Standing, len(rows))
+	for i, k := range order {
+		sorted[i] = rows[k]
+	}
+	copy(rows, sorted)
 	for i := range rows {
 		if i > 0 && compare(&rows[i-1], &rows[i]) == 0 {
 			rows[i].Rank = rows[i-1].Rank
@@ -167,3 +177,4 @@ func compareBool(a, b bool) int {
 		return 1
 	}
 }
+

@@ -177,4 +177,3 @@ func compareBool(a, b bool) int {
 		return 1
 	}
 }
-

@@ -73,15 +73,15 @@ type Settings struct {
 
 // Tournament is one competition with its players and rounds.
 type Tournament struct {
-	ID        string
-	Name      string
-	Format    Format
-	Settings  Settings
-	Status    Status
-	Champion  string // sm: the winner of the final table, once it is closed
+	ID       string
+	Name     string
+	Format   Format
+	Settings Settings
+	Status   Status
+	Champion string // sm: the winner of the final table, once it is closed
 	// CurrentRound is the number of the latest round drawn (0: none yet).
 	CurrentRound int
-	CreatedAt time.Time
+	CreatedAt    time.Time
 }
 
 // NewTournament is what the admin gives to create a tournament. Nil and

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -393,5 +395,28 @@ func TestReshuffledFlag(t *testing.T) {
 	res := engine.CheckDeal(tb.rec)
 	if !hasProblem(res.Errors, "invalid_record", "/exchanges/0/0/reshuffled") {
 		t.Errorf("reshuffled without exhaustion: errors %+v, want invalid_record", res.Errors)
+	}
+}
+
+// TestOpenCardRefusedBackAfterReshuffle: the stock held only the open card,
+// which was refused; the pile less the player's own discard became the new
+// stock, so the refused card may come back (record found by the simulator).
+func TestOpenCardRefusedBackAfterReshuffle(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "refused_open_card_reshuffle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := engine.DecodeDeal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := engine.CheckDeal(d); !res.Valid {
+		t.Errorf("CheckDeal = invalid %+v, want valid", res.Errors)
+	}
+	// Drawing the player's own discard instead is still wrong.
+	x := &d.Exchanges[2][3]
+	x.Draw[0] = x.Discard[0]
+	if res := engine.CheckDeal(d); !hasCode(res, "card_not_in_stock") {
+		t.Errorf("own discard drawn after the reshuffle: errors %v, want card_not_in_stock", codes(res))
 	}
 }

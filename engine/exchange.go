@@ -142,7 +142,8 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
 			draws = draws[1:]
 		default:
 			c.pile |= 1 << o.Card
-			if len(draws) > 0 && draws[0] == o.Card {
+			// After a reshuffle the refused card is back in the stock and may be drawn.
+			if len(draws) > 0 && draws[0] == o.Card && c.stockCount > 0 {
 				c.fail("open_card_mismatch", path("/draw/0"), x.Player, "%s refused the open card %s but drew it", x.Player, o.Card)
 			}
 		}

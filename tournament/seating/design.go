@@ -42,8 +42,8 @@ func candidateDesigns(n int) []*design {
 		case N == 28:
 			out = append(out, develop28())
 		}
-		if N%4 == 0 && isPrime(N/4) && N/4 >= 5 {
-			out = append(out, transversal(N/4))
+		if f := newField(N / 4); N%4 == 0 && N >= 20 && f != nil {
+			out = append(out, transversal(f))
 		}
 	}
 	return out
@@ -128,23 +128,122 @@ func gf4AddScaled(p, dir, t, k int) int {
 	return out
 }
 
-// transversal builds a resolvable transversal design TD(4, q) for a prime
-// q >= 5: players (g, x) with g in 0..3 and x in Z_q; round a has the
-// tables {(g, a·g + b) : g = 0..3} for b in Z_q. Two players in different
+// transversal builds a resolvable transversal design TD(4, q) over the
+// finite field GF(q), q a prime power >= 5: players (g, x) with g in 0..3
+// and x in GF(q); round a has the tables {(g, b + a·e_g) : g = 0..3} for b
+// in GF(q), with e_0..e_3 distinct field elements. Two players in different
 // groups g meet exactly once, players in the same group never, so q rounds
-// have no repeat (20 players × 5 rounds, 44 × 11, 52 × 13).
-func transversal(q int) *design {
+// have no repeat (20 players × 5 rounds, 28 × 7, 32 × 8, 36 × 9, 44 × 11).
+// When 4 divides q, one more round seats each group at tables of its own
+// (32 × 9).
+func transversal(f *field) *design {
+	q := f.q
 	d := &design{name: "resolvable transversal design", points: 4 * q}
 	for a := range q {
 		round := make([][]int, q)
 		for b := range q {
 			for g := range 4 {
-				round[b] = append(round[b], g*q+(a*g+b)%q)
+				round[b] = append(round[b], g*q+f.add(b, f.mul(a, g)))
 			}
 		}
 		d.rounds = append(d.rounds, round)
 	}
+	if q%4 == 0 {
+		var round [][]int
+		for p := 0; p < 4*q; p += 4 {
+			round = append(round, []int{p, p + 1, p + 2, p + 3})
+		}
+		d.rounds = append(d.rounds, round)
+	}
 	return d
+}
+
+// field is a finite field GF(p^k), k <= 3, its elements coded as base-p
+// numbers whose digits are the coefficients of a polynomial in x, reduced
+// modulo a monic irreducible polynomial of degree k.
+type field struct {
+	p, k, q int
+	mod     []int // x^k = -(mod[0] + mod[1]x + ... ); coefficients of the irreducible polynomial below x^k
+}
+
+// newField returns GF(q) or nil when q is not a prime power p^k with
+// k <= 3 (a polynomial of degree 2 or 3 without a root is irreducible).
+func newField(q int) *field {
+	for p := 2; p <= q; p++ {
+		if !isPrime(p) {
+			continue
+		}
+		k, v := 0, 1
+		for v < q {
+			v, k = v*p, k+1
+		}
+		if v != q || k > 3 {
+			continue
+		}
+		f := &field{p: p, k: k, q: q}
+		for code := range q { // candidate polynomials x^k + lower terms
+			f.mod = digits(code, p, k)
+			if k == 1 || !f.hasRoot() {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func digits(v, p, k int) []int {
+	d := make([]int, k)
+	for i := range d {
+		d[i], v = v%p, v/p
+	}
+	return d
+}
+
+// hasRoot reports whether x^k + mod(x) has a root in Z_p.
+func (f *field) hasRoot() bool {
+	for r := range f.p {
+		v, pow := 0, 1
+		for i := range f.k {
+			v += f.mod[i] * pow
+			pow = pow * r % f.p
+		}
+		if (v+pow)%f.p == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *field) add(a, b int) int {
+	out, pow := 0, 1
+	for range f.k {
+		out += (a%f.p + b%f.p) % f.p * pow
+		a, b, pow = a/f.p, b/f.p, pow*f.p
+	}
+	return out
+}
+
+func (f *field) mul(a, b int) int {
+	prod := make([]int, 2*f.k)
+	da, db := digits(a, f.p, f.k), digits(b, f.p, f.k)
+	for i, x := range da {
+		for j, y := range db {
+			prod[i+j] = (prod[i+j] + x*y) % f.p
+		}
+	}
+	for i := 2*f.k - 1; i >= f.k; i-- { // x^i = x^(i-k)·x^k = -x^(i-k)·mod(x)
+		c := prod[i]
+		prod[i] = 0
+		for j, m := range f.mod {
+			prod[i-f.k+j] = ((prod[i-f.k+j]-c*m)%f.p + f.p) % f.p
+		}
+	}
+	out, pow := 0, 1
+	for i := range f.k {
+		out += prod[i] * pow
+		pow *= f.p
+	}
+	return out
 }
 
 // pt names a point of a cyclic development: x in Z_m on level l, or a fixed

@@ -35,7 +35,6 @@ const (
 	Spades
 )
 
-const rankChars = "23456789TJQKA"
 const suitChars = "cdhs"
 
 // ErrInvalidCard is the error ParseCard returns for a string that is not a
@@ -102,6 +101,11 @@ func (c *Card) UnmarshalText(b []byte) error {
 // suit c, d, h, s, in lower or upper case, or one of ♣ ♦ ♥ ♠ (optionally
 // followed by the emoji variation selector U+FE0F).
 func ParseCard(s string) (Card, error) {
+	if len(s) == 2 { // the common case: canonical or upper-case ASCII
+		if r, st := rankIndex(s[0]), suitByte(s[1]); r >= 0 && st >= 0 {
+			return NewCard(r, st), nil
+		}
+	}
 	var r int
 	switch {
 	case len(s) >= 2 && s[0] == '1' && s[1] == '0':
@@ -120,10 +124,33 @@ func ParseCard(s string) (Card, error) {
 }
 
 func rankIndex(b byte) int {
-	for i := 0; i < len(rankChars); i++ {
-		if rankChars[i] == b {
-			return i
-		}
+	switch {
+	case b >= '2' && b <= '9':
+		return int(b - '2')
+	case b == 'T':
+		return Ten
+	case b == 'J':
+		return Jack
+	case b == 'Q':
+		return Queen
+	case b == 'K':
+		return King
+	case b == 'A':
+		return Ace
+	}
+	return -1
+}
+
+func suitByte(b byte) int {
+	switch b {
+	case 'c', 'C':
+		return Clubs
+	case 'd', 'D':
+		return Diamonds
+	case 'h', 'H':
+		return Hearts
+	case 's', 'S':
+		return Spades
 	}
 	return -1
 }

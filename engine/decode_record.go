@@ -121,26 +121,32 @@ func (d *decoder) exchange(v node, p *ptr) Exchange {
 	if !ok {
 		return x
 	}
-	x.Player = d.player(obj, p)
-	if v, ok := d.opt(obj, "show"); ok {
-		c := p.field("show")
-		x.Show = d.cards(v, &c)
+	hasPlayer := false
+	kids := d.kids(obj)
+	for i := 0; i+1 < len(kids); i += 2 {
+		key, v := d.t.text(kids[i]), kids[i+1]
+		if v.kind == kNull && key != "player" {
+			continue
+		}
+		c := p.field(key)
+		switch key {
+		case "player":
+			hasPlayer = true
+			x.Player, _ = d.str(v, &c)
+		case "show":
+			x.Show = d.cards(v, &c)
+		case "discard":
+			x.Discard = d.cards(v, &c)
+		case "draw":
+			x.Draw = d.cards(v, &c)
+		case "open":
+			x.Open = d.open(v, &c)
+		case "reshuffled":
+			x.Reshuffled = d.boolean(v, &c, false)
+		}
 	}
-	if v, ok := d.opt(obj, "discard"); ok {
-		c := p.field("discard")
-		x.Discard = d.cards(v, &c)
-	}
-	if v, ok := d.opt(obj, "draw"); ok {
-		c := p.field("draw")
-		x.Draw = d.cards(v, &c)
-	}
-	if v, ok := d.opt(obj, "open"); ok {
-		c := p.field("open")
-		x.Open = d.open(v, &c)
-	}
-	if v, ok := d.opt(obj, "reshuffled"); ok {
-		c := p.field("reshuffled")
-		x.Reshuffled = d.boolean(v, &c, false)
+	if !hasPlayer {
+		d.add("invalid_record", p, "missing %q", "player")
 	}
 	return x
 }
@@ -188,15 +194,7 @@ func (d *decoder) phases(v node, p *ptr) [][]Announcement {
 		out[i] = make([]Announcement, len(list))
 		for j, x := range list {
 			xc := c.index(j)
-			obj, ok := d.object(x, &xc)
-			if !ok {
-				continue
-			}
-			out[i][j].Player = d.player(obj, &xc)
-			if v, ok := d.opt(obj, "announce"); ok {
-				ac := xc.field("announce")
-				out[i][j].Announce, _ = d.str(v, &ac)
-			}
+			out[i][j] = d.announcement(x, &xc)
 		}
 	}
 	return out
@@ -217,18 +215,68 @@ func (d *decoder) tricks(v node, p *ptr) [][]Play {
 		out[i] = make([]Play, len(list))
 		for j, x := range list {
 			xc := c.index(j)
-			obj, ok := d.object(x, &xc)
-			if !ok {
-				continue
-			}
-			out[i][j].Player = d.player(obj, &xc)
-			if v, ok := d.field(obj, "card", &xc, true); ok {
-				cc := xc.field("card")
-				out[i][j].Card, _ = d.card(v, &cc)
-			}
+			out[i][j] = d.play(x, &xc)
 		}
 	}
 	return out
+}
+
+// announcement decodes one entry of a phase in a single pass.
+func (d *decoder) announcement(v node, p *ptr) Announcement {
+	var a Announcement
+	obj, ok := d.object(v, p)
+	if !ok {
+		return a
+	}
+	hasPlayer := false
+	kids := d.kids(obj)
+	for i := 0; i+1 < len(kids); i += 2 {
+		key, v := d.t.text(kids[i]), kids[i+1]
+		switch {
+		case key == "player":
+			c := p.field(key)
+			hasPlayer = true
+			a.Player, _ = d.str(v, &c)
+		case key == "announce" && v.kind != kNull:
+			c := p.field(key)
+			a.Announce, _ = d.str(v, &c)
+		}
+	}
+	if !hasPlayer {
+		d.add("invalid_record", p, "missing %q", "player")
+	}
+	return a
+}
+
+// play decodes one card played to a trick in a single pass.
+func (d *decoder) play(v node, p *ptr) Play {
+	var pl Play
+	obj, ok := d.object(v, p)
+	if !ok {
+		return pl
+	}
+	hasPlayer, hasCard := false, false
+	kids := d.kids(obj)
+	for i := 0; i+1 < len(kids); i += 2 {
+		key, v := d.t.text(kids[i]), kids[i+1]
+		switch key {
+		case "player":
+			c := p.field(key)
+			hasPlayer = true
+			pl.Player, _ = d.str(v, &c)
+		case "card":
+			c := p.field(key)
+			hasCard = true
+			pl.Card, _ = d.card(v, &c)
+		}
+	}
+	if !hasPlayer {
+		d.add("invalid_record", p, "missing %q", "player")
+	}
+	if !hasCard {
+		d.add("invalid_record", p, "missing %q", "card")
+	}
+	return pl
 }
 
 // game decodes a game record.

@@ -56,10 +56,9 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	if len(x.Discard) == 0 && len(x.Draw) == 0 && x.Open == nil {
 		return
 	}
-	path := xloc{round, i}.path
 	at := xloc{round, i}
 	if stop := c.r.ExchangeStop; !stop.Null && c.start[seat] >= stop.Value {
-		c.violate("exchange_after_stop", path(""), seat, Penalty,
+		c.violate("exchange_after_stop", at.path(""), seat, Penalty,
 			"%s had %d at the start of the deal (exchange stop %d) and may not exchange", x.Player, c.start[seat], stop.Value)
 	}
 	for j, card := range x.Show {
@@ -74,18 +73,18 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	c.hand[seat] &^= disc
 	c.pile |= disc
 	if len(x.Draw) != len(x.Discard) {
-		c.fail("draw_count_mismatch", path("/draw"), x.Player, "%s discards %d cards and draws %d", x.Player, len(x.Discard), len(x.Draw))
+		c.fail("draw_count_mismatch", at.path("/draw"), x.Player, "%s discards %d cards and draws %d", x.Player, len(x.Discard), len(x.Draw))
 	}
 	need := len(x.Draw)
 	if x.Open != nil && !x.Open.Taken {
 		need++
 	}
 	if c.r.StockExhaustion == StockForbid && need > c.stockCount {
-		c.fail("stock_exhausted", path(""), x.Player, "%s needs %d cards; the stock holds %d", x.Player, need, c.stockCount)
+		c.fail("stock_exhausted", at.path(""), x.Player, "%s needs %d cards; the stock holds %d", x.Player, need, c.stockCount)
 	}
 	reshuffled := c.drawAll(seat, disc, x, at)
 	if x.Reshuffled && !reshuffled {
-		c.fail("invalid_record", path("/reshuffled"), x.Player, "marked reshuffled, but the stock did not run out")
+		c.fail("invalid_record", at.path("/reshuffled"), x.Player, "marked reshuffled, but the stock did not run out")
 	}
 }
 
@@ -123,20 +122,19 @@ func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, at xloc) {
 // drawAll takes the drawn cards (and an open card) from the stock. It
 // reports whether the stock ran out and was reshuffled.
 func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
-	path := at.path
 	draws := x.Draw
 	reshuffled := false
 	if o := x.Open; o != nil {
 		switch {
 		case c.r.OpenCard == OpenCardOff:
-			c.fail("open_card_not_allowed", path("/open"), x.Player, "open cards are off under these rules")
+			c.fail("open_card_not_allowed", at.path("/open"), x.Player, "open cards are off under these rules")
 		case len(x.Discard) != 1:
-			c.fail("open_card_not_allowed", path("/open"), x.Player, "an open card only in a one-card exchange; %s discards %d", x.Player, len(x.Discard))
+			c.fail("open_card_not_allowed", at.path("/open"), x.Player, "an open card only in a one-card exchange; %s discards %d", x.Player, len(x.Discard))
 		}
 		reshuffled = c.take(seat, disc, o.Card, at, "open", -1, "open_card_mismatch")
 		switch {
 		case o.Taken && (len(draws) == 0 || draws[0] != o.Card):
-			c.fail("open_card_mismatch", path("/draw"), x.Player, "%s took the open card %s, so the draw must be it", x.Player, o.Card)
+			c.fail("open_card_mismatch", at.path("/draw"), x.Player, "%s took the open card %s, so the draw must be it", x.Player, o.Card)
 		case o.Taken:
 			c.hand[seat] |= 1 << o.Card
 			draws = draws[1:]
@@ -144,7 +142,7 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
 			c.pile |= 1 << o.Card
 			// After a reshuffle the refused card is back in the stock and may be drawn.
 			if len(draws) > 0 && draws[0] == o.Card && c.stockCount > 0 {
-				c.fail("open_card_mismatch", path("/draw/0"), x.Player, "%s refused the open card %s but drew it", x.Player, o.Card)
+				c.fail("open_card_mismatch", at.path("/draw/0"), x.Player, "%s refused the open card %s but drew it", x.Player, o.Card)
 			}
 		}
 	}

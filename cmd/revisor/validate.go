@@ -146,7 +146,7 @@ func validateOne(in io.Reader, stdout, stderr io.Writer, opt validateOptions) (i
 	}
 	switch st.status {
 	case statusBadData:
-		return statusBadData, opt.path + " is not JSON: " + st.message
+		return statusBadData, opt.path + ": " + st.message
 	case statusInvalid:
 		return statusInvalid, fmt.Sprintf("%s is invalid (%s)", opt.path, st.message)
 	}
@@ -161,57 +161,27 @@ type recordStatus struct {
 
 // recordChecker checks records one at a time, reusing its output buffer.
 type recordChecker struct {
-	buf bytes.Buffer
+	buf []byte
 }
 
 // check decodes and checks one record (a game when it has a top-level
-// "deals" field) and returns its compact result JSON, valid until the next
-// call.
+// "deals" member) with engine.Validate and returns its compact result JSON,
+// valid until the next call.
 func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatus) {
-	var res any
-	var st recordStatus
-	if isGame(data) {
-		g, err := engine.DecodeGame(data)
-		if err != nil {
-			res, st = decodeFailure(err, (*engine.DecodeError).GameResult)
-		} else {
-			r := engine.CheckGame(g, engine.GameOptions{InProgress: inProgress})
-			res, st = r, problemsStatus(r.Errors)
-		}
+	out := engine.Validate(data, engine.GameOptions{InProgress: inProgress})
+	var errs []engine.Problem
+	if out.Game {
+		c.buf = appendGameResult(c.buf[:0], out.GameRes)
+		errs = out.GameRes.Errors
 	} else {
-		d, err := engine.DecodeDeal(data)
-		if err != nil {
-			res, st = decodeFailure(err, (*engine.DecodeError).DealResult)
-		} else {
-			r := engine.CheckDeal(d)
-			res, st = r, problemsStatus(r.Errors)
-		}
+		c.buf = appendDealResult(c.buf[:0], out.Deal)
+		errs = out.Deal.Errors
 	}
-	c.buf.Reset()
-	enc := json.NewEncoder(&c.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
-		// Results are plain data; this cannot happen. Say so rather than panic.
-		c.buf.Reset()
-		fmt.Fprintf(&c.buf, `{"valid":false,"errors":[{"code":"internal","path":"","message":%q}]}`, err.Error())
-		return c.buf.Bytes(), recordStatus{statusInvalid, err.Error()}
+	st := problemsStatus(errs)
+	if out.Syntax && len(errs) > 0 {
+		st = recordStatus{statusBadData, errs[0].Message}
 	}
-	out := c.buf.Bytes()
-	return out[:len(out)-1], st // without the encoder's newline
-}
-
-// decodeFailure turns a decoding error into the invalid result and the
-// status: 2 when the input is not JSON at all.
-func decodeFailure[R any](err error, result func(*engine.DecodeError) R) (any, recordStatus) {
-	var de *engine.DecodeError
-	if !errors.As(err, &de) {
-		de = &engine.DecodeError{Problems: []engine.Problem{{Code: "invalid_record", Message: err.Error()}}}
-	}
-	st := problemsStatus(de.Problems)
-	if de.Syntax {
-		st.status = statusBadData
-	}
-	return result(de), st
+	return c.buf, st
 }
 
 // problemsStatus is invalid when there are problems, naming the first.
@@ -223,77 +193,6 @@ func problemsStatus(errs []engine.Problem) recordStatus {
 		return recordStatus{statusInvalid, errs[0].Code + " at \"" + errs[0].Path + "\": " + errs[0].Message}
 	}
 	return recordStatus{statusInvalid, fmt.Sprintf("%s at %q: %s, and %d more", errs[0].Code, errs[0].Path, errs[0].Message, len(errs)-1)}
-}
-
-// isGame reports whether data is a JSON object with a top-level "deals"
-// key. It only locates keys and does not validate the JSON: decoding does.
-func isGame(data []byte) bool {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	depth := 0
-	for i < len(data) {
-		switch data[i] {
-		case '"':
-			end, escaped := scanString(data, i)
-			if depth == 1 && isKey(data, end) && keyIs(data[i:end], escaped, "deals") {
-				return true
-			}
-			i = end
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth <= 0 {
-				return false
-			}
-		}
-		i++
-	}
-	return false
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// scanString returns the index after the string that starts at data[i]
-// (a quote) and whether it has escapes. An unterminated string runs to the
-// end.
-func scanString(data []byte, i int) (int, bool) {
-	escaped := false
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			escaped = true
-			j++
-		case '"':
-			return j + 1, escaped
-		}
-	}
-	return len(data), escaped
-}
-
-// isKey reports whether the string ending before data[end] is followed by
-// a colon.
-func isKey(data []byte, end int) bool {
-	j := skipSpace(data, end)
-	return j < len(data) && data[j] == ':'
-}
-
-// keyIs compares a quoted JSON string with name, unquoting only when it
-// has escapes.
-func keyIs(quoted []byte, escaped bool, name string) bool {
-	if !escaped {
-		return len(quoted) == len(name)+2 && string(quoted[1:len(quoted)-1]) == name
-	}
-	var s string
-	return json.Unmarshal(quoted, &s) == nil && s == name
 }
 
 // newLineScanner returns a scanner of lines up to maxLine bytes (without
@@ -450,7 +349,7 @@ func (b *lineBatch) run(c *recordChecker, inProgress bool) {
 			b.bad++
 		}
 		if st.status == statusBadData {
-			b.notes = append(b.notes, fmt.Sprintf("line %d is not JSON: %s", b.nums[i], st.message))
+			b.notes = append(b.notes, fmt.Sprintf("line %d: %s", b.nums[i], st.message))
 		}
 		start = end
 	}

@@ -320,7 +320,7 @@ func TestValidateLinesMixed(t *testing.T) {
 				t.Errorf("%s: result %d valid = %v, want %v", tt.name, i+1, r["valid"], tt.valid[i])
 			}
 		}
-		if tt.code == 2 && !strings.Contains(errOut, "line 2 is not JSON") {
+		if tt.code == 2 && !strings.Contains(errOut, "line 2: not JSON") {
 			t.Errorf("%s: stderr = %q, want it to name line 2", tt.name, errOut)
 		}
 	}
@@ -354,49 +354,6 @@ func TestValidateLinesCancel(t *testing.T) {
 	if err == nil || exitCode(err) != 2 {
 		t.Errorf("validate --lines with a cancelled context = %v, want exit 2", err)
 	}
-}
-
-func TestIsGame(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
-		{`{"deals": []}`, true},
-		{` {"players": ["a"], "deals" : [{"sheet": {}}]}`, true},
-		{`{"d\u0065als": []}`, true},
-		{`{"hands": {"deals": 1}}`, false},
-		{`{"players": ["deals"]}`, false},
-		{`{"note": "a \"deals\": here", "x": 1}`, false},
-		{`{"dealsx": 1}`, false},
-		{`["deals"]`, false},
-		{`"deals"`, false},
-		{``, false},
-		{`{"a": "\\", "deals": 1}`, true},
-		{`{"a": {}} {"deals": 1}`, false},
-	}
-	for _, tt := range tests {
-		if got := isGame([]byte(tt.in)); got != tt.want {
-			t.Errorf("isGame(%s) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-// FuzzIsGame: on any JSON object isGame agrees with encoding/json about a
-// top-level "deals" key, and it never panics.
-func FuzzIsGame(f *testing.F) {
-	for _, s := range []string{`{"deals": []}`, `{"a": {"deals": 1}}`, `{"d\u0065als": 0}`, `{"a": "\"", "deals": 1}`, `[]`, `{`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		got := isGame(data)
-		var m map[string]json.RawMessage
-		if !json.Valid(data) || json.Unmarshal(data, &m) != nil {
-			return
-		}
-		if _, want := m["deals"]; got != want {
-			t.Errorf("isGame(%q) = %v, want %v", data, got, want)
-		}
-	})
 }
 
 // FuzzValidateLines: any input gives one result line per non-blank input
@@ -503,5 +460,70 @@ func BenchmarkValidateOneDeal(b *testing.B) {
 		if _, st := c.check(in[:len(in)-1], false); st.status != statusValid {
 			b.Fatal(fmt.Sprint(st))
 		}
+	}
+}
+
+// TestResultJSONMatchesMarshal: the hand-written result JSON is byte for
+// byte what json.Marshal writes, for clean, violating, invalid and
+// undecodable records, deals and games, and for awkward strings.
+func TestResultJSONMatchesMarshal(t *testing.T) {
+	for typ, n := range map[reflect.Type]int{
+		reflect.TypeFor[engine.DealResult](): 9, reflect.TypeFor[engine.GameResult](): 9,
+		reflect.TypeFor[engine.Problem](): 4, reflect.TypeFor[engine.Violation](): 5,
+		reflect.TypeFor[engine.Award](): 4, reflect.TypeFor[engine.Placement](): 3,
+	} {
+		if typ.NumField() != n {
+			t.Errorf("%v has %d fields, validate_json.go writes %d: update it", typ, typ.NumField(), n)
+		}
+	}
+	check := func(name string, res any) {
+		t.Helper()
+		want, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		switch r := res.(type) {
+		case *engine.DealResult:
+			got = appendDealResult(nil, r)
+		case *engine.GameResult:
+			got = appendGameResult(nil, r)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: appended JSON\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	opt := sim.DefaultOptions()
+	opt.Revoke, opt.Bluff, opt.UnshownBreak = 0.1, 0.05, 0.5
+	s := sim.NewWithOptions(4, engine.SM(), opt)
+	players := sim.Players(4)
+	for i := 0; i < 50; i++ {
+		d := s.Deal(players, players[i%4], s.Scores(players, 50))
+		check(fmt.Sprintf("deal %d", i), engine.CheckDeal(d))
+		d.Tricks[0][0].Card, d.Exchanges[0] = d.Tricks[0][1].Card, nil
+		check(fmt.Sprintf("broken deal %d", i), engine.CheckDeal(d))
+	}
+	for i := 0; i < 3; i++ {
+		g := s.Game(players, "p3")
+		check(fmt.Sprintf("game %d", i), engine.CheckGame(g, engine.GameOptions{}))
+		check(fmt.Sprintf("sheet game %d", i), engine.CheckGame(s.SheetsOf(g, 0.5), engine.GameOptions{}))
+		g.Deals = g.Deals[:len(g.Deals)/2]
+		check(fmt.Sprintf("unfinished game %d", i), engine.CheckGame(g, engine.GameOptions{}))
+	}
+	odd := []string{"a<b>&c", "quote\"back\\slash", "ctl\x01\x1f\b\f\n\r\t", "bad\xffutf8", "sep\u2028\u2029", "åäö ♠"}
+	d := &engine.DealRecord{Players: odd[:4], Dealer: "nobody", Scores: map[string]int{odd[4]: 3, odd[5]: -2}}
+	check("odd names", engine.CheckDeal(d))
+	d.Dealer = odd[0]
+	check("odd names, dealt", engine.CheckDeal(d))
+	g := &engine.GameRecord{Players: odd[:3], FirstDealer: odd[1], Deals: []engine.GameDeal{{Sheet: engine.Sheet{odd[2]: {"last_trick": 5, odd[5]: 1}}}}}
+	check("odd game", engine.CheckGame(g, engine.GameOptions{}))
+	for _, in := range []string{"nope", `{"players": 1}`, `{"players":["a","b","c"],"dealer":"a","hands":{"a":["Xx", "<&>"]}}`} {
+		_, err := engine.DecodeDeal([]byte(in))
+		var de *engine.DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("DecodeDeal(%q) = %v, want a DecodeError", in, err)
+		}
+		check("decode "+in, de.DealResult())
+		check("decode game "+in, de.GameResult())
 	}
 }

@@ -66,17 +66,30 @@ func TestChicagoWon(t *testing.T) {
 }
 
 func TestChicagoLost(t *testing.T) {
-	tests := []struct {
-		name   string
-		rules  *engine.Rules
-		scores map[string]int
-		bo     int // bo's score after the deal
-	}{
+	tests := []lostCase{
 		{"sm", nil, map[string]int{"bo": 20}, 5},
-		{"floor at 0", rules(t, "chicago_min_score", 0), map[string]int{"bo": 3}, 0},
-		{"switch negative_scores", rules(t, "negative_scores", true, "chicago_min_score", nil), map[string]int{"bo": 3}, -12},
 		{"switch chicago_points", rules(t, "chicago_points", 10), map[string]int{"bo": 20}, 10},
 	}
+	testChicagoLost(t, tests)
+}
+
+// TestFloorAndSwitchNegativeScores: a lost Chicago takes bo from 3 to 0
+// under the floor, to -12 with negative_scores.
+func TestFloorAndSwitchNegativeScores(t *testing.T) {
+	testChicagoLost(t, []lostCase{
+		{"floor at 0", rules(t, "chicago_min_score", 0), map[string]int{"bo": 3}, 0},
+		{"switch negative_scores", rules(t, "negative_scores", true, "chicago_min_score", nil), map[string]int{"bo": 3}, -12},
+	})
+}
+
+type lostCase struct {
+	name   string
+	rules  *engine.Rules
+	scores map[string]int
+	bo     int // bo's score after the deal
+}
+
+func testChicagoLost(t *testing.T, tests []lostCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := lostTable(t, tt.scores)
@@ -278,6 +291,8 @@ func TestSwitchRoyalInstantWin(t *testing.T) {
 		{false, false, []string{}},
 		{true, true, []string{"bo"}},
 	}
+	// Under sm the royal's 52 points in the final showdown reach the target
+	// anyway: bo wins with or without the switch, although anna has 45.
 	for _, tt := range tests {
 		tb := newTable(t, "anna bo cia dan", "anna", hands, "")
 		tb.rec.Rules = rules(t, "royal_instant_win", tt.on)
@@ -286,10 +301,8 @@ func TestSwitchRoyalInstantWin(t *testing.T) {
 		tb.playOut()
 		res := engine.CheckDeal(tb.rec)
 		mustValid(t, res)
-		// bo's royal scores in the final showdown (52 points).
-		if res.GameOver != true || !reflect.DeepEqual(res.Winners, []string{"bo"}) {
-			// with 52 + pair + ... bo passes the target either way; check the instant win separately below
-			t.Errorf("royal_instant_win %v: game_over %v winners %v", tt.on, res.GameOver, res.Winners)
+		if !res.GameOver || !reflect.DeepEqual(res.Winners, []string{"bo"}) {
+			t.Errorf("royal_instant_win %v: game_over %v winners %v, want true [bo]", tt.on, res.GameOver, res.Winners)
 		}
 	}
 	// Target 200: only the instant win ends the game.

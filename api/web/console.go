@@ -18,6 +18,7 @@ import (
 func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.Use(h.requireOrganizer)
 	g.GET("", h.consolePage)
+	g.GET("/players", h.consolePlayersPage)
 	g.POST("/players", h.addPlayer)
 	g.POST("/players/import", h.importPlayers)
 	g.POST("/players/:pid/status", h.playerStatus)
@@ -67,7 +68,7 @@ func consoleURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/conso
 
 // consoleData is the console's data.
 type consoleData struct {
-	Players []tournament.Player
+	Players []consolePlayer
 	Round   *tournament.Round
 	Tables  []consoleTable
 	Next    int  // the number of the round a draw makes
@@ -78,6 +79,30 @@ type consoleData struct {
 	Form    string // which form the error belongs to
 	Ties    []tieView
 	Values  map[string]string // the failed form's values, to fill in again
+}
+
+// consolePlayer is one row of the console's player list, with its texts
+// looked up once rather than per template call.
+type consolePlayer struct {
+	ID, Name, Club, Status, StatusText string
+	Action, ActionText                 string // the status the button sets, and its label
+}
+
+func consolePlayers(p *page, ps []tournament.Player) []consolePlayer {
+	withdraw, reinstate := p.T("c.withdraw"), p.T("c.reinstate")
+	out := make([]consolePlayer, len(ps))
+	for i, pl := range ps {
+		cp := consolePlayer{ID: pl.ID, Name: pl.Name, Club: pl.Club, Status: string(pl.Status),
+			StatusText: p.T("pstatus." + string(pl.Status))}
+		switch pl.Status {
+		case tournament.PlayerActive:
+			cp.Action, cp.ActionText = string(tournament.PlayerWithdrawn), withdraw
+		case tournament.PlayerWithdrawn:
+			cp.Action, cp.ActionText = string(tournament.PlayerActive), reinstate
+		}
+		out[i] = cp
+	}
+	return out
 }
 
 // consoleTable is one table of the open round with its games' state.
@@ -102,18 +127,30 @@ type tieView struct {
 type tiePlayer struct{ ID, Name string }
 
 func (h *Handler) consolePage(c echo.Context) error {
-	return h.renderConsole(c, http.StatusOK, consoleData{Saved: c.QueryParam("saved") == "1"})
+	return h.renderConsole(c, http.StatusOK, "console", consoleData{Saved: c.QueryParam("saved") == "1"})
 }
 
-// renderConsole renders the console with d's message over a fresh read of
-// the tournament.
-func (h *Handler) renderConsole(c echo.Context, status int, d consoleData) error {
-	p, st, err := h.tournamentPageStart(c, "c.title", "console")
+// consolePlayersPage lists the players with the forms that register them.
+func (h *Handler) consolePlayersPage(c echo.Context) error {
+	return h.renderConsole(c, http.StatusOK, "console_players", consoleData{Saved: c.QueryParam("saved") == "1"})
+}
+
+// playerForms are the forms of the players page.
+var playerForms = map[string]bool{"add": true, "import": true, "players": true}
+
+// renderConsole renders a console page (name) with d's message over the
+// tournament as it is.
+func (h *Handler) renderConsole(c echo.Context, status int, name string, d consoleData) error {
+	title := "c.title"
+	if name == "console_players" {
+		title = "c.players"
+	}
+	p, st, err := h.tournamentPageStart(c, title, "console")
 	if err != nil {
 		return h.fail(c, err)
 	}
 	p.Organizer = true
-	d.Players = st.Players
+	d.Players = consolePlayers(p, st.Players)
 	d.Round = roundOf(st, 0)
 	d.Next = len(st.Rounds) + 1
 	d.CanDraw = st.Tournament.Status != tournament.StatusFinished &&
@@ -121,8 +158,11 @@ func (h *Handler) renderConsole(c echo.Context, status int, d consoleData) error
 	if d.Round != nil {
 		d.Tables = consoleTables(st, d.Round)
 	}
+	if name == "console_players" {
+		p.Title = p.T("c.players") + ": " + st.Tournament.Name
+	}
 	p.Data = d
-	return h.render(c, status, "console", p)
+	return h.render(c, status, name, p)
 }
 
 func consoleTables(st *tournament.State, r *tournament.Round) []consoleTable {
@@ -160,7 +200,11 @@ func (h *Handler) formError(c echo.Context, form string, err error, values map[s
 		d.Field, _ = te.Details["field"].(string)
 		d.Ties = tiesOf(te.Details)
 	}
-	return h.renderConsole(c, status, d)
+	name := "console"
+	if playerForms[form] {
+		name = "console_players"
+	}
+	return h.renderConsole(c, status, name, d)
 }
 
 // tiesOf reads the ties of an unresolved_tie error's details.
@@ -183,6 +227,10 @@ func tiesOf(details map[string]any) []tieView {
 }
 
 func (h *Handler) saved(c echo.Context, anchor string) error {
+	h.cache.invalidate(c.Param("tid"))
+	if anchor == "players" {
+		return c.Redirect(http.StatusSeeOther, consoleURL(c.Param("tid"))+"/players?saved=1")
+	}
 	return c.Redirect(http.StatusSeeOther, consoleURL(c.Param("tid"))+"?saved=1#"+anchor)
 }
 
@@ -349,15 +397,12 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	svc, err := h.service()
+	st, err := h.state(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return h.fail(c, err)
 	}
-	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
-	if err != nil {
-		return h.fail(c, err)
-	}
+	ex := tournament.ExportOf(st, h.cfg.Now().UTC())
 	c.Response().Header().Set(echo.HeaderContentDisposition,
-		`attachment; filename="tournament-`+c.Param("tid")+`.json"`)
-	return c.JSONPretty(http.StatusOK, ex, "  ")
+		`attachment; filename="tournament-`+st.Tournament.ID+`.json"`)
+	return c.JSON(http.StatusOK, ex)
 }

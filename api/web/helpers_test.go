@@ -47,8 +47,23 @@ func newSite(t testing.TB) *site {
 
 // startSite starts a server over pool with its own listener, as a second
 // Revisor process behind the same address would.
-func startSite(t testing.TB, pool *pgxpool.Pool) *site {
+func startSite(t testing.TB, pool *pgxpool.Pool) *site { return startSiteWith(t, pool, true) }
+
+// startSiteWith starts a server over pool; without live events the pages
+// neither update by themselves nor cache.
+func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	t.Helper()
+	if !live {
+		svc := tournament.NewService(postgres.NewStore(pool))
+		srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+			api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+		if err != nil {
+			t.Fatalf("api.New: %v", err)
+		}
+		hs := httptest.NewServer(srv)
+		t.Cleanup(hs.Close)
+		return &site{URL: hs.URL, svc: svc, pool: pool}
+	}
 	svc := tournament.NewService(postgres.NewStore(pool))
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())

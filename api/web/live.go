@@ -58,6 +58,8 @@ func (h *Handler) events(c echo.Context) error {
 		case <-c.Request().Context().Done():
 			return nil
 		case e := <-ch:
+			// Forget the cached snapshot before the page asks again.
+			h.cache.invalidate(tid)
 			if send(changeEvent(e)) != nil {
 				return nil
 			}

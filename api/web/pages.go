@@ -76,7 +76,6 @@ func (h *Handler) tournamentPageStart(c echo.Context, title, nav string) (*page,
 	}
 	p := h.newPage(c, title)
 	p.Tournament, p.Nav = &st.Tournament, nav
-	p.Organizer = h.organizes(c, st.Tournament.ID)
 	return p, st, nil
 }
 

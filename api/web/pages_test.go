@@ -154,7 +154,7 @@ func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
 		"/login", "/t/nonexistent", "/t/" + f.ID + "/players/p999",
 	}
 	console := []string{
-		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/rounds/1/cards",
+		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/players", "/t/" + f.ID + "/console/rounds/1/cards",
 		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1",
 	}
 	for _, lang := range []string{"en", "sv"} {

@@ -105,7 +105,18 @@ type sheetView struct {
 type sheetsData struct {
 	Round  int
 	Sheets []sheetView
+	Pages  []sheetPage // the groups of tables, when the round has several
 }
+
+// sheetPage links one group of tables' score sheets.
+type sheetPage struct {
+	Page, From, To int
+	Current        bool
+}
+
+// sheetTables is how many tables' sheets one page prints: a round of 50
+// tables is printed in groups rather than as one enormous page.
+const sheetTables = 5
 
 // sheetsPage prints the score sheets of a round: every table and game, or
 // the one asked for with ?table= and ?game=. Games already played are
@@ -123,9 +134,20 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 	onlyTable, _ := strconv.Atoi(c.QueryParam("table"))
 	onlyGame, _ := strconv.Atoi(c.QueryParam("game"))
 	d := sheetsData{Round: n}
+	group, _ := strconv.Atoi(c.QueryParam("page"))
+	group = clampPage(group, pages(len(r.Tables), sheetTables))
+	if onlyTable == 0 && len(r.Tables) > sheetTables {
+		for i := 1; i <= pages(len(r.Tables), sheetTables); i++ {
+			d.Pages = append(d.Pages, sheetPage{Page: i, From: (i-1)*sheetTables + 1,
+				To: min(i*sheetTables, len(r.Tables)), Current: i == group})
+		}
+	}
 	names := playerIndex(st)
 	for _, t := range r.Tables {
 		if onlyTable > 0 && t.Number != onlyTable {
+			continue
+		}
+		if onlyTable == 0 && (t.Number <= (group-1)*sheetTables || t.Number > group*sheetTables) {
 			continue
 		}
 		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {

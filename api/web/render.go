@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -112,12 +113,20 @@ func (h *Handler) render(c echo.Context, status int, name string, p *page) error
 		h.log.Error("render page", "page", name, "error", err.Error())
 		return c.String(http.StatusInternalServerError, "the page could not be rendered")
 	}
+	if pc, ok := c.Get(pageCacheKey).(*pageCacheSlot); ok && status == http.StatusOK {
+		h.cache.putPage(pc.tid, pc.key, pc.gen, pc.at, buf.Bytes())
+	}
+	return h.writePage(c, status, buf.Bytes())
+}
+
+// writePage writes a rendered page.
+func (h *Handler) writePage(c echo.Context, status int, body []byte) error {
 	hd := c.Response().Header()
 	if hd.Get("Cache-Control") == "" {
 		hd.Set("Cache-Control", "no-cache")
 	}
 	hd.Set("Vary", "Accept-Language, Cookie")
-	return c.HTMLBlob(status, buf.Bytes())
+	return c.HTMLBlob(status, body)
 }
 
 // errorData is the error page's data.
@@ -158,4 +167,31 @@ func (h *Handler) HandleError(err error, c echo.Context) {
 	}
 	c.Response().Header().Set("Content-Security-Policy", ContentSecurityPolicy)
 	_ = h.fail(c, err)
+}
+
+// pageCacheKey is the echo context key of a cacheable page's slot.
+const pageCacheKey = "revisor.web.pagecache"
+
+type pageCacheSlot struct {
+	tid, key string
+	gen      uint64
+	at       time.Time
+}
+
+// cachedPage serves a public page of a tournament from the cache of
+// rendered pages while the tournament has not changed, and offers the page
+// it renders otherwise. The pages it wraps show the same to every visitor
+// of a language.
+func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		tid := c.Param("tid")
+		key := language(c.Request()) + " " + c.Request().URL.RequestURI()
+		if body, ok := h.cache.page(tid, key); ok {
+			return h.writePage(c, http.StatusOK, body)
+		}
+		if gen, ok := h.cache.generation(tid); ok {
+			c.Set(pageCacheKey, &pageCacheSlot{tid: tid, key: key, gen: gen, at: h.cfg.Now()})
+		}
+		return next(c)
+	}
 }

@@ -196,6 +196,7 @@ func (h *Handler) submitResult(c echo.Context) error {
 		placeErrors(d, err, dealRows)
 		return h.render(c, statusOf(err), "result", p)
 	}
+	h.cache.invalidate(st.Tournament.ID)
 	return c.Redirect(http.StatusSeeOther, consoleURL(st.Tournament.ID)+"?saved=1#round")
 }
 

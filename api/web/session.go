@@ -66,14 +66,6 @@ func (h *Handler) actor(c echo.Context, tid string) tournament.Actor {
 	return tournament.Actor{Role: tournament.RoleOrganizer}
 }
 
-// organizes reports whether the visitor runs tournament tid.
-func (h *Handler) organizes(c echo.Context, tid string) bool {
-	if sessionToken(c) == "" {
-		return false
-	}
-	return h.actor(c, tid).Organizes()
-}
-
 // loginData is the login page's data.
 type loginData struct {
 	Error string

@@ -79,6 +79,7 @@ type Handler struct {
 	pages map[string]*template.Template
 	log   *slog.Logger
 	login *loginLimiter
+	cache *snapshots
 }
 
 // New parses the templates and returns the handler.
@@ -99,7 +100,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger, login: newLoginLimiter(cfg.Now)}, nil
+	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger, login: newLoginLimiter(cfg.Now),
+		cache: newSnapshots(deps.Events, cfg.Now)}, nil
 }
 
 // Register mounts the pages on e, outside /api/v1.
@@ -115,13 +117,13 @@ func (h *Handler) Register(e *echo.Echo) {
 	g := e.Group("", h.secure)
 	g.GET("/", h.home)
 	g.GET("/lang/:lang", h.switchLanguage)
-	g.GET("/t/:tid", h.tournamentPage)
-	g.GET("/t/:tid/standings", h.standingsPage)
+	g.GET("/t/:tid", h.tournamentPage, h.cachedPage)
+	g.GET("/t/:tid/standings", h.standingsPage, h.cachedPage)
 	g.GET("/t/:tid/standings.csv", h.standingsCSV)
-	g.GET("/t/:tid/seating", h.seatingPage)
-	g.GET("/t/:tid/players/:pid", h.playerPage)
-	g.GET("/t/:tid/screen", h.screenPage)
-	g.GET("/t/:tid/rounds/:n/sheets", h.sheetsPage)
+	g.GET("/t/:tid/seating", h.seatingPage, h.cachedPage)
+	g.GET("/t/:tid/players/:pid", h.playerPage, h.cachedPage)
+	g.GET("/t/:tid/screen", h.screenPage, h.cachedPage)
+	g.GET("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	g.GET("/t/:tid/events", h.events)
 
 	forms := g.Group("", h.csrf())
@@ -196,7 +198,7 @@ func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, err
 	if err != nil {
 		return nil, err
 	}
-	return svc.Snapshot(ctx, tid)
+	return h.cache.load(ctx, tid, svc.Snapshot)
 }
 
 // isAdminToken reports whether token is the server's admin token.

@@ -9,7 +9,8 @@ import (
 )
 
 // TestLargeRecords checks that huge records are answered in bounded time
-// (nothing quadratic in the size of the input).
+// (nothing quadratic in the size of the input: that would take minutes, so
+// the generous bound holds under the race detector on a loaded machine).
 func TestLargeRecords(t *testing.T) {
 	many := `"` + strings.Repeat(`a","`, 200000) + `b"`
 	docs := map[string]string{
@@ -22,7 +23,7 @@ func TestLargeRecords(t *testing.T) {
 	for name, doc := range docs {
 		start := time.Now()
 		engine.Validate([]byte(doc), engine.GameOptions{})
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > 30*time.Second {
 			t.Errorf("%s: %v", name, d)
 		}
 		t.Logf("%s (%d bytes): %v", name, len(doc), time.Since(start))

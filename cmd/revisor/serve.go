@@ -93,25 +93,26 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 			return err
 		}
 	}
+	idem := postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale)
 	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy},
-		newDeps(pool, want))
+		newDeps(pool, want, idem))
 	if err != nil {
 		return err
 	}
-	go pruneIdempotencyKeys(ctx, postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale), log)
+	go pruneIdempotencyKeys(ctx, idem, log)
 	return listenAndServe(ctx, cfg, srv, log, stdout)
 }
 
 // newDeps wires the storage into the API's dependencies. Services of new
 // resources are added here.
-func newDeps(pool *pgxpool.Pool, schemaVersion uint) api.Deps {
+func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency) api.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
 	tournaments := tournament.NewService(postgres.NewStore(pool))
 	return api.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
-		Idempotency: postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale),
+		Idempotency: idem,
 		Tokens:      api.NewTokenResolver(tournaments),
 		Tournaments: tournaments,
 		Registry:    reg,

@@ -81,12 +81,12 @@ func NewWithOptions(seed uint64, rules engine.Rules, opt Options) *Sim {
 // Rules returns the simulator's rule set.
 func (s *Sim) Rules() engine.Rules { return s.rules }
 
-// Scores returns random start scores for players, 0 to max inclusive; with
+// Scores returns random start scores for players, 0 to top inclusive; with
 // negative scores allowed some are below 0.
-func (s *Sim) Scores(players []string, max int) map[string]int {
+func (s *Sim) Scores(players []string, top int) map[string]int {
 	out := make(map[string]int, len(players))
 	for _, p := range players {
-		v := s.rng.IntN(max + 1)
+		v := s.rng.IntN(top + 1)
 		if s.rules.NegativeScores && s.chance(0.2) {
 			v = -v
 		}

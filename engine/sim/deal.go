@@ -146,12 +146,10 @@ func (d *deal) draw(x *engine.Exchange, kept, disc []engine.Card) ([]engine.Card
 		if taken {
 			return append(draw, card), reshuffled
 		}
-		// The refused card goes to the discard pile, but it is treated as
-		// one of the player's own discards should the stock run out now:
-		// the player never draws the card they refused (docs/rules.md is
-		// ambiguous here; see engine-bugs.md of 2026-11-29).
+		// The refused card goes to the discard pile; it is not one of the
+		// player's own discards, so should the stock run out now it is
+		// shuffled into the new stock and may come back (docs/rules.md).
 		d.pile = append(d.pile, card)
-		disc = append(slices.Clone(disc), card)
 	}
 	for len(draw) < need {
 		card, rs := d.take(disc)

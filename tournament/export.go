@@ -128,6 +128,12 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 	if err != nil {
 		return nil, err
 	}
+	// The state holds places only; the export carries the records too.
+	full, err := s.store.Results(ctx, tid, 0)
+	if err != nil {
+		return nil, err
+	}
+	st.Results = full
 	return ExportOf(st, s.clock()), nil
 }
 

@@ -397,12 +397,15 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	svc, err := h.service()
 	if err != nil {
 		return h.fail(c, err)
 	}
-	ex := tournament.ExportOf(st, h.cfg.Now().UTC())
+	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
+	if err != nil {
+		return h.fail(c, err)
+	}
 	c.Response().Header().Set(echo.HeaderContentDisposition,
-		`attachment; filename="tournament-`+st.Tournament.ID+`.json"`)
+		`attachment; filename="tournament-`+ex.Tournament.ID+`.json"`)
 	return c.JSON(http.StatusOK, ex)
 }

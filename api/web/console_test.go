@@ -287,6 +287,11 @@ func TestExportDownload(t *testing.T) {
 		t.Errorf("export = format %q, id %q, %d players, %d rounds, %d results; want %q, %q, 8, 1 (2 tables), 6",
 			ex.Format, ex.Tournament.ID, len(ex.Players), len(ex.Rounds), len(ex.Results), tournament.ExportFormat, f.ID)
 	}
+	for _, res := range ex.Results {
+		if len(res.Record) == 0 || len(res.Result) == 0 || res.SubmittedBy == "" {
+			t.Fatalf("exported result %d/%d/%d lacks its record, result or submitter", res.Round, res.Table, res.Game)
+		}
+	}
 	if strings.Contains(r.Body, f.Token) {
 		t.Errorf("export holds the organizer token")
 	}
@@ -294,5 +299,31 @@ func TestExportDownload(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(csv.Body), "\n")
 	if len(lines) != 9 || !strings.HasPrefix(lines[0], "rank,player,name,club,placement_points,game_points,games_played") {
 		t.Errorf("standings CSV: %d lines, header %q; want 9 and the API's header", len(lines), lines[0])
+	}
+}
+
+// TestScoreSheetFilledFromResult checks that a played game's sheet shows
+// its deals and running totals, and that the result page names who
+// submitted it.
+func TestScoreSheetFilledFromResult(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	tb := f.Round.Tables[0]
+	p := tb.Players
+	rec := tournamenttest.TimedGame(p, tb.FirstDealerOf(1),
+		map[string]map[string]int{p[0]: {"hand1": 2, "last_trick": 5}, p[1]: {"hand2": 3, "hand3": 4}},
+		map[string]map[string]int{p[2]: {"hand1": 1, "last_trick": 5}})
+	s.submit(t, f, 1, tb, 1, rec)
+	r := s.browser(t).mustGet("/t/"+f.ID+"/rounds/1/sheets?table=1&game=1", http.StatusOK)
+	// Deal 1: p0 2 _ 5 _ =7, p1 _ 3 _ 4 =7, p2 =0, p3 =0; deal 2 adds p2's 1 and 5.
+	row1 := `<td>2</td><td></td><td>5</td><td></td><td class="total">7</td><td></td><td>3</td><td></td><td>4</td><td class="total">7</td>`
+	row2 := `<td>1</td><td></td><td>5</td><td></td><td class="total">6</td>`
+	if !strings.Contains(r.Body, row1) || !strings.Contains(r.Body, row2) {
+		t.Errorf("score sheet of a played game lacks its deals:\n%s", r.Body)
+	}
+	b := s.browser(t)
+	b.login(f.Token)
+	if g := b.mustGet("/t/"+f.ID+"/console/rounds/1/tables/1/games/1", http.StatusOK); !strings.Contains(g.Body, "submitted by organizer") {
+		t.Errorf("result page does not say who submitted the result")
 	}
 }

@@ -142,6 +142,11 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 				To: min(i*sheetTables, len(r.Tables)), Current: i == group})
 		}
 	}
+	svc, _ := h.service()
+	rv, err := svc.Round(c.Request().Context(), st.Tournament.ID, n) // the records, which the snapshot lacks
+	if err != nil {
+		return h.fail(c, err)
+	}
 	names := playerIndex(st)
 	for _, t := range r.Tables {
 		if onlyTable > 0 && t.Number != onlyTable {
@@ -154,7 +159,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 			if onlyGame > 0 && g != onlyGame {
 				continue
 			}
-			d.Sheets = append(d.Sheets, scoreSheet(st, r, t, g, names))
+			d.Sheets = append(d.Sheets, scoreSheet(rv.Results, r, t, g, names))
 		}
 	}
 	p.Title = p.T("sheet.title", n)
@@ -165,14 +170,14 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 
 // scoreSheet builds the sheet of game g at table t, filled from the game's
 // result when it has one.
-func scoreSheet(st *tournament.State, r *tournament.Round, t tournament.Table, g int, names map[string]tournament.Player) sheetView {
+func scoreSheet(results []tournament.GameResult, r *tournament.Round, t tournament.Table, g int, names map[string]tournament.Player) sheetView {
 	sv := sheetView{Round: r.Number, Table: t.Number, Game: g}
 	for _, pid := range t.Players {
 		sv.Players = append(sv.Players, names[pid].Name)
 	}
 	var deals []resultDeal
-	for _, res := range st.Results {
-		if res.Key.Round == r.Number && res.Key.Table == t.Number && res.Key.Game == g {
+	for _, res := range results {
+		if res.Key.Table == t.Number && res.Key.Game == g {
 			deals = resultDeals(res.Result)
 		}
 	}

@@ -96,7 +96,13 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	}
 	for _, res := range st.Results {
 		if res.Key.Round == n && res.Key.Table == tn && res.Key.Game == g {
-			d.Stored = stored(res, names)
+			// The snapshot holds places only; read the whole result.
+			svc, _ := h.service()
+			full, err := svc.Game(c.Request().Context(), res.Key)
+			if err != nil {
+				return nil, nil, tournament.Table{}, nil, err
+			}
+			d.Stored = stored(*full, names)
 		}
 	}
 	p.Title = p.T("r.title", n, tn, g)

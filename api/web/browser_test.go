@@ -1,0 +1,315 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// Browser tests drive Debian's headless Chromium. They fail when it is
+// missing, unless REVISOR_BROWSER_TESTS=off says to skip them; the test
+// script installs it (apt-get install -y chromium).
+
+// chromiumPath finds the browser: $REVISOR_CHROMIUM, or chromium on $PATH.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("REVISOR_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("REVISOR_BROWSER_TESTS") == "off" {
+		t.Skip("chromium not found and REVISOR_BROWSER_TESTS=off")
+	}
+	t.Fatal("chromium not found: install it (apt-get install -y chromium), set REVISOR_CHROMIUM, " +
+		"or set REVISOR_BROWSER_TESTS=off to skip the browser tests")
+	return ""
+}
+
+// chrome is a headless browser tab with a record of what went wrong in it.
+type chrome struct {
+	ctx context.Context
+	t   *testing.T
+	mu  sync.Mutex
+	bad []string // CSP violations, script errors and exceptions
+}
+
+// newChrome starts a fresh headless Chromium (its own profile) with a
+// window of width×height.
+func newChrome(t *testing.T, width, height int) *chrome {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	c := &chrome{ctx: ctx, t: t}
+	if err := chromedp.Listen(ctx, c.watch); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	t.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, b := range c.bad {
+			t.Errorf("in the browser: %s", b)
+		}
+	})
+	return c
+}
+
+// watch records CSP violations, errors logged and uncaught exceptions.
+func (c *chrome) watch(ev any) {
+	var msg string
+	switch e := ev.(type) {
+	case *log.EventEntryAdded:
+		if e.Entry.Level == log.EntryLevelError || strings.Contains(e.Entry.Text, "Content Security Policy") {
+			msg = fmt.Sprintf("%s %s: %s (%s)", e.Entry.Source, e.Entry.Level, e.Entry.Text, e.Entry.URL)
+		}
+	case *runtime.EventExceptionThrown:
+		msg = "exception: " + e.ExceptionDetails.Text
+		if e.ExceptionDetails.Exception != nil {
+			msg += " " + e.ExceptionDetails.Exception.Description
+		}
+	}
+	if msg != "" {
+		c.mu.Lock()
+		c.bad = append(c.bad, msg)
+		c.mu.Unlock()
+	}
+}
+
+// do runs actions and fails the test on an error.
+func (c *chrome) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	c.t.Helper()
+	if err := chromedp.Do(c.ctx, actions...); err != nil {
+		c.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression to a string.
+func (c *chrome) eval(expr string) string {
+	c.t.Helper()
+	v, err := chromedp.Run(c.ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		c.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// artifactsDir is where screenshots go: $REVISOR_ARTIFACTS, else a
+// directory under the system's temporary directory.
+func artifactsDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("REVISOR_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "revisor-artifacts")
+	}
+	dir = filepath.Join(dir, "web")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// screenshot writes a full-page PNG of the current page.
+func (c *chrome) screenshot(name string) {
+	c.t.Helper()
+	png, err := chromedp.Run(c.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		c.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	path := filepath.Join(artifactsDir(c.t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Logf("screenshot: %s", path)
+}
+
+// TestBrowserStandingsUpdateLive opens the standings in Chromium, submits
+// a result, and checks that the page shows it within 2 seconds without a
+// reload.
+func TestBrowserStandingsUpdateLive(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	c := newChrome(t, 1280, 900)
+	c.do("open standings", chromedp.Navigate(s.URL+"/t/"+f.ID+"/standings"),
+		chromedp.WaitVisible(chromedp.CSS("#standings")))
+	if _, err := chromedp.Run(c.ctx, chromedp.Poll[bool](`document.body.dataset.live === "on"`,
+		chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("the page's event stream did not open: %v", err)
+	}
+	c.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.revisorMark = 1`))
+	tb := f.Round.Tables[0]
+	p := tb.Players[0]
+	cell := fmt.Sprintf(`document.querySelector('tr[data-player="%s"] td:last-child').textContent.trim()`, p)
+	if got := c.eval(cell); got != "0" {
+		t.Fatalf("games of %s before the result = %q, want 0", p, got)
+	}
+	rec := tournamenttest.SheetGame(rand.New(rand.NewPCG(3, 3)), tb.Players, tb.FirstDealerOf(1))
+	start := time.Now()
+	s.submit(t, f, 1, tb, 1, rec)
+	if _, err := chromedp.Run(c.ctx, chromedp.Poll[bool](cell+` === "1"`,
+		chromedp.WithPollingTimeout(2*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("the standings did not show the result within 2s of its submission: %v", err)
+	}
+	t.Logf("the standings showed the result %v after its submission", time.Since(start).Round(time.Millisecond))
+	if c.eval(`String(window.revisorMark)`) != "1" {
+		t.Errorf("the page was reloaded; want an update in place")
+	}
+	c.screenshot("standings")
+}
+
+// TestBrowserConsoleRunsATournament runs a small tournament in Chromium
+// from its creation to a closed round through the organizer's pages, and
+// takes screenshots of the seating, a table card, a score sheet and the
+// standings.
+func TestBrowserConsoleRunsATournament(t *testing.T) {
+	s := newSite(t)
+	c := newChrome(t, 1280, 900)
+	u := s.URL
+	c.do("admin logs in", chromedp.Navigate(u+"/login"),
+		chromedp.SendKeys(chromedp.ID("token"), adminToken), chromedp.Submit(chromedp.ID("token")),
+		chromedp.WaitVisible(chromedp.ID("name")))
+	c.do("create the tournament",
+		chromedp.SendKeys(chromedp.ID("name"), "Höstturneringen i Chicago"),
+		chromedp.SetValue(chromedp.ID("games"), "2"),
+		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.ID("organizer-token")))
+	token := c.eval(`document.getElementById("organizer-token").textContent`)
+	tid := c.eval(`document.getElementById("tournament-link").textContent`)
+	if len(token) < 20 || tid == "" {
+		t.Fatalf("created page: token %q, id %q", token, tid)
+	}
+	c.do("open the console", chromedp.Click(chromedp.ID("open-console")), chromedp.WaitVisible(chromedp.ID("players-link")))
+	var csv strings.Builder
+	csv.WriteString("name,club\n")
+	for i := range 8 {
+		fmt.Fprintf(&csv, "%s,%s\n", playerName(i), []string{"BK Ess", "Kortklubben"}[i%2])
+	}
+	c.do("import players", chromedp.Click(chromedp.ID("players-link")), chromedp.WaitVisible(chromedp.ID("csv")),
+		chromedp.SetValue(chromedp.ID("csv"), csv.String()), chromedp.Click(chromedp.ID("import-players")),
+		chromedp.WaitVisible(chromedp.ID("player-list")))
+	if n := c.eval(`String(document.querySelectorAll("#player-list tbody tr").length)`); n != "8" {
+		t.Fatalf("players listed after the import = %s, want 8", n)
+	}
+	c.do("draw round 1", chromedp.Navigate(u+"/t/"+tid+"/console"), chromedp.SetValue(chromedp.ID("seed"), "9"),
+		chromedp.Click(chromedp.ID("draw-round")), chromedp.WaitVisible(chromedp.ID("round-tables")))
+
+	rv, err := s.svc.Round(c.ctx, tid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, tb := range rv.Round.Tables {
+		for g := 1; g <= 2; g++ {
+			enterGame(t, c, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
+		}
+	}
+	c.do("close round 1", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitReady(chromedp.CSS("body")))
+	for range 4 {
+		if c.eval(`document.querySelector("form.tie") ? "tie" : "none"`) == "none" {
+			break
+		}
+		c.do("resolve a tie", chromedp.Click(chromedp.CSS(`form.tie button[type="submit"]`)), chromedp.WaitReady(chromedp.CSS("body")))
+		c.do("close round 1 again", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitReady(chromedp.CSS("body")))
+	}
+	if h := c.eval(`document.querySelector("#round + p + h3, h3").textContent`); !strings.Contains(h, "closed") {
+		t.Fatalf("round heading after closing = %q, want it closed", h)
+	}
+	rv, _ = s.svc.Round(c.ctx, tid, 1)
+	if rv.Round.Status != tournament.RoundClosed {
+		t.Fatalf("round 1 = %s, want closed", rv.Round.Status)
+	}
+
+	c.do("table cards", chromedp.Navigate(u+"/t/"+tid+"/console/rounds/1/cards"), chromedp.WaitVisible(chromedp.CSS(".card")))
+	c.screenshot("table-cards")
+	c.do("score sheet", chromedp.Navigate(u+"/t/"+tid+"/rounds/1/sheets?table=1&game=1"), chromedp.WaitVisible(chromedp.CSS(".sheet")))
+	c.screenshot("score-sheet")
+	c.do("standings", chromedp.Navigate(u+"/t/"+tid+"/standings"), chromedp.WaitVisible(chromedp.ID("standings")))
+	c.screenshot("standings-after-round")
+
+	// Seating on a phone, with the live filter of "find my table".
+	phone := newChrome(t, 390, 844)
+	phone.do("seating", chromedp.Navigate(u+"/t/"+tid+"/seating"), chromedp.WaitVisible(chromedp.ID("find")))
+	phone.screenshot("seating")
+	phone.do("find my table", chromedp.SendKeys(chromedp.ID("find"), "greta"))
+	visible := phone.eval(`String([...document.querySelectorAll("[data-names]")].filter(e => !e.hidden).length)`)
+	if visible != "1" {
+		t.Errorf("tables shown after typing a name = %s, want 1", visible)
+	}
+	phone.screenshot("seating-find")
+}
+
+// enterGame fills a game's score-sheet form in the browser and submits it.
+func enterGame(t *testing.T, c *chrome, tb tournament.Table, g int, rec []byte) {
+	t.Helper()
+	var game struct {
+		Deals []struct {
+			Sheet map[string]map[string]int `json:"sheet"`
+		} `json:"deals"`
+	}
+	if err := json.Unmarshal(rec, &game); err != nil {
+		t.Fatal(err)
+	}
+	what := fmt.Sprintf("table %d game %d", tb.Number, g)
+	c.do("open "+what, chromedp.Click(chromedp.ID(fmt.Sprintf("game-%d-%d", tb.Number, g))),
+		chromedp.WaitVisible(chromedp.ID("result-form")))
+	for len(game.Deals) > int(mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`))) {
+		c.do("more rows", chromedp.Click(chromedp.CSS(`button[name="more"]`)), chromedp.WaitVisible(chromedp.ID("result-form")))
+	}
+	var steps []chromedp.Action[chromedp.Void]
+	for k, d := range game.Deals {
+		for i, p := range tb.Players {
+			for src, v := range d.Sheet[p] {
+				field, val := src, strconv.Itoa(v)
+				switch src {
+				case "last_trick":
+					field = "last"
+				case "chicago":
+					field, val = "last", "C"+val
+				}
+				steps = append(steps, chromedp.SetValue(chromedp.ID(fmt.Sprintf("d%d_s%d_%s", k, i, field)), val))
+			}
+		}
+	}
+	steps = append(steps, chromedp.Click(chromedp.ID("submit-result")), chromedp.WaitVisible(chromedp.ID("round-tables")))
+	c.do("enter "+what, steps...)
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -109,6 +109,17 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	if tid == "" {
 		return Identity{}, unknownToken()
 	}
+	// Codes are derived and never change: a code found among the cached
+	// codes of a round is good without asking the database. (If a later
+	// round was drawn since, the code's round is closed and takes nothing.)
+	s.codes.mu.Lock()
+	rc := s.codes.entries[tid]
+	s.codes.mu.Unlock()
+	if rc != nil {
+		if table, ok := rc.tables[code]; ok && CodeMatches(rc.key, rc.round, table, code) {
+			return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, nil
+		}
+	}
 	t, err := s.store.Tournament(ctx, tid)
 	if err != nil {
 		return Identity{}, err
@@ -116,7 +127,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	if t.CurrentRound == 0 {
 		return Identity{}, unknownToken()
 	}
-	rc, err := s.roundCodes(ctx, tid, t.CurrentRound)
+	rc, err = s.roundCodes(ctx, tid, t.CurrentRound)
 	if err != nil {
 		return Identity{}, err
 	}

@@ -39,4 +39,3 @@ func BenchmarkDrawRound2Of1000(b *testing.B) { benchDraw(b, 1000, 2, tournament.
 func BenchmarkDrawRound2Of1000ByStandings(b *testing.B) {
 	benchDraw(b, 1000, 2, tournament.SeatingByStandings)
 }
-

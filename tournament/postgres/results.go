@@ -52,66 +52,90 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 	return r, err
 }
 
-// Table returns the tournament, round n (with only table t) and table t;
-// not found when any of them does not exist.
+// Table returns the tournament, round n (with only table t) and table t,
+// in one query; not found when any of them does not exist.
 func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
+	const q = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
+			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
+			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, '')
+		FROM tournaments t
+		LEFT JOIN rounds r ON r.tournament_id = t.id AND r.number = $2
+		LEFT JOIN round_tables tb ON tb.tournament_id = t.id AND tb.round = $2 AND tb.number = $3
+		WHERE t.id = $1`
 	var (
-		tt  *tournament.Tournament
-		rd  *tournament.Round
-		err error
+		tt         tournament.Tournament
+		rules      []byte
+		hasR, hasT bool
+		rd         = tournament.Round{TournamentID: tid, Number: n}
+		tb         = tournament.Table{Number: t}
 	)
-	err = s.inTx(ctx, pgx.RepeatableRead, "table", func(tx pgx.Tx) error {
-		tt, err = scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, tid))
-		if err != nil {
-			return MapError(err, "tournament")
-		}
-		rd = &tournament.Round{TournamentID: tid, Number: n}
-		tb := tournament.Table{Number: t}
-		var has bool
-		err = tx.QueryRow(ctx, `SELECT r.seed, r.final, r.status, r.created_at, r.closed_at, tb.number IS NOT NULL,
-				coalesce(tb.players, '{}'), coalesce(tb.first_dealer, '')
-			FROM rounds r LEFT JOIN round_tables tb ON tb.tournament_id = r.tournament_id AND tb.round = r.number AND tb.number = $3
-			WHERE r.tournament_id = $1 AND r.number = $2`, tid, n, t).
-			Scan(&rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &has, &tb.Players, &tb.FirstDealer)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
-		}
-		if err != nil {
-			return err
-		}
-		if !has {
-			return tournament.Errorf(tournament.KindNotFound, "table_not_found", "round %d has no table %d", n, t)
-		}
-		rd.Tables = []tournament.Table{tb}
-		return nil
-	})
-	return tt, rd, err
+	st := &tt.Settings
+	err := s.pool.QueryRow(ctx, q, tid, n, t).Scan(&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
+		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
+		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound,
+		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer)
+	switch {
+	case err != nil:
+		return nil, nil, MapError(err, "tournament")
+	case !hasR:
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+	case !hasT:
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, "table_not_found", "round %d has no table %d", n, t)
+	}
+	if len(rules) > 0 {
+		st.Rules = rules
+	}
+	rd.Tables = []tournament.Table{tb}
+	return &tt, &rd, nil
 }
 
-// SubmitResult stores a game's first result unless it already has one. Two
-// concurrent submissions race on the unique index; the loser reads the
-// winner's row.
+// SubmitResult stores a game's first result unless it already has one.
+// The common path is one statement (one round trip, its own transaction):
+// it takes a shared lock on the round (closing takes an exclusive one) and
+// inserts the result if the round is open; two concurrent submissions race
+// on the unique index and the loser reads the winner's row.
 func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, check func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
+	places, err := encodePlaces(r.Places)
+	if err != nil {
+		return nil, false, err
+	}
+	const q = `WITH rd AS (
+			SELECT status FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE
+		), ins AS (
+			INSERT INTO game_results (tournament_id, round, table_no, game, kind, record, record_hash, result,
+				places, submitted_by, created_at)
+			SELECT $1, $2, $3, $4, 'submission', $5, $6, $7, $8, $9, $10 FROM rd WHERE rd.status = 'open'
+			ON CONFLICT (tournament_id, round, table_no, game) WHERE kind = 'submission' DO NOTHING
+			RETURNING id, record, result
+		)
+		SELECT (SELECT status FROM rd), ins.id, ins.record, ins.result FROM (SELECT 1) one LEFT JOIN ins ON true`
+	k := r.Key
 	var (
-		out     *tournament.GameResult
-		created bool
+		status         *string
+		id             *int64
+		record, result []byte // as stored, so a repeat answers byte for byte the same
 	)
-	err := s.inTx(ctx, pgx.ReadCommitted, "result", func(tx pgx.Tx) error {
-		rd, err := lockRound(ctx, tx, r.Key.TournamentID, r.Key.Round)
-		if err != nil {
-			return err
-		}
-		if err := check(rd); err != nil {
-			return err
-		}
-		if created, err = insertResult(ctx, tx, r); err != nil || created {
-			out = r
-			return err
-		}
-		out, err = effectiveResult(ctx, tx, r.Key)
+	err = s.pool.QueryRow(ctx, q, k.TournamentID, k.Round, k.Table, k.Game, string(r.Record), r.RecordHash,
+		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt).Scan(&status, &id, &record, &result)
+	if err != nil {
+		return nil, false, MapError(err, "result")
+	}
+	if id != nil {
+		r.ID, r.Kind, r.Record, r.Result = *id, tournament.ResultSubmission, record, result
+		return r, true, nil
+	}
+	if status == nil {
+		return nil, false, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", k.Round)
+	}
+	if err := check(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: tournament.RoundStatus(*status)}); err != nil {
+		return nil, false, err
+	}
+	var out *tournament.GameResult
+	err = s.inTx(ctx, pgx.ReadCommitted, "result", func(tx pgx.Tx) error {
+		out, err = effectiveResult(ctx, tx, k)
 		return err
 	})
-	return out, created, err
+	return out, false, err
 }
 
 // insertResult inserts r as a submission; false when the game already has one.

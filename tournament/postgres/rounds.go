@@ -13,7 +13,7 @@ import (
 func (s *Store) State(ctx context.Context, tid string) (*tournament.State, error) {
 	var st *tournament.State
 	err := s.inTx(ctx, pgx.RepeatableRead, "tournament", func(tx pgx.Tx) error {
-		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, tid))
+		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
 			return MapError(err, "tournament")
 		}
@@ -170,7 +170,7 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 			return err
 		}
 		if len(rounds) == 0 {
-			if _, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, tid)); err != nil {
+			if _, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid)); err != nil {
 				return MapError(err, "tournament")
 			}
 			return tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)

@@ -38,9 +38,10 @@ func (s *Store) inTx(ctx context.Context, iso pgx.TxIsoLevel, subject string, fn
 	return MapError(tx.Commit(ctx), subject)
 }
 
-const tournamentColumns = `id, name, format, rules, games_per_round, placement_points, advance_per_table,
-	rounds, final_size, tiebreaks, seating, status, coalesce(champion, ''), created_at,
-	(SELECT coalesce(max(number), 0) FROM rounds r WHERE r.tournament_id = t.id)`
+// tournamentColumns reads a tournament from tournaments aliased t.
+const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
+	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),
+	t.created_at, (SELECT coalesce(max(rr.number), 0) FROM rounds rr WHERE rr.tournament_id = t.id)`
 
 func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var (
@@ -80,13 +81,13 @@ func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, 
 
 // Tournament returns a tournament.
 func (s *Store) Tournament(ctx context.Context, id string) (*tournament.Tournament, error) {
-	t, err := scanTournament(s.pool.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1`, id))
+	t, err := scanTournament(s.pool.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, id))
 	return t, MapError(err, "tournament")
 }
 
 // lockTournament reads a tournament and holds its row lock until tx ends.
 func lockTournament(ctx context.Context, tx pgx.Tx, id string) (*tournament.Tournament, error) {
-	t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE id = $1 FOR UPDATE`, id))
+	t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1 FOR UPDATE`, id))
 	return t, MapError(err, "tournament")
 }
 

@@ -212,3 +212,31 @@ func TestModeNames(t *testing.T) {
 		t.Errorf("ParseMode(%q) = nil error, want one", "random")
 	}
 }
+
+// TestConcurrentUse seats rounds from several goroutines at once (run with
+// -race): the package keeps no shared state.
+func TestConcurrentUse(t *testing.T) {
+	players := ids(30)
+	want, err := seating.Round(seating.Params{Players: players, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := seating.Round(seating.Params{Players: players, Seed: 8})
+			if err == nil && !reflect.DeepEqual(got, want) {
+				err = fmt.Errorf("concurrent Round = %v, want %v", got.Tables, want.Tables)
+			}
+			if err == nil {
+				_, err = seating.Plan(30, 4, seating.Options{Seed: 8, Work: 100_000})
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -136,7 +136,14 @@ func (p *parser) container(k kind, end byte) (node, error) {
 	if p.depth++; p.depth > maxDepth {
 		return node{}, p.errorf("nesting deeper than %d", maxDepth)
 	}
-	defer func() { p.depth-- }()
+	v, err := p.items(k, end)
+	p.depth--
+	return v, err
+}
+
+// items parses the elements or members of a container after its depth is
+// counted.
+func (p *parser) items(k kind, end byte) (node, error) {
 	p.pos++
 	start := len(p.stack)
 	p.space()

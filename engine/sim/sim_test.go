@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -77,6 +78,7 @@ func TestSimulatedDealsValidate(t *testing.T) {
 			}
 			checkDealScores(t, v.name, seed, r, d, res)
 			checkDealOutcome(t, v.name, seed, d, res)
+			checkAwards(t, v.name, seed, r, d, res)
 			again := engine.CheckDeal(roundTrip(t, d))
 			if got, want := mustJSON(t, again), mustJSON(t, res); got != want {
 				t.Errorf("%s seed %d: CheckDeal(decoded JSON) = %s, want %s", v.name, seed, got, want)
@@ -225,6 +227,7 @@ func checkGameScores(t *testing.T, name string, seed uint64, g *engine.GameRecor
 		score[p] = 0
 	}
 	for k, dr := range res.Deals {
+		checkAwards(t, fmt.Sprintf("%s deal %d", name, k), seed, *g.Rules, g.Deals[k].Deal, &res.Deals[k])
 		alone := *g.Deals[k].Deal
 		alone.Scores = maps.Clone(score)
 		ar := engine.CheckDeal(&alone)

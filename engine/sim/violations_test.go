@@ -47,7 +47,7 @@ func expectedViolations(d *engine.DealRecord) []string {
 			if len(x.Discard) > 0 && d.Scores[x.Player] >= d.Rules.ExchangeStop.Value && !d.Rules.ExchangeStop.Null {
 				add("exchange_after_stop", fmt.Sprintf("/exchanges/%d/%d", r, i), x.Player)
 			}
-			if r == 0 || len(x.Show) > 0 {
+			if r == 0 || len(x.Show) > 0 || !d.Rules.ShowOnBreak {
 				continue
 			}
 			cat := mustShow(d.Announcements[r-1], before(r))[x.Player]
@@ -119,6 +119,7 @@ func TestSimulatedViolations(t *testing.T) {
 			if !res.Valid {
 				t.Fatalf("%s seed %d: CheckDeal = invalid %+v", tt.code, seed, res.Errors)
 			}
+			checkAwards(t, tt.code, seed, engine.SM(), d, res)
 			var got []string
 			for _, v := range res.Violations {
 				got = append(got, v.Code+" "+v.Path+" "+v.Player)

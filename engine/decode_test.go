@@ -189,3 +189,25 @@ func TestRules(t *testing.T) {
 		t.Errorf(`Override("players", 5) = nil error`)
 	}
 }
+
+// TestEmptyRecordsRoundTrip: records with nil lists marshal to JSON that
+// decodes again.
+func TestEmptyRecordsRoundTrip(t *testing.T) {
+	d := &engine.DealRecord{Players: []string{"a", "b", "c"}, Dealer: "a",
+		Exchanges: [][]engine.Exchange{{{Player: "b"}}, nil, nil}}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.DecodeDeal(data); err != nil {
+		t.Errorf("DecodeDeal(Marshal(%+v)) = %v (%s)", d, err, data)
+	}
+	g := &engine.GameRecord{FirstDealer: "a"}
+	data, err = json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.DecodeGame(data); err != nil {
+		t.Errorf("DecodeGame(Marshal(%+v)) = %v (%s)", g, err, data)
+	}
+}

@@ -177,3 +177,50 @@ func seatOf(players []string, name string) int {
 	}
 	return -1
 }
+
+// MarshalJSON writes the record as records.md has it, with missing lists
+// as [] so that DecodeDeal reads it back.
+func (d DealRecord) MarshalJSON() ([]byte, error) {
+	type plain DealRecord
+	c := plain(d)
+	if c.Hands == nil {
+		c.Hands = map[string][]Card{}
+	}
+	c.Exchanges = nonNilLists(c.Exchanges)
+	c.Announcements = nonNilLists(c.Announcements)
+	c.Tricks = nonNilLists(c.Tricks)
+	return json.Marshal(c)
+}
+
+// MarshalJSON writes the exchange with empty discards and draws as [].
+func (x Exchange) MarshalJSON() ([]byte, error) {
+	type plain Exchange
+	c := plain(x)
+	c.Discard = nonNil(c.Discard)
+	c.Draw = nonNil(c.Draw)
+	return json.Marshal(c)
+}
+
+// MarshalJSON writes the game with missing lists as [].
+func (g GameRecord) MarshalJSON() ([]byte, error) {
+	type plain GameRecord
+	c := plain(g)
+	c.Players = nonNil(c.Players)
+	c.Deals = nonNil(c.Deals)
+	return json.Marshal(c)
+}
+
+// nonNilLists returns lists with no nil list inside, copying only when needed.
+func nonNilLists[T any](lists [][]T) [][]T {
+	out := nonNil(lists)
+	for i, l := range out {
+		if l == nil {
+			out = append([][]T(nil), out...)
+			for j := i; j < len(out); j++ {
+				out[j] = nonNil(out[j])
+			}
+			break
+		}
+	}
+	return out
+}

@@ -126,3 +126,12 @@ func decodeEvent(payload string) (tournament.Event, error) {
 	}
 	return e, nil
 }
+
+// LiveEvents starts a listener on pool's database that feeds a new broker
+// until ctx ends, and returns the broker: the event source of the web
+// pages' live updates (api.Deps.Events).
+func LiveEvents(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) *tournament.Broker {
+	b := tournament.NewBroker()
+	go NewListener(pool, b.Publish, log).Run(ctx)
+	return b
+}

@@ -1,0 +1,230 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// Importer is what a store needs to take an exported tournament: the
+// tournament, its secrets and its whole state, written in one transaction.
+// tournament/postgres implements it beside Store.
+type Importer interface {
+	ImportTournament(ctx context.Context, t *Tournament, sec Secrets, st *State) error
+}
+
+// Import loads an exported tournament as a new tournament of this server:
+// a new ID, organizer token and table codes; players, rounds, seating,
+// results, outcomes and tie resolutions as exported. Every result is
+// checked again by the engine against its table, so a file cannot bring in
+// what a submission could not. Only the admin may import.
+func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, error) {
+	if a.Role != RoleAdmin {
+		return nil, Errorf(KindForbidden, "admin_only", "only the server's admin imports tournaments")
+	}
+	imp, ok := s.store.(Importer)
+	if !ok {
+		return nil, Errorf(KindUnavailable, "import_unavailable", "this server's storage cannot import tournaments")
+	}
+	st, err := stateOf(ex)
+	if err != nil {
+		return nil, err
+	}
+	if st.Tournament.ID, err = s.newID(); err != nil {
+		return nil, err
+	}
+	token, hash, err := NewOrganizerToken(s.rand)
+	if err != nil {
+		return nil, err
+	}
+	key, err := NewSecret(s.rand, keyBytes)
+	if err != nil {
+		return nil, err
+	}
+	t := st.Tournament
+	if err := imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st); err != nil {
+		return nil, err
+	}
+	return &Created{Tournament: &t, OrganizerToken: token}, nil
+}
+
+// importError is a 422 about a place in the file.
+func importErr(path, format string, args ...any) error {
+	e := Errorf(KindRejected, "invalid_import", "%s: %s", path, fmt.Sprintf(format, args...))
+	e.Details = map[string]any{"path": path}
+	return e
+}
+
+// stateOf checks an export and turns it into a state.
+func stateOf(ex *Export) (*State, error) {
+	if ex.Format != ExportFormat {
+		return nil, importErr("/format", "format is %q; this server reads %q", ex.Format, ExportFormat)
+	}
+	t, err := importTournament(ex.Tournament)
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Tournament: *t}
+	if st.Players, err = importPlayers(ex.Players); err != nil {
+		return nil, err
+	}
+	if st.Rounds, err = importRounds(ex.Rounds, st.Players); err != nil {
+		return nil, err
+	}
+	if st.Results, err = importResults(ex.Results, st); err != nil {
+		return nil, err
+	}
+	if st.Outcomes, err = importOutcomes(ex.Outcomes, st); err != nil {
+		return nil, err
+	}
+	if st.Resolutions, err = importResolutions(ex.Resolutions, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func importTournament(x ExportTournament) (*Tournament, error) {
+	n := NewTournament{Name: x.Name, Format: Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
+		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, Tiebreaks: x.Tiebreaks, Seating: x.Seating}
+	if n.Format == FormatSM {
+		n.AdvancePerTable = &x.AdvancePerTable
+	} else {
+		n.Rounds = &x.Rounds
+	}
+	settings, err := n.settings()
+	if err == nil {
+		err = checkRules(settings.Rules)
+	}
+	if err != nil {
+		return nil, importErr("/tournament", "%s", ErrorMessage(err))
+	}
+	status := Status(x.Status)
+	if status != StatusRegistration && status != StatusRunning && status != StatusFinished {
+		return nil, importErr("/tournament/status", "unknown status %q", x.Status)
+	}
+	return &Tournament{Name: n.Name, Format: n.Format, Settings: settings, Status: status,
+		Champion: x.Champion, CreatedAt: x.CreatedAt.UTC()}, nil
+}
+
+func importPlayers(xs []ExportPlayer) ([]Player, error) {
+	ids, seqs := map[string]bool{}, map[int]bool{}
+	out := make([]Player, len(xs))
+	for i, x := range xs {
+		path := fmt.Sprintf("/players/%d", i)
+		np, err := NewPlayer{Name: x.Name, Club: x.Club}.normalize()
+		switch {
+		case err != nil:
+			return nil, importErr(path, "%s", ErrorMessage(err))
+		case x.ID == "" || ids[x.ID]:
+			return nil, importErr(path+"/id", "player id %q is empty or repeated", x.ID)
+		case x.Seq < 1 || seqs[x.Seq]:
+			return nil, importErr(path+"/seq", "seq %d is not positive or is repeated", x.Seq)
+		}
+		switch PlayerStatus(x.Status) {
+		case PlayerActive, PlayerWithdrawn, PlayerEliminated, PlayerDisqualified:
+		default:
+			return nil, importErr(path+"/status", "unknown status %q", x.Status)
+		}
+		ids[x.ID], seqs[x.Seq] = true, true
+		out[i] = Player{ID: x.ID, Name: np.Name, Club: np.Club, Status: PlayerStatus(x.Status), Seq: x.Seq,
+			CreatedAt: x.CreatedAt.UTC()}
+	}
+	return out, nil
+}
+
+func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
+	known := map[string]bool{}
+	for _, p := range players {
+		known[p.ID] = true
+	}
+	out := make([]Round, len(xs))
+	for i, x := range xs {
+		path := fmt.Sprintf("/rounds/%d", i)
+		status := RoundStatus(x.Status)
+		switch {
+		case x.Number != i+1:
+			return nil, importErr(path+"/number", "round %d where round %d was expected", x.Number, i+1)
+		case status != RoundOpen && status != RoundClosed:
+			return nil, importErr(path+"/status", "unknown status %q", x.Status)
+		case status == RoundOpen && i != len(xs)-1:
+			return nil, importErr(path+"/status", "only the last round may be open")
+		case len(x.Tables) == 0:
+			return nil, importErr(path+"/tables", "a round has at least one table")
+		}
+		r := Round{Number: x.Number, Seed: x.Seed, Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
+		seated := map[string]bool{}
+		for j, tb := range x.Tables {
+			tpath := fmt.Sprintf("%s/tables/%d", path, j)
+			if tb.Number != j+1 || len(tb.Players) < 3 || len(tb.Players) > 4 || !slices.Contains(tb.Players, tb.FirstDealer) {
+				return nil, importErr(tpath, "a table is numbered in order, seats 3 or 4 players and its first dealer sits at it")
+			}
+			for _, p := range tb.Players {
+				if !known[p] || seated[p] {
+					return nil, importErr(tpath+"/players", "player %q is unknown or seated twice in the round", p)
+				}
+				seated[p] = true
+			}
+			r.Tables = append(r.Tables, Table{Number: tb.Number, Players: slices.Clone(tb.Players), FirstDealer: tb.FirstDealer})
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// importResults checks every result again with the engine, as a submission
+// is checked, and recomputes its places.
+func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
+	seen := map[GameKey]bool{}
+	out := make([]GameResult, len(xs))
+	for i, x := range xs {
+		path := fmt.Sprintf("/results/%d", i)
+		k := GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
+		if x.Round < 1 || x.Round > len(st.Rounds) {
+			return nil, importErr(path+"/round", "no round %d", x.Round)
+		}
+		tb, ok := st.Rounds[x.Round-1].Table(x.Table)
+		if !ok || x.Game < 1 || x.Game > st.Tournament.Settings.GamesPerRound || seen[k] {
+			return nil, importErr(path, "no table %d or game %d in round %d, or the game is listed twice", x.Table, x.Game, x.Round)
+		}
+		seen[k] = true
+		g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Settings, engine.GameOptions{})
+		if err != nil {
+			return nil, importErr(path+"/record", "%s", ErrorMessage(err))
+		}
+		by := x.SubmittedBy
+		if by == "" {
+			by = "import"
+		}
+		out[i] = GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+			Places: st.Tournament.Settings.places(g.result), SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}
+	}
+	return out, nil
+}
+
+func importOutcomes(xs []ExportOutcome, st *State) ([]Outcome, error) {
+	out := make([]Outcome, len(xs))
+	for i, x := range xs {
+		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != RoundClosed {
+			return nil, importErr(fmt.Sprintf("/outcomes/%d", i), "round %d is not a closed round", x.Round)
+		}
+		if tb, ok := st.Rounds[x.Round-1].TableOf(x.Player); !ok || tb.Number != x.Table {
+			return nil, importErr(fmt.Sprintf("/outcomes/%d", i), "player %q did not sit at table %d of round %d", x.Player, x.Table, x.Round)
+		}
+		out[i] = Outcome{Round: x.Round, Table: x.Table, Player: x.Player, Rank: x.Rank, Advanced: x.Advanced}
+	}
+	return out, nil
+}
+
+func importResolutions(xs []ExportResolution, st *State) ([]TieResolution, error) {
+	out := make([]TieResolution, len(xs))
+	for i, x := range xs {
+		if x.Round < 1 || x.Round > len(st.Rounds) || (x.Method != TieByLot && x.Method != TieByChoice) || len(x.Players) < 2 {
+			return nil, importErr(fmt.Sprintf("/tie_resolutions/%d", i), "a resolution names a round, lot or choice, and 2 to 4 players")
+		}
+		out[i] = TieResolution{Round: x.Round, Players: slices.Clone(x.Players), Method: x.Method, Note: x.Note,
+			By: x.By, CreatedAt: x.CreatedAt.UTC()}
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+var _ tournament.Importer = (*Store)(nil)
+
+// ImportTournament writes an imported tournament — the tournament, its
+// players, rounds with tables, results, outcomes and tie resolutions — in
+// one transaction: all of it or nothing.
+func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State) error {
+	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
+			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
+		}
+		if err := importTournamentRow(ctx, tx, t, sec); err != nil {
+			return err
+		}
+		for _, step := range steps {
+			if err := step(ctx, tx, t.ID, st); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func importTournamentRow(ctx context.Context, tx pgx.Tx, t *tournament.Tournament, sec tournament.Secrets) error {
+	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
+		advance_per_table, rounds, final_size, tiebreaks, seating, status, champion, organizer_token_hash, code_key, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+	st := t.Settings
+	var rules, champion any
+	if st.Rules != nil {
+		rules = string(st.Rules)
+	}
+	if t.Champion != "" {
+		champion = t.Champion
+	}
+	_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
+		st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status, champion,
+		sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt)
+	return err
+}
+
+func importPlayers(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	rows := make([][]any, len(st.Players))
+	for i, p := range st.Players {
+		rows[i] = []any{tid, p.ID, p.Seq, p.Name, p.Club, string(p.Status), p.CreatedAt}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"players"},
+		[]string{"tournament_id", "id", "seq", "name", "club", "status", "created_at"}, pgx.CopyFromRows(rows))
+	return err
+}
+
+func importRounds(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	var tables [][]any
+	for _, r := range st.Rounds {
+		_, err := tx.Exec(ctx, `INSERT INTO rounds (tournament_id, number, seed, final, status, created_at, closed_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, tid, r.Number, r.Seed, r.Final, string(r.Status), r.CreatedAt, r.ClosedAt)
+		if err != nil {
+			return err
+		}
+		for _, tb := range r.Tables {
+			tables = append(tables, []any{tid, r.Number, tb.Number, tb.Players, tb.FirstDealer})
+		}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"round_tables"},
+		[]string{"tournament_id", "round", "number", "players", "first_dealer"}, pgx.CopyFromRows(tables))
+	return err
+}
+
+func importResults(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	for _, r := range st.Results {
+		places, err := encodePlaces(r.Places)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO game_results (tournament_id, round, table_no, game, kind, record, record_hash,
+			result, places, submitted_by, created_at) VALUES ($1, $2, $3, $4, 'submission', $5, $6, $7, $8, $9, $10)`,
+			tid, r.Key.Round, r.Key.Table, r.Key.Game, string(r.Record), r.RecordHash, string(r.Result), string(places),
+			r.SubmittedBy, r.CreatedAt)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func importOutcomes(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	rows := make([][]any, len(st.Outcomes))
+	for i, o := range st.Outcomes {
+		rows[i] = []any{tid, o.Round, o.Player, o.Table, o.Rank, o.Advanced}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"round_outcomes"},
+		[]string{"tournament_id", "round", "player_id", "table_no", "rank", "advanced"}, pgx.CopyFromRows(rows))
+	return err
+}
+
+func importResolutions(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	for _, r := range st.Resolutions {
+		_, err := tx.Exec(ctx, `INSERT INTO tie_resolutions (tournament_id, round, players, method, note, decided_by, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, tid, r.Round, r.Players, r.Method, r.Note, r.By, r.CreatedAt)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -146,4 +146,3 @@ func TestImportRejects(t *testing.T) {
 		t.Errorf("Import by an organizer = %v, want forbidden", err)
 	}
 }
-

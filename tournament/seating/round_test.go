@@ -240,3 +240,56 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundFollowsPlan: told the number of rounds, Swiss mixed seating
+// follows a whole-tournament plan and reaches the designs' zero-repeat
+// schedules (16 players over 5 rounds, 20 over 5, 28 over 9); when a
+// player withdraws it goes on round by round.
+func TestRoundFollowsPlan(t *testing.T) {
+	for _, tt := range []struct{ n, rounds int }{{16, 5}, {20, 5}, {28, 9}, {15, 5}} {
+		players := ids(tt.n)
+		var hist []seating.Past
+		var rounds []seating.Seating
+		for w := range tt.rounds {
+			res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: tt.rounds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRound(t, fmt.Sprintf("Round(%d players, round %d of %d)", tt.n, w+1, tt.rounds), tt.n, res.Seating)
+			rounds = append(rounds, res.Seating)
+			hist = append(hist, res.IDs(players))
+		}
+		if got := countRepeats(tt.n, rounds); got != 0 {
+			t.Errorf("Round x%d with %d players and Rounds set: %d repeats, want 0", tt.rounds, tt.n, got)
+		}
+		if got := seating.SeatSpread(tt.n, rounds); got > 1 {
+			t.Errorf("Round x%d with %d players and Rounds set: seat spread %d, want <= 1", tt.rounds, tt.n, got)
+		}
+	}
+	// p000 withdraws after round 2: round 3 is seated on its own.
+	players := ids(16)
+	_, hist := playRoundsPlanned(t, players, 2, 5)
+	res, err := seating.Round(seating.Params{Players: players[1:], History: hist, Seed: 3, Rounds: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRound(t, "Round(15 of 16 players, round 3 of 5)", 15, res.Seating)
+	if res.Repeats != 0 {
+		t.Errorf("Round after a withdrawal: %d repeats, want 0", res.Repeats)
+	}
+}
+
+func playRoundsPlanned(t *testing.T, players []string, rounds, total int) ([]seating.Seating, []seating.Past) {
+	t.Helper()
+	var got []seating.Seating
+	var hist []seating.Past
+	for w := range rounds {
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: total})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, res.Seating)
+		hist = append(hist, res.IDs(players))
+	}
+	return got, hist
+}

@@ -120,6 +120,13 @@ type Params struct {
 	Standings []string
 	// Seed makes the draw reproducible.
 	Seed uint64
+	// Rounds, when set, is the tournament's number of rounds (Swiss). In
+	// Mixed mode Round then follows a plan of the whole tournament (see
+	// Plan), which reaches the known zero-repeat schedules that seating
+	// round by round cannot, for as long as the earlier rounds followed it
+	// (same players, same tables); the plan depends on the player ids and
+	// Rounds, not on Seed. Otherwise Round seats the round on its own.
+	Rounds int
 	// Budget caps the time spent; zero means DefaultBudget.
 	Budget time.Duration
 	// Now reads the clock for the budget; nil means time.Now.
@@ -168,6 +175,9 @@ func Round(p Params) (*Result, error) {
 		index[id] = i
 	}
 	h := readHistory(n, index, p.History)
+	if res, ok := followPlan(p, index, h); ok {
+		return res, nil
+	}
 	model := costModel{convex: true, repW: 1}
 	if p.Mode == ByStandings {
 		if model.rank, err = ranks(index, p.Players, p.Standings); err != nil {

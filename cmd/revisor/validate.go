@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/revisor-sm/revisor/engine"
 )
@@ -59,7 +60,7 @@ type validateOptions struct {
 }
 
 // runValidate implements revisor validate.
-func runValidate(ctx context.Context, args []string, _ func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runValidate(ctx context.Context, args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	opt, help, err := parseValidateFlags(args, stderr)
 	if help || err != nil {
 		return err
@@ -73,6 +74,11 @@ func runValidate(ctx context.Context, args []string, _ func(string) string, stdi
 	var status int
 	var summary string
 	if opt.lines {
+		if env("GOGC") == "" {
+			// Records are small and short-lived; collecting less often
+			// saved 10-15% CPU time per record in BenchmarkValidateLines.
+			defer debug.SetGCPercent(debug.SetGCPercent(400))
+		}
 		status, summary = validateLines(ctx, in, stdout, stderr, opt)
 	} else {
 		status, summary = validateOne(in, stdout, stderr, opt)

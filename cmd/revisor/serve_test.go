@@ -24,6 +24,12 @@ func TestServe(t *testing.T) {
 	if r.adminToken == "" || role(t, r.url, r.adminToken) != "admin" {
 		t.Fatalf("admin token %q printed on first start is not admin", r.adminToken)
 	}
+	_, metrics := get(t, r.url+"/metrics", "")
+	for _, want := range []string{"revisor_db_pool_total_conns", "revisor_http_requests_total", "go_goroutines", "process_cpu_seconds_total"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("GET /metrics has no %s", want)
+		}
+	}
 	if err := r.stop(t); err != nil {
 		t.Fatalf("serve after cancel = %v, want nil", err)
 	}

@@ -47,6 +47,10 @@ Exit status:
 Statuses combine to the highest: with --lines, one line that is not JSON makes
 the status 2 even when other lines are invalid; all results are still written.
 
+With --lines records are checked on --workers cores at once (default: all);
+unless GOGC is set, the garbage collector runs at GOGC=400. Generate test input
+with "revisor sim --deals N".
+
 Flags:
 `
 

@@ -49,6 +49,9 @@ type checker struct {
 // it. It never panics; a record that could not have happened gives a result
 // with Valid false and every error the engine could find.
 func CheckDeal(d *DealRecord) *DealResult {
+	if d == nil {
+		return (&DecodeError{Problems: []Problem{{Code: "invalid_record", Message: "no deal record"}}}).DealResult()
+	}
 	c := checker{r: rulesOf(d.Rules), declarer: -1, lastWinner: -1}
 	res := &DealResult{}
 	if c.header(d) {

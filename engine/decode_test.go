@@ -211,3 +211,12 @@ func TestEmptyRecordsRoundTrip(t *testing.T) {
 		t.Errorf("DecodeGame(Marshal(%+v)) = %v (%s)", g, err, data)
 	}
 }
+
+func TestCheckNil(t *testing.T) {
+	if res := engine.CheckDeal(nil); res.Valid || len(res.Errors) != 1 || res.Errors[0].Code != "invalid_record" {
+		t.Errorf("CheckDeal(nil) = %+v, want invalid_record", res)
+	}
+	if res := engine.CheckGame(nil, engine.GameOptions{}); res.Valid || len(res.Errors) != 1 {
+		t.Errorf("CheckGame(nil) = %+v, want invalid_record", res)
+	}
+}

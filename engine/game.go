@@ -20,6 +20,9 @@ type gameState struct {
 // and scores it: each deal in turn from the scores before it, the end of the
 // game, placements and forfeits. It never panics.
 func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
+	if g == nil {
+		return (&DecodeError{Problems: []Problem{{Code: "invalid_record", Message: "no game record"}}}).GameResult()
+	}
 	r := rulesOf(g.Rules)
 	res := &GameResult{Errors: []Problem{}, Violations: []Violation{}, Winners: []string{},
 		Placements: []Placement{}, Forfeits: []string{}, Scores: map[string]int{}}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
@@ -132,7 +133,7 @@ func TestPlanErrors(t *testing.T) {
 
 func TestPlanDeterministic(t *testing.T) {
 	for _, tt := range []struct{ n, rounds int }{{13, 4}, {16, 7}, {30, 6}, {12, 3}} {
-		opt := seating.Options{Seed: 42, Work: 500_000}
+		opt := seating.Options{Seed: 42, Work: 500_000, Budget: time.Minute}
 		a, _ := seating.Plan(tt.n, tt.rounds, opt)
 		b, _ := seating.Plan(tt.n, tt.rounds, opt)
 		if a.TimedOut || b.TimedOut {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
@@ -85,7 +86,7 @@ func TestRoundReportsRepeats(t *testing.T) {
 func TestRoundDeterministic(t *testing.T) {
 	players := ids(23)
 	_, hist := playRounds(t, players, 3, seating.Mixed, 5)
-	p := seating.Params{Players: players, History: hist, Seed: 99}
+	p := seating.Params{Players: players, History: hist, Seed: 99, Budget: time.Minute}
 	a, _ := seating.Round(p)
 	b, _ := seating.Round(p)
 	if !reflect.DeepEqual(a, b) {

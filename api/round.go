@@ -116,7 +116,7 @@ func (s *Server) getRound(c echo.Context) error {
 	out := toRound(v.Round, nil)
 	out.Results = make([]resultJSON, len(v.Results))
 	for i := range v.Results {
-		out.Results[i] = toResult(&v.Results[i], false)
+		out.Results[i] = toResult(&v.Results[i], false, false)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -29,8 +29,9 @@ type placeJSON struct {
 	Forfeit         bool   `json:"forfeit,omitempty"`
 }
 
-// resultJSON is a game's stored result. Record and the engine's result are
-// left out of round listings.
+// resultJSON is a game's stored result. Round listings leave out the record
+// and the engine's result; the answer to a submission leaves out the record
+// (the client just sent it).
 type resultJSON struct {
 	ID              int64           `json:"id"`
 	Round           int             `json:"round"`
@@ -45,15 +46,18 @@ type resultJSON struct {
 	Result          json.RawMessage `json:"result,omitempty"`
 }
 
-func toResult(r *tournament.GameResult, full bool) resultJSON {
+func toResult(r *tournament.GameResult, record, result bool) resultJSON {
 	out := resultJSON{ID: r.ID, Round: r.Key.Round, Table: r.Key.Table, Game: r.Key.Game, Kind: string(r.Kind),
 		Places: make([]placeJSON, len(r.Places)), PlacementPoints: r.PlacementPoints(),
 		SubmittedBy: r.SubmittedBy, SubmittedAt: r.CreatedAt}
 	for i, p := range r.Places {
 		out.Places[i] = placeJSON{Player: p.Player, Place: p.Place, Score: p.Score, PlacementPoints: p.Points, Forfeit: p.Forfeit}
 	}
-	if full {
-		out.Record, out.Result = r.Record, r.Result
+	if record {
+		out.Record = r.Record
+	}
+	if result {
+		out.Result = r.Result
 	}
 	return out
 }
@@ -93,7 +97,7 @@ func (s *Server) submitGame(c echo.Context) error {
 	if !sub.Created {
 		status = http.StatusOK
 	}
-	return c.JSON(status, toResult(sub.Result, true))
+	return c.JSON(status, toResult(sub.Result, false, true))
 }
 
 func (s *Server) getGame(c echo.Context) error {
@@ -109,7 +113,7 @@ func (s *Server) getGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toResult(r, true))
+	return c.JSON(http.StatusOK, toResult(r, true, true))
 }
 
 // dealJSON is the answer to an appended deal: the deal's result, the game's
@@ -141,7 +145,7 @@ func (s *Server) appendDeal(c echo.Context) error {
 	}
 	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver}
 	if p.Final != nil {
-		g := toResult(p.Final, true)
+		g := toResult(p.Final, false, true)
 		out.Game = &g
 	}
 	return c.JSON(http.StatusCreated, out)

@@ -27,6 +27,7 @@ type loadConfig struct {
 	games, max      int
 	duration        time.Duration
 	seed            uint64
+	rate            float64
 }
 
 func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadConfig, error) {
@@ -41,6 +42,8 @@ func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadC
 	fs.IntVar(&c.max, "max", 5000, "at most this many submissions")
 	fs.DurationVar(&c.duration, "duration", time.Minute, "stop after this long")
 	fs.Uint64Var(&c.seed, "seed", 1, "simulator seed for the game records")
+	fs.Float64Var(&c.rate, "rate", 0, "submissions per second over all clients, as tables finishing games would "+
+		"(open loop: latency counts from the planned time); 0 sends as fast as the clients can (closed loop)")
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -48,8 +51,8 @@ func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadC
 	case c.adminToken == "":
 		return nil, fmt.Errorf("%w: load needs --admin-token or REVISOR_ADMIN_TOKEN", errUsage)
 	case c.clients < 1 || c.clients > 1000, c.tables < 1 || c.tables > 5000, c.games < 1 || c.games > 20,
-		c.max < 1 || c.max > 200000, c.duration <= 0 || c.duration > 30*time.Minute:
-		return nil, fmt.Errorf("%w: clients 1-1000, tables 1-5000, games 1-20, max 1-200000, duration up to 30m", errUsage)
+		c.max < 1 || c.max > 200000, c.duration <= 0 || c.duration > 30*time.Minute, c.rate < 0 || c.rate > 10000:
+		return nil, fmt.Errorf("%w: clients 1-1000, tables 1-5000, games 1-20, max 1-200000, duration up to 30m, rate 0-10000", errUsage)
 	}
 	return c, checkLoopback(c.url)
 }
@@ -83,7 +86,11 @@ func runLoad(ctx context.Context, args []string, env func(string) string, _ io.R
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "load: %d submissions from %d clients\n", len(jobs), cfg.clients)
+	mode := "as fast as they can"
+	if cfg.rate > 0 {
+		mode = fmt.Sprintf("at %.0f/s", cfg.rate)
+	}
+	fmt.Fprintf(stdout, "load: %d submissions from %d clients, %s\n", len(jobs), cfg.clients, mode)
 	res := submitAll(ctx, cl, jobs, cfg)
 	res.print(stdout)
 	if res.failed > 0 {
@@ -131,10 +138,11 @@ func (c *loadClient) call(ctx context.Context, want int, out any, method, path, 
 	return json.Unmarshal(b, out)
 }
 
-// loadJob is one game submission.
+// loadJob is one game submission; due is when it is planned (open loop).
 type loadJob struct {
 	path, code string
 	record     []byte
+	due        time.Time
 }
 
 // prepareLoad sets up the tournament and builds the submissions.
@@ -199,7 +207,7 @@ type loadResult struct {
 func submitAll(ctx context.Context, cl *loadClient, jobs []loadJob, cfg *loadConfig) *loadResult {
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
-	ch := make(chan loadJob)
+	ch := make(chan loadJob, len(jobs))
 	res := &loadResult{statuses: map[int]int{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -208,6 +216,9 @@ func submitAll(ctx context.Context, cl *loadClient, jobs []loadJob, cfg *loadCon
 		wg.Go(func() {
 			for j := range ch {
 				t0 := time.Now()
+				if !j.due.IsZero() {
+					t0 = j.due // waiting for a free client counts too
+				}
 				status, body, err := cl.send(ctx, "PUT", j.path, j.code, "application/json", j.record)
 				d := time.Since(t0)
 				mu.Lock()
@@ -225,7 +236,15 @@ func submitAll(ctx context.Context, cl *loadClient, jobs []loadJob, cfg *loadCon
 		})
 	}
 feed:
-	for _, j := range jobs {
+	for i, j := range jobs {
+		if cfg.rate > 0 {
+			j.due = start.Add(time.Duration(float64(i) / cfg.rate * float64(time.Second)))
+			select {
+			case <-time.After(time.Until(j.due)):
+			case <-ctx.Done():
+				break feed
+			}
+		}
 		select {
 		case ch <- j:
 		case <-ctx.Done():

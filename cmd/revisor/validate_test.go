@@ -544,3 +544,45 @@ func TestResultJSONMatchesMarshal(t *testing.T) {
 		check("decode game "+in, de.GameResult())
 	}
 }
+
+func TestValidateInProgress(t *testing.T) {
+	g := sim.New(8, engine.SM()).Game(sim.Players(4), "p1")
+	g.Deals = g.Deals[:3]
+	data, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCmd(t, string(data), "validate", "-")
+	if code != 1 || !strings.Contains(out, `"code": "game_not_finished"`) {
+		t.Errorf("validate (unfinished game) exit %d, want 1 with game_not_finished; %.400s", code, out)
+	}
+	if _, errOut, code := runCmd(t, string(data), "validate", "--in-progress", "-"); code != 0 {
+		t.Errorf("validate --in-progress (unfinished game) exit %d, want 0; %s", code, errOut)
+	}
+}
+
+// TestValidateLinesLargeLine: a record of several MiB in the middle of
+// JSON Lines is read and answered in its place.
+func TestValidateLinesLargeLine(t *testing.T) {
+	in, _ := simLines(t, 3, 0)
+	lines := bytes.Split(bytes.TrimSpace(in), []byte("\n"))
+	pad := strings.Repeat("x", 5<<20)
+	big := append([]byte(`{"note":"`+pad+`",`), lines[1][1:]...)
+	input := bytes.Join([][]byte{lines[0], big, lines[2]}, []byte("\n"))
+	out, errOut, code := runCmd(t, string(input), "validate", "--lines", "-")
+	if code != 0 {
+		t.Fatalf("validate --lines with a 5 MiB line: exit %d, stderr %q", code, errOut)
+	}
+	res := resultLines(t, out)
+	if len(res) != 3 {
+		t.Fatalf("validate --lines with a 5 MiB line wrote %d results, want 3", len(res))
+	}
+	small, _, _ := runCmd(t, string(lines[1]), "validate", "-")
+	var want map[string]any
+	if err := json.Unmarshal([]byte(small), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res[1], want) {
+		t.Errorf("result of the 5 MiB line = %v, want %v", res[1], want)
+	}
+}

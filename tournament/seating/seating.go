@@ -196,6 +196,7 @@ func Round(p Params) (*Result, error) {
 		lim.settled = basePairs + 1
 	}
 	timedOut := s.run(lim)
+	s.repairSeats(h.seats)
 	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
 	for _, ps := range s.tables[0] {
 		res.Tables = append(res.Tables, greedySeats(ps, h.seats, rng))

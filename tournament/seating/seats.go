@@ -145,3 +145,97 @@ func nextPerm(p *[4]int) {
 		p[l], p[r] = p[r], p[l]
 	}
 }
+
+// seatPenalty is the least, over the table's arrangements, of how many
+// seat uses above their least-used seat the players get.
+func seatPenalty(players []int, counts [][4]int) int {
+	best := -1
+	perm := [4]int{0, 1, 2, 3}
+	for range 24 {
+		cost := 0
+		for i, p := range players {
+			c := counts[p]
+			cost += c[perm[i]] - min(c[0], c[1], c[2], c[3])
+		}
+		if best < 0 || cost < best {
+			best = cost
+		}
+		nextPerm(&perm)
+	}
+	return best
+}
+
+// repairSeats swaps players of free round 0 between tables, where that
+// costs nothing in repeats or standings, so that more tables can give
+// every player one of their least-used seats: seat history cannot be
+// changed, but the choice of tablemates can make even seats possible. It
+// is a short local search on the tables' seat penalties that also takes
+// sideways steps, bounded by a number of steps proportional to the tables.
+func (s *search) repairSeats(counts [][4]int) {
+	pen := make([]int, s.nt)
+	var bad []int
+	for t, ps := range s.tables[0] {
+		if pen[t] = seatPenalty(ps, counts); pen[t] > 0 {
+			bad = append(bad, t)
+		}
+	}
+	for step := 0; step < 20*s.nt && len(bad) > 0; step++ {
+		t := bad[s.rng.IntN(len(bad))]
+		x := s.tables[0][t][s.rng.IntN(len(s.tables[0][t]))]
+		if y, ok := s.bestSeatSwap(x, counts, pen); ok {
+			u := s.tab[0][y]
+			s.swap(0, x, y)
+			pen[t], pen[u] = seatPenalty(s.tables[0][t], counts), seatPenalty(s.tables[0][u], counts)
+		}
+		bad = bad[:0]
+		for t, v := range pen {
+			if v > 0 {
+				bad = append(bad, t)
+			}
+		}
+	}
+}
+
+// bestSeatSwap returns the partner y whose swap with x does not raise the
+// search objective and lowers the two tables' seat penalties most (or
+// keeps them, ties drawn at random).
+func (s *search) bestSeatSwap(x int, counts [][4]int, pen []int) (int, bool) {
+	t := s.tab[0][x]
+	best, bestD, ties := -1, 1, 0
+	for k := range min(s.n, 256) {
+		y := k
+		if s.n > 256 {
+			y = s.rng.IntN(s.n)
+		}
+		u := s.tab[0][y]
+		if u == t || !s.allowed(0, x, y) || s.delta(0, x, y) > 0 {
+			continue
+		}
+		nt := seatPenaltyWith(s.tables[0][t], x, y, counts)
+		nu := seatPenaltyWith(s.tables[0][u], y, x, counts)
+		d := nt + nu - pen[t] - pen[u]
+		switch {
+		case d < bestD:
+			best, bestD, ties = y, d, 1
+		case d == bestD:
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best = y
+			}
+		}
+	}
+	return best, best >= 0 && bestD <= 0
+}
+
+// seatPenaltyWith is seatPenalty of a table with player out replaced by in.
+func seatPenaltyWith(players []int, out, in int, counts [][4]int) int {
+	var buf [4]int
+	ps := buf[:0]
+	for _, p := range players {
+		if p == out {
+			p = in
+		}
+		ps = append(ps, p)
+	}
+	return seatPenalty(ps, counts)
+}

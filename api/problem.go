@@ -151,7 +151,7 @@ func writeProblem(c echo.Context, p problem) {
 		h.Set(echo.HeaderWWWAuthenticate, `Bearer realm="revisor"`)
 	}
 	body, err := json.Marshal(p)
-	if err != nil { // cannot happen with the types above; answer plainly
+	if err != nil { // details that do not marshal: answer plainly
 		body = []byte(`{"type":"` + problemTypeBase + `internal","title":"Internal Server Error","status":500,"detail":"An internal error occurred.","code":"internal"}`)
 		p.Status = http.StatusInternalServerError
 	}

@@ -8,18 +8,18 @@ type Outcome struct {
 	Syntax bool
 	// Valid is the result's valid flag.
 	Valid bool
-	// Deal or Game holds the result; decoding problems become an invalid
-	// result with those problems as errors.
-	Deal    *DealResult
-	GameRes *GameResult
+	// DealResult or GameResult holds the result; decoding problems become
+	// an invalid result with those problems as errors.
+	DealResult *DealResult
+	GameResult *GameResult
 }
 
 // Result returns the result to write: *DealResult or *GameResult.
 func (o Outcome) Result() any {
 	if o.Game {
-		return o.GameRes
+		return o.GameResult
 	}
-	return o.Deal
+	return o.DealResult
 }
 
 // Validate reads one record, deal or game (a record with a "deals" member is
@@ -28,20 +28,20 @@ func (o Outcome) Result() any {
 func Validate(data []byte, opt GameOptions) Outcome {
 	v, d, derr := parseJSON(data)
 	if derr != nil {
-		return Outcome{Syntax: true, Deal: derr.DealResult()}
+		return Outcome{Syntax: true, DealResult: derr.DealResult()}
 	}
 	if _, ok := d.get(v, "deals"); ok && v.kind == kObj {
 		g := d.game(v)
 		if len(d.probs) > 0 {
-			return Outcome{Game: true, GameRes: (&DecodeError{Problems: d.probs}).GameResult()}
+			return Outcome{Game: true, GameResult: (&DecodeError{Problems: d.probs}).GameResult()}
 		}
 		res := CheckGame(g, opt)
-		return Outcome{Game: true, Valid: res.Valid, GameRes: res}
+		return Outcome{Game: true, Valid: res.Valid, GameResult: res}
 	}
 	rec := d.deal(v, nil, true)
 	if len(d.probs) > 0 {
-		return Outcome{Deal: (&DecodeError{Problems: d.probs}).DealResult()}
+		return Outcome{DealResult: (&DecodeError{Problems: d.probs}).DealResult()}
 	}
 	res := CheckDeal(rec)
-	return Outcome{Valid: res.Valid, Deal: res}
+	return Outcome{Valid: res.Valid, DealResult: res}
 }

@@ -98,3 +98,19 @@ func BenchmarkCheckGame15(b *testing.B) {
 		engine.CheckGame(g, engine.GameOptions{InProgress: true})
 	}
 }
+
+// BenchmarkStdlibJSONValid is a yardstick for BenchmarkDecodeDeal on the same
+// machine and load: encoding/json only scanning the same document, without
+// building anything.
+func BenchmarkStdlibJSONValid(b *testing.B) {
+	data, err := json.Marshal(benchDeal(b, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if !json.Valid(data) {
+			b.Fatal("invalid")
+		}
+	}
+}

@@ -1,11 +1,14 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -31,6 +34,11 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		res.Header().Set(echo.HeaderXRequestID, id)
 		s.metrics.inFlight.Inc()
 		defer s.metrics.inFlight.Dec()
+		if isEventStream(req) {
+			ctx, cancel := s.drain.context(req.Context())
+			defer cancel()
+			c.SetRequest(req.WithContext(ctx))
+		}
 
 		if err := next(c); err != nil {
 			c.Error(err)
@@ -123,4 +131,37 @@ func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 func bodyTooLarge(limit int64) error {
 	return tournament.Errorf(tournament.KindTooLarge, "body_too_large",
 		"the request body is larger than the limit of %s bytes", strconv.FormatInt(limit, 10))
+}
+
+// drain ends long-lived responses when the server shuts down. A graceful
+// shutdown waits for every request to finish; an event stream (Server-Sent
+// Events) never does by itself, so its context is canceled when the drain
+// begins, while ordinary requests in flight keep theirs and complete.
+type drain struct {
+	once sync.Once
+	done chan struct{}
+}
+
+func newDrain() *drain { return &drain{done: make(chan struct{})} }
+
+// context returns ctx canceled also when the drain begins.
+func (d *drain) context(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-d.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// Drain tells event streams to end; call it when shutdown begins
+// (http.Server.RegisterOnShutdown). Ordinary requests are not affected.
+func (s *Server) Drain() { s.drain.once.Do(func() { close(s.drain.done) }) }
+
+// isEventStream reports whether the client asks for Server-Sent Events.
+func isEventStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get(echo.HeaderAccept), "text/event-stream")
 }

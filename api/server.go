@@ -86,6 +86,7 @@ type Server struct {
 	metrics *httpMetrics
 	limiter *failureLimiter
 	web     *echo.Echo // the web pages (api/webmount.go)
+	drain   *drain     // ends event streams on shutdown (middleware.go)
 }
 
 // New returns a server with every route registered.
@@ -99,7 +100,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{e: echo.New(), cfg: cfg, deps: deps, log: cfg.Logger, metrics: m,
-		limiter: newFailureLimiter(cfg.Now)}
+		limiter: newFailureLimiter(cfg.Now), drain: newDrain()}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.HTTPErrorHandler = s.handleError

@@ -100,7 +100,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		return err
 	}
 	go pruneIdempotencyKeys(ctx, idem, log)
-	return listenAndServe(ctx, cfg, srv, log, stdout)
+	return listenAndServe(ctx, cfg, srv, srv.Drain, log, stdout)
 }
 
 // newDeps wires the storage into the API's dependencies. Services of new
@@ -120,9 +120,9 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency)
 }
 
 // listenAndServe serves h on cfg.addr until ctx ends, then shuts down
-// gracefully: it stops accepting, lets requests in flight finish (up to
-// cfg.shutdownTimeout) and returns.
-func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, log *slog.Logger, stdout io.Writer) error {
+// gracefully: it stops accepting, calls onShutdown, lets requests in flight
+// finish (up to cfg.shutdownTimeout) and returns.
+func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, onShutdown func(), log *slog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
@@ -130,6 +130,7 @@ func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, log *s
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs.RegisterOnShutdown(onShutdown) // ends event streams, which never finish by themselves
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("serving", "addr", ln.Addr().String())

@@ -41,6 +41,8 @@ func candidateDesigns(n int) []*design {
 			out = append(out, develop24())
 		case N == 28:
 			out = append(out, develop28())
+		case N == 32:
+			out = append(out, gdd2to16())
 		}
 		if f := newField(N / 4); N%4 == 0 && N >= 20 && f != nil {
 			out = append(out, transversal(f))

@@ -14,10 +14,11 @@
 // Where combinatorics allow, whole schedules come from known designs with
 // no repeated pair: the affine plane of order 4 (16 players, 5 rounds) and
 // AG(3,4) (64 × 21), resolvable transversal designs over GF(q) (4q players,
-// q rounds, q a prime power: 20 × 5, 32 × 9 with a round of groups, 36 × 9,
-// 44 × 11, 52 × 13), a resolvable 4-GDD of type 3^8 (24 × 7) and a
-// resolvable (28,4,1) design (28 × 9), and these minus one player (one
-// table of 3 per round, nobody at one twice). Everything else, and every round past
+// q rounds, q a prime power: 20 × 5, 36 × 9, 44 × 11, 52 × 13), a
+// resolvable 4-GDD of type 3^8 (24 × 7), a resolvable (28,4,1) design
+// (28 × 9), a resolvable 4-GDD of type 2^16 (32 × 10, the social golfer
+// instance 8-4-10), and these minus one player (one table of 3 per round,
+// nobody at one twice). Everything else, and every round past
 // a design, comes from a greedy seating improved by tabu search that swaps
 // two players of one round between tables.
 package seating

@@ -24,13 +24,13 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	if a.Role != RoleAdmin {
 		return nil, Errorf(KindForbidden, "admin_only", "only the server's admin imports tournaments")
 	}
-	imp, ok := s.store.(Importer)
-	if !ok {
-		return nil, Errorf(KindUnavailable, "import_unavailable", "this server's storage cannot import tournaments")
-	}
 	st, err := stateOf(ex)
 	if err != nil {
 		return nil, err
+	}
+	imp, ok := s.store.(Importer)
+	if !ok {
+		return nil, Errorf(KindUnavailable, "import_unavailable", "this server's storage cannot import tournaments")
 	}
 	if st.Tournament.ID, err = s.newID(); err != nil {
 		return nil, err

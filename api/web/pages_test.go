@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // checkPage checks what every page must have: the strict CSP header, a
@@ -252,5 +254,71 @@ func TestPageProblems(t *testing.T) {
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("pageProblems(%s) = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestStandingsShowSharedRanks checks that players equal in everything
+// share a rank and that the page marks it.
+func TestStandingsShowSharedRanks(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
+	tb := f.Round.Tables[0]
+	p := tb.Players
+	// A timed game: p0 scores 5, the other three none — they share place 2.
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
+	r := s.browser(t).mustGet("/t/"+f.ID+"/standings", http.StatusOK)
+	rows := regexp.MustCompile(`(?s)<tr class="[^"]*" data-player="([^"]+)">\s*<td class="num">(\d+)(<span class="shared"[^>]*>=</span>)?</td>`).FindAllStringSubmatch(r.Body, -1)
+	if len(rows) != 4 {
+		t.Fatalf("standings rows = %d, want 4", len(rows))
+	}
+	if rows[0][1] != p[0] || rows[0][2] != "1" || rows[0][3] != "" {
+		t.Errorf("first row = %s rank %s shared %q, want %s rank 1 alone", rows[0][1], rows[0][2], rows[0][3], p[0])
+	}
+	for _, row := range rows[1:] {
+		if row[2] != "2" || row[3] == "" {
+			t.Errorf("row of %s = rank %s shared %q, want rank 2 marked shared", row[1], row[2], row[3])
+		}
+	}
+}
+
+// TestSeatingFindWithoutScript checks the GET search of the seating page:
+// the table of the player found, or a message.
+func TestSeatingFindWithoutScript(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 12, true)
+	b := s.browser(t)
+	r := b.mustGet("/t/"+f.ID+"/seating?q=GRETA", http.StatusOK)
+	tables := regexp.MustCompile(`<li class="table-card( match)?"`).FindAllStringSubmatch(r.Body, -1)
+	if len(tables) != 1 || tables[0][1] != " match" || !strings.Contains(r.Body, `class="match-name"><a href="/t/`+f.ID+`/players/p7">Greta`) {
+		t.Errorf("search for GRETA shows %d tables, want Greta's alone, marked", len(tables))
+	}
+	r = b.mustGet("/t/"+f.ID+"/seating?q=zlatan", http.StatusOK)
+	if !strings.Contains(r.Body, "No player matches “zlatan”") || strings.Count(r.Body, `<li class="table-card"`) != 3 {
+		t.Errorf("search for an unknown name: want the message and all 3 tables")
+	}
+	b.mustGet("/t/"+f.ID+"/seating?round=2", http.StatusNotFound)
+}
+
+// TestScreenAlternates follows the big screen's refreshes: the pages of
+// the standings, then of the seating, then back.
+func TestScreenAlternates(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 16, true) // 2 standings pages, 1 seating page
+	b := s.browser(t)
+	next := regexp.MustCompile(`<meta http-equiv="refresh" content="15;url=([^"]+)">`)
+	page := "/t/" + f.ID + "/screen"
+	var seen []string
+	for range 4 {
+		r := b.mustGet(page, http.StatusOK)
+		m := next.FindStringSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("GET %s: no refresh", page)
+		}
+		page = strings.ReplaceAll(m[1], "&amp;", "&")
+		seen = append(seen, page[strings.Index(page, "?"):])
+	}
+	want := []string{"?view=standings&page=2", "?view=seating&page=1", "?view=standings&page=1", "?view=standings&page=2"}
+	if strings.Join(seen, " ") != strings.Join(want, " ") {
+		t.Errorf("screen refreshes to %v, want %v", seen, want)
 	}
 }

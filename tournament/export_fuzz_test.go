@@ -1,0 +1,38 @@
+package tournament_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// FuzzImport feeds arbitrary files to Import: it must never panic, and a
+// file is either refused as invalid or (being valid) reaches the store,
+// which this service lacks.
+func FuzzImport(f *testing.F) {
+	f.Add([]byte(`{"format":"revisor-tournament/1","tournament":{"name":"T","format":"sm","games_per_round":1,` +
+		`"placement_points":[20,12,8,5],"advance_per_table":2,"final_size":4,"tiebreaks":["game_points"],"seating":"mixed",` +
+		`"status":"running"},"players":[{"id":"p1","seq":1,"name":"A","status":"active"},{"id":"p2","seq":2,"name":"B","status":"active"},` +
+		`{"id":"p3","seq":3,"name":"C","status":"active"}],"rounds":[{"number":1,"status":"open","tables":[{"number":1,` +
+		`"players":["p1","p2","p3"],"first_dealer":"p1"}]}],"results":[{"round":1,"table":1,"game":1,"record":` +
+		`{"players":["p1","p2","p3"],"first_dealer":"p1","deals":[{"sheet":{"p1":{"last_trick":5}}}],"ended_by":"time"}}],` +
+		`"outcomes":[],"tie_resolutions":[]}`))
+	f.Add([]byte(`{"format":"revisor-tournament/1"}`))
+	f.Add([]byte(`{"format":"x","rounds":[{"number":1,"tables":[{}]}]}`))
+	svc := tournament.NewService(nil)
+	admin := tournament.Actor{Role: tournament.RoleAdmin}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ex tournament.Export
+		if json.Unmarshal(data, &ex) != nil {
+			return
+		}
+		_, err := svc.Import(context.Background(), admin, &ex)
+		switch tournament.ErrorKind(err) {
+		case tournament.KindRejected, tournament.KindUnavailable:
+		default:
+			t.Fatalf("Import = %v, want a rejection or (valid file) no store", err)
+		}
+	})
+}

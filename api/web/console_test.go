@@ -327,3 +327,25 @@ func TestScoreSheetFilledFromResult(t *testing.T) {
 		t.Errorf("result page does not say who submitted the result")
 	}
 }
+
+// TestLoginReturnsToThePageAsked checks that a login started from a
+// console page goes back to it, and never to another tournament or site.
+func TestLoginReturnsToThePageAsked(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	other := s.mustTournament(t, tournament.FormatSM, 4, false)
+	cards := "/t/" + f.ID + "/console/rounds/1/cards"
+	tests := []struct{ next, want string }{
+		{cards, cards},
+		{"/t/" + other.ID + "/console", "/t/" + f.ID + "/console"},
+		{"//evil.example/t/" + f.ID + "/", "/t/" + f.ID + "/console"},
+		{"", "/t/" + f.ID + "/console"},
+	}
+	for _, tt := range tests {
+		b := s.browser(t)
+		r := b.post("/login", "/login", url.Values{"token": {f.Token}, "next": {tt.next}})
+		if got := r.Header.Get("Location"); r.Status != http.StatusSeeOther || got != tt.want {
+			t.Errorf("login with next=%q = %d to %q, want 303 to %q", tt.next, r.Status, got, tt.want)
+		}
+	}
+}

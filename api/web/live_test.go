@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"context"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -103,5 +107,37 @@ func TestEventsUnknownTournament(t *testing.T) {
 	r := s.browser(t).get("/t/nope/events")
 	if r.Status != http.StatusNotFound || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
 		t.Errorf("GET /t/nope/events = %d %q, want 404 text/html", r.Status, r.Header.Get("Content-Type"))
+	}
+}
+
+// TestEventStreamOutlivesWriteTimeout serves the pages from an http.Server
+// with a short write timeout, as `revisor serve` does, and checks that an
+// idle stream keeps beating past it.
+func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, false)
+	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
+		web.Deps{Tournaments: s.svc, Events: tournament.NewBroker()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := echo.New()
+	h.Register(e)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: e, WriteTimeout: 300 * time.Millisecond}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	lines := stream(t, "http://"+ln.Addr().String()+"/t/"+f.ID+"/events")
+	deadline := time.Now().Add(time.Second)
+	pings := 0
+	for time.Now().Before(deadline) {
+		waitLine(t, lines, ": ping", time.Second)
+		pings++
+	}
+	if pings < 5 {
+		t.Errorf("%d heartbeats in a second past a 300ms write timeout, want at least 5", pings)
 	}
 }

@@ -90,13 +90,21 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 	}
 	if h.isAdminToken(token) {
 		h.setSession(c, token)
+		if next := localPath(c.FormValue("next")); next != "/" && next != "/login" {
+			return c.Redirect(http.StatusSeeOther, next)
+		}
 		return c.Redirect(http.StatusSeeOther, "/admin")
 	}
 	if h.deps.Tournaments != nil && token != "" {
 		id, err := h.deps.Tournaments.Identify(c.Request().Context(), "", token, tournament.Where{})
 		if err == nil && id.Role == tournament.RoleOrganizer {
 			h.setSession(c, token)
-			return c.Redirect(http.StatusSeeOther, "/t/"+urlPathEscape(id.Tournament)+"/console")
+			home := "/t/" + urlPathEscape(id.Tournament) + "/"
+			// Back to the page that asked for the login, when it is this tournament's.
+			if next := localPath(c.FormValue("next")); strings.HasPrefix(next, home) {
+				return c.Redirect(http.StatusSeeOther, next)
+			}
+			return c.Redirect(http.StatusSeeOther, home+"console")
 		}
 		if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
 			return h.fail(c, err)

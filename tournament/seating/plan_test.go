@@ -106,12 +106,12 @@ func checkSchedule(t *testing.T, n, rounds int, s *seating.Schedule) {
 }
 
 func TestPlanProperties(t *testing.T) {
-	work := 200_000
+	work := 100_000
 	for n := 3; n <= 41; n++ {
 		if n == 5 {
 			continue
 		}
-		for _, rounds := range []int{1, 2, 5, 7} {
+		for _, rounds := range []int{1, 3, 7} {
 			for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings} {
 				s, err := seating.Plan(n, rounds, seating.Options{Seed: uint64(n*rounds) + 1, Mode: mode, Work: work})
 				if err != nil {

@@ -97,7 +97,29 @@ func (s *Server) submitGame(c echo.Context) error {
 	if !sub.Created {
 		status = http.StatusOK
 	}
-	return c.JSON(status, toResult(sub.Result, false, true))
+	return writeResult(c, status, toResult(sub.Result, false, true))
+}
+
+// writeResult writes a result. The record and the engine's result are
+// stored JSON, spliced in as they are: encoding/json would re-validate and
+// compact every byte of them, the larger part of a submission's CPU time.
+func writeResult(c echo.Context, status int, r resultJSON) error {
+	record, result := r.Record, r.Result
+	r.Record, r.Result = nil, nil
+	head, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 0, len(head)+len(record)+len(result)+24)
+	buf = append(buf, head[:len(head)-1]...)
+	if record != nil {
+		buf = append(append(buf, `,"record":`...), record...)
+	}
+	if result != nil {
+		buf = append(append(buf, `,"result":`...), result...)
+	}
+	buf = append(buf, "}\n"...)
+	return c.Blob(status, echo.MIMEApplicationJSON, buf)
 }
 
 func (s *Server) getGame(c echo.Context) error {
@@ -113,7 +135,7 @@ func (s *Server) getGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toResult(r, true, true))
+	return writeResult(c, http.StatusOK, toResult(r, true, true))
 }
 
 // dealJSON is the answer to an appended deal: the deal's result, the game's

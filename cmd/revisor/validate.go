@@ -181,11 +181,11 @@ func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatu
 	out := engine.Validate(data, engine.GameOptions{InProgress: inProgress})
 	var errs []engine.Problem
 	if out.Game {
-		c.buf = appendGameResult(c.buf[:0], out.GameRes)
-		errs = out.GameRes.Errors
+		c.buf = appendGameResult(c.buf[:0], out.GameResult)
+		errs = out.GameResult.Errors
 	} else {
-		c.buf = appendDealResult(c.buf[:0], out.Deal)
-		errs = out.Deal.Errors
+		c.buf = appendDealResult(c.buf[:0], out.DealResult)
+		errs = out.DealResult.Errors
 	}
 	st := problemsStatus(errs)
 	if out.Syntax && len(errs) > 0 {

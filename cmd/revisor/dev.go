@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Local PostgreSQL for dev: the system server when one answers on 5432,
@@ -48,14 +47,6 @@ func dev(ctx context.Context, args []string, env func(string) string, _ io.Reade
 		cfg.databaseURL = u
 	}
 	return runServer(ctx, *cfg, stdout, stderr, seedDemo)
-}
-
-// seedDemo loads a demo tournament made with the engine's simulator into an
-// empty dev database. This is the hook for the tournament issue: until
-// tournaments exist, the dev database starts empty and seedDemo does
-// nothing.
-func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
-	return nil
 }
 
 // devDatabaseURL finds a database for dev: the PostgreSQL at systemAddr if

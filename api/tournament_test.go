@@ -233,3 +233,47 @@ func TestStandingsCSV(t *testing.T) {
 		t.Errorf("CSV = %q, want a header and 7 rows", lines)
 	}
 }
+
+// TestTieResolutionHTTP: closing with a tie the tiebreaks leave open is a
+// 409 naming the players; the organizer's resolution lets the round close.
+func TestTieResolutionHTTP(t *testing.T) {
+	s := startTournamentServer(t)
+	tt := s.createTournament(t, `{"name":"T","format":"sm","tiebreaks":["game_points","games_won","best_game"]}`)
+	s.importPlayers(t, tt, 8)
+	r := s.draw(t, tt, 77)
+	for _, tb := range r.Tables {
+		for g := 1; g <= 3; g++ {
+			rec := tournamenttest.TimedGame(tb.Players, firstDealerOf(tb, g), map[string]map[string]int{tb.Players[0]: {"last_trick": 5}})
+			s.must(t, 201, nil, "PUT", gamePath(tt.ID, 1, tb.Number, g), tb.Code, rec)
+		}
+	}
+	closePath := "/api/v1/tournaments/" + tt.ID + "/rounds/1/close"
+	resp, body := s.call(t, "POST", closePath, tt.OrganizerToken, nil)
+	wantProblem(t, "close with ties", resp, body, 409, "unresolved_tie")
+	var p struct {
+		Ties []struct {
+			Table   int `json:"table"`
+			Places  int `json:"places"`
+			Players []struct{ ID, Name string }
+		} `json:"ties"`
+	}
+	if err := json.Unmarshal(body, &p); err != nil || len(p.Ties) != 2 || len(p.Ties[0].Players) != 3 || p.Ties[0].Places != 1 ||
+		p.Ties[0].Players[0].Name == "" {
+		t.Fatalf("ties = %s, want two tables with three players tied for one place", body)
+	}
+	var adv []string
+	for _, tie := range p.Ties {
+		order := []string{tie.Players[2].ID, tie.Players[0].ID, tie.Players[1].ID}
+		adv = append(adv, order[0])
+		s.must(t, 201, nil, "POST", "/api/v1/tournaments/"+tt.ID+"/rounds/1/ties", tt.OrganizerToken,
+			map[string]any{"players": order, "method": "lot", "note": "card drawn by the head referee"})
+	}
+	var ch tClose
+	s.must(t, 200, &ch, "POST", closePath, tt.OrganizerToken, nil)
+	for _, o := range ch.Outcomes {
+		want := o.Player == r.Tables[o.Table-1].Players[0] || o.Player == adv[0] || o.Player == adv[1]
+		if o.Advanced != want {
+			t.Errorf("%s advanced = %v, want %v", o.Player, o.Advanced, want)
+		}
+	}
+}

@@ -31,14 +31,15 @@ type tableJSON struct {
 
 // roundJSON is a round as the API shows it.
 type roundJSON struct {
-	Number    int          `json:"number"`
-	Seed      int64        `json:"seed"`
-	Final     bool         `json:"final"`
-	Status    string       `json:"status"`
-	CreatedAt time.Time    `json:"created_at"`
-	ClosedAt  *time.Time   `json:"closed_at,omitempty"`
-	Tables    []tableJSON  `json:"tables"`
-	Results   []resultJSON `json:"results,omitempty"`
+	Number    int           `json:"number"`
+	Seed      int64         `json:"seed"`
+	Final     bool          `json:"final"`
+	Status    string        `json:"status"`
+	CreatedAt time.Time     `json:"created_at"`
+	ClosedAt  *time.Time    `json:"closed_at,omitempty"`
+	Tables    []tableJSON   `json:"tables"`
+	Results   []resultJSON  `json:"results,omitempty"`
+	Outcomes  []outcomeJSON `json:"outcomes,omitempty"`
 }
 
 func toRound(r *tournament.Round, codes map[int]string) roundJSON {
@@ -118,6 +119,9 @@ func (s *Server) getRound(c echo.Context) error {
 	for i := range v.Results {
 		out.Results[i] = toResult(&v.Results[i], false, false)
 	}
+	for _, o := range v.Outcomes {
+		out.Outcomes = append(out.Outcomes, toOutcome(o))
+	}
 	return c.JSON(http.StatusOK, out)
 }
 
@@ -157,6 +161,10 @@ type outcomeJSON struct {
 	Advanced bool   `json:"advanced"`
 }
 
+func toOutcome(o tournament.Outcome) outcomeJSON {
+	return outcomeJSON{Table: o.Table, Player: o.Player, Rank: o.Rank, Advanced: o.Advanced}
+}
+
 // closeJSON is the answer to closing a round.
 type closeJSON struct {
 	Round            int           `json:"round"`
@@ -186,7 +194,7 @@ func (s *Server) closeRound(c echo.Context) error {
 		out.Eliminated = []string{}
 	}
 	for i, o := range ch.Outcomes {
-		out.Outcomes[i] = outcomeJSON{Table: o.Table, Player: o.Player, Rank: o.Rank, Advanced: o.Advanced}
+		out.Outcomes[i] = toOutcome(o)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -270,6 +270,11 @@ func TestTieResolutionHTTP(t *testing.T) {
 	}
 	var ch tClose
 	s.must(t, 200, &ch, "POST", closePath, tt.OrganizerToken, nil)
+	var round struct{ Outcomes []map[string]any }
+	s.must(t, 200, &round, "GET", "/api/v1/tournaments/"+tt.ID+"/rounds/1", "", nil)
+	if len(round.Outcomes) != 8 {
+		t.Errorf("GET round after closing: %d outcomes, want 8", len(round.Outcomes))
+	}
 	for _, o := range ch.Outcomes {
 		want := o.Player == r.Tables[o.Table-1].Players[0] || o.Player == adv[0] || o.Player == adv[1]
 		if o.Advanced != want {

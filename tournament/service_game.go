@@ -152,8 +152,9 @@ func composeGame(tb Table, g int, deals []json.RawMessage) ([]byte, error) {
 // RoundView is a round with its tables and the effective result of every
 // game played so far.
 type RoundView struct {
-	Round   *Round
-	Results []GameResult
+	Round    *Round
+	Results  []GameResult
+	Outcomes []Outcome // once the round is closed: ranks at the tables and who advanced
 }
 
 // Round returns round n with its results.
@@ -166,7 +167,13 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 	if err != nil {
 		return nil, err
 	}
-	return &RoundView{Round: r, Results: res}, nil
+	v := &RoundView{Round: r, Results: res}
+	if r.Status == RoundClosed {
+		if v.Outcomes, err = s.store.Outcomes(ctx, tid, n); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 // TableCodes returns the code of each table of round n, by table number.

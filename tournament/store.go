@@ -65,6 +65,8 @@ type Store interface {
 	// status, holding a shared lock on it). It returns the
 	// stored effective result and whether this call created it.
 	SubmitResult(ctx context.Context, r *GameResult, check func(*Round) error) (*GameResult, bool, error)
+	// Outcomes returns the recorded outcomes of round n (none while it is open).
+	Outcomes(ctx context.Context, tid string, n int) ([]Outcome, error)
 	// Results returns the effective results of round n (of every round
 	// when n is 0), one per game.
 	Results(ctx context.Context, tid string, n int) ([]GameResult, error)

@@ -92,9 +92,20 @@ func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []t
 	return err
 }
 
-func queryOutcomes(ctx context.Context, tx querier, tid string) ([]tournament.Outcome, error) {
+// Outcomes returns the recorded outcomes of round n.
+func (s *Store) Outcomes(ctx context.Context, tid string, n int) ([]tournament.Outcome, error) {
+	out, err := queryOutcomes(ctx, s.pool, tid, n)
+	return out, MapError(err, "round")
+}
+
+// queryOutcomes reads the outcomes of round n, of every round when n is 0.
+func queryOutcomes(ctx context.Context, tx querier, tid string, n ...int) ([]tournament.Outcome, error) {
+	round := 0
+	if len(n) > 0 {
+		round = n[0]
+	}
 	rows, err := tx.Query(ctx, `SELECT round, table_no, player_id, rank, advanced FROM round_outcomes
-		WHERE tournament_id = $1 ORDER BY round, table_no, rank, player_id`, tid)
+		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, table_no, rank, player_id`, tid, round)
 	if err != nil {
 		return nil, err
 	}

@@ -30,8 +30,8 @@ func perfPages(f *fixture) []string {
 // a played round over real HTTP and real PostgreSQL, and fails when the
 // 99th percentile of a page reaches 50 ms.
 func TestPagesAnswerFast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures latency; not in -short")
+	if testing.Short() || raceDetector {
+		t.Skip("measures latency: not in -short, nor under -race (which slows code several times over)")
 	}
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, perfPlayers, true)

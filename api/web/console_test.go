@@ -349,3 +349,57 @@ func TestLoginReturnsToThePageAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleResolvesATie closes a round whose tiebreaks leave a tie at
+// the advancement line, resolves it on the console's form, and closes.
+func TestConsoleResolvesATie(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	one := 1
+	c, err := s.svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Tie", Format: tournament.FormatSM,
+		GamesPerRound: &one, Tiebreaks: []string{tournament.TiebreakGamePoints}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken}
+	if _, err := s.svc.AddPlayers(ctx, org, f.ID, []tournament.NewPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}, {Name: "E"}, {Name: "F"}}); err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(5)
+	r, err := s.svc.DrawRound(ctx, org, f.ID, &seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range r.Tables { // the first scores 5; the others tie at 0 for the second place going on
+		s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1),
+			map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+	}
+	b := s.browser(t)
+	b.login(f.Token)
+	console := "/t/" + f.ID + "/console"
+	res := b.post(console, console+"/rounds/1/close", nil)
+	if res.Status != http.StatusConflict || strings.Count(res.Body, `<form method="post" action="`+console+`/rounds/1/ties" class="tie">`) != len(r.Tables) {
+		t.Fatalf("close with ties = %d, want 409 with a tie form per table\n%s", res.Status, res.Body)
+	}
+	checkPage(t, "console with ties", res)
+	for _, tb := range r.Tables {
+		form := url.Values{"method": {"choice"}, "note": {"drawn by the youngest"}}
+		for i, p := range tb.Players[1:] {
+			form.Set("place"+strconv.Itoa(i+1), p)
+		}
+		if got := b.post(console, console+"/rounds/1/ties", form); got.Status != http.StatusSeeOther {
+			t.Fatalf("resolve the tie at table %d = %d, want 303\n%s", tb.Number, got.Status, got.Body)
+		}
+	}
+	if got := b.post(console, console+"/rounds/1/close", nil); got.Status != http.StatusSeeOther {
+		t.Fatalf("close after resolving = %d, want 303\n%s", got.Status, got.Body)
+	}
+	for _, tb := range r.Tables {
+		st, _ := s.svc.Snapshot(ctx, f.ID)
+		for _, o := range st.Outcomes {
+			if o.Table == tb.Number && o.Advanced != (o.Player == tb.Players[0] || o.Player == tb.Players[1]) {
+				t.Errorf("table %d: %s advanced = %v; want the scorer and the one put first", tb.Number, o.Player, o.Advanced)
+			}
+		}
+	}
+}

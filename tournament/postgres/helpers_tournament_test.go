@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,9 +33,9 @@ func newEnv(tb testing.TB) *env {
 	tb.Helper()
 	pool := dbtest.New(tb)
 	store := postgres.NewStore(pool)
-	clock := t0
+	var ticks atomic.Int64 // a clock that moves a second at each reading
 	svc := tournament.NewService(store,
-		tournament.WithClock(func() time.Time { clock = clock.Add(time.Second); return clock }),
+		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
 		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3})))
 	return &env{pool: pool, store: store, svc: svc, ctx: context.Background()}
 }

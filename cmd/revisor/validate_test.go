@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -443,18 +442,20 @@ func TestSimCommand(t *testing.T) {
 	}
 }
 
-// BenchmarkValidateLines reports deals/s (wall clock) and the CPU time the
-// process spent per deal (user + system, all threads), which says what the
-// machine can do when it is shared with other work.
+// BenchmarkValidateLines runs revisor validate --lines (as the command
+// does: all cores, its GC setting) over simulated deals and reports deals/s
+// (wall clock) and the CPU time the process spent per deal (user + system,
+// all threads), which says more when the machine is shared with other work.
 func BenchmarkValidateLines(b *testing.B) {
 	const n = 4000
 	in, _ := simLines(b, n, 0)
-	opt := validateOptions{lines: true, maxLine: defaultMaxRecord, workers: runtime.GOMAXPROCS(0)}
 	b.SetBytes(int64(len(in)))
+	noEnv := func(string) string { return "" }
 	cpu0 := cpuTime(b)
 	for b.Loop() {
-		if st, msg := validateLines(context.Background(), bytes.NewReader(in), io.Discard, io.Discard, opt); st != statusValid {
-			b.Fatalf("status %d: %s", st, msg)
+		err := runValidate(context.Background(), []string{"--lines", "-"}, noEnv, bytes.NewReader(in), io.Discard, io.Discard)
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "deals/s")

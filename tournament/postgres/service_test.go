@@ -400,3 +400,32 @@ func TestClosedRoundRefusesResults(t *testing.T) {
 	_, err = e.svc.CloseRound(e.ctx, org, tid, 7)
 	wantCode(t, "closing an unknown round", err, "round_not_found")
 }
+
+// TestDrawIsReproducible: the same seed, players and history give the same
+// tables; the round stores its seed.
+func TestDrawIsReproducible(t *testing.T) {
+	e := newEnv(t)
+	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
+		var draws [][]tournament.Table
+		for range 2 {
+			nt := tournament.NewTournament{Name: "T", Format: format}
+			if format == tournament.FormatSwiss {
+				nt.Rounds = intp(3)
+			}
+			c, _ := e.mustTournament(t, nt, 13)
+			r := e.mustDraw(t, c.Tournament.ID, 4242)
+			if r.Seed != 4242 {
+				t.Errorf("round seed = %d, want 4242", r.Seed)
+			}
+			draws = append(draws, r.Tables)
+		}
+		if !slices.EqualFunc(draws[0], draws[1], func(a, b tournament.Table) bool {
+			return a.FirstDealer == b.FirstDealer && slices.Equal(a.Players, b.Players)
+		}) {
+			t.Errorf("%s: seed 4242 drew %v and %v", format, draws[0], draws[1])
+		}
+		if sizes := []int{len(draws[0][0].Players), len(draws[0][1].Players), len(draws[0][2].Players), len(draws[0][3].Players)}; !slices.Equal(sizes, []int{4, 3, 3, 3}) {
+			t.Errorf("%s: 13 players at tables of %v, want 4 3 3 3", format, sizes)
+		}
+	}
+}

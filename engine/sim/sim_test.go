@@ -62,7 +62,7 @@ func roundTrip(t testing.TB, d *engine.DealRecord) *engine.DealRecord {
 }
 
 func TestSimulatedDealsValidate(t *testing.T) {
-	deals, exchanged, opened, reshuffled, chicagos, lost := 0, 0, 0, 0, 0, 0
+	deals, exchanged, opened, reshuffled, chicagos, lost, over := 0, 0, 0, 0, 0, 0, 0
 	for _, v := range variants {
 		r := rulesOf(t, v)
 		for seed := uint64(1); seed <= 60; seed++ {
@@ -77,6 +77,9 @@ func TestSimulatedDealsValidate(t *testing.T) {
 					v.name, seed, res.Valid, res.Errors, res.Violations, data)
 			}
 			checkDealScores(t, v.name, seed, r, d, res)
+			if !r.WinRequiresChicago && !r.RoyalInstantWin {
+				checkDealEnd(t, v.name, seed, r, d, res)
+			}
 			checkDealOutcome(t, v.name, seed, d, res)
 			checkAwards(t, v.name, seed, r, d, res)
 			again := engine.CheckDeal(roundTrip(t, d))
@@ -84,6 +87,9 @@ func TestSimulatedDealsValidate(t *testing.T) {
 				t.Errorf("%s seed %d: CheckDeal(decoded JSON) = %s, want %s", v.name, seed, got, want)
 			}
 			deals++
+			if res.GameOver {
+				over++
+			}
 			for _, round := range d.Exchanges {
 				for _, x := range round {
 					exchanged += len(x.Discard)
@@ -103,9 +109,9 @@ func TestSimulatedDealsValidate(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d deals: %d cards exchanged, %d open cards, %d reshuffles, %d Chicagos (%d lost)",
-		deals, exchanged, opened, reshuffled, chicagos, lost)
-	if opened == 0 || reshuffled == 0 || chicagos == 0 || lost == 0 || lost == chicagos {
+	t.Logf("%d deals: %d cards exchanged, %d open cards, %d reshuffles, %d Chicagos (%d lost), %d end the game",
+		deals, exchanged, opened, reshuffled, chicagos, lost, over)
+	if opened == 0 || reshuffled == 0 || chicagos == 0 || lost == 0 || lost == chicagos || over == 0 {
 		t.Errorf("the simulation does not reach every feature: %d open cards, %d reshuffles, %d Chicagos, %d lost",
 			opened, reshuffled, chicagos, lost)
 	}
@@ -361,4 +367,26 @@ func TestOpenCardsAtTheEndOfTheStock(t *testing.T) {
 			lastCard, drawnBack)
 	}
 	t.Logf("the last card of the deck was a refused open card %d times, drawn back after the reshuffle %d times", lastCard, drawnBack)
+}
+
+// checkDealEnd: a stand-alone deal ends the game when someone has reached
+// the target, and the highest totals win.
+func checkDealEnd(t *testing.T, name string, seed uint64, r engine.Rules, d *engine.DealRecord, res *engine.DealResult) {
+	t.Helper()
+	top, over := 0, false
+	for i, p := range d.Players {
+		if i == 0 || res.Scores[p] > top {
+			top = res.Scores[p]
+		}
+		over = over || res.Scores[p] >= r.Target
+	}
+	var winners []string
+	for _, p := range d.Players {
+		if over && res.Scores[p] == top {
+			winners = append(winners, p)
+		}
+	}
+	if res.GameOver != over || !slices.Equal(res.Winners, winners) && len(winners)+len(res.Winners) > 0 {
+		t.Errorf("%s seed %d: scores %v: game_over %v winners %v, want %v %v", name, seed, res.Scores, res.GameOver, res.Winners, over, winners)
+	}
 }

@@ -28,6 +28,7 @@ type loadConfig struct {
 	duration        time.Duration
 	seed            uint64
 	rate            float64
+	tour            tourFlags // --players: a whole SM tournament played deal by deal (load_tournament.go)
 }
 
 func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadConfig, error) {
@@ -44,6 +45,7 @@ func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadC
 	fs.Uint64Var(&c.seed, "seed", 1, "simulator seed for the game records")
 	fs.Float64Var(&c.rate, "rate", 0, "submissions per second over all clients, as tables finishing games would "+
 		"(open loop: latency counts from the planned time); 0 sends as fast as the clients can (closed loop)")
+	c.tour.define(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -78,6 +80,9 @@ func runLoad(ctx context.Context, args []string, env func(string) string, _ io.R
 	cfg, err := parseLoad(args, env, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.tour.players > 0 {
+		return runTournamentLoad(ctx, cfg, stdout)
 	}
 	cl := &loadClient{base: strings.TrimSuffix(cfg.url, "/") + "/api/v1", http: &http.Client{
 		Timeout:   30 * time.Second,

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/revisor-sm/revisor/internal/loadgen"
+)
+
+// tourFlags are the flags of `revisor load --players N`: a whole Chicago-SM
+// tournament played through the API, deal by deal.
+type tourFlags struct {
+	players, gamesPerRound, rounds, retries int
+	putShare, sheetShare                    float64
+	serverPID                               int
+}
+
+func (t *tourFlags) define(fs *flag.FlagSet) {
+	fs.IntVar(&t.players, "players", 0, "play a whole SM tournament of this many players, deal by deal "+
+		"(POST …/deals), round after round until the final (0: submit whole games of one Swiss round instead)")
+	fs.IntVar(&t.gamesPerRound, "games-per-round", 3, "with --players: games each table plays per round")
+	fs.IntVar(&t.rounds, "rounds", 0, "with --players: stop after this many rounds (0: play until the final)")
+	fs.Float64Var(&t.putShare, "put-share", 0, "with --players: fraction of games sent whole with PUT instead of deal by deal")
+	fs.Float64Var(&t.sheetShare, "sheet-share", 0.5, "with --players: fraction of deals sent as score-sheet lines (the rest are full deals)")
+	fs.IntVar(&t.retries, "retries", 20, "with --players: retries of a request with the same Idempotency-Key after no answer, 429, 502-504 or a key still in use")
+	fs.IntVar(&t.serverPID, "server-pid", 0, "with --players: sample this local process's resident memory during the run (Linux)")
+}
+
+// runTournamentLoad plays a tournament with loadgen and prints what the
+// clients saw per endpoint, the submission rate, the machine's load
+// average and, with --server-pid, the server's memory.
+func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) error {
+	t := cfg.tour
+	if t.putShare < 0 || t.putShare > 1 || t.sheetShare < 0 || t.sheetShare > 1 || t.rounds < 0 || t.retries < 0 {
+		return fmt.Errorf("%w: --put-share and --sheet-share 0-1, --rounds and --retries ≥ 0", errUsage)
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
+	defer cancel()
+	mem := sampleRSS(ctx, t.serverPID)
+	fmt.Fprintf(stdout, "load: %s; load average before: %s\n", machine(), loadAverage())
+	res, err := loadgen.Run(ctx, loadgen.Config{BaseURL: cfg.url, AdminToken: cfg.adminToken, Players: t.players,
+		GamesPerRound: t.gamesPerRound, Clients: cfg.clients, Rounds: t.rounds, Seed: cfg.seed, PutShare: t.putShare,
+		SheetShare: t.sheetShare, Retries: t.retries, Progress: stdout})
+	cancel()
+	if res == nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	res.Stats.Print(stdout, res.Playing)
+	deals, games := res.Submissions()
+	status := fmt.Sprintf("%d round(s) closed", res.RoundsPlayed)
+	if res.Finished {
+		status = fmt.Sprintf("finished after %d rounds, champion %s", res.RoundsPlayed, res.Champion)
+	}
+	fmt.Fprintf(stdout, "load: tournament %s (%d players) %s in %.1fs\n", res.TournamentID, t.players, status, res.Elapsed.Seconds())
+	fmt.Fprintf(stdout, "load: acknowledged %d deals + %d whole games in %.1fs of play: %.0f submissions/s; %d given up\n",
+		deals, games, res.Playing.Seconds(), float64(deals+games)/max(res.Playing.Seconds(), 1e-9), len(res.Failures))
+	fmt.Fprintf(stdout, "load: load average after: %s\n", loadAverage())
+	if peak, hwm := mem(); peak > 0 {
+		fmt.Fprintf(stdout, "load: server pid %d resident memory: peak sampled %.1f MiB, high-water mark %.1f MiB\n",
+			t.serverPID, float64(peak)/(1<<20), float64(hwm)/(1<<20))
+	}
+	return err
+}
+
+// loadAverage is /proc/loadavg's first three fields, or "unknown".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// machine names the processor count, for the figures' context.
+func machine() string {
+	return fmt.Sprintf("%d cpu(s), GOMAXPROCS %d", runtime.NumCPU(), runtime.GOMAXPROCS(0))
+}
+
+// sampleRSS samples the resident memory of process pid every 100 ms until
+// ctx ends; the returned function gives the peak sampled and the kernel's
+// high-water mark (VmHWM), in bytes. pid 0 samples nothing.
+func sampleRSS(ctx context.Context, pid int) func() (peak, hwm int64) {
+	if pid <= 0 {
+		return func() (int64, int64) { return 0, 0 }
+	}
+	var mu sync.Mutex
+	var peak int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if v := procStatus(pid, "VmRSS:"); v > 0 {
+				mu.Lock()
+				peak = max(peak, v)
+				mu.Unlock()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() (int64, int64) {
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return peak, procStatus(pid, "VmHWM:")
+	}
+}
+
+// procStatus reads a "kB" field of /proc/pid/status in bytes (0 when
+// unreadable).
+func procStatus(pid int, field string) int64 {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

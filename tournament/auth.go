@@ -22,6 +22,9 @@ type Actor struct {
 	Role  Role
 	Round int // table role: the round and table the code belongs to
 	Table int
+	// TokenID names the token in the audit log when String does not (a
+	// referee's "referee:<id>"); never the token itself.
+	TokenID string
 }
 
 // String names the actor for the record of who did what; it never holds a

@@ -75,6 +75,7 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	}
 	t := &Tournament{ID: id, Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
 		Status: StatusRegistration, CreatedAt: s.clock()}
+	ctx = auditAs(ctx, a)
 	if err := s.store.CreateTournament(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key}); err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func (s *Service) AddPlayers(ctx context.Context, a Actor, tid string, ps []NewP
 		}
 		ps[i] = p
 	}
-	return s.store.AddPlayers(ctx, tid, registrationOpen, ps, s.clock())
+	return s.store.AddPlayers(auditAs(ctx, a), tid, registrationOpen, ps, s.clock())
 }
 
 func registrationOpen(t *Tournament) error {
@@ -135,7 +136,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u 
 	if err := a.requireOrganizer(); err != nil {
 		return Player{}, err
 	}
-	return s.store.UpdatePlayer(ctx, tid, pid, func(t *Tournament, p Player) (Player, error) {
+	return s.store.UpdatePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) (Player, error) {
 		if err := u.validate(p.Status); err != nil {
 			return p, err
 		}

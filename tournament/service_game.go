@@ -57,7 +57,7 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 	}
 	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
-	stored, created, err := s.store.SubmitResult(ctx, res, roundOpen)
+	stored, created, err := s.store.SubmitResult(auditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
-	if err := s.store.AppendDeal(ctx, k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 		return nil, err
 	}
 	return p, nil

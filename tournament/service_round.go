@@ -26,7 +26,7 @@ func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int6
 		return nil, err
 	}
 	now := s.clock()
-	return s.store.DrawRound(ctx, tid, func(st *State) (*Round, error) {
+	return s.store.DrawRound(auditAs(ctx, a), tid, func(st *State) (*Round, error) {
 		r, err := planRound(st, seed, sd)
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int) (*
 	if err := a.requireOrganizer(); err != nil {
 		return nil, err
 	}
-	return s.store.CloseRound(ctx, tid, n, s.clock(), func(st *State) (*RoundChange, error) {
+	return s.store.CloseRound(auditAs(ctx, a), tid, n, s.clock(), func(st *State) (*RoundChange, error) {
 		return decideClose(st, n)
 	})
 }
@@ -232,7 +232,7 @@ func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, pl
 		return nil, invalidField("note", "note is longer than 1000 bytes")
 	}
 	res := &TieResolution{Round: n, Players: players, Method: method, Note: note, By: a.String(), CreatedAt: s.clock()}
-	err := s.store.AddTieResolution(ctx, tid, res, func(st *State) error { return checkTie(st, n, players) })
+	err := s.store.AddTieResolution(auditAs(ctx, a), tid, res, func(st *State) error { return checkTie(st, n, players) })
 	return res, err
 }
 

@@ -99,8 +99,9 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, chec
 	if err != nil {
 		return nil, false, err
 	}
-	const q = `WITH rd AS (
-			SELECT status FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE
+	const q = `WITH act AS (` + auditActorSelect + `
+		), rd AS (
+			SELECT status FROM rounds, act WHERE tournament_id = $1 AND number = $2 FOR SHARE OF rounds
 		), ins AS (
 			INSERT INTO game_results (tournament_id, round, table_no, game, kind, record, record_hash, result,
 				places, submitted_by, created_at)
@@ -115,8 +116,10 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, chec
 		id             *int64
 		record, result []byte // as stored, so a repeat answers byte for byte the same
 	)
+	act := tournament.AuditActorFrom(ctx)
 	err = s.pool.QueryRow(ctx, q, k.TournamentID, k.Round, k.Table, k.Game, string(r.Record), r.RecordHash,
-		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt).Scan(&status, &id, &record, &result)
+		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt, string(act.Role), act.Token, act.Reason).
+		Scan(&status, &id, &record, &result)
 	if err != nil {
 		return nil, false, MapError(err, "result")
 	}

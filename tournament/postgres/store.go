@@ -26,12 +26,20 @@ func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
 // inTx runs fn in a transaction of the given isolation and commits it when
 // fn succeeds. Errors are mapped to tournament errors about subject.
+// Writes run at read committed: those transactions first tell the database
+// who is writing, for the audit log (setAuditActor); the read-only
+// snapshots at repeatable read skip that round trip.
 func (s *Store) inTx(ctx context.Context, iso pgx.TxIsoLevel, subject string, fn func(pgx.Tx) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: iso})
 	if err != nil {
 		return MapError(err, subject)
 	}
 	defer tx.Rollback(ctx)
+	if iso != pgx.RepeatableRead {
+		if err := setAuditActor(ctx, tx); err != nil {
+			return MapError(err, subject)
+		}
+	}
 	if err := fn(tx); err != nil {
 		return MapError(err, subject)
 	}

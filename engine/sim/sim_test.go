@@ -345,7 +345,7 @@ func TestOpenCardsAtTheEndOfTheStock(t *testing.T) {
 	s := sim.NewWithOptions(11, engine.SM(), opt)
 	players := sim.Players(4)
 	lastCard, drawnBack := 0, 0
-	for i := 0; i < 8000; i++ {
+	for i := 0; i < 8000 && (lastCard < 100 || drawnBack < 3); i++ {
 		d := s.Deal(players, players[i%4], nil)
 		res := engine.CheckDeal(d)
 		if !res.Valid {

@@ -43,7 +43,7 @@ func TestCardSpellings(t *testing.T) {
 	opt.Revoke, opt.Bluff = 0.1, 0.05
 	s := sim.NewWithOptions(5, engine.SM(), opt)
 	players := sim.Players(4)
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 40; i++ {
 		d := s.Deal(players, players[i%4], s.Scores(players, 50))
 		data := []byte(mustJSON(t, d))
 		var ind bytes.Buffer

@@ -135,3 +135,23 @@ func typeName(typ *json.UnmarshalTypeError) string {
 	}
 	return "another type"
 }
+
+// binder is echo's Binder for this API: path and query parameters as echo
+// binds them, and the body through decodeJSON, so that handlers using
+// c.Bind get the same 415, 400 and 413 problems as those using decodeJSON.
+type binder struct{ echo.DefaultBinder }
+
+// Bind implements echo.Binder.
+func (b binder) Bind(v any, c echo.Context) error {
+	if err := b.BindPathParams(c, v); err != nil {
+		return err
+	}
+	req := c.Request()
+	if req.Method == http.MethodGet || req.Method == http.MethodDelete || req.Method == http.MethodHead {
+		return b.BindQueryParams(c, v)
+	}
+	if req.ContentLength == 0 {
+		return nil
+	}
+	return decodeJSON(c, v)
+}

@@ -104,6 +104,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.HTTPErrorHandler = s.handleError
+	s.e.Binder = binder{}
 	s.e.IPExtractor = echo.ExtractIPDirect()
 	if cfg.TrustProxy {
 		s.e.IPExtractor = echo.ExtractIPFromXFFHeader()

@@ -68,6 +68,9 @@ type Deps struct {
 	// Tournaments runs tournaments: players, rounds, results, standings
 	// (api/tournament.go and the files beside it).
 	Tournaments *tournament.Service
+	// Referees runs referee tokens, disputes, rulings, correction windows,
+	// draw commitments and the audit log (api/referee.go and beside it).
+	Referees *tournament.Referees
 	// Events feeds the web pages' live updates (postgres.Listener into a
 	// tournament.Broker). Nil: pages do not update by themselves.
 	Events tournament.EventSource
@@ -149,6 +152,10 @@ func (s *Server) routes() {
 		s.roundRoutes,
 		s.gameRoutes,
 		s.standingsRoutes,
+		s.refereeRoutes,
+		s.disputeRoutes,
+		s.auditRoutes,
+		s.windowRoutes,
 		// Add resources here, one function each (api/<resource>.go).
 	} {
 		register(v1)

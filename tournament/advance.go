@@ -130,6 +130,7 @@ func resolutionKeys(rs []TieResolution, n int) map[string]resolutionKey {
 // at advancement lines that nothing broke.
 func decideRound(st *State, r *Round, quota int) ([]Outcome, []Tie) {
 	stats := roundStats(st.Results, r.Number)
+	adjustStats(stats, st.Adjustments, r.Number)
 	res := resolutionKeys(st.Resolutions, r.Number)
 	status := playerStatuses(st.Players)
 	var (

@@ -260,7 +260,9 @@ func checkTie(st *State, n int, players []string) error {
 	}
 	plain := st.Tournament.Settings
 	plain.Tiebreaks = slices.DeleteFunc(slices.Clone(plain.Tiebreaks), func(s string) bool { return s == TiebreakLot })
-	for _, g := range rankTable(tb, roundStats(st.Results, n), plain, r.Seed, nil) {
+	stats := roundStats(st.Results, n)
+	adjustStats(stats, st.Adjustments, n)
+	for _, g := range rankTable(tb, stats, plain, r.Seed, nil) {
 		in := 0
 		for _, e := range g {
 			if slices.Contains(players, e.player) {

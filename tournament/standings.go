@@ -60,6 +60,7 @@ type State struct {
 	Results     []GameResult // effective results only (one per game)
 	Outcomes    []Outcome
 	Resolutions []TieResolution
+	Adjustments []Adjustment // referees' point adjustments (dispute_ruling.go)
 }
 
 // Standing is one row of the standings.
@@ -109,6 +110,14 @@ func Standings(st *State) []Standing {
 			rows[i].Stats.add(p)
 			if res.Key.Round == rows[i].RoundReached {
 				rows[i].RoundStats.add(p)
+			}
+		}
+	}
+	for _, a := range st.Adjustments {
+		if i, ok := idx[a.Player]; ok {
+			rows[i].Stats.adjust(a)
+			if a.Key.Round == rows[i].RoundReached {
+				rows[i].RoundStats.adjust(a)
 			}
 		}
 	}

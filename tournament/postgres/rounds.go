@@ -39,7 +39,10 @@ func loadState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tourn
 	if st.Outcomes, err = queryOutcomes(ctx, tx, t.ID); err != nil {
 		return nil, err
 	}
-	st.Resolutions, err = queryResolutions(ctx, tx, t.ID)
+	if st.Resolutions, err = queryResolutions(ctx, tx, t.ID); err != nil {
+		return nil, err
+	}
+	st.Adjustments, err = queryAdjustments(ctx, tx, t.ID)
 	return st, err
 }
 

@@ -1,0 +1,116 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// auditRoutes registers the audit log.
+func (s *Server) auditRoutes(g *echo.Group) {
+	g.GET("/tournaments/:tid/audit", s.getAudit, s.require(RoleReferee, RoleOrganizer, RoleAdmin))
+}
+
+// auditEntryJSON is one entry of the audit log.
+type auditEntryJSON struct {
+	ID        string          `json:"id"`
+	At        time.Time       `json:"at"`
+	Actor     actorJSON       `json:"actor"`
+	Kind      string          `json:"kind"`
+	Subject   string          `json:"subject"`
+	Operation string          `json:"operation"`
+	Round     *int            `json:"round"`
+	Table     *int            `json:"table"`
+	Players   []string        `json:"players"`
+	Reason    string          `json:"reason,omitempty"`
+	Before    json.RawMessage `json:"before"`
+	After     json.RawMessage `json:"after"`
+}
+
+// auditJSON is a page of the audit log; next is the after= of the next
+// page, null on the last.
+type auditJSON struct {
+	Entries []auditEntryJSON `json:"entries"`
+	Next    *string          `json:"next"`
+}
+
+func toAuditEntry(e *tournament.AuditEntry) auditEntryJSON {
+	out := auditEntryJSON{ID: strconv.FormatInt(e.ID, 10), At: e.At, Actor: actorJSON{e.Role, e.Token}, Kind: e.Kind,
+		Subject: e.Subject, Operation: e.Operation, Players: e.Players, Reason: e.Reason,
+		Before: orNull(e.Before), After: orNull(e.After)}
+	if e.Round != 0 {
+		out.Round = &e.Round
+	}
+	if e.Table != 0 {
+		out.Table = &e.Table
+	}
+	if out.Players == nil {
+		out.Players = []string{}
+	}
+	return out
+}
+
+// auditFilter reads the query: round, table, player, kind, after, limit.
+func auditFilter(c echo.Context) (tournament.AuditFilter, error) {
+	f := tournament.AuditFilter{Player: c.QueryParam("player"), Kind: c.QueryParam("kind")}
+	ints := []struct {
+		name string
+		dst  *int
+	}{{"round", &f.Round}, {"table", &f.Table}, {"limit", &f.Limit}}
+	for _, p := range ints {
+		if v := c.QueryParam(p.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return f, queryError(p.name, "%s must be a whole number ≥ 1", p.name)
+			}
+			*p.dst = n
+		}
+	}
+	if v := c.QueryParam("after"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return f, queryError("after", "after must be the id of an audit entry")
+		}
+		f.After = n
+	}
+	return f, nil
+}
+
+func queryError(name, format string, args ...any) error {
+	e := tournament.Errorf(tournament.KindInvalid, "invalid_"+name, format, args...)
+	e.Details = map[string]any{"parameter": name}
+	return e
+}
+
+func (s *Server) getAudit(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	f, err := auditFilter(c)
+	if err != nil {
+		return err
+	}
+	es, err := refs.Audit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
+	if err != nil {
+		return err
+	}
+	out := auditJSON{Entries: make([]auditEntryJSON, len(es))}
+	for i := range es {
+		out.Entries[i] = toAuditEntry(&es[i])
+	}
+	limit := f.Limit
+	if limit == 0 {
+		limit = tournament.DefaultAuditLimit
+	}
+	if len(es) == limit {
+		next := out.Entries[len(es)-1].ID
+		out.Next = &next
+	}
+	return c.JSON(http.StatusOK, out)
+}

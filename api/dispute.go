@@ -1,0 +1,226 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// disputeRoutes registers disputes and rulings.
+func (s *Server) disputeRoutes(g *echo.Group) {
+	ref := s.require(RoleReferee, RoleOrganizer, RoleAdmin)
+	g.POST("/tournaments/:tid/disputes", s.openDispute, s.require(RoleTable, RoleOrganizer, RoleAdmin))
+	g.GET("/tournaments/:tid/disputes", s.listDisputes, ref)
+	g.GET("/tournaments/:tid/disputes/:id", s.getDispute, ref)
+	g.POST("/tournaments/:tid/disputes/:id/ruling", s.rule, ref)
+}
+
+// disputeRequest is the body of POST …/disputes.
+type disputeRequest struct {
+	Round       int             `json:"round"`
+	Table       int             `json:"table"`
+	Game        int             `json:"game"`
+	Description string          `json:"description"`
+	Record      json.RawMessage `json:"record,omitempty"`
+}
+
+// actorJSON names who did something: a role and a token id, never a token.
+type actorJSON struct {
+	Role  string `json:"role"`
+	Token string `json:"token"`
+}
+
+// disputeJSON is a dispute as referees see it.
+type disputeJSON struct {
+	ID          string          `json:"id"`
+	Round       int             `json:"round"`
+	Table       int             `json:"table"`
+	Game        int             `json:"game"`
+	Description string          `json:"description"`
+	Status      string          `json:"status"`
+	OpenedBy    actorJSON       `json:"opened_by"`
+	CreatedAt   time.Time       `json:"created_at"`
+	ResultID    *int64          `json:"result_id"`
+	Record      json.RawMessage `json:"record"`
+	Verdict     json.RawMessage `json:"verdict"`
+	Ruling      *rulingJSON     `json:"ruling"`
+}
+
+// adjustmentJSON is a point adjustment.
+type adjustmentJSON struct {
+	ID     string `json:"id,omitempty"`
+	Player string `json:"player"`
+	Points int    `json:"points"`
+	Scale  string `json:"scale,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// rulingJSON is a ruling.
+type rulingJSON struct {
+	ID           string           `json:"id"`
+	Decision     string           `json:"decision"`
+	Reason       string           `json:"reason"`
+	CorrectionID *int64           `json:"correction_id"`
+	Verdict      json.RawMessage  `json:"verdict"`
+	Disqualified []string         `json:"disqualified"`
+	Adjustments  []adjustmentJSON `json:"adjustments"`
+	RuledBy      actorJSON        `json:"ruled_by"`
+	CreatedAt    time.Time        `json:"created_at"`
+}
+
+func toDispute(d *tournament.Dispute) disputeJSON {
+	out := disputeJSON{ID: strconv.FormatInt(d.ID, 10), Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
+		Description: d.Description, Status: string(d.Status), OpenedBy: actorJSON{string(d.OpenedRole), d.OpenedBy},
+		CreatedAt: d.CreatedAt, ResultID: d.ResultID, Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
+	if d.Ruling != nil {
+		r := toRuling(d.Ruling)
+		out.Ruling = &r
+	}
+	return out
+}
+
+func toRuling(r *tournament.Ruling) rulingJSON {
+	out := rulingJSON{ID: strconv.FormatInt(r.ID, 10), Decision: r.Decision, Reason: r.Reason, CorrectionID: r.CorrectionID,
+		Verdict: orNull(r.Verdict), Disqualified: r.Disqualified, Adjustments: make([]adjustmentJSON, len(r.Adjustments)),
+		RuledBy: actorJSON{string(r.RuledRole), r.RuledBy}, CreatedAt: r.CreatedAt}
+	if out.Disqualified == nil {
+		out.Disqualified = []string{}
+	}
+	for i, a := range r.Adjustments {
+		out.Adjustments[i] = adjustmentJSON{ID: strconv.FormatInt(a.ID, 10), Player: a.Player, Points: a.Points,
+			Scale: a.Scale, Reason: a.Reason}
+	}
+	return out
+}
+
+// orNull writes stored JSON as it is, and null for none.
+func orNull(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+func (s *Server) openDispute(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	var req disputeRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	d, err := refs.OpenDispute(c.Request().Context(), refereeActorOf(c), c.Param("tid"), tournament.NewDispute{
+		Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record})
+	if err != nil {
+		return err
+	}
+	out := toDispute(d)
+	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/tournaments/"+c.Param("tid")+"/disputes/"+out.ID)
+	return c.JSON(http.StatusCreated, out)
+}
+
+// disputesJSON lists disputes.
+type disputesJSON struct {
+	Disputes []disputeJSON `json:"disputes"`
+}
+
+func (s *Server) listDisputes(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	ds, err := refs.Disputes(c.Request().Context(), refereeActorOf(c), c.Param("tid"))
+	if err != nil {
+		return err
+	}
+	out := disputesJSON{Disputes: make([]disputeJSON, len(ds))}
+	for i := range ds {
+		out.Disputes[i] = toDispute(&ds[i])
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// disputeID reads the dispute id of the path; anything else is a 404.
+func disputeID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id"))
+	}
+	return id, nil
+}
+
+func (s *Server) getDispute(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	id, err := disputeID(c)
+	if err != nil {
+		return err
+	}
+	d, err := refs.Dispute(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toDispute(d))
+}
+
+// rulingRequest is the body of POST …/disputes/{id}/ruling.
+type rulingRequest struct {
+	Decision    string           `json:"decision"`
+	Reason      string           `json:"reason"`
+	Adjustments []adjustmentJSON `json:"adjustments"`
+	Disqualify  []string         `json:"disqualify"`
+	Record      json.RawMessage  `json:"record,omitempty"`
+}
+
+func (r rulingRequest) toNew() tournament.NewRuling {
+	n := tournament.NewRuling{Decision: r.Decision, Reason: r.Reason, Disqualify: r.Disqualify, Record: r.Record}
+	for _, a := range r.Adjustments {
+		n.Adjustments = append(n.Adjustments, tournament.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
+	}
+	return n
+}
+
+// rulingAnswer is the answer to a ruling: the ruling, the corrected
+// result, what happened to advancement, and the standings that follow.
+type rulingAnswer struct {
+	Ruling      rulingJSON     `json:"ruling"`
+	Correction  *resultJSON    `json:"correction,omitempty"`
+	Advancement string         `json:"advancement,omitempty"`
+	Standings   []standingJSON `json:"standings"`
+}
+
+func (s *Server) rule(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	id, err := disputeID(c)
+	if err != nil {
+		return err
+	}
+	var req rulingRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ch, err := refs.Rule(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id, req.toNew())
+	if err != nil {
+		return err
+	}
+	out := rulingAnswer{Ruling: toRuling(ch.Ruling), Advancement: ch.Note, Standings: make([]standingJSON, len(ch.Standings))}
+	if ch.Correction != nil {
+		r := toResult(ch.Correction, false, false)
+		out.Correction = &r
+	}
+	for i, r := range ch.Standings {
+		out.Standings[i] = toStanding(r)
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,195 @@
+package api
+
+import (
+	"encoding/hex"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// windowRoutes registers the correction window (provisional and final
+// results, reopening) and verifiable draws (commitment, reveal).
+func (s *Server) windowRoutes(g *echo.Group) {
+	org := s.require(RoleOrganizer, RoleAdmin)
+	g.GET("/tournaments/:tid/rounds/:n/window", s.getWindow, s.require(RolePublic))
+	g.POST("/tournaments/:tid/rounds/:n/reopen", s.reopenRound, org)
+	g.PUT("/tournaments/:tid/correction-window", s.setCorrectionWindow, org)
+	g.POST("/tournaments/:tid/rounds/:n/commitment", s.commitSeed, org)
+	g.POST("/tournaments/:tid/rounds/:n/reveal", s.revealSeed, org)
+}
+
+// resultStatusJSON is one game's result with its status.
+type resultStatusJSON struct {
+	Table        int    `json:"table"`
+	Game         int    `json:"game"`
+	ResultID     int64  `json:"result_id"`
+	Kind         string `json:"kind"`
+	Status       string `json:"status"`
+	OpenDisputes int    `json:"open_disputes"`
+}
+
+// windowJSON is a round's correction window: whether its results are
+// open (being played), provisional (disputes taken until closes_at) or
+// final, and the seconds left.
+type windowJSON struct {
+	Round       int                `json:"round"`
+	Status      string             `json:"status"`
+	ClosedAt    *time.Time         `json:"closed_at"`
+	ClosesAt    *time.Time         `json:"closes_at"`
+	SecondsLeft int64              `json:"seconds_left"`
+	Reopened    bool               `json:"reopened"`
+	Results     []resultStatusJSON `json:"results"`
+}
+
+func (s *Server) getWindow(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	w, err := refs.Window(c.Request().Context(), c.Param("tid"), n)
+	if err != nil {
+		return err
+	}
+	out := windowJSON{Round: n, Status: string(w.Status), ClosedAt: w.ClosedAt, ClosesAt: w.ClosesAt,
+		SecondsLeft: int64(w.Left / time.Second), Reopened: w.Reopened, Results: make([]resultStatusJSON, len(w.Results))}
+	for i, r := range w.Results {
+		out.Results[i] = resultStatusJSON{Table: r.Key.Table, Game: r.Key.Game, ResultID: r.ID, Kind: string(r.Kind),
+			Status: string(w.Status), OpenDisputes: w.Open[r.Key]}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// reopenRequest is the body of POST …/rounds/{n}/reopen.
+type reopenRequest struct {
+	Reason  string `json:"reason"`
+	Minutes int    `json:"minutes"`
+}
+
+// reopeningJSON is a reopening of a round's results.
+type reopeningJSON struct {
+	Round     int       `json:"round"`
+	Reason    string    `json:"reason"`
+	Until     time.Time `json:"until"`
+	By        string    `json:"by"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func (s *Server) reopenRound(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	req := reopenRequest{Minutes: tournament.DefaultCorrectionMinutes}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ro, err := refs.Reopen(c.Request().Context(), refereeActorOf(c), c.Param("tid"), n, req.Minutes, req.Reason)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, reopeningJSON{Round: ro.Round, Reason: ro.Reason, Until: ro.Until, By: ro.By, CreatedAt: ro.CreatedAt})
+}
+
+// correctionWindowJSON is the body and answer of PUT …/correction-window.
+type correctionWindowJSON struct {
+	CorrectionMinutes *int `json:"correction_minutes"`
+}
+
+func (s *Server) setCorrectionWindow(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	var req correctionWindowJSON
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.CorrectionMinutes == nil {
+		return tournament.Errorf(tournament.KindInvalid, "invalid_correction_minutes", "correction_minutes is required")
+	}
+	if err := refs.SetCorrectionMinutes(c.Request().Context(), refereeActorOf(c), c.Param("tid"), *req.CorrectionMinutes); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, req)
+}
+
+// commitmentRequest is the body of POST …/rounds/{n}/commitment.
+type commitmentRequest struct {
+	SHA256 string `json:"sha256"`
+}
+
+// commitmentJSON is a published draw commitment.
+type commitmentJSON struct {
+	Round     int       `json:"round"`
+	SHA256    string    `json:"sha256"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func (s *Server) commitSeed(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	var req commitmentRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	cm, err := refs.Commit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), n, req.SHA256)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, commitmentJSON{Round: cm.Round, SHA256: hex.EncodeToString(cm.SeedSHA256), CreatedAt: cm.CreatedAt})
+}
+
+// revealRequest is the body of POST …/rounds/{n}/reveal.
+type revealRequest struct {
+	Seed *int64 `json:"seed"`
+}
+
+func (s *Server) revealSeed(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	var req revealRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.Seed == nil {
+		return tournament.Errorf(tournament.KindInvalid, "invalid_seed", "seed is required: the seed whose SHA-256 was committed")
+	}
+	ctx, a, tid := c.Request().Context(), refereeActorOf(c), c.Param("tid")
+	r, err := refs.Reveal(ctx, a, tid, n, *req.Seed)
+	if err != nil {
+		return err
+	}
+	codes, err := svc.TableCodes(ctx, a, tid, r.Number)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusCreated, toRound(r, codes))
+}

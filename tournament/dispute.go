@@ -1,0 +1,177 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// DisputeStatus says whether a dispute still waits for its ruling.
+type DisputeStatus string
+
+// The statuses of a dispute.
+const (
+	DisputeOpen  DisputeStatus = "open"
+	DisputeRuled DisputeStatus = "ruled"
+)
+
+// maxDescription bounds a dispute's description and a ruling's reason.
+const maxDescription = 4000
+
+// Dispute is a table's or the organizer's complaint about one game, with an
+// optional reconstruction (a deal or game record) and the engine's verdict
+// on it.
+type Dispute struct {
+	ID          int64
+	Key         GameKey
+	Description string
+	Record      json.RawMessage // the reconstruction; nil when none was given
+	Verdict     json.RawMessage // the engine's result on Record; nil without a record
+	ResultID    *int64          // the game's effective result when the dispute was opened
+	Status      DisputeStatus
+	OpenedRole  Role
+	OpenedBy    string // the token id of who opened it
+	CreatedAt   time.Time
+	Ruling      *Ruling
+}
+
+// NewDispute is what opening a dispute takes.
+type NewDispute struct {
+	Round, Table, Game int
+	Description        string
+	Record             json.RawMessage // optional: a deal record or a game record
+}
+
+// Verdict is what the engine says about a dispute's reconstruction: its
+// result (records.md) and whether it was a deal or a game.
+type Verdict struct {
+	Kind   string          `json:"kind"` // "deal" or "game"
+	Result json.RawMessage `json:"result"`
+}
+
+// OpenDispute opens a dispute on a game: by the table that played it or by
+// the organizer, while the round is being played or its results are still
+// provisional. A reconstruction, when given, is judged by the engine and
+// its verdict stored with the dispute.
+func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDispute) (*Dispute, error) {
+	if err := a.requireTable(n.Round, n.Table); err != nil {
+		return nil, err
+	}
+	desc := strings.TrimSpace(n.Description)
+	if err := checkText("description", desc); err != nil {
+		return nil, err
+	}
+	d := &Dispute{Key: GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
+		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+	if rec := rawOrNil(n.Record); rec != nil {
+		canon, verdict, err := judge(rec)
+		if err != nil {
+			return nil, err
+		}
+		d.Record, d.Verdict = canon, verdict
+	}
+	err := r.store.OpenDispute(auditAs(ctx, a), d, func(st *RefereeState) error {
+		if _, err := gameOf(st, d.Key); err != nil {
+			return err
+		}
+		if err := windowOf(st, d.Key.Round).admits(d.CreatedAt); err != nil {
+			return err
+		}
+		if res := effective(&st.State, d.Key); res != nil {
+			d.ResultID = &res.ID
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func checkText(field, s string) error {
+	switch {
+	case s == "":
+		return invalidField(field, "%s is required", field)
+	case !utf8.ValidString(s):
+		return invalidField(field, "%s is not valid UTF-8", field)
+	case len(s) > maxDescription:
+		return invalidField(field, "%s is longer than %d bytes", field, maxDescription)
+	}
+	return nil
+}
+
+// judge lets the engine judge a reconstruction: a game record (it has
+// "deals") or a deal record. A record that is not JSON is a 400; the
+// engine's errors are part of the verdict, not a refusal, since the referee
+// needs to see them.
+func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
+	canon, err = canonicalJSON(rec)
+	if err != nil {
+		return nil, nil, invalidField("record", "record is not JSON")
+	}
+	out := engine.Validate(canon, engine.GameOptions{})
+	if out.Syntax {
+		return nil, nil, invalidField("record", "record is not a JSON object")
+	}
+	v := Verdict{Kind: "deal"}
+	if out.Game {
+		v.Kind = "game"
+	}
+	if v.Result, err = json.Marshal(out.Result()); err != nil {
+		return nil, nil, fmt.Errorf("encoding the engine's verdict: %w", err)
+	}
+	verdict, err = json.Marshal(v)
+	return canon, verdict, err
+}
+
+// gameOf finds the table of a game and checks the game number.
+func gameOf(st *RefereeState, k GameKey) (Table, error) {
+	r, err := findRound(&st.State, k.Round)
+	if err != nil {
+		return Table{}, err
+	}
+	tb, ok := r.Table(k.Table)
+	if !ok {
+		return Table{}, Errorf(KindNotFound, "table_not_found", "round %d has no table %d", k.Round, k.Table)
+	}
+	if k.Game < 1 || k.Game > st.Tournament.Settings.GamesPerRound {
+		return Table{}, Errorf(KindNotFound, "game_not_found",
+			"a table plays games 1 to %d in a round; there is no game %d", st.Tournament.Settings.GamesPerRound, k.Game)
+	}
+	return tb, nil
+}
+
+// effective returns the effective result of a game, or nil.
+func effective(st *State, k GameKey) *GameResult {
+	for i := range st.Results {
+		r := &st.Results[i]
+		if r.Key.Round == k.Round && r.Key.Table == k.Table && r.Key.Game == k.Game {
+			return r
+		}
+	}
+	return nil
+}
+
+// Disputes lists a tournament's disputes, open and ruled.
+func (r *Referees) Disputes(ctx context.Context, a Actor, tid string) ([]Dispute, error) {
+	if err := a.requireReferee(); err != nil {
+		return nil, err
+	}
+	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+		return nil, err
+	}
+	return r.store.Disputes(ctx, tid)
+}
+
+// Dispute returns one dispute with its verdict and ruling.
+func (r *Referees) Dispute(ctx context.Context, a Actor, tid string, id int64) (*Dispute, error) {
+	if err := a.requireReferee(); err != nil {
+		return nil, err
+	}
+	return r.store.Dispute(ctx, tid, id)
+}

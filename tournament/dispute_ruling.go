@@ -1,0 +1,297 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// The decisions of a ruling.
+const (
+	DecisionUpheld   = "upheld"
+	DecisionRejected = "rejected"
+)
+
+// The scales a point adjustment applies to.
+const (
+	ScalePlacementPoints = "placement_points" // the points that rank the standings (default)
+	ScaleGamePoints      = "game_points"      // the game points (a tiebreak)
+)
+
+// maxAdjustment bounds one adjustment's points either way.
+const maxAdjustment = 1000
+
+// Adjustment is a point adjustment decided by a ruling: its own record,
+// never an edit of the game. The standings add it to the player's totals
+// (and to the round's, for advancement).
+type Adjustment struct {
+	ID        int64
+	RulingID  int64
+	Key       GameKey // the disputed game
+	Player    string
+	Points    int // negative: a deduction
+	Scale     string
+	Reason    string
+	CreatedAt time.Time
+}
+
+// Ruling is a referee's (or the organizer's) decision of a dispute.
+type Ruling struct {
+	ID           int64
+	DisputeID    int64
+	Decision     string
+	Reason       string
+	CorrectionID *int64          // the result row the corrected record became
+	Verdict      json.RawMessage // the engine's result on the corrected record
+	Disqualified []string
+	Adjustments  []Adjustment
+	RuledRole    Role
+	RuledBy      string
+	CreatedAt    time.Time
+}
+
+// NewRuling is what a ruling takes.
+type NewRuling struct {
+	Decision    string
+	Reason      string
+	Adjustments []NewAdjustment
+	Disqualify  []string
+	Record      json.RawMessage // a corrected game record (upheld only)
+}
+
+// NewAdjustment is one point adjustment of a ruling.
+type NewAdjustment struct {
+	Player string
+	Points int
+	Scale  string // "" means placement points
+	Reason string // "" means the ruling's reason
+}
+
+// RulingChange is everything a ruling writes.
+type RulingChange struct {
+	Ruling     *Ruling
+	Correction *GameResult // the corrected result; nil when the record stands
+	Disqualify []string    // players who become disqualified
+	// Outcomes replaces the recorded outcomes of the dispute's round when
+	// the round is closed and advancement changes; nil leaves them.
+	Outcomes  []Outcome
+	Statuses  map[string]PlayerStatus // other player status changes (eliminated ↔ active)
+	Champion  *string                 // a new champion after a ruling on the final
+	Note      string                  // why advancement was left as it was, when it was
+	Standings []Standing              // the standings after the ruling
+}
+
+// Rule decides a dispute: upheld or rejected with a reason; point
+// adjustments; disqualifications; a corrected game record that becomes the
+// game's effective result while the original stays. The standings and,
+// for a closed round that is still the latest, who advances follow at once.
+func (r *Referees) Rule(ctx context.Context, a Actor, tid string, id int64, n NewRuling) (*RulingChange, error) {
+	if err := a.requireReferee(); err != nil {
+		return nil, err
+	}
+	if err := n.validate(); err != nil {
+		return nil, err
+	}
+	now := r.svc.clock()
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: n.Reason})
+	return r.store.Rule(ctx, tid, id, func(st *RefereeState, d *Dispute) (*RulingChange, error) {
+		return decideRuling(st, d, n, a, now)
+	})
+}
+
+func (n *NewRuling) validate() error {
+	n.Reason = strings.TrimSpace(n.Reason)
+	if n.Decision != DecisionUpheld && n.Decision != DecisionRejected {
+		return invalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
+	}
+	if err := checkText("reason", n.Reason); err != nil {
+		return err
+	}
+	n.Record = rawOrNil(n.Record)
+	if n.Record != nil && n.Decision != DecisionUpheld {
+		return invalidField("record", "a corrected record comes only with an upheld dispute")
+	}
+	if len(n.Adjustments) > 16 || len(n.Disqualify) > 4 {
+		return invalidField("adjustments", "at most 16 adjustments and 4 disqualifications per ruling")
+	}
+	for i := range n.Adjustments {
+		if err := n.Adjustments[i].normalize(n.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *NewAdjustment) normalize(reason string) error {
+	a.Reason = strings.TrimSpace(a.Reason)
+	if a.Reason == "" {
+		a.Reason = reason
+	}
+	if a.Scale == "" {
+		a.Scale = ScalePlacementPoints
+	}
+	switch {
+	case a.Player == "":
+		return invalidField("adjustments", "each adjustment names a player")
+	case a.Points == 0 || a.Points < -maxAdjustment || a.Points > maxAdjustment:
+		return invalidField("adjustments", "an adjustment's points must be non-zero and between -%d and %d", maxAdjustment, maxAdjustment)
+	case a.Scale != ScalePlacementPoints && a.Scale != ScaleGamePoints:
+		return invalidField("adjustments", "scale must be %q or %q", ScalePlacementPoints, ScaleGamePoints)
+	}
+	return checkText("adjustments", a.Reason)
+}
+
+// decideRuling makes the change a ruling writes, on the locked state.
+func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.Time) (*RulingChange, error) {
+	if d.Status != DisputeOpen {
+		return nil, Errorf(KindConflict, "dispute_ruled", "dispute %d was already ruled", d.ID)
+	}
+	tb, err := gameOf(st, d.Key)
+	if err != nil {
+		return nil, err
+	}
+	ru := &Ruling{DisputeID: d.ID, Decision: n.Decision, Reason: n.Reason, RuledRole: a.Role, RuledBy: a.tokenID(), CreatedAt: now}
+	ch := &RulingChange{Ruling: ru}
+	if n.Record != nil {
+		if ch.Correction, ru.Verdict, err = correction(st, d.Key, tb, n.Record, a, now); err != nil {
+			return nil, err
+		}
+	}
+	for _, adj := range n.Adjustments {
+		if !slices.Contains(tb.Players, adj.Player) {
+			return nil, invalidField("adjustments", "%s did not play at table %d of round %d", adj.Player, d.Key.Table, d.Key.Round)
+		}
+		ru.Adjustments = append(ru.Adjustments, Adjustment{Key: d.Key, Player: adj.Player, Points: adj.Points,
+			Scale: adj.Scale, Reason: adj.Reason, CreatedAt: now})
+	}
+	status := playerStatuses(st.Players)
+	for _, p := range n.Disqualify {
+		if _, ok := status[p]; !ok {
+			return nil, invalidField("disqualify", "%s is not a player of this tournament", p)
+		}
+		if !slices.Contains(ru.Disqualified, p) {
+			ru.Disqualified = append(ru.Disqualified, p)
+		}
+		if status[p] != PlayerDisqualified && !slices.Contains(ch.Disqualify, p) {
+			ch.Disqualify = append(ch.Disqualify, p)
+		}
+	}
+	after := applyRuling(&st.State, ch)
+	follow(after, d.Key.Round, ch)
+	ch.Standings = Standings(after)
+	return ch, nil
+}
+
+// correction checks a corrected game record as a submission is checked and
+// makes the result row that supersedes the game's effective result.
+func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Actor, now time.Time) (*GameResult, json.RawMessage, error) {
+	g, err := checkGame(rec, tb, k.Game, st.Tournament.Settings, engine.GameOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &GameResult{Key: k, Kind: ResultCorrection, Record: g.record, RecordHash: g.hash, Result: g.json,
+		Places: st.Tournament.Settings.places(g.result), SubmittedBy: a.tokenID(), CreatedAt: now}
+	if prev := effective(&st.State, k); prev != nil {
+		id := prev.ID
+		res.Supersedes = &id
+	} else {
+		res.Kind = ResultSubmission // a game without a result gets the referee's as its first
+	}
+	return res, g.json, nil
+}
+
+// applyRuling returns a copy of st with the ruling's effects: the
+// correction as the game's effective result, the adjustments, the
+// disqualifications.
+func applyRuling(st *State, ch *RulingChange) *State {
+	out := *st
+	out.Results = slices.Clone(st.Results)
+	if c := ch.Correction; c != nil {
+		if prev := effective(&out, c.Key); prev != nil {
+			*prev = *c
+		} else {
+			out.Results = append(out.Results, *c)
+		}
+	}
+	out.Adjustments = append(slices.Clone(st.Adjustments), ch.Ruling.Adjustments...)
+	out.Players = slices.Clone(st.Players)
+	for i := range out.Players {
+		if slices.Contains(ch.Disqualify, out.Players[i].ID) {
+			out.Players[i].Status = PlayerDisqualified
+		}
+	}
+	return &out
+}
+
+// follow re-decides who advances from round n when it is closed and still
+// the latest round, writing the differences into ch (and into st, so the
+// standings show them).
+func follow(st *State, n int, ch *RulingChange) {
+	r := &st.Rounds[n-1]
+	if r.Status != RoundClosed {
+		return // advancement is decided when the round closes
+	}
+	if n < len(st.Rounds) {
+		ch.Note = fmt.Sprintf("round %d is already drawn; advancement from round %d stands", n+1, n)
+		return
+	}
+	t := &st.Tournament
+	quota := 0
+	if t.Format == FormatSM {
+		quota = t.Settings.AdvancePerTable
+		if r.Final {
+			quota = 1
+		}
+	}
+	outcomes, ties := decideRound(st, r, quota)
+	if len(ties) > 0 {
+		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d; advancement stands until the organizer resolves it", n)
+		return
+	}
+	ch.Outcomes, ch.Statuses = outcomes, map[string]PlayerStatus{}
+	status := playerStatuses(st.Players)
+	for _, o := range outcomes {
+		switch {
+		case t.Format == FormatSM && r.Final && o.Advanced && t.Champion != o.Player:
+			champ := o.Player
+			ch.Champion, t.Champion = &champ, champ
+		case t.Format == FormatSM && !r.Final && o.Advanced && status[o.Player] == PlayerEliminated:
+			ch.Statuses[o.Player] = PlayerActive
+		case t.Format == FormatSM && !r.Final && !o.Advanced && status[o.Player] == PlayerActive:
+			ch.Statuses[o.Player] = PlayerEliminated
+		}
+	}
+	st.Outcomes = append(slices.DeleteFunc(slices.Clone(st.Outcomes), func(o Outcome) bool { return o.Round == n }), outcomes...)
+	for i := range st.Players {
+		if s, ok := ch.Statuses[st.Players[i].ID]; ok {
+			st.Players[i].Status = s
+		}
+	}
+}
+
+// adjustStats adds round n's placement-point and game-point adjustments to
+// the round's stats (n = 0: every round's).
+func adjustStats(m map[string]Stats, adjs []Adjustment, n int) {
+	for _, a := range adjs {
+		if n != 0 && a.Key.Round != n {
+			continue
+		}
+		s := m[a.Player]
+		s.adjust(a)
+		m[a.Player] = s
+	}
+}
+
+// adjust adds an adjustment to the stats.
+func (s *Stats) adjust(a Adjustment) {
+	if a.Scale == ScaleGamePoints {
+		s.GamePoints += a.Points
+		return
+	}
+	s.PlacementPoints += a.Points
+}

@@ -1,0 +1,177 @@
+package tournament
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// DefaultCorrectionMinutes is how long a closed round's results stay
+// provisional unless the tournament says otherwise.
+const DefaultCorrectionMinutes = 30
+
+// maxCorrectionMinutes bounds the correction window and a reopening: a week.
+const maxCorrectionMinutes = 7 * 24 * 60
+
+// ResultStatus says whether a round's results can still be disputed.
+type ResultStatus string
+
+// The statuses of a round's results.
+const (
+	ResultsOpen        ResultStatus = "open"        // the round is being played
+	ResultsProvisional ResultStatus = "provisional" // closed; disputes can be opened until ClosesAt
+	ResultsFinal       ResultStatus = "final"       // only the organizer can reopen them
+)
+
+// Reopening is the organizer's reopening of a round's final results for
+// disputes, until a time, with a reason.
+type Reopening struct {
+	ID        int64
+	Round     int
+	Reason    string
+	Until     time.Time
+	By        string
+	CreatedAt time.Time
+}
+
+// Window is the correction window of one round.
+type Window struct {
+	Round    int
+	ClosedAt *time.Time // when the round was closed; nil while it is open
+	ClosesAt *time.Time // when disputes stop being taken; nil while the round is open
+	Reopened bool       // ClosesAt comes from a reopening
+}
+
+// windowOf computes round n's window: closed_at plus the correction
+// minutes, or the latest reopening when that ends later.
+func windowOf(st *RefereeState, n int) Window {
+	w := Window{Round: n}
+	if n < 1 || n > len(st.Rounds) || st.Rounds[n-1].ClosedAt == nil || st.Rounds[n-1].Status != RoundClosed {
+		return w
+	}
+	closed := *st.Rounds[n-1].ClosedAt
+	ends := closed.Add(time.Duration(st.CorrectionMinutes) * time.Minute)
+	w.ClosedAt, w.ClosesAt = &closed, &ends
+	for _, ro := range st.Reopenings {
+		if ro.Round == n && ro.Until.After(*w.ClosesAt) {
+			u := ro.Until
+			w.ClosesAt, w.Reopened = &u, true
+		}
+	}
+	return w
+}
+
+// Status returns the status of the window's results at now.
+func (w Window) Status(now time.Time) ResultStatus {
+	switch {
+	case w.ClosesAt == nil:
+		return ResultsOpen
+	case now.Before(*w.ClosesAt):
+		return ResultsProvisional
+	}
+	return ResultsFinal
+}
+
+// Left returns the time left to open disputes (0 when final; while the
+// round is open, 0 and the window has not started).
+func (w Window) Left(now time.Time) time.Duration {
+	if w.Status(now) != ResultsProvisional {
+		return 0
+	}
+	return w.ClosesAt.Sub(now)
+}
+
+// admits answers 409 correction_window_closed, with the time it closed,
+// when the results are final at now.
+func (w Window) admits(now time.Time) error {
+	if w.Status(now) != ResultsFinal {
+		return nil
+	}
+	at := w.ClosesAt.UTC().Format(time.RFC3339)
+	e := Errorf(KindConflict, "correction_window_closed",
+		"the results of round %d are final: the correction window closed at %s; only the organizer can reopen them", w.Round, at)
+	e.Details = map[string]any{"closed_at": at, "round": w.Round}
+	return e
+}
+
+// RoundWindow is a round's window with the effective results it covers.
+type RoundWindow struct {
+	Window
+	Status  ResultStatus
+	Left    time.Duration
+	Results []GameResult
+	Open    map[GameKey]int // open disputes per game
+}
+
+// Window returns round n's correction window and its results' status at
+// the service's clock.
+func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow, error) {
+	st, err := r.store.RefereeState(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := findRound(&st.State, n); err != nil {
+		return nil, err
+	}
+	ds, err := r.store.Disputes(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	now := r.svc.clock()
+	w := windowOf(st, n)
+	out := &RoundWindow{Window: w, Status: w.Status(now), Left: w.Left(now), Open: map[GameKey]int{}}
+	for _, res := range st.Results {
+		if res.Key.Round == n {
+			out.Results = append(out.Results, res)
+		}
+	}
+	for _, d := range ds {
+		if d.Key.Round == n && d.Status == DisputeOpen {
+			out.Open[d.Key]++
+		}
+	}
+	return out, nil
+}
+
+// SetCorrectionMinutes sets how long closed rounds stay provisional.
+func (r *Referees) SetCorrectionMinutes(ctx context.Context, a Actor, tid string, minutes int) error {
+	if err := a.requireOrganizer(); err != nil {
+		return err
+	}
+	if minutes < 0 || minutes > maxCorrectionMinutes {
+		return invalidField("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+	}
+	return r.store.SetCorrectionMinutes(auditAs(ctx, a), tid, minutes)
+}
+
+// Reopen reopens round n's results for disputes for minutes, with a
+// reason. Only the organizer may, and only for a closed round.
+func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes int, reason string) (*Reopening, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	reason = strings.TrimSpace(reason)
+	if err := checkText("reason", reason); err != nil {
+		return nil, err
+	}
+	if minutes < 1 || minutes > maxCorrectionMinutes {
+		return nil, invalidField("minutes", "minutes must be between 1 and %d", maxCorrectionMinutes)
+	}
+	now := r.svc.clock()
+	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.tokenID(), CreatedAt: now}
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
+	err := r.store.Reopen(ctx, tid, ro, func(st *RefereeState) error {
+		rd, err := findRound(&st.State, n)
+		if err != nil {
+			return err
+		}
+		if rd.Status != RoundClosed {
+			return Errorf(KindConflict, "round_open", "round %d is still open; its results are not final", n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ro, nil
+}

@@ -1,0 +1,244 @@
+package postgres
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+const disputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
+	opened_role, opened_by, created_at`
+
+func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
+	var (
+		d               tournament.Dispute
+		record, verdict []byte
+	)
+	k := &d.Key
+	err := row.Scan(&d.ID, &k.TournamentID, &k.Round, &k.Table, &k.Game, &d.Description, &record, &verdict, &d.ResultID,
+		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt)
+	if len(record) > 0 {
+		d.Record = record
+	}
+	if len(verdict) > 0 {
+		d.Verdict = verdict
+	}
+	d.CreatedAt = d.CreatedAt.UTC()
+	return &d, err
+}
+
+// jsonOrNil passes JSON to PostgreSQL as text, NULL when empty.
+func jsonOrNil(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+// OpenDispute stores d after check approves the locked state.
+func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check func(*tournament.RefereeState) error) error {
+	k := d.Key
+	return s.lockedReferee(ctx, k.TournamentID, "dispute", func(tx pgx.Tx, st *tournament.RefereeState) error {
+		if err := check(st); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
+			result_id, status, opened_role, opened_by, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+			k.TournamentID, k.Round, k.Table, k.Game, d.Description, jsonOrNil(d.Record), jsonOrNil(d.Verdict), d.ResultID,
+			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt).Scan(&d.ID)
+	})
+}
+
+// Disputes lists a tournament's disputes with their rulings.
+func (s *Store) Disputes(ctx context.Context, tid string) ([]tournament.Dispute, error) {
+	var out []tournament.Dispute
+	err := s.inTx(ctx, pgx.RepeatableRead, "dispute", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+			d, err := scanDispute(r)
+			return *d, err
+		})
+		if err != nil {
+			return err
+		}
+		return attachRulings(ctx, tx, tid, out)
+	})
+	return out, err
+}
+
+// Dispute returns one dispute with its ruling.
+func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.Dispute, error) {
+	var d *tournament.Dispute
+	err := s.inTx(ctx, pgx.RepeatableRead, "dispute", func(tx pgx.Tx) error {
+		var err error
+		d, err = scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
+		if err != nil {
+			return MapError(err, "dispute")
+		}
+		one := []tournament.Dispute{*d}
+		err = attachRulings(ctx, tx, tid, one)
+		*d = one[0]
+		return err
+	})
+	return d, err
+}
+
+// attachRulings reads the rulings and adjustments of ds.
+func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.Dispute) error {
+	rows, err := tx.Query(ctx, `SELECT id, dispute_id, decision, reason, correction_id, verdict, disqualified,
+		ruled_role, ruled_by, created_at FROM rulings WHERE tournament_id = $1 ORDER BY id`, tid)
+	if err != nil {
+		return err
+	}
+	rulings, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*tournament.Ruling, error) {
+		var (
+			ru      tournament.Ruling
+			verdict []byte
+		)
+		err := r.Scan(&ru.ID, &ru.DisputeID, &ru.Decision, &ru.Reason, &ru.CorrectionID, &verdict, &ru.Disqualified,
+			&ru.RuledRole, &ru.RuledBy, &ru.CreatedAt)
+		if len(verdict) > 0 {
+			ru.Verdict = verdict
+		}
+		ru.CreatedAt = ru.CreatedAt.UTC()
+		return &ru, err
+	})
+	if err != nil {
+		return err
+	}
+	adjs, err := queryAdjustments(ctx, tx, tid)
+	if err != nil {
+		return err
+	}
+	byDispute := map[int64]*tournament.Ruling{}
+	byID := map[int64]*tournament.Ruling{}
+	for _, ru := range rulings {
+		byDispute[ru.DisputeID], byID[ru.ID] = ru, ru
+	}
+	for _, a := range adjs {
+		if ru := byID[a.RulingID]; ru != nil {
+			ru.Adjustments = append(ru.Adjustments, a)
+		}
+	}
+	for i := range ds {
+		ds[i].Ruling = byDispute[ds[i].ID]
+	}
+	return nil
+}
+
+// Rule writes the ruling decide makes on the locked state and dispute.
+func (s *Store) Rule(ctx context.Context, tid string, id int64,
+	decide func(*tournament.RefereeState, *tournament.Dispute) (*tournament.RulingChange, error)) (*tournament.RulingChange, error) {
+	var ch *tournament.RulingChange
+	err := s.lockedReferee(ctx, tid, "ruling", func(tx pgx.Tx, st *tournament.RefereeState) error {
+		d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes
+			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
+		if err != nil {
+			return MapError(err, "dispute")
+		}
+		if ch, err = decide(st, d); err != nil {
+			return err
+		}
+		return writeRuling(ctx, tx, tid, st, ch)
+	})
+	return ch, err
+}
+
+// writeRuling writes a ruling's change: the corrected result, the ruling
+// and its adjustments, disqualifications, the advancement that follows,
+// and the dispute's status.
+func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *tournament.RefereeState, ch *tournament.RulingChange) error {
+	ru := ch.Ruling
+	if c := ch.Correction; c != nil {
+		if err := insertCorrection(ctx, tx, c); err != nil {
+			return err
+		}
+		ru.CorrectionID = &c.ID
+	}
+	err := tx.QueryRow(ctx, `INSERT INTO rulings (tournament_id, dispute_id, decision, reason, correction_id, verdict,
+		disqualified, ruled_role, ruled_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+		tid, ru.DisputeID, ru.Decision, ru.Reason, ru.CorrectionID, jsonOrNil(ru.Verdict), nonNil(ru.Disqualified),
+		ru.RuledRole, ru.RuledBy, ru.CreatedAt).Scan(&ru.ID)
+	if err != nil {
+		return err
+	}
+	for i := range ru.Adjustments {
+		a := &ru.Adjustments[i]
+		a.RulingID = ru.ID
+		err := tx.QueryRow(ctx, `INSERT INTO adjustments (tournament_id, ruling_id, round, table_no, game, player_id, points,
+			scale, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+			tid, ru.ID, a.Key.Round, a.Key.Table, a.Key.Game, a.Player, a.Points, a.Scale, a.Reason, a.CreatedAt).Scan(&a.ID)
+		if err != nil {
+			return err
+		}
+	}
+	if err := setPlayerStatus(ctx, tx, tid, ch.Disqualify, tournament.PlayerDisqualified); err != nil {
+		return err
+	}
+	if err := writeAdvancement(ctx, tx, tid, st, ch); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE disputes SET status = 'ruled' WHERE tournament_id = $1 AND id = $2`, tid, ru.DisputeID)
+	return err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// insertCorrection appends a result row: a correction that supersedes the
+// game's effective result, or the first result of a game that had none.
+func insertCorrection(ctx context.Context, tx pgx.Tx, c *tournament.GameResult) error {
+	places, err := encodePlaces(c.Places)
+	if err != nil {
+		return err
+	}
+	k := c.Key
+	return tx.QueryRow(ctx, `INSERT INTO game_results (tournament_id, round, table_no, game, kind, supersedes, record,
+		record_hash, result, places, submitted_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		RETURNING id`, k.TournamentID, k.Round, k.Table, k.Game, c.Kind, c.Supersedes, string(c.Record), c.RecordHash,
+		string(c.Result), string(places), c.SubmittedBy, c.CreatedAt).Scan(&c.ID)
+}
+
+// writeAdvancement writes the outcomes, statuses and champion a ruling
+// changed.
+func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *tournament.RefereeState, ch *tournament.RulingChange) error {
+	old := map[string]tournament.Outcome{}
+	for _, o := range st.Outcomes {
+		old[o.Player+"/"+itoa(o.Round)] = o
+	}
+	for _, o := range ch.Outcomes {
+		if prev, ok := old[o.Player+"/"+itoa(o.Round)]; ok && prev == o {
+			continue
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO round_outcomes (tournament_id, round, player_id, table_no, rank, advanced)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tournament_id, round, player_id)
+			DO UPDATE SET table_no = EXCLUDED.table_no, rank = EXCLUDED.rank, advanced = EXCLUDED.advanced`,
+			tid, o.Round, o.Player, o.Table, o.Rank, o.Advanced)
+		if err != nil {
+			return err
+		}
+	}
+	for p, status := range ch.Statuses {
+		if err := setPlayerStatus(ctx, tx, tid, []string{p}, status); err != nil {
+			return err
+		}
+	}
+	if ch.Champion != nil {
+		_, err := tx.Exec(ctx, `UPDATE tournaments SET champion = $2 WHERE id = $1`, tid, *ch.Champion)
+		return err
+	}
+	return nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

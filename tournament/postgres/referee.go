@@ -1,0 +1,210 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+var _ tournament.RefereeStore = (*Store)(nil)
+
+const refereeColumns = `tournament_id, id, name, created_by, created_at, revoked_at`
+
+func scanReferee(row pgx.Row, extra ...any) (*tournament.RefereeToken, error) {
+	var t tournament.RefereeToken
+	err := row.Scan(append([]any{&t.TournamentID, &t.ID, &t.Name, &t.CreatedBy, &t.CreatedAt, &t.RevokedAt}, extra...)...)
+	t.CreatedAt = t.CreatedAt.UTC()
+	if t.RevokedAt != nil {
+		r := t.RevokedAt.UTC()
+		t.RevokedAt = &r
+	}
+	return &t, err
+}
+
+// AddRefereeToken stores a referee token under its hash.
+func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken, hash []byte) error {
+	return s.inTx(ctx, pgx.ReadCommitted, "referee token", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO referee_tokens (tournament_id, id, name, token_hash, created_by, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, t.TournamentID, t.ID, t.Name, hash, t.CreatedBy, t.CreatedAt)
+		return err
+	})
+}
+
+// RevokeRefereeToken marks a token revoked.
+func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*tournament.RefereeToken, error) {
+	var out *tournament.RefereeToken
+	err := s.inTx(ctx, pgx.ReadCommitted, "referee token", func(tx pgx.Tx) error {
+		t, err := scanReferee(tx.QueryRow(ctx, `SELECT `+refereeColumns+` FROM referee_tokens
+			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
+		if err != nil {
+			return MapError(err, "referee token")
+		}
+		if t.RevokedAt != nil {
+			return tournament.Errorf(tournament.KindConflict, "token_revoked", "referee token %s was already revoked", id)
+		}
+		t.RevokedAt = &now
+		out = t
+		_, err = tx.Exec(ctx, `UPDATE referee_tokens SET revoked_at = $3 WHERE tournament_id = $1 AND id = $2`, tid, id, now)
+		return err
+	})
+	return out, err
+}
+
+// RefereeTokens lists a tournament's referee tokens.
+func (s *Store) RefereeTokens(ctx context.Context, tid string) ([]tournament.RefereeToken, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+refereeColumns+` FROM referee_tokens WHERE tournament_id = $1 ORDER BY created_at, id`, tid)
+	if err != nil {
+		return nil, MapError(err, "referee token")
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.RefereeToken, error) {
+		t, err := scanReferee(r)
+		return *t, err
+	})
+	return out, MapError(err, "referee token")
+}
+
+// RefereeByTokenHash finds a referee token by its hash.
+func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*tournament.RefereeToken, []byte, error) {
+	var stored []byte
+	t, err := scanReferee(s.pool.QueryRow(ctx, `SELECT `+refereeColumns+`, token_hash FROM referee_tokens WHERE token_hash = $1`, hash), &stored)
+	if err != nil {
+		return nil, nil, MapError(err, "token")
+	}
+	return t, stored, nil
+}
+
+// RefereeState returns a consistent snapshot of what rulings look at.
+func (s *Store) RefereeState(ctx context.Context, tid string) (*tournament.RefereeState, error) {
+	var st *tournament.RefereeState
+	err := s.inTx(ctx, pgx.RepeatableRead, "tournament", func(tx pgx.Tx) error {
+		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
+		if err != nil {
+			return MapError(err, "tournament")
+		}
+		st, err = loadRefereeState(ctx, tx, t)
+		return err
+	})
+	return st, err
+}
+
+// loadRefereeState reads the state with the correction window, reopenings
+// and commitments.
+func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tournament.RefereeState, error) {
+	base, err := loadState(ctx, tx, t)
+	if err != nil {
+		return nil, err
+	}
+	st := &tournament.RefereeState{State: *base}
+	if err := tx.QueryRow(ctx, `SELECT correction_minutes FROM tournaments WHERE id = $1`, t.ID).Scan(&st.CorrectionMinutes); err != nil {
+		return nil, err
+	}
+	if st.Reopenings, err = queryReopenings(ctx, tx, t.ID); err != nil {
+		return nil, err
+	}
+	st.Commitments, err = queryCommitments(ctx, tx, t.ID)
+	return st, err
+}
+
+func queryReopenings(ctx context.Context, tx querier, tid string) ([]tournament.Reopening, error) {
+	rows, err := tx.Query(ctx, `SELECT id, round, reason, until, opened_by, created_at FROM round_reopenings
+		WHERE tournament_id = $1 ORDER BY id`, tid)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Reopening, error) {
+		var ro tournament.Reopening
+		err := r.Scan(&ro.ID, &ro.Round, &ro.Reason, &ro.Until, &ro.By, &ro.CreatedAt)
+		ro.Until, ro.CreatedAt = ro.Until.UTC(), ro.CreatedAt.UTC()
+		return ro, err
+	})
+}
+
+func queryCommitments(ctx context.Context, tx querier, tid string) ([]tournament.Commitment, error) {
+	rows, err := tx.Query(ctx, `SELECT tournament_id, round, seed_sha256, committed_by, created_at FROM round_commitments
+		WHERE tournament_id = $1 ORDER BY round`, tid)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Commitment, error) {
+		var c tournament.Commitment
+		err := r.Scan(&c.TournamentID, &c.Round, &c.SeedSHA256, &c.By, &c.CreatedAt)
+		c.CreatedAt = c.CreatedAt.UTC()
+		return c, err
+	})
+}
+
+// queryAdjustments reads the point adjustments of a tournament's rulings.
+func queryAdjustments(ctx context.Context, tx querier, tid string) ([]tournament.Adjustment, error) {
+	rows, err := tx.Query(ctx, `SELECT id, ruling_id, round, table_no, game, player_id, points, scale, reason, created_at
+		FROM adjustments WHERE tournament_id = $1 ORDER BY id`, tid)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Adjustment, error) {
+		a := tournament.Adjustment{Key: tournament.GameKey{TournamentID: tid}}
+		err := r.Scan(&a.ID, &a.RulingID, &a.Key.Round, &a.Key.Table, &a.Key.Game, &a.Player, &a.Points, &a.Scale,
+			&a.Reason, &a.CreatedAt)
+		a.CreatedAt = a.CreatedAt.UTC()
+		return a, err
+	})
+}
+
+// SetCorrectionMinutes sets a tournament's correction window.
+func (s *Store) SetCorrectionMinutes(ctx context.Context, tid string, minutes int) error {
+	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE tournaments SET correction_minutes = $2 WHERE id = $1`, tid, minutes)
+		if err == nil && tag.RowsAffected() == 0 {
+			return tournament.Errorf(tournament.KindNotFound, "tournament_not_found", "tournament not found")
+		}
+		return err
+	})
+}
+
+// Reopen stores a reopening after check approves the locked state.
+func (s *Store) Reopen(ctx context.Context, tid string, r *tournament.Reopening, check func(*tournament.RefereeState) error) error {
+	return s.lockedReferee(ctx, tid, "reopening", func(tx pgx.Tx, st *tournament.RefereeState) error {
+		if err := check(st); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO round_reopenings (tournament_id, round, reason, until, opened_by, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, tid, r.Round, r.Reason, r.Until, r.By, r.CreatedAt).Scan(&r.ID)
+	})
+}
+
+// Commit stores a draw commitment.
+func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
+	err := s.inTx(ctx, pgx.ReadCommitted, "commitment", func(tx pgx.Tx) error {
+		if _, err := lockTournament(ctx, tx, c.TournamentID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO round_commitments (tournament_id, round, seed_sha256, committed_by, created_at)
+			VALUES ($1, $2, $3, $4, $5)`, c.TournamentID, c.Round, c.SeedSHA256, c.By, c.CreatedAt)
+		return err
+	})
+	if tournament.ErrorCode(err) == "commitment_exists" {
+		return tournament.Errorf(tournament.KindConflict, "commitment_exists", "round %d already has a commitment; it cannot be changed", c.Round)
+	}
+	if tournament.ErrorCode(err) == "constraint_violation" {
+		return tournament.Errorf(tournament.KindConflict, "round_drawn", "round %d is already drawn; a commitment must come before the draw", c.Round)
+	}
+	return err
+}
+
+// lockedReferee runs fn in a write transaction holding the tournament's
+// row lock, on the referee state loaded inside it.
+func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *tournament.RefereeState) error) error {
+	return s.inTx(ctx, pgx.ReadCommitted, subject, func(tx pgx.Tx) error {
+		t, err := lockTournament(ctx, tx, tid)
+		if err != nil {
+			return err
+		}
+		st, err := loadRefereeState(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		return fn(tx, st)
+	})
+}

@@ -1,0 +1,212 @@
+package tournament
+
+import (
+	"context"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// RoleReferee is the role of a referee token: rulings, corrections and the
+// audit log of one tournament.
+const RoleReferee Role = "referee"
+
+// Referee tokens are "ref_" followed by 32 random bytes in base64url (47
+// characters); the prefix tells them from organizer tokens without a
+// database lookup. Only their SHA-256 is stored, as for organizer tokens.
+const refereePrefix = "ref_"
+
+// RefereeToken is a referee's token as stored and listed: never the secret.
+type RefereeToken struct {
+	ID           string
+	TournamentID string
+	Name         string
+	CreatedBy    string
+	CreatedAt    time.Time
+	RevokedAt    *time.Time
+}
+
+// IssuedRefereeToken is a new referee token with its secret, which is shown
+// once and never again.
+type IssuedRefereeToken struct {
+	RefereeToken
+	Token string
+}
+
+// RefereeStore keeps what referees work with. Each method is one
+// transaction; methods that take a callback run it under the tournament's
+// row lock on a snapshot loaded inside the transaction.
+type RefereeStore interface {
+	// AddRefereeToken stores a referee token under its hash.
+	AddRefereeToken(ctx context.Context, t *RefereeToken, hash []byte) error
+	// RevokeRefereeToken marks a token revoked at now; not_found when the
+	// tournament has no such token, conflict when it is already revoked.
+	RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*RefereeToken, error)
+	// RefereeTokens lists a tournament's referee tokens, oldest first.
+	RefereeTokens(ctx context.Context, tid string) ([]RefereeToken, error)
+	// RefereeByTokenHash finds a referee token by its hash.
+	RefereeByTokenHash(ctx context.Context, hash []byte) (*RefereeToken, []byte, error)
+
+	// RefereeState returns a consistent snapshot of what rulings look at.
+	RefereeState(ctx context.Context, tid string) (*RefereeState, error)
+	// OpenDispute stores d after check approves the locked state.
+	OpenDispute(ctx context.Context, d *Dispute, check func(*RefereeState) error) error
+	// Disputes lists a tournament's disputes with their rulings, oldest first.
+	Disputes(ctx context.Context, tid string) ([]Dispute, error)
+	// Dispute returns one dispute with its ruling.
+	Dispute(ctx context.Context, tid string, id int64) (*Dispute, error)
+	// Rule writes the ruling that decide makes on the locked state and the
+	// dispute: the ruling, its adjustments, the corrected result,
+	// disqualifications and the advancement that follows.
+	Rule(ctx context.Context, tid string, id int64, decide func(*RefereeState, *Dispute) (*RulingChange, error)) (*RulingChange, error)
+
+	// Audit returns the audit entries f selects, oldest first.
+	Audit(ctx context.Context, tid string, f AuditFilter) ([]AuditEntry, error)
+
+	// SetCorrectionMinutes sets a tournament's correction window.
+	SetCorrectionMinutes(ctx context.Context, tid string, minutes int) error
+	// Reopen stores a reopening after check approves the locked state.
+	Reopen(ctx context.Context, tid string, r *Reopening, check func(*RefereeState) error) error
+	// Commit stores a draw commitment; conflict when the round has one or is drawn.
+	Commit(ctx context.Context, c *Commitment) error
+}
+
+// RefereeState is the tournament's state with what referees add to it.
+type RefereeState struct {
+	State
+	CorrectionMinutes int
+	Reopenings        []Reopening
+	Commitments       []Commitment
+}
+
+// Referees runs the referee side of tournaments: referee tokens, disputes,
+// rulings, the correction window, draw commitments and the audit log. It
+// shares the tournament service's clock and randomness.
+type Referees struct {
+	svc   *Service
+	store RefereeStore
+}
+
+// NewReferees returns the referee service over store, next to svc.
+func NewReferees(svc *Service, store RefereeStore) *Referees {
+	return &Referees{svc: svc, store: store}
+}
+
+// LooksLikeRefereeToken reports whether token has the form of a referee token.
+func LooksLikeRefereeToken(token string) bool {
+	return strings.HasPrefix(token, refereePrefix) && len(token) == len(refereePrefix)+43
+}
+
+// IssueToken creates a referee token. Only the organizer may.
+func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*IssuedRefereeToken, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	name = strings.TrimSpace(name)
+	if len(name) > maxPlayerName || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
+		return nil, invalidField("name", "name must be valid UTF-8 of at most %d bytes on one line", maxPlayerName)
+	}
+	secret, err := NewSecret(r.svc.rand, tokenBytes)
+	if err != nil {
+		return nil, err
+	}
+	idb, err := NewSecret(r.svc.rand, 5)
+	if err != nil {
+		return nil, err
+	}
+	token := refereePrefix + base64.RawURLEncoding.EncodeToString(secret)
+	t := RefereeToken{ID: "r" + strings.ToLower(base32.StdEncoding.EncodeToString(idb)), TournamentID: tid,
+		Name: name, CreatedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+		return nil, err
+	}
+	if err := r.store.AddRefereeToken(auditAs(ctx, a), &t, HashToken(token)); err != nil {
+		return nil, err
+	}
+	return &IssuedRefereeToken{RefereeToken: t, Token: token}, nil
+}
+
+// RevokeToken revokes a referee token; it is refused from then on.
+func (r *Referees) RevokeToken(ctx context.Context, a Actor, tid, id string) (*RefereeToken, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	return r.store.RevokeRefereeToken(auditAs(ctx, a), tid, id, r.svc.clock())
+}
+
+// Tokens lists a tournament's referee tokens without their secrets.
+func (r *Referees) Tokens(ctx context.Context, a Actor, tid string) ([]RefereeToken, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+		return nil, err
+	}
+	return r.store.RefereeTokens(ctx, tid)
+}
+
+// Identify finds the referee token token; 401 unknown_token when there is
+// none or it was revoked.
+func (r *Referees) Identify(ctx context.Context, token string) (*RefereeToken, error) {
+	if !LooksLikeRefereeToken(token) {
+		return nil, unknownToken()
+	}
+	t, hash, err := r.store.RefereeByTokenHash(ctx, HashToken(token))
+	if ErrorKind(err) == KindNotFound {
+		return nil, unknownToken()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !TokenMatches(token, hash) {
+		return nil, unknownToken()
+	}
+	if t.RevokedAt != nil {
+		return nil, Errorf(KindUnauthorized, "token_revoked", "this referee token was revoked at %s", t.RevokedAt.Format(time.RFC3339))
+	}
+	return t, nil
+}
+
+// requireReferee admits referees and the organizer.
+func (a Actor) requireReferee() error {
+	switch {
+	case a.Organizes(), a.Role == RoleReferee:
+		return nil
+	case a.Role == RolePublic:
+		return Errorf(KindUnauthorized, "token_required", "this needs a referee's or the organizer's token")
+	default:
+		return Errorf(KindForbidden, "referee_only", "only a referee or the organizer may do this")
+	}
+}
+
+// Audit returns a page of the audit log. Only referees and the organizer
+// may read it.
+func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter) ([]AuditEntry, error) {
+	if err := a.requireReferee(); err != nil {
+		return nil, err
+	}
+	if f.Limit == 0 {
+		f.Limit = DefaultAuditLimit
+	}
+	if f.Limit < 1 || f.Limit > MaxAuditLimit {
+		return nil, invalidField("limit", "limit must be between 1 and %d", MaxAuditLimit)
+	}
+	if f.Round < 0 || f.Table < 0 || f.After < 0 {
+		return nil, invalidField("filter", "round, table and after must not be negative")
+	}
+	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+		return nil, err
+	}
+	return r.store.Audit(ctx, tid, f)
+}
+
+// rawOrNil returns nil for an empty or null JSON value.
+func rawOrNil(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	return b
+}

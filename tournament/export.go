@@ -177,3 +177,29 @@ func ExportOf(st *State, now time.Time) *Export {
 	}
 	return ex
 }
+
+// TableResultReader is a store that reads one table's results without the
+// rest of the round's (a score sheet or a result page needs only those).
+// tournament/postgres implements it beside Store.
+type TableResultReader interface {
+	TableResults(ctx context.Context, tid string, n, table int) ([]GameResult, error)
+}
+
+// TableResults returns the effective results, records included, of the
+// games of table t in round n.
+func (s *Service) TableResults(ctx context.Context, tid string, n, t int) ([]GameResult, error) {
+	if r, ok := s.store.(TableResultReader); ok {
+		return r.TableResults(ctx, tid, n, t)
+	}
+	all, err := s.store.Results(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	var out []GameResult
+	for _, res := range all {
+		if res.Key.Table == t {
+			out = append(out, res)
+		}
+	}
+	return out, nil
+}

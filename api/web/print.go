@@ -143,10 +143,6 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 		}
 	}
 	svc, _ := h.service()
-	rv, err := svc.Round(c.Request().Context(), st.Tournament.ID, n) // the records, which the snapshot lacks
-	if err != nil {
-		return h.fail(c, err)
-	}
 	names := playerIndex(st)
 	for _, t := range r.Tables {
 		if onlyTable > 0 && t.Number != onlyTable {
@@ -155,11 +151,16 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 		if onlyTable == 0 && (t.Number <= (group-1)*sheetTables || t.Number > group*sheetTables) {
 			continue
 		}
+		// The records, which the snapshot lacks, of this table only.
+		results, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, t.Number)
+		if err != nil {
+			return h.fail(c, err)
+		}
 		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
 			if onlyGame > 0 && g != onlyGame {
 				continue
 			}
-			d.Sheets = append(d.Sheets, scoreSheet(rv.Results, r, t, g, names))
+			d.Sheets = append(d.Sheets, scoreSheet(results, r, t, g, names))
 		}
 	}
 	p.Title = p.T("sheet.title", n)

@@ -96,13 +96,17 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	}
 	for _, res := range st.Results {
 		if res.Key.Round == n && res.Key.Table == tn && res.Key.Game == g {
-			// The snapshot holds places only; read the whole result.
+			// The snapshot holds places only; read the table's whole results.
 			svc, _ := h.service()
-			full, err := svc.Game(c.Request().Context(), res.Key)
+			full, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, tn)
 			if err != nil {
 				return nil, nil, tournament.Table{}, nil, err
 			}
-			d.Stored = stored(*full, names)
+			for _, fr := range full {
+				if fr.Key.Game == g {
+					d.Stored = stored(fr, names)
+				}
+			}
 		}
 	}
 	p.Title = p.T("r.title", n, tn, g)

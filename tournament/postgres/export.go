@@ -112,3 +112,24 @@ func importResolutions(ctx context.Context, tx pgx.Tx, tid string, st *tournamen
 	}
 	return nil
 }
+
+var _ tournament.TableResultReader = (*Store)(nil)
+
+// TableResults returns the effective results of one table's games in round
+// n, records included.
+func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY round, table_no, game, id DESC`
+	rows, err := s.pool.Query(ctx, q, tid, n, table)
+	if err != nil {
+		return nil, MapError(err, "result")
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
+		res, err := scanResult(r)
+		if err != nil {
+			return tournament.GameResult{}, err
+		}
+		return *res, nil
+	})
+	return out, MapError(err, "result")
+}

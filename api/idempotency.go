@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -36,7 +37,21 @@ type IdempotencyStore interface {
 	Complete(ctx context.Context, scope, key string, response []byte) error
 	// Release forgets a claimed key whose request failed with a server error.
 	Release(ctx context.Context, scope, key string) error
+	// Renew keeps a claim of a request still being handled from going
+	// stale (being taken over by a retry, as if its server had died).
+	Renew(ctx context.Context, scope, key string) error
 }
+
+// Timing of claims: a request in flight renews its claim every
+// claimRenewEvery; a claim whose release failed (the database was down
+// when the request failed) is released again every releaseRetryEvery for
+// up to releaseRetryFor, so that retries are not told "in use" until the
+// claim goes stale.
+const (
+	claimRenewEvery   = 5 * time.Second
+	releaseRetryEvery = 500 * time.Millisecond
+	releaseRetryFor   = 20 * time.Second
+)
 
 // storedResponse is how a response is kept for replay.
 type storedResponse struct {
@@ -87,11 +102,14 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	rec := &recorder{ResponseWriter: res.Writer}
 	res.Writer = rec
 	completed := false
+	stopRenew := s.renewClaim(ctx, scope, key)
 	defer func() {
+		stopRenew()
 		res.Writer = rec.ResponseWriter
 		if !completed { // a panic or a server error: let a retry try again
 			if rerr := s.deps.Idempotency.Release(ctx, scope, key); rerr != nil {
 				s.log.Error("release idempotency key", "error", rerr.Error())
+				go s.retryRelease(ctx, scope, key)
 			}
 		}
 	}()
@@ -112,6 +130,40 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	}
 	completed = true
 	return nil
+}
+
+// renewClaim renews the claim on key every claimRenewEvery until the
+// returned stop is called. Requests that end sooner never renew.
+func (s *Server) renewClaim(ctx context.Context, scope, key string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(claimRenewEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := s.deps.Idempotency.Renew(ctx, scope, key); err != nil {
+					s.log.Warn("renew idempotency key", "error", err.Error())
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// retryRelease releases a claim whose release failed, until it succeeds or
+// releaseRetryFor has passed (the claim has gone stale by then).
+func (s *Server) retryRelease(ctx context.Context, scope, key string) {
+	deadline := time.Now().Add(releaseRetryFor)
+	for time.Now().Before(deadline) {
+		time.Sleep(releaseRetryEvery)
+		if err := s.deps.Idempotency.Release(ctx, scope, key); err == nil {
+			return
+		}
+	}
+	s.log.Error("release idempotency key: gave up; the claim goes stale instead", "key", key)
 }
 
 // replay writes a stored response again.

@@ -31,11 +31,12 @@ const (
 	idleTimeout       = 120 * time.Second
 )
 
-// Idempotency keys are remembered for a day; a claim left unanswered for
-// five minutes (its server died) may be taken over.
+// Idempotency keys are remembered for a day. A server renews the claims of
+// its requests in flight every 5 s (api/idempotency.go), so a claim left
+// unrenewed for 30 s belongs to a server that died and may be taken over.
 const (
 	idempotencyTTL   = 24 * time.Hour
-	idempotencyStale = 5 * time.Minute
+	idempotencyStale = 30 * time.Second
 	pruneEvery       = time.Hour
 )
 

@@ -3,8 +3,10 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/tournament"
@@ -41,18 +43,24 @@ func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint 
 			SET fingerprint = EXCLUDED.fingerprint, response = NULL, created_at = now()
 			WHERE k.created_at < now() - make_interval(secs => $4)
 			   OR (k.response IS NULL AND k.created_at < now() - make_interval(secs => $5))`
-	tag, err := s.pool.Exec(ctx, claim, scope, key, fingerprint, s.ttl.Seconds(), s.stale.Seconds())
-	if err != nil {
-		return nil, MapError(err, "idempotency key")
-	}
-	if tag.RowsAffected() == 1 {
-		return nil, nil
-	}
 	var stored, response []byte
-	err = s.pool.QueryRow(ctx, `SELECT fingerprint, response FROM idempotency_keys WHERE scope = $1 AND key = $2`,
-		scope, key).Scan(&stored, &response)
-	if err != nil {
-		return nil, MapError(err, "idempotency key")
+	for attempt := 0; ; attempt++ {
+		tag, err := s.pool.Exec(ctx, claim, scope, key, fingerprint, s.ttl.Seconds(), s.stale.Seconds())
+		if err != nil {
+			return nil, MapError(err, "idempotency key")
+		}
+		if tag.RowsAffected() == 1 {
+			return nil, nil
+		}
+		err = s.pool.QueryRow(ctx, `SELECT fingerprint, response FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+			scope, key).Scan(&stored, &response)
+		if errors.Is(err, pgx.ErrNoRows) && attempt < 3 {
+			continue // the holder released the key between the two statements: claim it again
+		}
+		if err != nil {
+			return nil, MapError(err, "idempotency key")
+		}
+		break
 	}
 	switch {
 	case !bytes.Equal(stored, fingerprint):
@@ -77,6 +85,16 @@ func (s *Idempotency) Complete(ctx context.Context, scope, key string, response 
 func (s *Idempotency) Release(ctx context.Context, scope, key string) error {
 	_, err := s.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND response IS NULL`,
 		scope, key)
+	return MapError(err, "idempotency key")
+}
+
+// Renew tells other servers that the claim on key is alive: it restarts
+// the stale clock of a claim still without a response. The API renews the
+// claims of its requests in flight, so that only the claims of a server
+// that died (SIGKILL, power loss) go stale and are taken over.
+func (s *Idempotency) Renew(ctx context.Context, scope, key string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET created_at = now()
+		WHERE scope = $1 AND key = $2 AND response IS NULL`, scope, key)
 	return MapError(err, "idempotency key")
 }
 

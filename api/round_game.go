@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -161,14 +162,38 @@ func (s *Server) appendDeal(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := svc.AppendDeal(c.Request().Context(), actorOf(c), k, body)
+	n, err := dealNumber(c)
 	if err != nil {
 		return err
+	}
+	p, err := svc.AppendDealAt(c.Request().Context(), actorOf(c), k, n, body)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if p.Repeat {
+		status = http.StatusOK
 	}
 	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver}
 	if p.Final != nil {
 		g := toResult(p.Final, false, true)
 		out.Game = &g
 	}
-	return c.JSON(http.StatusCreated, out)
+	return c.JSON(status, out)
+}
+
+// dealNumber reads the optional ?deal=n of an appended deal: the number the
+// deal must get, so that sending it again is answered, not entered twice
+// (0 when absent).
+func dealNumber(c echo.Context) (int, error) {
+	v := c.QueryParam("deal")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, tournament.Errorf(tournament.KindInvalid, "invalid_deal_number",
+			"the query parameter deal must be a deal number of 1 or more, not %q", v)
+	}
+	return n, nil
 }

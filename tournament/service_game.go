@@ -82,6 +82,7 @@ type DealProgress struct {
 	Result *engine.DealResult
 	Game   *engine.GameResult
 	Final  *GameResult // the game's result when this deal ended it
+	Repeat bool        // the deal was already stored as deal Deal (AppendDealAt); nothing was written
 }
 
 // AppendDeal adds one deal (a score-sheet line or a full deal, as an entry
@@ -89,6 +90,20 @@ type DealProgress struct {
 // against the deals before it. The deal that ends the game makes the
 // game's result.
 func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byte) (*DealProgress, error) {
+	return s.AppendDealAt(ctx, a, k, 0, data)
+}
+
+// AppendDealAt is AppendDeal for a client that numbers its deals: the deal
+// must become deal n (1-based; 0 takes the next number, as AppendDeal).
+// When the game already holds the same deal as deal n, nothing is written
+// and its progress is answered again with Repeat set: a table that sends a
+// deal again after a lost answer (or a server that died before it could
+// answer) never enters it twice. Another deal n, or a gap before n, is a
+// conflict.
+func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
+	if n < 0 {
+		return nil, invalidField("deal", "the deal number must be 1 or more, not %d", n)
+	}
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
@@ -110,8 +125,15 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 	if err != nil {
 		return nil, err
 	}
+	if n > 0 && n <= len(deals) {
+		return s.repeatDeal(ctx, k, tb, t.Settings, deals[:n], deal)
+	}
 	if over {
 		return nil, Errorf(KindConflict, "game_over", "this game already has a result; no more deals can be added")
+	}
+	if n > len(deals)+1 {
+		return nil, Errorf(KindConflict, "deal_out_of_order",
+			"this game has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
 	game, err := composeGame(tb, k.Game, append(deals, deal))
 	if err != nil {
@@ -131,6 +153,38 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 	}
 	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 		return nil, err
+	}
+	return p, nil
+}
+
+// repeatDeal answers a deal sent again: deals are the game's first n deals
+// as stored; the last must be deal.
+func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte) (*DealProgress, error) {
+	n := len(deals)
+	stored, err := canonicalJSON(deals[n-1])
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(stored, deal) {
+		return nil, Errorf(KindConflict, "deal_exists",
+			"deal %d of this game was already entered with other content; only a referee can change it", n)
+	}
+	game, err := composeGame(tb, k.Game, deals)
+	if err != nil {
+		return nil, err
+	}
+	g, err := checkGame(game, tb, k.Game, st, engine.GameOptions{InProgress: true})
+	if err != nil {
+		return nil, err
+	}
+	if len(g.result.Deals) != n {
+		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(g.result.Deals), n)
+	}
+	p := &DealProgress{Deal: n, Result: &g.result.Deals[n-1], Game: g.result, Repeat: true}
+	if g.result.GameOver {
+		if p.Final, err = s.Game(ctx, k); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -307,9 +307,9 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 		return r.settle(k, 0, resp, err, http.StatusCreated, http.StatusOK)
 	}
 	for i, d := range plan.Deals {
-		resp, err := r.c.do(ctx, EndpointDeal, "POST", path+"/deals", tb.Code, fmt.Sprintf("%s-d%d", keyBase, i+1),
-			"application/json", d)
-		if !r.settle(k, i+1, resp, err, http.StatusCreated) {
+		resp, err := r.c.do(ctx, EndpointDeal, "POST", fmt.Sprintf("%s/deals?deal=%d", path, i+1), tb.Code,
+			fmt.Sprintf("%s-d%d", keyBase, i+1), "application/json", d)
+		if !r.settle(k, i+1, resp, err, http.StatusCreated, http.StatusOK) {
 			return false
 		}
 		var out struct {

@@ -1,0 +1,258 @@
+// Package faulttest runs Revisor the way production does, to break it on
+// purpose: a private PostgreSQL cluster (initdb and pg_ctl in a temporary
+// folder, on a free loopback port, never the system's server) that a test
+// may stop and start, and the real revisor binary, built with go build and
+// run as a subprocess that a test may kill with SIGKILL.
+//
+// The fault tests themselves live beside it (faults_test.go); they skip
+// when no PostgreSQL server binaries are installed or with -short.
+package faulttest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ErrNoPostgres is returned when no PostgreSQL server binaries exist.
+var ErrNoPostgres = errors.New("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin")
+
+// Cluster is a private PostgreSQL cluster on 127.0.0.1.
+type Cluster struct {
+	Dir  string // data folder (and unix socket folder)
+	Port int
+	bin  string
+	// owner runs the server binaries: "postgres" when the tests run as root
+	// (PostgreSQL refuses root), else "".
+	owner string
+}
+
+// BinDir returns the newest /usr/lib/postgresql/*/bin with initdb.
+func BinDir() (string, error) {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) < version(dirs[j]) })
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if _, err := os.Stat(filepath.Join(dirs[i], "initdb")); err == nil {
+			return dirs[i], nil
+		}
+	}
+	return "", ErrNoPostgres
+}
+
+func version(dir string) int {
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
+	return v
+}
+
+// FreePort returns a loopback TCP port that was free a moment ago.
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// NewCluster creates and starts a cluster in a new temporary folder. Call
+// Remove when done.
+func NewCluster() (*Cluster, error) {
+	bin, err := BinDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "revisor-faulttest-pg-")
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Dir: dir, bin: bin}
+	if os.Geteuid() == 0 {
+		c.owner = "postgres"
+		u, err := user.Lookup(c.owner)
+		if err != nil {
+			return nil, fmt.Errorf("running as root needs the postgres user: %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.pg("initdb", "-D", dir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C",
+		"--no-instructions", "--no-sync"); err != nil {
+		c.Remove()
+		return nil, err
+	}
+	if c.Port, err = FreePort(); err != nil {
+		c.Remove()
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		c.Remove()
+		return nil, err
+	}
+	return c, nil
+}
+
+// pg runs a server binary as the cluster's owner.
+func (c *Cluster) pg(name string, args ...string) error {
+	path := filepath.Join(c.bin, name)
+	cmd := exec.Command(path, args...)
+	if c.owner != "" {
+		cmd = exec.Command("runuser", append([]string{"-u", c.owner, "--", path}, args...)...)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// Start starts the cluster and waits until it accepts connections.
+func (c *Cluster) Start() error {
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", c.Port, c.Dir)
+	return c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
+}
+
+// Stop stops the cluster the way an operator or a crash would: "fast"
+// ends sessions at once (clients get admin_shutdown), "immediate" is a crash.
+func (c *Cluster) Stop(mode string) error {
+	return c.pg("pg_ctl", "-D", c.Dir, "-m", mode, "-w", "-t", "60", "stop")
+}
+
+// Remove stops the cluster if it runs and deletes its folder.
+func (c *Cluster) Remove() {
+	_ = c.Stop("immediate")
+	os.RemoveAll(c.Dir)
+}
+
+// URL is the URL of database db.
+func (c *Cluster) URL(db string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, db)
+}
+
+// Bin is the path of a server binary of the cluster's version (pgbench).
+func (c *Cluster) Bin(name string) string { return filepath.Join(c.bin, name) }
+
+// Build compiles the revisor command into dir and returns its path. pkg is
+// the import path or folder of the command.
+func Build(dir, pkg string) (string, error) {
+	out := filepath.Join(dir, "revisor")
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+	}
+	return out, nil
+}
+
+// Server is a revisor serve subprocess on a fixed loopback address, so that
+// a restarted server answers where the clients already send.
+type Server struct {
+	Bin, Addr string
+	Env       []string // KEY=value pairs added to the environment
+	LogPath   string   // stdout and stderr of every start, appended
+	cmd       *exec.Cmd
+	done      chan error
+}
+
+// URL is the server's base URL.
+func (s *Server) URL() string { return "http://" + s.Addr }
+
+// Start starts the server and waits up to 30 s until /healthz answers.
+func (s *Server) Start() error {
+	log, err := os.OpenFile(s.LogPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.Command(s.Bin, "serve", "--addr", s.Addr)
+	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	s.cmd, s.done = cmd, make(chan error, 1)
+	go func() { s.done <- cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-s.done:
+			b, _ := os.ReadFile(s.LogPath)
+			return fmt.Errorf("revisor serve exited: %v\n%s", err, tail(b, 2000))
+		default:
+		}
+		if resp, err := http.Get(s.URL() + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.Kill()
+	return errors.New("revisor serve did not answer /healthz within 30 s")
+}
+
+// Kill ends the server with SIGKILL (no draining, no cleanup) and waits
+// for it to be gone.
+func (s *Server) Kill() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+	s.cmd = nil
+}
+
+// Stop ends the server with SIGTERM (a graceful drain) and waits up to 30 s.
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+		<-s.done
+	}
+	s.cmd = nil
+}
+
+// PID is the running server's process id (0 when it is not running).
+func (s *Server) PID() int {
+	if s.cmd == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+// Skip skips tb when fault tests cannot run here: -short, or no PostgreSQL
+// server binaries.
+func Skip(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("fault tests start PostgreSQL clusters and servers; skipped with -short")
+	}
+	if _, err := BinDir(); err != nil {
+		tb.Skip(err.Error())
+	}
+}

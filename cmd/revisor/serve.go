@@ -110,12 +110,15 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
-	tournaments := tournament.NewService(postgres.NewStore(pool))
+	store := postgres.NewStore(pool)
+	tournaments := tournament.NewService(store)
+	referees := tournament.NewReferees(tournaments, store)
 	return api.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,
-		Tokens:      api.NewTokenResolver(tournaments),
+		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),
 		Tournaments: tournaments,
+		Referees:    referees,
 		Registry:    reg,
 	}
 }

@@ -73,7 +73,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		if key == "" || !isWrite(req.Method) || s.deps.Idempotency == nil || c.Path() == "" {
 			return next(c)
 		}
-		if len(key) > maxIdempotencyKey || !validRequestID(key) {
+		if !printableToken(key, maxIdempotencyKey) {
 			return tournament.Errorf(tournament.KindInvalid, "invalid_idempotency_key",
 				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
 		}

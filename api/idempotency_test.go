@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,6 +42,14 @@ func TestIdempotencyKey(t *testing.T) {
 	if bad1.StatusCode != http.StatusBadRequest || bad2.Header.Get("Idempotent-Replayed") != "true" || string(b1) != string(b2) {
 		t.Errorf("repeated bad request = %d/%d replayed %q, want the same 400 replayed", bad1.StatusCode, bad2.StatusCode, bad2.Header.Get("Idempotent-Replayed"))
 	}
-	resp, body = post(strings.Repeat("k", 256), minimalDeal, "")
-	wantProblem(t, "key of 256 characters", resp, body, http.StatusBadRequest, "invalid_idempotency_key")
+	for _, key := range []string{strings.Repeat("k", 256), "has space", "tab\there"} {
+		resp, body = post(key, minimalDeal, "")
+		wantProblem(t, fmt.Sprintf("key %.20q (%d characters)", key, len(key)), resp, body, http.StatusBadRequest, "invalid_idempotency_key")
+	}
+	// The longest key allowed is taken and replayed.
+	long := strings.Repeat("k", 255)
+	post(long, minimalDeal, "")
+	if resp, _ := post(long, minimalDeal, ""); resp.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("key of 255 characters: repeat not replayed (status %d)", resp.StatusCode)
+	}
 }

@@ -65,13 +65,17 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // validRequestID accepts a client's request ID only when it is short and
-// printable ASCII without spaces, so that it cannot forge log lines.
-func validRequestID(id string) bool {
-	if id == "" || len(id) > maxRequestIDLength {
+// printable, so that it cannot forge log lines.
+func validRequestID(id string) bool { return printableToken(id, maxRequestIDLength) }
+
+// printableToken reports whether s is 1 to max printable ASCII characters
+// without spaces.
+func printableToken(s string, max int) bool {
+	if s == "" || len(s) > max {
 		return false
 	}
-	for i := 0; i < len(id); i++ {
-		if id[i] <= ' ' || id[i] > '~' {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
 			return false
 		}
 	}

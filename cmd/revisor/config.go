@@ -15,6 +15,7 @@ import (
 const (
 	defaultAddr            = "127.0.0.1:8080"
 	defaultShutdownTimeout = 20 * time.Second
+	defaultRequestTimeout  = 30 * time.Second
 )
 
 // serveConfig is the server's configuration, from flags with defaults taken
@@ -27,6 +28,7 @@ type serveConfig struct {
 	trustProxy      bool
 	logLevel        slog.Level
 	shutdownTimeout time.Duration
+	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -42,13 +44,14 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout string
+	var level, timeout, reqTimeout string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
 	fs.BoolVar(&cfg.trustProxy, "trust-proxy", envBool(env, "REVISOR_TRUST_PROXY", &errs), "take client addresses from X-Forwarded-For; only behind a proxy (REVISOR_TRUST_PROXY)")
 	fs.StringVar(&level, "log-level", envOr(env, "REVISOR_LOG_LEVEL", "info"), "debug, info, warn or error (REVISOR_LOG_LEVEL)")
 	fs.StringVar(&timeout, "shutdown-timeout", envOr(env, "REVISOR_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String()), "how long to drain requests in flight on shutdown (REVISOR_SHUTDOWN_TIMEOUT)")
+	fs.StringVar(&reqTimeout, "request-timeout", envOr(env, "REVISOR_REQUEST_TIMEOUT", defaultRequestTimeout.String()), "longest time a request may take, database calls included; past it the answer is 503 (REVISOR_REQUEST_TIMEOUT)")
 	check := func() error {
 		if err := cfg.logLevel.UnmarshalText([]byte(level)); err != nil {
 			errs = append(errs, fmt.Errorf("log level %q: want debug, info, warn or error", level))
@@ -58,6 +61,9 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 			errs = append(errs, fmt.Errorf("shutdown timeout %q: want a duration such as 20s", timeout))
 		}
 		cfg.shutdownTimeout = d
+		if cfg.requestTimeout, err = time.ParseDuration(reqTimeout); err != nil || cfg.requestTimeout <= 0 {
+			errs = append(errs, fmt.Errorf("request timeout %q: want a duration such as 30s", reqTimeout))
+		}
 		if len(errs) > 0 {
 			return fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))
 		}

@@ -101,7 +101,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		return err
 	}
 	go pruneIdempotencyKeys(ctx, idem, log)
-	return listenAndServe(ctx, cfg, srv, srv.Drain, log, stdout)
+	return listenAndServe(ctx, cfg, withDeadline(srv, cfg.requestTimeout), srv.Drain, log, stdout)
 }
 
 // newDeps wires the storage into the API's dependencies. Services of new

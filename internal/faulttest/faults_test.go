@@ -31,7 +31,7 @@ type env struct {
 
 // newEnv starts a private cluster (stopped and removed at cleanup), builds
 // revisor and starts it on a free loopback port against a new database.
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, extraEnv ...string) *env {
 	t.Helper()
 	faulttest.Skip(t)
 	dir := t.TempDir()
@@ -49,7 +49,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	s := &faulttest.Server{Bin: bin, Addr: fmt.Sprintf("127.0.0.1:%d", port), LogPath: filepath.Join(dir, "server.log"),
-		Env: []string{"DATABASE_URL=" + c.URL("postgres"), "REVISOR_ADMIN_TOKEN=" + adminToken, "REVISOR_LOG_LEVEL=warn"}}
+		Env: append([]string{"DATABASE_URL=" + c.URL("postgres"), "REVISOR_ADMIN_TOKEN=" + adminToken, "REVISOR_LOG_LEVEL=warn"}, extraEnv...)}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -416,3 +416,44 @@ func TestClientDisconnects(t *testing.T) {
 }
 
 func randKey() string { return rand.Text() }
+
+// TestDatabaseHangs freezes PostgreSQL (SIGSTOP: connections open, nothing
+// answers) for 8 s: requests end with 503 problem+json at the request
+// timeout instead of hanging, /readyz says 503 at once, and the server
+// serves again by itself when the database wakes.
+func TestDatabaseHangs(t *testing.T) {
+	const timeout = 2 * time.Second
+	e := newEnv(t, "REVISOR_REQUEST_TIMEOUT="+timeout.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if a := probe(ctx, "POST", e.server.URL()+"/api/v1/tournaments", adminToken); a.status != http.StatusCreated {
+		t.Fatalf("creating a tournament before the freeze = %d %v", a.status, a.err)
+	}
+	if err := e.cluster.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	frozen := time.Now()
+	var answers []problemAnswer
+	for time.Since(frozen) < 8*time.Second {
+		answers = append(answers, probe(ctx, "GET", e.server.URL()+"/readyz", ""),
+			probe(ctx, "POST", e.server.URL()+"/api/v1/tournaments", adminToken))
+	}
+	if err := e.cluster.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range answers {
+		if a.err != nil || a.status != http.StatusServiceUnavailable || a.ctype != "application/problem+json" || a.code == "" ||
+			a.elapsed > timeout+time.Second {
+			t.Errorf("probe %d while the database hung = status %d %q code %q in %s (error %v), want 503 application/problem+json within %s",
+				i, a.status, a.ctype, a.code, a.elapsed.Round(time.Millisecond), a.err, timeout+time.Second)
+		}
+	}
+	woke := time.Now()
+	for probe(ctx, "POST", e.server.URL()+"/api/v1/tournaments", adminToken).status != http.StatusCreated {
+		if time.Since(woke) > 20*time.Second {
+			t.Fatal("the server did not create a tournament within 20 s of the database waking")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("%d probes while frozen; serving again %s after the database woke", len(answers), time.Since(woke).Round(time.Millisecond))
+}

@@ -131,8 +131,49 @@ func (c *Cluster) Stop(mode string) error {
 	return c.pg("pg_ctl", "-D", c.Dir, "-m", mode, "-w", "-t", "60", "stop")
 }
 
+// Pause freezes the cluster with SIGSTOP (the postmaster and every backend):
+// connections stay open but nothing answers, as in a network partition or
+// a stalled virtual machine. Resume undoes it.
+func (c *Cluster) Pause() error { return c.signal(syscall.SIGSTOP) }
+
+// Resume continues a paused cluster with SIGCONT.
+func (c *Cluster) Resume() error { return c.signal(syscall.SIGCONT) }
+
+// signal sends sig to the postmaster and its children.
+func (c *Cluster) signal(sig syscall.Signal) error {
+	b, err := os.ReadFile(filepath.Join(c.Dir, "postmaster.pid"))
+	if err != nil {
+		return err
+	}
+	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	if err != nil {
+		return fmt.Errorf("postmaster.pid: %w", err)
+	}
+	pids := []int{pm}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pm) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, sig); err != nil && pid == pm {
+			return err
+		}
+	}
+	return nil
+}
+
 // Remove stops the cluster if it runs and deletes its folder.
 func (c *Cluster) Remove() {
+	_ = c.Resume()
 	_ = c.Stop("immediate")
 	os.RemoveAll(c.Dir)
 }

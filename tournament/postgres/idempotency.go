@@ -12,6 +12,12 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
+// opTimeout bounds each statement of the store. The API calls it with
+// contexts that outlive the request (a claim must be completed or released
+// even when the client hung up), so a database that hangs must not hold
+// them for ever.
+const opTimeout = 5 * time.Second
+
 // Idempotency stores the first response to each request that carried an
 // Idempotency-Key header (table idempotency_keys, migration 000001). It
 // satisfies the API's IdempotencyStore.
@@ -37,6 +43,8 @@ func NewIdempotency(pool *pgxpool.Pool, ttl, stale time.Duration) *Idempotency {
 // and a conflict error (code "idempotency_key_in_use") while the first request
 // with the key is still being handled.
 func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	const claim = `
 		INSERT INTO idempotency_keys AS k (scope, key, fingerprint) VALUES ($1, $2, $3)
 		ON CONFLICT (scope, key) DO UPDATE
@@ -75,6 +83,8 @@ func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint 
 
 // Complete stores the response to the request that claimed key.
 func (s *Idempotency) Complete(ctx context.Context, scope, key string, response []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2`,
 		scope, key, response)
 	return MapError(err, "idempotency key")
@@ -83,6 +93,8 @@ func (s *Idempotency) Complete(ctx context.Context, scope, key string, response 
 // Release forgets a claimed key whose request failed without an answer worth
 // repeating (a server error), so that a retry is handled afresh.
 func (s *Idempotency) Release(ctx context.Context, scope, key string) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	_, err := s.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND response IS NULL`,
 		scope, key)
 	return MapError(err, "idempotency key")
@@ -93,6 +105,8 @@ func (s *Idempotency) Release(ctx context.Context, scope, key string) error {
 // claims of its requests in flight, so that only the claims of a server
 // that died (SIGKILL, power loss) go stale and are taken over.
 func (s *Idempotency) Renew(ctx context.Context, scope, key string) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET created_at = now()
 		WHERE scope = $1 AND key = $2 AND response IS NULL`, scope, key)
 	return MapError(err, "idempotency key")

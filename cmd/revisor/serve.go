@@ -95,8 +95,11 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		}
 	}
 	idem := postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale)
-	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy},
-		newDeps(pool, want, idem))
+	deps := newDeps(pool, want, idem)
+	// Live updates: every process LISTENs, so browsers of any process behind
+	// the same address hear changes made through any other.
+	deps.Events = postgres.LiveEvents(ctx, pool, log)
+	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy}, deps)
 	if err != nil {
 		return err
 	}

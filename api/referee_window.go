@@ -19,6 +19,7 @@ func (s *Server) windowRoutes(g *echo.Group) {
 	g.PUT("/tournaments/:tid/correction-window", s.setCorrectionWindow, org)
 	g.POST("/tournaments/:tid/rounds/:n/commitment", s.commitSeed, org)
 	g.POST("/tournaments/:tid/rounds/:n/reveal", s.revealSeed, org)
+	g.GET("/tournaments/:tid/rounds/:n/draw", s.getDraw, s.require(RolePublic))
 }
 
 // resultStatusJSON is one game's result with its status.
@@ -192,4 +193,44 @@ func (s *Server) revealSeed(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusCreated, toRound(r, codes))
+}
+
+// drawJSON is the public inputs of a round's draw (tournament.DrawInputs):
+// what `revisor seat --draw` reads to recompute the tables.
+type drawJSON struct {
+	Format     string          `json:"format"`
+	Seating    string          `json:"seating"`
+	Rounds     int             `json:"rounds"`
+	Round      int             `json:"round"`
+	Seed       int64           `json:"seed"`
+	Players    []string        `json:"players"`
+	History    []roundJSON     `json:"history"`
+	Standings  []string        `json:"standings,omitempty"`
+	Tables     []tableJSON     `json:"tables"`
+	Commitment *commitmentJSON `json:"commitment"`
+}
+
+func (s *Server) getDraw(c echo.Context) error {
+	refs, err := s.referees()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	in, err := refs.DrawInputs(c.Request().Context(), c.Param("tid"), n)
+	if err != nil {
+		return err
+	}
+	out := drawJSON{Format: string(in.Format), Seating: in.Seating, Rounds: in.Rounds, Round: in.Round, Seed: in.Seed,
+		Players: in.Players, History: make([]roundJSON, len(in.History)), Standings: in.Standings,
+		Tables: toRound(&tournament.Round{Tables: in.Tables}, nil).Tables}
+	for i := range in.History {
+		out.History[i] = toRound(&in.History[i], nil)
+	}
+	if cm := in.Commitment; cm != nil {
+		out.Commitment = &commitmentJSON{Round: cm.Round, SHA256: hex.EncodeToString(cm.SeedSHA256), CreatedAt: cm.CreatedAt}
+	}
+	return c.JSON(http.StatusOK, out)
 }

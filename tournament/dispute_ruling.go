@@ -248,7 +248,7 @@ func follow(st *State, n int, ch *RulingChange) {
 			quota = 1
 		}
 	}
-	outcomes, ties := decideRound(st, r, quota)
+	outcomes, ties := decideRound(undoElimination(st, r), r, quota)
 	if len(ties) > 0 {
 		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d; advancement stands until the organizer resolves it", n)
 		return
@@ -272,6 +272,19 @@ func follow(st *State, n int, ch *RulingChange) {
 			st.Players[i].Status = s
 		}
 	}
+}
+
+// undoElimination returns st with the players that round r eliminated
+// active again, so that deciding r anew may let them go on.
+func undoElimination(st *State, r *Round) *State {
+	out := *st
+	out.Players = slices.Clone(st.Players)
+	for i, p := range out.Players {
+		if _, seated := r.TableOf(p.ID); seated && p.Status == PlayerEliminated {
+			out.Players[i].Status = PlayerActive
+		}
+	}
+	return &out
 }
 
 // adjustStats adds round n's placement-point and game-point adjustments to

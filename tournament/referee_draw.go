@@ -88,3 +88,83 @@ func commitmentOf(st *RefereeState, n int) *Commitment {
 	}
 	return nil
 }
+
+// DrawInputs are the public inputs of round n's draw: everything the
+// seating reads, so that anyone can recompute the tables (ReplayDraw).
+type DrawInputs struct {
+	Format     Format
+	Seating    string // swiss: SeatingMixed or SeatingByStandings
+	Rounds     int    // swiss: the number of rounds (the mixed plan covers them all)
+	Round      int    // the round drawn
+	Seed       int64  // the round's seed, revealed by the draw
+	Players    []string
+	History    []Round     // rounds 1..Round-1 with their seeds and tables
+	Standings  []string    // by_standings: the players best first at the draw
+	Tables     []Table     // the tables drawn
+	Commitment *Commitment // nil when the round had none
+}
+
+// ReplayDraw recomputes a round's tables from its public inputs with the
+// code the draw used: the mixed Swiss plan when it applies, else the
+// seating of one round from the players, the earlier rounds and the seed.
+func ReplayDraw(in DrawInputs) ([]Table, error) {
+	st := &State{Tournament: Tournament{Format: in.Format, Settings: Settings{Rounds: in.Rounds, Seating: in.Seating}},
+		Rounds: in.History}
+	seed := in.Seed
+	if tables, _, ok := plannedRound(st, in.Players, &seed, seed); ok {
+		return tables, nil
+	}
+	mode := seatingMode(&st.Tournament)
+	var order []string
+	if in.Seating == SeatingByStandings && in.Format == FormatSwiss {
+		order = in.Standings
+	}
+	return seatRound(in.Players, pastRounds(in.History), mode, order, seed)
+}
+
+// DrawInputs returns the public inputs of round n's draw. The players are
+// those seated in round n, in registration order (the order the draw
+// reads them in); by_standings rounds add the standings order the draw
+// used, recomputed from the results of the rounds before.
+func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInputs, error) {
+	st, err := r.store.RefereeState(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := findRound(&st.State, n)
+	if err != nil {
+		return nil, err
+	}
+	t := &st.Tournament
+	in := &DrawInputs{Format: t.Format, Seating: t.Settings.Seating, Rounds: t.Settings.Rounds, Round: n, Seed: rd.Seed,
+		History: st.Rounds[:n-1], Tables: rd.Tables, Commitment: commitmentOf(st, n)}
+	for _, p := range st.Players {
+		if _, ok := rd.TableOf(p.ID); ok {
+			in.Players = append(in.Players, p.ID)
+		}
+	}
+	if t.Format == FormatSwiss && t.Settings.Seating == SeatingByStandings {
+		in.Standings = standingOrder(before(&st.State, n), in.Players)
+	}
+	return in, nil
+}
+
+// before returns st as it was before round n was drawn: the rounds and
+// results before it.
+func before(st *State, n int) *State {
+	out := *st
+	out.Rounds = st.Rounds[:n-1]
+	out.Results = nil
+	for _, r := range st.Results {
+		if r.Key.Round < n {
+			out.Results = append(out.Results, r)
+		}
+	}
+	out.Outcomes = nil
+	for _, o := range st.Outcomes {
+		if o.Round < n {
+			out.Outcomes = append(out.Outcomes, o)
+		}
+	}
+	return &out
+}

@@ -41,7 +41,7 @@ type seatTable struct {
 
 // runSeat plans a whole seating offline with the same code the tournament
 // service uses and prints it.
-func runSeat(_ context.Context, args []string, _ func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+func runSeat(_ context.Context, args []string, _ func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("seat", stderr)
 	players := fs.Int("players", 0, "number of `players` (at least 3, not 5)")
 	rounds := fs.Int("rounds", 0, "number of `rounds`")
@@ -49,12 +49,17 @@ func runSeat(_ context.Context, args []string, _ func(string) string, _ io.Reade
 	mode := fs.String("mode", "mixed", "mixed or by_standings (players ranked by number)")
 	budget := fs.Duration("budget", seating.DefaultBudget, "time `budget` for the search (a safety cap)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	draw := fs.String("draw", "", "verify a tournament round's draw: `file` with the JSON of GET …/rounds/{n}/draw (- for stdin)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: revisor seat --players N --rounds R [--seed S] [--mode mixed|by_standings] [--budget 2s] [--json]")
+		fmt.Fprintln(stderr, "       revisor seat --draw FILE   (recompute and verify a tournament round's draw)")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
+	}
+	if *draw != "" {
+		return verifyDraw(*draw, stdin, stdout)
 	}
 	m, err := seating.ParseMode(*mode)
 	switch {

@@ -118,9 +118,13 @@ func activePlayers(ps []Player) []string {
 
 // standingOrder returns the active players in the order of the standings.
 func standingOrder(st *State, active []string) []string {
-	var out []string
+	in := make(map[string]bool, len(active))
+	for _, p := range active {
+		in[p] = true
+	}
+	out := make([]string, 0, len(active))
 	for _, row := range Standings(st) {
-		if slices.Contains(active, row.Player.ID) {
+		if in[row.Player.ID] {
 			out = append(out, row.Player.ID)
 		}
 	}

@@ -66,6 +66,22 @@ func TestFairnessRoundOne(t *testing.T) {
 				t.Errorf("Round(%d players, %v) over %d seeds: chi-square %.1f, want <= %.1f", n, mode, draws, chi, crit)
 			}
 		}
+		if n == 13 || n == 16 {
+			rounds := 1 // a longer plan would search for each of the 2000 draws
+			if n == 16 {
+				rounds = 5 // the affine plane: no search
+			}
+			chi := chiSquare(n, draws, func(seed uint64) seating.Seating {
+				res, err := seating.Round(seating.Params{Players: ids(n), Rounds: rounds, PlanSeed: seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Seating
+			})
+			if chi > crit {
+				t.Errorf("Round(%d players, following a plan) over %d plan seeds: chi-square %.1f, want <= %.1f", n, draws, chi, crit)
+			}
+		}
 		chi := chiSquare(n, draws, func(seed uint64) seating.Seating {
 			s, err := seating.Plan(n, 1, seating.Options{Seed: seed})
 			if err != nil {

@@ -10,9 +10,9 @@ import (
 // followPlan returns round len(p.History)+1 of a whole-tournament plan
 // (Plan) for p.Players when p.Rounds says how many rounds the tournament
 // has, the mode is Mixed, and every earlier round seated exactly these
-// players at the plan's tables. The plan's seed comes from the player ids
-// and the round count, so every round of the tournament recomputes the
-// same plan. ok is false when the plan does not apply; the caller then
+// players at the plan's tables. The plan's seed comes from the player
+// ids, the round count and p.PlanSeed, so every round of the tournament
+// recomputes the same plan. ok is false when the plan does not apply; the caller then
 // seats the round on its own.
 func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool) {
 	k, n := len(p.History), len(p.Players)
@@ -20,7 +20,7 @@ func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool
 		return nil, false
 	}
 	canon := slices.Sorted(maps.Keys(index))
-	sched, err := Plan(n, p.Rounds, Options{Seed: planSeed(canon, p.Rounds), Budget: p.Budget, Now: p.Now})
+	sched, err := Plan(n, p.Rounds, Options{Seed: planSeed(canon, p.Rounds, p.PlanSeed), Budget: p.Budget, Now: p.Now})
 	if err != nil || sched.TimedOut {
 		return nil, false // a plan cut short by the clock may differ next round
 	}
@@ -47,14 +47,14 @@ func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool
 }
 
 // planSeed derives the seed of a tournament's plan from its players' ids
-// (sorted) and its number of rounds.
-func planSeed(sortedIDs []string, rounds int) uint64 {
+// (sorted), its number of rounds and the caller's plan seed.
+func planSeed(sortedIDs []string, rounds int, seed uint64) uint64 {
 	f := fnv.New64a()
 	for _, id := range sortedIDs {
 		f.Write([]byte(id))
 		f.Write([]byte{0})
 	}
-	fmt.Fprint(f, rounds)
+	fmt.Fprint(f, rounds, " ", seed)
 	return f.Sum64()
 }
 

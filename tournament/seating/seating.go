@@ -135,9 +135,13 @@ type Params struct {
 	// Mixed mode Round then follows a plan of the whole tournament (see
 	// Plan), which reaches the known zero-repeat schedules that seating
 	// round by round cannot, for as long as the earlier rounds followed it
-	// (same players, same tables); the plan depends on the player ids and
-	// Rounds, not on Seed. Otherwise Round seats the round on its own.
+	// (same players, same tables). Otherwise Round seats the round on its
+	// own.
 	Rounds int
+	// PlanSeed seeds that plan together with the player ids and Rounds; it
+	// must be the same in every round of the tournament (for example the
+	// first round's seed). Seed is not used while the plan is followed.
+	PlanSeed uint64
 	// Budget caps the time spent; zero means DefaultBudget.
 	Budget time.Duration
 	// Now reads the clock for the budget; nil means time.Now.

@@ -49,6 +49,9 @@ type Config struct {
 	Now func() time.Time
 	// NewRequestID makes request IDs; nil means 16 random base32 characters.
 	NewRequestID func() string
+	// CORSOrigins are the origins whose pages may call the API from a
+	// browser (ParseOrigins); none: no CORS headers at all.
+	CORSOrigins []string
 	// SecureCookies marks the web pages' cookies Secure on plain HTTP too
 	// (behind a TLS-terminating proxy); requests over TLS always get them.
 	SecureCookies bool
@@ -112,7 +115,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if cfg.TrustProxy {
 		s.e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
-	s.e.Use(s.observe, s.recover, s.limitBody, s.idempotent)
+	s.e.Use(s.observe, s.recover, s.securityHeaders, s.cors(), s.limitBody, s.idempotent)
 	s.routes()
 	if err := s.mountWeb(); err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/api"
 )
 
 // Defaults of the server's settings.
@@ -26,6 +28,7 @@ type serveConfig struct {
 	adminToken      string // from REVISOR_ADMIN_TOKEN only: flags show in ps
 	noMigrate       bool
 	trustProxy      bool
+	corsOrigins     []string // REVISOR_CORS_ORIGINS: pages allowed to call the API
 	logLevel        slog.Level
 	shutdownTimeout time.Duration
 	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
@@ -44,7 +47,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout string
+	var level, timeout, reqTimeout, origins string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
@@ -52,7 +55,12 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&level, "log-level", envOr(env, "REVISOR_LOG_LEVEL", "info"), "debug, info, warn or error (REVISOR_LOG_LEVEL)")
 	fs.StringVar(&timeout, "shutdown-timeout", envOr(env, "REVISOR_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String()), "how long to drain requests in flight on shutdown (REVISOR_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&reqTimeout, "request-timeout", envOr(env, "REVISOR_REQUEST_TIMEOUT", defaultRequestTimeout.String()), "longest time a request may take, database calls included; past it the answer is 503 (REVISOR_REQUEST_TIMEOUT)")
+	fs.StringVar(&origins, "cors-origins", env("REVISOR_CORS_ORIGINS"), "comma-separated `origins` (https://host[:port]) whose pages may call the API; none by default (REVISOR_CORS_ORIGINS)")
 	check := func() error {
+		var err error
+		if cfg.corsOrigins, err = api.ParseOrigins(origins); err != nil {
+			errs = append(errs, err)
+		}
 		if err := cfg.logLevel.UnmarshalText([]byte(level)); err != nil {
 			errs = append(errs, fmt.Errorf("log level %q: want debug, info, warn or error", level))
 		}

@@ -99,7 +99,8 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
 	deps.Events = postgres.LiveEvents(ctx, pool, log)
-	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy}, deps)
+	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
+		CORSOrigins: cfg.corsOrigins}, deps)
 	if err != nil {
 		return err
 	}

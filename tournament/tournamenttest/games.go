@@ -99,9 +99,9 @@ func mustJSON(v any) []byte {
 // its livelier default options) and returns the record as JSON: full deals,
 // each written as a score-sheet line instead with probability sheets.
 //
-// About 0.6% of simulated games are rejected by the engine (a refused open
-// card drawn again, open_card_mismatch; seed 53 at p1..p4 is one); SimGame
-// skips those, deterministically, so tournament tests get legal games.
+// A simulated game the engine rejects (the simulator once drew a refused
+// open card again now and then) is skipped, deterministically, so that
+// tournament tests always get legal games.
 func SimGame(seed uint64, players []string, firstDealer string, sheets float64) []byte {
 	for try := uint64(0); ; try++ {
 		s := sim.NewWithOptions(seed+try<<40, engine.SM(), sim.DefaultOptions())

@@ -205,14 +205,6 @@ func problemsStatus(errs []engine.Problem) recordStatus {
 	return recordStatus{statusInvalid, fmt.Sprintf("%s at %q: %s, and %d more", errs[0].Code, errs[0].Path, errs[0].Message, len(errs)-1)}
 }
 
-// newLineScanner returns a scanner of lines up to maxLine bytes (without
-// the line end; "\r\n" is accepted).
-func newLineScanner(in io.Reader, maxLine int) *bufio.Scanner {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, min(64<<10, maxLine+2)), maxLine+2)
-	return sc
-}
-
 // batchLines and batchBytes bound a batch of lines handed to a worker.
 const (
 	batchLines = 256
@@ -273,6 +265,9 @@ func validateLines(ctx context.Context, in io.Reader, stdout, stderr io.Writer, 
 		case free <- b:
 		default:
 		}
+		if len(order) == 0 && writeErr == nil {
+			writeErr = w.Flush() // nothing more is ready: let a reader see the results
+		}
 	}
 	if writeErr == nil {
 		writeErr = w.Flush()
@@ -296,10 +291,11 @@ func linesOutcome(records, invalid, notJSON int, readErr, writeErr error, worst 
 }
 
 // readBatches reads lines into batches and hands each to a worker (work)
-// and to the writer (order), in input order.
+// and to the writer (order), in input order. A batch is handed on when it
+// is full or when no more input is buffered, so results of a slow stream
+// (a pipe from a live source) come out line by line.
 func readBatches(ctx context.Context, in io.Reader, maxLine int, free, work, order chan *lineBatch) error {
-	sc := newLineScanner(in, maxLine)
-	num := 0
+	lr := lineReader{r: bufio.NewReaderSize(in, 64<<10), max: maxLine}
 	b := newBatch(free)
 	flush := func() {
 		if len(b.ends) > 0 {
@@ -308,31 +304,67 @@ func readBatches(ctx context.Context, in io.Reader, maxLine int, free, work, ord
 			b = newBatch(free)
 		}
 	}
-	for sc.Scan() {
-		num++
-		line := sc.Bytes()
-		if len(line) > maxLine {
+	for {
+		line, err := lr.next()
+		if err != nil {
 			flush()
-			return fmt.Errorf("line %d is longer than --max-line (%d bytes)", num, maxLine)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if len(bytes.TrimSpace(line)) > 0 {
+			b.buf = append(b.buf, line...)
+			b.ends = append(b.ends, len(b.buf))
+			b.nums = append(b.nums, lr.num)
 		}
-		b.buf = append(b.buf, line...)
-		b.ends = append(b.ends, len(b.buf))
-		b.nums = append(b.nums, num)
-		if len(b.ends) >= batchLines || len(b.buf) >= batchBytes {
+		if len(b.ends) >= batchLines || len(b.buf) >= batchBytes || lr.r.Buffered() == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			flush()
 		}
 	}
-	flush()
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return fmt.Errorf("line %d is longer than --max-line (%d bytes)", num+1, maxLine)
+}
+
+// lineReader reads lines of at most max bytes (without "\n" or "\r\n").
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	num  int    // number of the last line read, from 1
+	long []byte // a line longer than the reader's buffer
+}
+
+// next returns the next line, valid until the next call, or io.EOF.
+func (lr *lineReader) next() ([]byte, error) {
+	lr.long = lr.long[:0]
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(lr.long)+len(chunk) > lr.max+2 {
+				return nil, fmt.Errorf("line %d is longer than --max-line (%d bytes)", lr.num+1, lr.max)
+			}
+			lr.long = append(lr.long, chunk...)
+			continue
+		}
+		line := chunk
+		if len(lr.long) > 0 {
+			line = append(lr.long, chunk...)
+			lr.long = line
+		}
+		if len(line) == 0 && err != nil {
+			return nil, err
+		}
+		lr.num++
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if len(line) > lr.max {
+			return nil, fmt.Errorf("line %d is longer than --max-line (%d bytes)", lr.num, lr.max)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return line, nil
 	}
-	return sc.Err()
 }
 
 // newBatch takes a batch from free (or makes one) and empties it.

@@ -587,3 +587,40 @@ func TestValidateLinesLargeLine(t *testing.T) {
 		t.Errorf("result of the 5 MiB line = %v, want %v", res[1], want)
 	}
 }
+
+// TestValidateLinesStreams: over a pipe, each record's result comes out
+// before the next record is written.
+func TestValidateLinesStreams(t *testing.T) {
+	in, valid := simLines(t, 3, 2)
+	lines := bytes.SplitAfter(in, []byte("\n"))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), []string{"validate", "--lines", "-"}, func(string) string { return "" }, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	results := bufio.NewReader(outR)
+	for i := 0; i < 3; i++ {
+		if _, err := inW.Write(lines[i]); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() {
+			line, _ := results.ReadString('\n')
+			got <- line
+		}()
+		select {
+		case line := <-got:
+			if want := fmt.Sprintf(`{"valid":%v,`, valid[i]); !strings.HasPrefix(line, want) {
+				t.Errorf("result %d = %.60s, want it to start %s", i+1, line, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no result for line %d while the input stays open", i+1)
+		}
+	}
+	inW.Close()
+	if err := <-done; exitCode(err) != 1 {
+		t.Errorf("validate --lines (one invalid record) = %v, want exit 1", err)
+	}
+}

@@ -295,7 +295,7 @@ func linesOutcome(records, invalid, notJSON int, readErr, writeErr error, worst 
 // is full or when no more input is buffered, so results of a slow stream
 // (a pipe from a live source) come out line by line.
 func readBatches(ctx context.Context, in io.Reader, maxLine int, free, work, order chan *lineBatch) error {
-	lr := lineReader{r: bufio.NewReaderSize(in, 64<<10), max: maxLine}
+	lr := lineReader{r: bufio.NewReaderSize(in, 1<<20), max: maxLine}
 	b := newBatch(free)
 	flush := func() {
 		if len(b.ends) > 0 {

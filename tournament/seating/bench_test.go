@@ -42,26 +42,28 @@ func BenchmarkRound1000ByStandings(b *testing.B) {
 }
 
 // TestRound1000 checks the 1,000-player round against its one-second
-// target outside benchmarks too.
+// target outside benchmarks too, in both Swiss modes.
 func TestRound1000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	players := ids(1000)
-	_, hist := playRounds(t, players, 5, seating.Mixed, 1)
-	start := cpuTime()
-	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 6, Budget: time.Minute})
-	took := cpuTime() - start
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRound(t, "Round(1000 players)", 1000, res.Seating)
-	t.Logf("1000 players, round 6: %d repeats in %v of CPU", res.Repeats, took)
-	if res.Repeats != 0 {
-		t.Errorf("Round(1000 players, round 6) repeats = %d, want 0", res.Repeats)
-	}
-	if !raceEnabled && took > time.Second {
-		t.Errorf("Round(1000 players) took %v of CPU, want under 1s", took)
+	for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings} {
+		_, hist := playRounds(t, players, 5, mode, 1)
+		start := cpuTime()
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Mode: mode, Seed: 6, Budget: time.Minute})
+		took := cpuTime() - start
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRound(t, "Round(1000 players)", 1000, res.Seating)
+		t.Logf("1000 players, %v, round 6: %d repeats in %v of CPU", mode, res.Repeats, took)
+		if res.Repeats != 0 {
+			t.Errorf("Round(1000 players, %v, round 6) repeats = %d, want 0", mode, res.Repeats)
+		}
+		if !raceEnabled && took > time.Second {
+			t.Errorf("Round(1000 players, %v) took %v of CPU, want under 1s", mode, took)
+		}
 	}
 }
 

@@ -66,6 +66,7 @@ type search struct {
 	spread      int       // standing gaps summed over free tables
 	evals       int       // swaps evaluated by the current run
 	pairsAtBest int       // pair cost of the best seating of the current run
+	byRank      []int     // players by standing, when standings count
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, baseC3 []int32) *search {
@@ -75,7 +76,14 @@ func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, ba
 	if baseC3 == nil {
 		baseC3 = make([]int32, n)
 	}
-	return &search{n: n, nt: len(sizes), sizes: sizes, model: model, rng: rng, baseMeet: baseMeet, baseC3: baseC3}
+	s := &search{n: n, nt: len(sizes), sizes: sizes, model: model, rng: rng, baseMeet: baseMeet, baseC3: baseC3}
+	if model.rank != nil {
+		s.byRank = make([]int, n)
+		for p, r := range model.rank {
+			s.byRank[r] = p
+		}
+	}
+	return s
 }
 
 // cost is the search's objective.

@@ -209,6 +209,7 @@ func Round(p Params) (*Result, error) {
 	if model.rank != nil {
 		lim.target += n - len(sizes) // every table spans at least size-1 ranks
 		lim.settled = basePairs + 1
+		lim.stall = 100
 	}
 	timedOut := s.run(lim)
 	s.repairSeats(h.seats)

@@ -75,13 +75,13 @@ func (s *search) greedyRound(c3 []int32) []int {
 
 // openTable picks p's table in greedyRound.
 func (s *search) openTable(p int, three bool, members [][]int) int {
+	if s.model.rank != nil {
+		return s.openTableByRank(p, three, members)
+	}
 	best, bestCost, ties := -1, 0, 0
 	for t, sz := range s.sizes {
 		if len(members[t]) == sz || (sz == 3) != three {
 			continue
-		}
-		if s.model.rank != nil {
-			return t
 		}
 		c := 0
 		for _, x := range members[t] {
@@ -96,6 +96,41 @@ func (s *search) openTable(p int, three bool, members [][]int) int {
 				best = t
 			}
 		}
+	}
+	return best
+}
+
+// maxOpen is how many tables greedyRound keeps started but not full when
+// seating by standings.
+const maxOpen = 3
+
+// openTableByRank picks p's table when players come in standing order:
+// the started table where p adds the fewest repeats and then the smallest
+// standing gap, or a new table when every started one would repeat a
+// meeting and fewer than maxOpen are started.
+func (s *search) openTableByRank(p int, three bool, members [][]int) int {
+	best, bestCost, started, fresh := -1, 0, 0, -1
+	for t, sz := range s.sizes {
+		if len(members[t]) == sz || (sz == 3) != three {
+			continue
+		}
+		if len(members[t]) == 0 {
+			if fresh < 0 {
+				fresh = t
+			}
+			continue
+		}
+		started++
+		c := s.gap(append(members[t][:len(members[t]):len(members[t])], p), -1, -1) - s.gap(members[t], -1, -1)
+		for _, x := range members[t] {
+			c += s.model.repW * s.model.add(s.meet[p*s.n+x])
+		}
+		if best < 0 || c < bestCost {
+			best, bestCost = t, c
+		}
+	}
+	if fresh >= 0 && (best < 0 || (bestCost >= s.model.repW && started < maxOpen)) {
+		return fresh
 	}
 	return best
 }
@@ -181,10 +216,7 @@ func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 	for _, c := range cands {
 		ta := s.tab[c.w][c.p]
 		for k := range min(s.n, maxPartners) {
-			q := k
-			if s.n > maxPartners {
-				q = s.rng.IntN(s.n)
-			}
+			q := s.partner(c.p, k)
 			tb := s.tab[c.w][q]
 			if tb == ta || !s.allowed(c.w, c.p, q) {
 				continue
@@ -245,4 +277,19 @@ func cloneTab(tab [][]int) [][]int {
 		out[i] = slices.Clone(r)
 	}
 	return out
+}
+
+// partner returns p's k-th swap partner to try when a round is too large
+// to try everyone: a random player, or with standings one of the
+// maxPartners players nearest p in the standings, where a swap costs
+// little in standing gaps.
+func (s *search) partner(p, k int) int {
+	switch {
+	case s.n <= maxPartners:
+		return k
+	case s.model.rank == nil:
+		return s.rng.IntN(s.n)
+	}
+	lo := min(max(s.model.rank[p]-maxPartners/2, 0), s.n-maxPartners)
+	return s.byRank[lo+k]
 }

@@ -77,15 +77,15 @@ type ExportTable struct {
 	FirstDealer string   `json:"first_dealer"`
 }
 
-// ExportResult is the effective result of one game: the record, the
-// engine's result and the places.
+// ExportResult is the effective result of one game: the record and the
+// places it gives. The engine's full judgement is left out: it follows from
+// the record, and an import computes it again.
 type ExportResult struct {
 	Round       int             `json:"round"`
 	Table       int             `json:"table"`
 	Game        int             `json:"game"`
 	Kind        string          `json:"kind"`
 	Record      json.RawMessage `json:"record"`
-	Result      json.RawMessage `json:"result"`
 	Places      []ExportPlace   `json:"places"`
 	SubmittedBy string          `json:"submitted_by"`
 	CreatedAt   time.Time       `json:"created_at"`
@@ -129,7 +129,12 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 		return nil, err
 	}
 	// The state holds places only; the export carries the records too.
-	full, err := s.store.Results(ctx, tid, 0)
+	var full []GameResult
+	if r, ok := s.store.(ExportReader); ok {
+		full, err = r.ExportResults(ctx, tid)
+	} else {
+		full, err = s.store.Results(ctx, tid, 0)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +166,7 @@ func ExportOf(st *State, now time.Time) *Export {
 	}
 	for _, res := range st.Results {
 		xr := ExportResult{Round: res.Key.Round, Table: res.Key.Table, Game: res.Key.Game, Kind: string(res.Kind),
-			Record: res.Record, Result: res.Result, SubmittedBy: res.SubmittedBy, CreatedAt: res.CreatedAt,
+			Record: res.Record, SubmittedBy: res.SubmittedBy, CreatedAt: res.CreatedAt,
 			Places: []ExportPlace{}}
 		for _, p := range res.Places {
 			xr.Places = append(xr.Places, ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit})
@@ -176,6 +181,12 @@ func ExportOf(st *State, now time.Time) *Export {
 			Note: r.Note, By: r.By, CreatedAt: r.CreatedAt})
 	}
 	return ex
+}
+
+// ExportReader is a store that reads every game's effective record and
+// places without the engine's judgement, which an export leaves out.
+type ExportReader interface {
+	ExportResults(ctx context.Context, tid string) ([]GameResult, error)
 }
 
 // TableResultReader is a store that reads one table's results without the

@@ -115,6 +115,26 @@ func (c *chrome) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// clickAndWait clicks the element sel, which leaves the page, and waits
+// until the next page is loaded and cond (JavaScript) holds there.
+func (c *chrome) clickAndWait(what, sel, cond string) {
+	c.t.Helper()
+	c.do(what+": mark the page", chromedp.Evaluate[chromedp.Void](`window.revisorLeaving = true`))
+	c.do(what, chromedp.Click(chromedp.CSS(sel)))
+	wait := `!window.revisorLeaving && document.readyState === "complete" && (` + cond + `)`
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// Evaluations fail while the page navigates; try again until it is there.
+		if ok, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](wait)); err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("%s: the next page did not come within 10s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // eval evaluates a JavaScript expression to a string.
 func (c *chrome) eval(expr string) string {
 	c.t.Helper()
@@ -234,13 +254,15 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 			enterGame(t, c, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
 		}
 	}
-	c.do("close round 1", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitReady(chromedp.CSS("body")))
+	// Closing answers on the console (saved) or, with ties, on the close URL.
+	closed := `location.search.includes("saved=1") || location.pathname.endsWith("/close")`
+	c.clickAndWait("close round 1", "#close-round", closed)
 	for range 4 {
 		if c.eval(`document.querySelector("form.tie") ? "tie" : "none"`) == "none" {
 			break
 		}
-		c.do("resolve a tie", chromedp.Click(chromedp.CSS(`form.tie button[type="submit"]`)), chromedp.WaitReady(chromedp.CSS("body")))
-		c.do("close round 1 again", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitReady(chromedp.CSS("body")))
+		c.clickAndWait("resolve a tie", `form.tie button[type="submit"]`, `location.search.includes("saved=1")`)
+		c.clickAndWait("close round 1 again", "#close-round", closed)
 	}
 	if h := c.eval(`document.querySelector("#round + p + h3, h3").textContent`); !strings.Contains(h, "closed") {
 		t.Fatalf("round heading after closing = %q, want it closed", h)
@@ -283,8 +305,10 @@ func enterGame(t *testing.T, c *chrome, tb tournament.Table, g int, rec []byte) 
 	what := fmt.Sprintf("table %d game %d", tb.Number, g)
 	c.do("open "+what, chromedp.Click(chromedp.ID(fmt.Sprintf("game-%d-%d", tb.Number, g))),
 		chromedp.WaitVisible(chromedp.ID("result-form")))
-	for len(game.Deals) > int(mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`))) {
-		c.do("more rows", chromedp.Click(chromedp.CSS(`button[name="more"]`)), chromedp.WaitVisible(chromedp.ID("result-form")))
+	for rows := mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`)); len(game.Deals) > rows; {
+		c.clickAndWait("more rows", `button[name="more"]`,
+			fmt.Sprintf(`Number(document.querySelector('input[name="rows"]').value) > %d`, rows))
+		rows = mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`))
 	}
 	var steps []chromedp.Action[chromedp.Void]
 	for k, d := range game.Deals {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"html/template"
 	"io"
 	"net/http"
 	"strconv"
@@ -17,16 +18,16 @@ import (
 // session and every form its CSRF token.
 func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.Use(h.requireOrganizer)
-	g.GET("", h.consolePage)
-	g.GET("/players", h.consolePlayersPage)
+	g.GET("", h.consolePage, h.cachedPage)
+	g.GET("/players", h.consolePlayersPage, h.cachedPage)
 	g.POST("/players", h.addPlayer)
 	g.POST("/players/import", h.importPlayers)
 	g.POST("/players/:pid/status", h.playerStatus)
 	g.POST("/rounds", h.drawRound)
 	g.POST("/rounds/:n/close", h.closeRound)
 	g.POST("/rounds/:n/ties", h.resolveTie)
-	g.GET("/rounds/:n/cards", h.cardsPage)
-	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage)
+	g.GET("/rounds/:n/cards", h.cardsPage, h.cachedPage)
+	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
 	g.GET("/export.json", h.exportTournament)
 }
@@ -86,14 +87,18 @@ type consoleData struct {
 type consolePlayer struct {
 	ID, Name, Club, Status, StatusText string
 	Action, ActionText                 string // the status the button sets, and its label
+	PageURL, ActionURL                 template.URL
 }
 
-func consolePlayers(p *page, ps []tournament.Player) []consolePlayer {
+func consolePlayers(p *page, tid string, ps []tournament.Player) []consolePlayer {
 	withdraw, reinstate := p.T("c.withdraw"), p.T("c.reinstate")
+	t := "/t/" + urlPathEscape(tid)
 	out := make([]consolePlayer, len(ps))
 	for i, pl := range ps {
+		id := urlPathEscape(pl.ID)
 		cp := consolePlayer{ID: pl.ID, Name: pl.Name, Club: pl.Club, Status: string(pl.Status),
-			StatusText: p.T("pstatus." + string(pl.Status))}
+			StatusText: p.T("pstatus." + string(pl.Status)),
+			PageURL:    template.URL(t + "/players/" + id), ActionURL: template.URL(t + "/console/players/" + id + "/status")}
 		switch pl.Status {
 		case tournament.PlayerActive:
 			cp.Action, cp.ActionText = string(tournament.PlayerWithdrawn), withdraw
@@ -106,15 +111,20 @@ func consolePlayers(p *page, ps []tournament.Player) []consolePlayer {
 }
 
 // consoleTable is one table of the open round with its games' state.
+// Texts and links are made here once rather than by template calls per
+// cell: a round of 50 tables is 150 links.
 type consoleTable struct {
 	Number int
-	Names  []string
+	Names  string
 	Games  []consoleGame
 }
 
 type consoleGame struct {
-	Game int
-	Done bool
+	Game  int
+	Done  bool
+	URL   template.URL // built from path-escaped parts
+	ID    string
+	Label string
 }
 
 // tieView is one tie the organizer must resolve.
@@ -150,13 +160,13 @@ func (h *Handler) renderConsole(c echo.Context, status int, name string, d conso
 		return h.fail(c, err)
 	}
 	p.Organizer = true
-	d.Players = consolePlayers(p, st.Players)
+	d.Players = consolePlayers(p, st.Tournament.ID, st.Players)
 	d.Round = roundOf(st, 0)
 	d.Next = len(st.Rounds) + 1
 	d.CanDraw = st.Tournament.Status != tournament.StatusFinished &&
 		(d.Round == nil || d.Round.Status == tournament.RoundClosed)
 	if d.Round != nil {
-		d.Tables = consoleTables(st, d.Round)
+		d.Tables = consoleTables(p, st, d.Round)
 	}
 	if name == "console_players" {
 		p.Title = p.T("c.players") + ": " + st.Tournament.Name
@@ -165,7 +175,7 @@ func (h *Handler) renderConsole(c echo.Context, status int, name string, d conso
 	return h.render(c, status, name, p)
 }
 
-func consoleTables(st *tournament.State, r *tournament.Round) []consoleTable {
+func consoleTables(p *page, st *tournament.State, r *tournament.Round) []consoleTable {
 	names := playerIndex(st)
 	done := map[[2]int]bool{}
 	for _, res := range st.Results {
@@ -173,14 +183,24 @@ func consoleTables(st *tournament.State, r *tournament.Round) []consoleTable {
 			done[[2]int{res.Key.Table, res.Key.Game}] = true
 		}
 	}
+	enter, view := p.T("c.enter"), "✓ "+p.T("c.correct")
+	base := consoleURL(st.Tournament.ID) + "/rounds/" + strconv.Itoa(r.Number) + "/tables/"
 	out := make([]consoleTable, len(r.Tables))
 	for i, t := range r.Tables {
 		ct := consoleTable{Number: t.Number}
-		for _, pid := range t.Players {
-			ct.Names = append(ct.Names, names[pid].Name)
+		list := make([]string, len(t.Players))
+		for j, pid := range t.Players {
+			list[j] = names[pid].Name
 		}
+		ct.Names = strings.Join(list, ", ")
 		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
-			ct.Games = append(ct.Games, consoleGame{Game: g, Done: done[[2]int{t.Number, g}]})
+			cg := consoleGame{Game: g, Done: done[[2]int{t.Number, g}], Label: enter,
+				URL: template.URL(base + strconv.Itoa(t.Number) + "/games/" + strconv.Itoa(g)),
+				ID:  "game-" + strconv.Itoa(t.Number) + "-" + strconv.Itoa(g)}
+			if cg.Done {
+				cg.Label = view
+			}
+			ct.Games = append(ct.Games, cg)
 		}
 		out[i] = ct
 	}
@@ -361,6 +381,8 @@ type cardView struct {
 	Seats  []seatView
 	Dealer string
 	Code   string
+	// Texts of the card, looked up once for all cards.
+	Heading, Sub, DealerLabel, CodeLabel string
 }
 
 // cardsPage prints one card per table of round n: the table number, the
@@ -382,8 +404,10 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	}
 	names := playerIndex(st)
 	d := cardData{Round: n}
+	sub, dealer, code := st.Tournament.Name+" · "+p.T("p.round", n), p.T("card.dealer"), p.T("card.code")
 	for _, tv := range roundTables(st, r, "") {
-		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number]}
+		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number],
+			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code}
 		t, _ := r.Table(tv.Number)
 		cv.Dealer = names[t.FirstDealer].Name
 		d.Cards = append(d.Cards, cv)

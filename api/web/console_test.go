@@ -288,8 +288,8 @@ func TestExportDownload(t *testing.T) {
 			ex.Format, ex.Tournament.ID, len(ex.Players), len(ex.Rounds), len(ex.Results), tournament.ExportFormat, f.ID)
 	}
 	for _, res := range ex.Results {
-		if len(res.Record) == 0 || len(res.Result) == 0 || res.SubmittedBy == "" {
-			t.Fatalf("exported result %d/%d/%d lacks its record, result or submitter", res.Round, res.Table, res.Game)
+		if len(res.Record) == 0 || len(res.Places) == 0 || res.SubmittedBy == "" {
+			t.Fatalf("exported result %d/%d/%d lacks its record, places or submitter", res.Round, res.Table, res.Game)
 		}
 	}
 	if strings.Contains(r.Body, f.Token) {

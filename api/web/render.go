@@ -178,14 +178,18 @@ type pageCacheSlot struct {
 	at       time.Time
 }
 
-// cachedPage serves a public page of a tournament from the cache of
-// rendered pages while the tournament has not changed, and offers the page
-// it renders otherwise. The pages it wraps show the same to every visitor
-// of a language.
+// cachedPage serves a page of a tournament from the cache of rendered
+// pages while the tournament has not changed, and offers the page it
+// renders otherwise. The pages it wraps show the same to every visitor of
+// a language — or, for the console's pages with forms, to the same browser
+// (the key holds its CSRF token); the console checks the organizer before.
 func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		tid := c.Param("tid")
 		key := language(c.Request()) + " " + c.Request().URL.RequestURI()
+		if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+			key += " " + tok // a page with forms is the visitor's own
+		}
 		if body, ok := h.cache.page(tid, key); ok {
 			return h.writePage(c, http.StatusOK, body)
 		}

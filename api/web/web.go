@@ -80,6 +80,8 @@ type Handler struct {
 	log   *slog.Logger
 	login *loginLimiter
 	cache *snapshots
+	// organizers remembers recently checked organizer sessions.
+	organizers *organizerCache
 }
 
 // New parses the templates and returns the handler.
@@ -101,7 +103,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger, login: newLoginLimiter(cfg.Now),
-		cache: newSnapshots(deps.Events, cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), organizers: newOrganizerCache(cfg.Now)}, nil
 }
 
 // Register mounts the pages on e, outside /api/v1.

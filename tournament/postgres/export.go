@@ -133,3 +133,29 @@ func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]t
 	})
 	return out, MapError(err, "result")
 }
+
+var _ tournament.ExportReader = (*Store)(nil)
+
+// ExportResults returns the effective result of every game with its record
+// and places but without the engine's judgement, which an export leaves
+// out: reading it would cost most of the time of an export.
+func (s *Store) ExportResults(ctx context.Context, tid string) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) round, table_no, game, kind, record, places,
+		submitted_by, created_at FROM game_results WHERE tournament_id = $1 ORDER BY round, table_no, game, id DESC`
+	rows, err := s.pool.Query(ctx, q, tid)
+	if err != nil {
+		return nil, MapError(err, "result")
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (tournament.GameResult, error) {
+		r := tournament.GameResult{Key: tournament.GameKey{TournamentID: tid}}
+		var record, places []byte
+		err := row.Scan(&r.Key.Round, &r.Key.Table, &r.Key.Game, &r.Kind, &record, &places, &r.SubmittedBy, &r.CreatedAt)
+		if err != nil {
+			return r, err
+		}
+		r.Record, r.CreatedAt = record, r.CreatedAt.UTC()
+		r.Places, err = decodePlaces(places)
+		return r, err
+	})
+	return out, MapError(err, "result")
+}

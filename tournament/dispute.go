@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -99,6 +100,8 @@ func checkText(field, s string) error {
 		return invalidField(field, "%s is required", field)
 	case !utf8.ValidString(s):
 		return invalidField(field, "%s is not valid UTF-8", field)
+	case strings.ContainsRune(s, 0):
+		return invalidField(field, "%s contains a NUL character", field)
 	case len(s) > maxDescription:
 		return invalidField(field, "%s is longer than %d bytes", field, maxDescription)
 	}
@@ -114,6 +117,9 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 	if err != nil {
 		return nil, nil, invalidField("record", "record is not JSON")
 	}
+	if err := storable(canon); err != nil {
+		return nil, nil, err
+	}
 	out := engine.Validate(canon, engine.GameOptions{})
 	if out.Syntax {
 		return nil, nil, invalidField("record", "record is not a JSON object")
@@ -127,6 +133,15 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 	}
 	verdict, err = json.Marshal(v)
 	return canon, verdict, err
+}
+
+// storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
+// the NUL character (\u0000).
+func storable(canon []byte) error {
+	if bytes.Contains(canon, []byte(`\u0000`)) {
+		return invalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
+	}
+	return nil
 }
 
 // gameOf finds the table of a game and checks the game number.

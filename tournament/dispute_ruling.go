@@ -194,6 +194,9 @@ func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Ac
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := storable(g.record); err != nil {
+		return nil, nil, err
+	}
 	res := &GameResult{Key: k, Kind: ResultCorrection, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: st.Tournament.Settings.places(g.result), SubmittedBy: a.tokenID(), CreatedAt: now}
 	if prev := effective(&st.State, k); prev != nil {

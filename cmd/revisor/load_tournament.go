@@ -46,6 +46,7 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
 	mem := sampleRSS(ctx, t.serverPID)
+	cpu0 := procCPU(t.serverPID)
 	fmt.Fprintf(stdout, "load: %s; load average before: %s\n", machine(), loadAverage())
 	res, err := loadgen.Run(ctx, loadgen.Config{BaseURL: cfg.url, AdminToken: cfg.adminToken, Players: t.players,
 		GamesPerRound: t.gamesPerRound, Clients: cfg.clients, Rounds: t.rounds, Seed: cfg.seed, PutShare: t.putShare,
@@ -64,6 +65,10 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	fmt.Fprintf(stdout, "load: acknowledged %d deals + %d whole games in %.1fs of play: %.0f submissions/s; %d given up\n",
 		deals, games, res.Playing.Seconds(), float64(deals+games)/max(res.Playing.Seconds(), 1e-9), len(res.Failures))
 	fmt.Fprintf(stdout, "load: load average after: %s\n", loadAverage())
+	if cpu := procCPU(t.serverPID) - cpu0; t.serverPID > 0 && cpu > 0 && deals+games > 0 {
+		fmt.Fprintf(stdout, "load: server pid %d CPU time %.1fs: %.2f ms per acknowledged submission (the database's not counted)\n",
+			t.serverPID, cpu.Seconds(), float64(cpu.Microseconds())/1000/float64(deals+games))
+	}
 	if peak, hwm := mem(); peak > 0 {
 		fmt.Fprintf(stdout, "load: server pid %d resident memory: peak sampled %.1f MiB, high-water mark %.1f MiB\n",
 			t.serverPID, float64(peak)/(1<<20), float64(hwm)/(1<<20))
@@ -140,4 +145,24 @@ func procStatus(pid int, field string) int64 {
 		}
 	}
 	return 0
+}
+
+// procCPU is the user and system CPU time process pid has used (Linux; 0
+// when unreadable), in the kernel's 100 Hz ticks.
+func procCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid … utime stime: fields 14 and 15, counted after ")".
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * 10 * time.Millisecond
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 )
@@ -44,5 +46,19 @@ func TestLoadTournamentFlags(t *testing.T) {
 		if !errors.Is(err, errUsage) {
 			t.Errorf("load %v = %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestProcCPU reads this process's CPU time, which grows as it works.
+func TestProcCPU(t *testing.T) {
+	before := procCPU(os.Getpid())
+	for start := time.Now(); time.Since(start) < 200*time.Millisecond; {
+		_ = regexp.MustCompile(`a+b+c+`).MatchString(strings.Repeat("a", 1000))
+	}
+	if after := procCPU(os.Getpid()); after <= before {
+		t.Errorf("procCPU(self) = %s after 200 ms of work, want more than %s", after, before)
+	}
+	if got := procCPU(0); got != 0 {
+		t.Errorf("procCPU(0) = %s, want 0", got)
 	}
 }

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"slices"
 	"strings"
 	"sync"
@@ -51,12 +49,10 @@ type TokenResolver interface {
 	ResolveToken(ctx context.Context, tournamentID, token string) (Principal, error)
 }
 
-// HashToken is the hash under which tokens are stored and compared. Tokens
-// are long random strings, so a fast hash suffices.
-func HashToken(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
-}
+// HashToken is the hash under which tokens are stored and compared: the
+// tournament's (SHA-256; tokens are long random strings, so a fast hash
+// suffices).
+func HashToken(token string) []byte { return tournament.HashToken(token) }
 
 // principalKey is the echo context key of the request's Principal.
 const principalKey = "revisor.principal"
@@ -103,7 +99,7 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 		return Principal{}, tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
 			"too many requests with unknown tokens from this address; wait a minute")
 	}
-	if len(s.cfg.AdminTokenHash) > 0 && subtle.ConstantTimeCompare(HashToken(token), s.cfg.AdminTokenHash) == 1 {
+	if len(s.cfg.AdminTokenHash) > 0 && tournament.TokenMatches(token, s.cfg.AdminTokenHash) {
 		return Principal{Role: RoleAdmin, TokenID: "admin"}, nil
 	}
 	if s.deps.Tokens == nil {

@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -187,7 +189,8 @@ func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
 	if tournament.ErrorCode(err) == "commitment_exists" {
 		return tournament.Errorf(tournament.KindConflict, "commitment_exists", "round %d already has a commitment; it cannot be changed", c.Round)
 	}
-	if tournament.ErrorCode(err) == "constraint_violation" {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.ConstraintName == "commitment_before_draw" {
 		return tournament.Errorf(tournament.KindConflict, "round_drawn", "round %d is already drawn; a commitment must come before the draw", c.Round)
 	}
 	return err

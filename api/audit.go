@@ -96,20 +96,16 @@ func (s *Server) getAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	es, err := refs.Audit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
+	page, err := refs.Audit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
 	if err != nil {
 		return err
 	}
-	out := auditJSON{Entries: make([]auditEntryJSON, len(es))}
-	for i := range es {
-		out.Entries[i] = toAuditEntry(&es[i])
+	out := auditJSON{Entries: make([]auditEntryJSON, len(page.Entries))}
+	for i := range page.Entries {
+		out.Entries[i] = toAuditEntry(&page.Entries[i])
 	}
-	limit := f.Limit
-	if limit == 0 {
-		limit = tournament.DefaultAuditLimit
-	}
-	if len(es) == limit {
-		next := out.Entries[len(es)-1].ID
+	if page.Next != 0 {
+		next := strconv.FormatInt(page.Next, 10)
 		out.Next = &next
 	}
 	return c.JSON(http.StatusOK, out)

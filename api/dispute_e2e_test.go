@@ -156,5 +156,21 @@ func checkAuditTrail(t *testing.T, s *refServer, tt tTournament, ref tReferee, d
 	if len(second.Entries) != 2 || second.Entries[0].ID != log.Entries[2].ID {
 		t.Errorf("second page starts at %v, want entry %s", second.Entries, log.Entries[2].ID)
 	}
-	_ = d
+	var walked []string
+	for after := ""; ; {
+		page := s.audit(t, tt.ID, ref.Token, "?limit=3"+after)
+		for _, e := range page.Entries {
+			walked = append(walked, e.ID)
+		}
+		if page.Next == nil {
+			break
+		}
+		after = "&after=" + *page.Next
+	}
+	if len(walked) != len(log.Entries) || walked[len(walked)-1] != log.Entries[len(log.Entries)-1].ID {
+		t.Errorf("paging by 3 walked %d entries, want all %d", len(walked), len(log.Entries))
+	}
+	if d.ID == "" {
+		t.Error("no dispute id")
+	}
 }

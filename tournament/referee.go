@@ -182,9 +182,16 @@ func (a Actor) requireReferee() error {
 	}
 }
 
+// AuditPage is one page of the audit log; Next is the AuditFilter.After
+// of the next page, 0 on the last.
+type AuditPage struct {
+	Entries []AuditEntry
+	Next    int64
+}
+
 // Audit returns a page of the audit log. Only referees and the organizer
 // may read it.
-func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter) ([]AuditEntry, error) {
+func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter) (*AuditPage, error) {
 	if err := a.requireReferee(); err != nil {
 		return nil, err
 	}
@@ -200,7 +207,18 @@ func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
-	return r.store.Audit(ctx, tid, f)
+	limit := f.Limit
+	f.Limit++ // one more tells whether there is a next page
+	es, err := r.store.Audit(ctx, tid, f)
+	if err != nil {
+		return nil, err
+	}
+	p := &AuditPage{Entries: es}
+	if len(es) > limit {
+		p.Entries = es[:limit]
+		p.Next = es[limit-1].ID
+	}
+	return p, nil
 }
 
 // rawOrNil returns nil for an empty or null JSON value.

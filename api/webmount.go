@@ -17,7 +17,7 @@ import (
 func (s *Server) mountWeb() error {
 	h, err := web.New(web.Config{AdminTokenHash: s.cfg.AdminTokenHash, HashToken: HashToken, Logger: s.log,
 		Now: s.cfg.Now, SecureCookies: s.cfg.SecureCookies},
-		web.Deps{Tournaments: s.deps.Tournaments, Events: s.deps.Events})
+		web.Deps{Tournaments: s.deps.Tournaments, Events: s.deps.Events, Referees: s.deps.Referees})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -97,10 +98,7 @@ func optionalInt(s, field string, prev error) (*int, error) {
 // fieldOf returns the form field an error names, if any.
 func fieldOf(err error) string {
 	var te *tournament.Error
-	if e, ok := err.(*tournament.Error); ok {
-		te = e
-	}
-	if te == nil {
+	if !errors.As(err, &te) {
 		return ""
 	}
 	f, _ := te.Details["field"].(string)

@@ -403,3 +403,63 @@ func TestConsoleResolvesATie(t *testing.T) {
 		}
 	}
 }
+
+// TestDisputeCorrectsAResult has a result corrected through the pages:
+// the organizer opens a dispute from the result page, a referee logs in
+// with a referee token, rules it upheld with a corrected record, and the
+// standings follow.
+func TestDisputeCorrectsAResult(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
+	tb := f.Round.Tables[0]
+	p := tb.Players
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
+	ref, err := s.refs.IssueToken(context.Background(), org, f.ID, "Domaren")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.browser(t)
+	o.login(f.Token)
+	page := "/t/" + f.ID + "/console/rounds/1/tables/1/games/1"
+	r := o.post(page, "/t/"+f.ID+"/disputes", url.Values{"round": {"1"}, "table": {"1"}, "game": {"1"},
+		"description": {"the last trick was " + p[1] + "'s"}})
+	if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/t/"+f.ID+"/disputes/") {
+		t.Fatalf("open a dispute = %d to %q, want 303 to the dispute\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	dispute := r.Header.Get("Location")
+
+	anon := s.browser(t)
+	anon.mustGet("/t/"+f.ID+"/disputes", http.StatusSeeOther)
+	referee := s.browser(t)
+	if loc := referee.login(ref.Token).Header.Get("Location"); loc != "/t/"+f.ID+"/disputes" {
+		t.Errorf("referee login goes to %q, want the disputes", loc)
+	}
+	list := referee.mustGet("/t/"+f.ID+"/disputes", http.StatusOK)
+	checkPage(t, "disputes", list)
+	if !strings.Contains(list.Body, `href="`+dispute+`"`) {
+		t.Fatalf("the referee's list does not link the dispute %s", dispute)
+	}
+	checkPage(t, "dispute", referee.mustGet(dispute, http.StatusOK))
+	bad := referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {""}})
+	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Body, `id="reason" name="reason" required aria-invalid="true"`) {
+		t.Errorf("ruling without a reason = %d, want 400 with the reason field marked", bad.Status)
+	}
+	checkPage(t, "dispute with an error", bad)
+	fixed := tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[1]: {"last_trick": 5}})
+	r = referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {"the sheet was wrong"},
+		"record": {string(fixed)}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("ruling = %d, want 303\n%s", r.Status, r.Body)
+	}
+	if got := referee.mustGet(dispute, http.StatusOK); !strings.Contains(got.Body, `id="ruling"`) {
+		t.Errorf("the dispute page does not show the ruling")
+	}
+	_, rows, _ := s.svc.Standings(context.Background(), f.ID)
+	if rows[0].Player.ID != p[1] {
+		t.Errorf("leader after the correction = %s, want %s", rows[0].Player.ID, p[1])
+	}
+	st := anon.mustGet("/t/"+f.ID+"/standings", http.StatusOK)
+	if i, j := strings.Index(st.Body, `data-player="`+p[1]+`"`), strings.Index(st.Body, `data-player="`+p[0]+`"`); i < 0 || j < 0 || i > j {
+		t.Errorf("public standings do not put %s first after the correction", p[1])
+	}
+}

@@ -36,6 +36,7 @@ var (
 type site struct {
 	URL  string
 	svc  *tournament.Service
+	refs *tournament.Referees
 	pool *pgxpool.Pool
 }
 
@@ -64,7 +65,9 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 		t.Cleanup(hs.Close)
 		return &site{URL: hs.URL, svc: svc, pool: pool}
 	}
-	svc := tournament.NewService(postgres.NewStore(pool))
+	store := postgres.NewStore(pool)
+	svc := tournament.NewService(store)
+	refs := tournament.NewReferees(svc, store)
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)
@@ -77,13 +80,13 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 		t.Fatal("listener not ready after 10s")
 	}
 	srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker})
+		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &site{URL: hs.URL, svc: svc, pool: pool}
+	return &site{URL: hs.URL, svc: svc, refs: refs, pool: pool}
 }
 
 // fixture is a tournament with players and a drawn round.

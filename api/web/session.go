@@ -63,6 +63,14 @@ func (h *Handler) actor(c echo.Context, tid string) tournament.Actor {
 	if h.organizers.holds(token, tid) {
 		return tournament.Actor{Role: tournament.RoleOrganizer}
 	}
+	if h.deps.Referees != nil && tournament.LooksLikeRefereeToken(token) {
+		// Referee tokens can be revoked: they are checked every time.
+		ref, err := h.deps.Referees.Identify(c.Request().Context(), token)
+		if err != nil || ref.TournamentID != tid {
+			return tournament.Actor{Role: tournament.RolePublic}
+		}
+		return tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:" + ref.ID}
+	}
 	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, token, tournament.Where{})
 	if err != nil || id.Role != tournament.RoleOrganizer || id.Tournament != tid {
 		return tournament.Actor{Role: tournament.RolePublic}
@@ -141,6 +149,16 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, next)
 		}
 		return c.Redirect(http.StatusSeeOther, "/admin")
+	}
+	if h.deps.Referees != nil && tournament.LooksLikeRefereeToken(token) {
+		if ref, err := h.deps.Referees.Identify(c.Request().Context(), token); err == nil {
+			h.setSession(c, token)
+			home := "/t/" + urlPathEscape(ref.TournamentID) + "/"
+			if next := localPath(c.FormValue("next")); strings.HasPrefix(next, home+"disputes") {
+				return c.Redirect(http.StatusSeeOther, next)
+			}
+			return c.Redirect(http.StatusSeeOther, home+"disputes")
+		}
 	}
 	if h.deps.Tournaments != nil && token != "" {
 		id, err := h.deps.Tournaments.Identify(c.Request().Context(), "", token, tournament.Where{})

@@ -70,6 +70,8 @@ type Deps struct {
 	Tournaments *tournament.Service
 	// Events feeds the live updates; nil: pages do not update by themselves.
 	Events tournament.EventSource
+	// Referees runs disputes and rulings; nil: no dispute pages.
+	Referees *tournament.Referees
 }
 
 // Handler serves the pages.
@@ -135,6 +137,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	forms.GET("/admin", h.adminPage)
 	forms.POST("/admin/tournaments", h.adminCreate)
 	h.consoleRoutes(forms.Group("/t/:tid/console"))
+	h.disputeRoutes(forms.Group("/t/:tid/disputes"))
 }
 
 // Owns reports whether path is one of the web pages' (the start page,

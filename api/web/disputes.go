@@ -1,0 +1,198 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// disputeRoutes registers the referees' pages: the disputes of a
+// tournament, one dispute with its ruling form, and opening a dispute (the
+// organizer's way to have a result corrected). Referees and the organizer
+// may use them.
+func (h *Handler) disputeRoutes(g *echo.Group) {
+	g.Use(h.requireReferee)
+	g.GET("", h.disputesPage)
+	g.POST("", h.openDispute)
+	g.GET("/:id", h.disputePage)
+	g.POST("/:id/ruling", h.ruleDispute)
+}
+
+// requireReferee admits the tournament's referees, its organizer and the
+// admin; others are sent to log in.
+func (h *Handler) requireReferee(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if h.deps.Referees == nil {
+			return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
+				"disputes are not available on this server"))
+		}
+		a := h.actor(c, c.Param("tid"))
+		if !a.Organizes() && a.Role != tournament.RoleReferee {
+			if c.Request().Method == http.MethodGet {
+				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))
+			}
+			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required",
+				"log in with a referee's or the organizer's token first"))
+		}
+		c.Set(actorKey, a)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+func disputesURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/disputes" }
+
+// disputeRow is one dispute in the list.
+type disputeRow struct {
+	ID                 int64
+	Round, Table, Game int
+	Description        string
+	Status             string
+	Decision           string
+}
+
+func (h *Handler) disputesPage(c echo.Context) error {
+	p, st, err := h.tournamentPageStart(c, "d.title", "disputes")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	ds, err := h.deps.Referees.Disputes(c.Request().Context(), consoleActor(c), st.Tournament.ID)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	rows := make([]disputeRow, len(ds))
+	for i, d := range ds {
+		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
+			Description: d.Description, Status: string(d.Status)}
+		if d.Ruling != nil {
+			rows[i].Decision = d.Ruling.Decision
+		}
+	}
+	p.Data = rows
+	return h.render(c, http.StatusOK, "disputes", p)
+}
+
+// disputeData is one dispute's page.
+type disputeData struct {
+	Dispute  *tournament.Dispute
+	Players  []tiePlayer // the players of the dispute's table
+	Verdict  string      // the engine's verdict on the reconstruction, if any
+	Error    string
+	Field    string
+	Values   map[string]string
+	Decision string
+}
+
+func (h *Handler) disputePage(c echo.Context) error {
+	return h.renderDispute(c, http.StatusOK, disputeData{})
+}
+
+// renderDispute renders a dispute with d's message and values.
+func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error {
+	p, st, err := h.tournamentPageStart(c, "d.title", "disputes")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id")))
+	}
+	disp, err := h.deps.Referees.Dispute(c.Request().Context(), consoleActor(c), st.Tournament.ID, id)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	d.Dispute = disp
+	names := playerIndex(st)
+	if r := roundOf(st, disp.Key.Round); r != nil {
+		if tb, ok := r.Table(disp.Key.Table); ok {
+			for _, pid := range tb.Players {
+				d.Players = append(d.Players, tiePlayer{ID: pid, Name: names[pid].Name})
+			}
+		}
+	}
+	if len(disp.Verdict) > 0 {
+		d.Verdict = verdictSummary(disp.Verdict)
+	}
+	p.Title = p.T("d.one", disp.ID)
+	p.Data = d
+	return h.render(c, status, "dispute", p)
+}
+
+// verdictSummary says in a line whether the engine found the
+// reconstruction valid, and its first error.
+func verdictSummary(raw json.RawMessage) string {
+	var v struct {
+		Kind   string `json:"kind"`
+		Result struct {
+			Valid  bool `json:"valid"`
+			Errors []struct {
+				Path, Message string
+			} `json:"errors"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	if v.Result.Valid {
+		return v.Kind + ": valid"
+	}
+	if len(v.Result.Errors) > 0 {
+		return v.Kind + ": " + v.Result.Errors[0].Path + ": " + v.Result.Errors[0].Message
+	}
+	return v.Kind + ": invalid"
+}
+
+// openDispute opens a dispute on a game: from the console's result page,
+// to have an accepted result corrected.
+func (h *Handler) openDispute(c echo.Context) error {
+	n := tournament.NewDispute{Description: c.FormValue("description"), Record: json.RawMessage(strings.TrimSpace(c.FormValue("record")))}
+	n.Round, _ = strconv.Atoi(c.FormValue("round"))
+	n.Table, _ = strconv.Atoi(c.FormValue("table"))
+	n.Game, _ = strconv.Atoi(c.FormValue("game"))
+	tid := c.Param("tid")
+	d, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	h.cache.invalidate(tid)
+	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(d.ID, 10))
+}
+
+// ruleDispute records a ruling: the decision, the reason, an optional
+// corrected record, disqualifications and one point adjustment. Errors
+// are shown next to the fields.
+func (h *Handler) ruleDispute(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id")))
+	}
+	values := map[string]string{"reason": c.FormValue("reason"), "record": c.FormValue("record"),
+		"adjust_player": c.FormValue("adjust_player"), "adjust_points": c.FormValue("adjust_points")}
+	n := tournament.NewRuling{Decision: c.FormValue("decision"), Reason: values["reason"],
+		Record: json.RawMessage(strings.TrimSpace(values["record"]))}
+	form, _ := c.FormParams()
+	n.Disqualify = form["disqualify"]
+	if pts := strings.TrimSpace(values["adjust_points"]); pts != "" {
+		v, err := strconv.Atoi(pts)
+		if err != nil {
+			return h.renderDispute(c, http.StatusBadRequest, disputeData{Error: "adjust_points: " + pts,
+				Field: "adjust_points", Values: values, Decision: n.Decision})
+		}
+		n.Adjustments = []tournament.NewAdjustment{{Player: values["adjust_player"], Points: v}}
+	}
+	tid := c.Param("tid")
+	if _, err := h.deps.Referees.Rule(c.Request().Context(), consoleActor(c), tid, id, n); err != nil {
+		if s := statusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
+			return h.fail(c, err)
+		}
+		return h.renderDispute(c, statusOf(err), disputeData{Error: tournament.ErrorMessage(err), Field: fieldOf(err),
+			Values: values, Decision: n.Decision})
+	}
+	h.cache.invalidate(tid)
+	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(id, 10)+"?saved=1")
+}

@@ -4,11 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/time/rate"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -95,7 +92,7 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 		return Principal{Role: RolePublic}, err
 	}
 	ip := c.RealIP()
-	if !s.limiter.allow(ip) {
+	if !s.limiter.Allow(ip) {
 		return Principal{}, tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
 			"too many requests with unknown tokens from this address; wait a minute")
 	}
@@ -103,12 +100,12 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 		return Principal{Role: RoleAdmin, TokenID: "admin"}, nil
 	}
 	if s.deps.Tokens == nil {
-		s.limiter.fail(ip)
+		s.limiter.Fail(ip)
 		return Principal{}, errUnknownToken()
 	}
 	p, err := s.deps.Tokens.ResolveToken(c.Request().Context(), c.Param("tid"), token)
 	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
-		s.limiter.fail(ip)
+		s.limiter.Fail(ip)
 	}
 	return p, err
 }
@@ -155,47 +152,4 @@ func joinRoles(roles []Role) string {
 		s[i] = string(r)
 	}
 	return strings.Join(s, " or ")
-}
-
-// Failed authentications per client address are limited to a burst of
-// failureBurst, refilled at one per failureEvery.
-const (
-	failureBurst    = 10
-	failureEvery    = 6 * time.Second
-	maxTrackedPeers = 10000
-)
-
-// failureLimiter slows down guessing of tokens and table codes: each client
-// address may fail failureBurst times, then once per failureEvery.
-type failureLimiter struct {
-	now   func() time.Time
-	mu    sync.Mutex
-	peers map[string]*rate.Limiter
-}
-
-func newFailureLimiter(now func() time.Time) *failureLimiter {
-	return &failureLimiter{now: now, peers: make(map[string]*rate.Limiter)}
-}
-
-// allow reports whether ip may try a token now.
-func (l *failureLimiter) allow(ip string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.peers[ip]
-	return !ok || lim.TokensAt(l.now()) >= 1
-}
-
-// fail counts a failed attempt from ip.
-func (l *failureLimiter) fail(ip string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.peers[ip]
-	if !ok {
-		if len(l.peers) >= maxTrackedPeers {
-			clear(l.peers) // a flood of addresses: start over rather than grow
-		}
-		lim = rate.NewLimiter(rate.Every(failureEvery), failureBurst)
-		l.peers[ip] = lim
-	}
-	lim.AllowN(l.now(), 1)
 }

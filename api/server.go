@@ -26,6 +26,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -90,7 +91,7 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	metrics *httpMetrics
-	limiter *failureLimiter
+	limiter *ratelimit.Failures
 	web     *echo.Echo // the web pages (api/webmount.go)
 	drain   *drain     // ends event streams on shutdown (middleware.go)
 }
@@ -106,7 +107,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{e: echo.New(), cfg: cfg, deps: deps, log: cfg.Logger, metrics: m,
-		limiter: newFailureLimiter(cfg.Now), drain: newDrain()}
+		limiter: ratelimit.NewFailures(cfg.Now), drain: newDrain()}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.HTTPErrorHandler = s.handleError

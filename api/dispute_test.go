@@ -50,7 +50,7 @@ func (c *closedRound) window(t *testing.T) tWindow {
 func TestCorrectionWindow(t *testing.T) {
 	c := newClosedRound(t)
 	s, tid, code := c.s, c.tt.ID, c.round.Tables[0].Code
-	if w := c.window(t); w.Status != "provisional" || w.SecondsLeft != 1800 || len(w.Results) != 1 || w.Results[0].Status != "provisional" {
+	if w := c.window(t); w.Status != "provisional" || w.Minutes != 30 || w.SecondsLeft != 1800 || len(w.Results) != 1 || w.Results[0].Status != "provisional" {
 		t.Fatalf("window just after closing = %+v, want provisional with 1800 s left", w)
 	}
 	s.clock.Advance(29 * time.Minute)

@@ -122,6 +122,7 @@ type (
 		Next    *string       `json:"next"`
 	}
 	tWindow struct {
+		Minutes     int     `json:"correction_minutes"`
 		Status      string  `json:"status"`
 		ClosedAt    *string `json:"closed_at"`
 		ClosesAt    *string `json:"closes_at"`

@@ -36,13 +36,14 @@ type resultStatusJSON struct {
 // open (being played), provisional (disputes taken until closes_at) or
 // final, and the seconds left.
 type windowJSON struct {
-	Round       int                `json:"round"`
-	Status      string             `json:"status"`
-	ClosedAt    *time.Time         `json:"closed_at"`
-	ClosesAt    *time.Time         `json:"closes_at"`
-	SecondsLeft int64              `json:"seconds_left"`
-	Reopened    bool               `json:"reopened"`
-	Results     []resultStatusJSON `json:"results"`
+	Round             int                `json:"round"`
+	CorrectionMinutes int                `json:"correction_minutes"`
+	Status            string             `json:"status"`
+	ClosedAt          *time.Time         `json:"closed_at"`
+	ClosesAt          *time.Time         `json:"closes_at"`
+	SecondsLeft       int64              `json:"seconds_left"`
+	Reopened          bool               `json:"reopened"`
+	Results           []resultStatusJSON `json:"results"`
 }
 
 func (s *Server) getWindow(c echo.Context) error {
@@ -58,7 +59,7 @@ func (s *Server) getWindow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := windowJSON{Round: n, Status: string(w.Status), ClosedAt: w.ClosedAt, ClosesAt: w.ClosesAt,
+	out := windowJSON{Round: n, CorrectionMinutes: w.CorrectionMinutes, Status: string(w.Status), ClosedAt: w.ClosedAt, ClosesAt: w.ClosesAt,
 		SecondsLeft: int64(w.Left / time.Second), Reopened: w.Reopened, Results: make([]resultStatusJSON, len(w.Results))}
 	for i, r := range w.Results {
 		out.Results[i] = resultStatusJSON{Table: r.Key.Table, Game: r.Key.Game, ResultID: r.ID, Kind: string(r.Kind),

@@ -97,10 +97,11 @@ func (w Window) admits(now time.Time) error {
 // RoundWindow is a round's window with the effective results it covers.
 type RoundWindow struct {
 	Window
-	Status  ResultStatus
-	Left    time.Duration
-	Results []GameResult
-	Open    map[GameKey]int // open disputes per game
+	CorrectionMinutes int // the tournament's setting
+	Status            ResultStatus
+	Left              time.Duration
+	Results           []GameResult
+	Open              map[GameKey]int // open disputes per game
 }
 
 // Window returns round n's correction window and its results' status at
@@ -119,7 +120,8 @@ func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow,
 	}
 	now := r.svc.clock()
 	w := windowOf(st, n)
-	out := &RoundWindow{Window: w, Status: w.Status(now), Left: w.Left(now), Open: map[GameKey]int{}}
+	out := &RoundWindow{Window: w, CorrectionMinutes: st.CorrectionMinutes, Status: w.Status(now), Left: w.Left(now),
+		Open: map[GameKey]int{}}
 	for _, res := range st.Results {
 		if res.Key.Round == n {
 			out.Results = append(out.Results, res)

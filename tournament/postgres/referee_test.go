@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
@@ -79,4 +80,46 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 	wantCode(t, "a commitment after the draw (store)", err, "round_drawn")
 	err = e.store.Commit(e.ctx, &tournament.Commitment{TournamentID: tid, Round: 2, SeedSHA256: h[:31], By: "organizer", CreatedAt: t0})
 	wantCode(t, "a short hash at the store", err, "constraint_violation")
+}
+
+// TestConcurrentRulings: two referees rule on one dispute at once; exactly
+// one ruling is written, the other is told the dispute was ruled.
+func TestConcurrentRulings(t *testing.T) {
+	e := newEnv(t)
+	refs := tournament.NewReferees(e.svc, e.store)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "R", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	tb := r.Tables[0]
+	e.mustSubmit(t, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}, tournamenttest.SimGame(5, tb.Players, tb.FirstDealerOf(1), 0))
+	d, err := refs.OpenDispute(e.ctx, org, tid, tournament.NewDispute{Round: 1, Table: 1, Game: 1, Description: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			a := tournament.Actor{Role: tournament.RoleReferee, TokenID: fmt.Sprintf("referee:r%d", i)}
+			_, err := refs.Rule(e.ctx, a, tid, d.ID, tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "x",
+				Adjustments: []tournament.NewAdjustment{{Player: tb.Players[0], Points: -1}}})
+			errs <- err
+		}()
+	}
+	var ok, ruled int
+	for range 2 {
+		switch err := <-errs; tournament.ErrorCode(err) {
+		case "dispute_ruled":
+			ruled++
+		default:
+			if err != nil {
+				t.Errorf("Rule: %v", err)
+			}
+			ok++
+		}
+	}
+	var rulings, adjs int
+	_ = e.pool.QueryRow(e.ctx, `SELECT (SELECT count(*) FROM rulings), (SELECT count(*) FROM adjustments)`).Scan(&rulings, &adjs)
+	if ok != 1 || ruled != 1 || rulings != 1 || adjs != 1 {
+		t.Errorf("%d ruled, %d refused, %d rulings and %d adjustments stored; want 1, 1, 1, 1", ok, ruled, rulings, adjs)
+	}
 }

@@ -272,6 +272,9 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 		t.Fatalf("round 1 = %s, want closed", rv.Round.Status)
 	}
 
+	c.screenshot("console")
+	c.do("big screen", chromedp.Navigate(u+"/t/"+tid+"/screen"), chromedp.WaitVisible(chromedp.CSS("main table")))
+	c.screenshot("big-screen")
 	c.do("table cards", chromedp.Navigate(u+"/t/"+tid+"/console/rounds/1/cards"), chromedp.WaitVisible(chromedp.CSS(".card")))
 	c.screenshot("table-cards")
 	c.do("score sheet", chromedp.Navigate(u+"/t/"+tid+"/rounds/1/sheets?table=1&game=1"), chromedp.WaitVisible(chromedp.CSS(".sheet")))

@@ -30,6 +30,7 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
 	g.GET("/export.json", h.exportTournament)
+	g.POST("/referees", h.issueRefereeToken)
 }
 
 // actorKey is the echo context key of the console's actor.
@@ -80,6 +81,8 @@ type consoleData struct {
 	Form    string // which form the error belongs to
 	Ties    []tieView
 	Values  map[string]string // the failed form's values, to fill in again
+	// RefereeToken is a referee token just issued: shown this once.
+	RefereeToken, RefereeName string
 }
 
 // consolePlayer is one row of the console's player list, with its texts
@@ -432,4 +435,18 @@ func (h *Handler) exportTournament(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderContentDisposition,
 		`attachment; filename="tournament-`+ex.Tournament.ID+`.json"`)
 	return c.JSON(http.StatusOK, ex)
+}
+
+// issueRefereeToken makes a referee token and shows it once on the console.
+func (h *Handler) issueRefereeToken(c echo.Context) error {
+	if h.deps.Referees == nil {
+		return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
+			"referees are not available on this server"))
+	}
+	name := c.FormValue("name")
+	tok, err := h.deps.Referees.IssueToken(c.Request().Context(), consoleActor(c), c.Param("tid"), name)
+	if err != nil {
+		return h.formError(c, "referee", err, map[string]string{"name": name})
+	}
+	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: tok.Token, RefereeName: tok.Name})
 }

@@ -414,12 +414,14 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	tb := f.Round.Tables[0]
 	p := tb.Players
 	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
-	ref, err := s.refs.IssueToken(context.Background(), org, f.ID, "Domaren")
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := s.browser(t)
 	o.login(f.Token)
+	issued := o.post("/t/"+f.ID+"/console", "/t/"+f.ID+"/console/referees", url.Values{"name": {"Domaren"}})
+	m := regexp.MustCompile(`id="referee-token">([^<]+)<`).FindStringSubmatch(issued.Body)
+	if issued.Status != http.StatusCreated || m == nil {
+		t.Fatalf("issue a referee token = %d, want 201 showing the token", issued.Status)
+	}
+	ref := struct{ Token string }{m[1]}
 	page := "/t/" + f.ID + "/console/rounds/1/tables/1/games/1"
 	r := o.post(page, "/t/"+f.ID+"/disputes", url.Values{"round": {"1"}, "table": {"1"}, "game": {"1"},
 		"description": {"the last trick was " + p[1] + "'s"}})

@@ -133,8 +133,8 @@ func (c *snapshots) page(tid, key string) ([]byte, bool) {
 }
 
 // maxCachedPages bounds the rendered pages kept per tournament (searches
-// make many URLs).
-const maxCachedPages = 512
+// make many URLs; a page of 200 players is about 100 kB).
+const maxCachedPages = 64
 
 // putPage stores a page rendered in generation gen, unless tid has changed
 // since.

@@ -19,7 +19,7 @@ func BenchmarkRound1000(b *testing.B) {
 	_, hist := playRounds(b, players, 5, seating.Mixed, 1)
 	b.ResetTimer()
 	for i := range b.N {
-		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(i)})
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(i), Budget: time.Minute})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func BenchmarkRound1000ByStandings(b *testing.B) {
 	_, hist := playRounds(b, players, 5, seating.ByStandings, 1)
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := seating.Round(seating.Params{Players: players, History: hist, Mode: seating.ByStandings, Seed: uint64(i)}); err != nil {
+		if _, err := seating.Round(seating.Params{Players: players, History: hist, Mode: seating.ByStandings, Seed: uint64(i), Budget: time.Minute}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,13 +19,15 @@ func ids(n int) []string {
 }
 
 // playRounds seats rounds one by one with Round, each round's result
-// becoming history for the next, and returns them by player index.
+// becoming history for the next, and returns them by player index. Tests
+// give Round a long budget so that the work bound, not the clock, ends its
+// search: results stay deterministic on a busy machine or under -race.
 func playRounds(t testing.TB, players []string, rounds int, mode seating.Mode, seed uint64) ([]seating.Seating, []seating.Past) {
 	t.Helper()
 	var got []seating.Seating
 	var hist []seating.Past
 	for w := range rounds {
-		res, err := seating.Round(seating.Params{Players: players, History: hist, Mode: mode, Seed: seed + uint64(w)})
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Mode: mode, Seed: seed + uint64(w), Budget: time.Minute})
 		if err != nil {
 			t.Fatalf("Round %d: %v", w+1, err)
 		}
@@ -66,7 +68,7 @@ func TestRoundReportsRepeats(t *testing.T) {
 	var hist []seating.Past
 	var rounds []seating.Seating
 	for w := range 4 {
-		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w)})
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Budget: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +106,7 @@ func TestRoundDeterministic(t *testing.T) {
 func TestRoundIgnoresAbsentPlayers(t *testing.T) {
 	hist := []seating.Past{{{"a", "b", "c", "d"}, {"e", "f", "g", ""}}}
 	players := []string{"a", "b", "x", "y", "e", "f", "z", "w"}
-	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 3})
+	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 3, Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestRoundByStandings(t *testing.T) {
 		rev[i] = players[15-i]
 	}
 	hist := []seating.Past{res.IDs(players)}
-	res2, err := seating.Round(seating.Params{Players: players, Mode: seating.ByStandings, Standings: rev, History: hist, Seed: 1})
+	res2, err := seating.Round(seating.Params{Players: players, Mode: seating.ByStandings, Standings: rev, History: hist, Seed: 1, Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestRoundSeats(t *testing.T) {
 		{{"a", "b", "c", "d"}},
 		{{"b", "a", "d", "c"}},
 	}
-	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 1})
+	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 1, Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,14 +220,14 @@ func TestModeNames(t *testing.T) {
 // -race): the package keeps no shared state.
 func TestConcurrentUse(t *testing.T) {
 	players := ids(30)
-	want, err := seating.Round(seating.Params{Players: players, Seed: 8})
+	want, err := seating.Round(seating.Params{Players: players, Seed: 8, Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
-			got, err := seating.Round(seating.Params{Players: players, Seed: 8})
+			got, err := seating.Round(seating.Params{Players: players, Seed: 8, Budget: time.Minute})
 			if err == nil && !reflect.DeepEqual(got, want) {
 				err = fmt.Errorf("concurrent Round = %v, want %v", got.Tables, want.Tables)
 			}
@@ -252,7 +254,7 @@ func TestRoundFollowsPlan(t *testing.T) {
 		var hist []seating.Past
 		var rounds []seating.Seating
 		for w := range tt.rounds {
-			res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: tt.rounds})
+			res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: tt.rounds, Budget: time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,7 +272,7 @@ func TestRoundFollowsPlan(t *testing.T) {
 	// p000 withdraws after round 2: round 3 is seated on its own.
 	players := ids(16)
 	_, hist := playRoundsPlanned(t, players, 2, 5)
-	res, err := seating.Round(seating.Params{Players: players[1:], History: hist, Seed: 3, Rounds: 5})
+	res, err := seating.Round(seating.Params{Players: players[1:], History: hist, Seed: 3, Rounds: 5, Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +287,7 @@ func playRoundsPlanned(t *testing.T, players []string, rounds, total int) ([]sea
 	var got []seating.Seating
 	var hist []seating.Past
 	for w := range rounds {
-		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: total})
+		res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: uint64(w), Rounds: total, Budget: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}

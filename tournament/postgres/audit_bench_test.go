@@ -51,3 +51,36 @@ func BenchmarkAuditedSubmit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAuditPage reads pages of the audit log of a tournament of 2000
+// players with one round drawn and played (about 3000 entries): the first
+// page, one player's entries, and one kind's.
+func BenchmarkAuditPage(b *testing.B) {
+	e := newEnv(b)
+	c, _ := e.mustTournament(b, tournament.NewTournament{Name: "Bench", Format: tournament.FormatSwiss,
+		Rounds: intp(1), GamesPerRound: intp(1)}, 2000)
+	tid := c.Tournament.ID
+	r := e.mustDraw(b, tid, 1)
+	for _, tb := range r.Tables {
+		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
+		e.mustSubmit(b, k, tournamenttest.SimGame(uint64(tb.Number), tb.Players, tb.FirstDealerOf(1), 1))
+	}
+	for _, f := range []struct {
+		name string
+		f    tournament.AuditFilter
+	}{
+		{"first", tournament.AuditFilter{Limit: 100}},
+		{"player", tournament.AuditFilter{Player: "p1234", Limit: 100}},
+		{"kind", tournament.AuditFilter{Kind: "submission", Limit: 100}},
+		{"table", tournament.AuditFilter{Round: 1, Table: 250, Limit: 100}},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			for range b.N {
+				es, err := e.store.Audit(e.ctx, tid, f.f)
+				if err != nil || len(es) == 0 {
+					b.Fatalf("Audit(%+v) = %d entries, %v", f.f, len(es), err)
+				}
+			}
+		})
+	}
+}

@@ -322,3 +322,20 @@ func TestScreenAlternates(t *testing.T) {
 		t.Errorf("screen refreshes to %v, want %v", seen, want)
 	}
 }
+
+// TestHeadRequests checks that public pages answer HEAD like GET, without
+// a body.
+func TestHeadRequests(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	b := s.browser(t)
+	for _, p := range []string{"/", "/t/" + f.ID, "/t/" + f.ID + "/standings", "/t/" + f.ID + "/seating"} {
+		r := b.do(http.MethodHead, p, nil)
+		if r.Status != http.StatusOK || r.Body != "" || r.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("HEAD %s = %d, body %d bytes, CSP %q; want 200, no body, the CSP", p, r.Status, len(r.Body), r.Header.Get("Content-Security-Policy"))
+		}
+	}
+	if r := b.do(http.MethodHead, "/t/nope/standings", nil); r.Status != http.StatusNotFound {
+		t.Errorf("HEAD of an unknown tournament = %d, want 404", r.Status)
+	}
+}

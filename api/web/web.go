@@ -119,15 +119,20 @@ func (h *Handler) Register(e *echo.Echo) {
 		return nil
 	})
 	g := e.Group("", h.secure)
-	g.GET("/", h.home)
+	// Public pages answer HEAD too (link checkers, uptime monitors).
+	page := func(path string, hf echo.HandlerFunc, mw ...echo.MiddlewareFunc) {
+		g.GET(path, hf, mw...)
+		g.HEAD(path, hf, mw...)
+	}
+	page("/", h.home)
 	g.GET("/lang/:lang", h.switchLanguage)
-	g.GET("/t/:tid", h.tournamentPage, h.cachedPage)
-	g.GET("/t/:tid/standings", h.standingsPage, h.cachedPage)
-	g.GET("/t/:tid/standings.csv", h.standingsCSV)
-	g.GET("/t/:tid/seating", h.seatingPage, h.cachedPage)
-	g.GET("/t/:tid/players/:pid", h.playerPage, h.cachedPage)
-	g.GET("/t/:tid/screen", h.screenPage, h.cachedPage)
-	g.GET("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
+	page("/t/:tid", h.tournamentPage, h.cachedPage)
+	page("/t/:tid/standings", h.standingsPage, h.cachedPage)
+	page("/t/:tid/standings.csv", h.standingsCSV)
+	page("/t/:tid/seating", h.seatingPage, h.cachedPage)
+	page("/t/:tid/players/:pid", h.playerPage, h.cachedPage)
+	page("/t/:tid/screen", h.screenPage, h.cachedPage)
+	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	g.GET("/t/:tid/events", h.events)
 
 	forms := g.Group("", h.csrf())

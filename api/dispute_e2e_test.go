@@ -79,6 +79,18 @@ func TestDisputeEndToEnd(t *testing.T) {
 			t.Errorf("ruling's standings: %s has %d placement points, want %d", p, got, want[p])
 		}
 	}
+	var adj struct {
+		Rows []struct {
+			Player      string `json:"player"`
+			Adjustments int    `json:"adjustments"`
+		} `json:"rows"`
+	}
+	s.must(t, http.StatusOK, &adj, "GET", "/api/v1/tournaments/"+tid+"/standings", "", nil)
+	for _, r := range adj.Rows {
+		if want := map[bool]int{true: -5}[r.Player == penalized]; r.Adjustments != want {
+			t.Errorf("standings: %s shows adjustments %d, want %d", r.Player, r.Adjustments, want)
+		}
+	}
 	if st.Rows[len(st.Rows)-1].Player != bluffer && standingOf(t, st.Rows, bluffer).PlacementPoints > 5 {
 		t.Errorf("the bluffer %s is not at the bottom: %+v", bluffer, st.Rows)
 	}

@@ -33,6 +33,7 @@ type standingJSON struct {
 	RoundPoints     int    `json:"round_points"`
 	Advanced        bool   `json:"advanced"`
 	Champion        bool   `json:"champion"`
+	Adjustments     int    `json:"adjustments"`
 }
 
 // standingsJSON is the standings of a tournament.
@@ -49,7 +50,8 @@ func toStanding(r tournament.Standing) standingJSON {
 	return standingJSON{Rank: r.Rank, Player: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
 		PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, GamesPlayed: r.GamesPlayed,
 		GamesWon: r.GamesWon, BestGame: r.BestGame, Status: string(r.Player.Status),
-		RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints, Advanced: r.Advanced, Champion: r.Champion}
+		RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints, Advanced: r.Advanced, Champion: r.Champion,
+		Adjustments: r.Adjustments}
 }
 
 func (s *Server) getStandings(c echo.Context) error {

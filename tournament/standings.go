@@ -74,6 +74,9 @@ type Standing struct {
 	RoundStats Stats
 	Advanced   bool // sm: went on from RoundReached
 	Champion   bool
+	// Adjustments is the net of the referees' placement-point adjustments,
+	// already counted in Stats (shown so a change is explained).
+	Adjustments int
 }
 
 // Standings computes the standings from the stored results. It is the only
@@ -116,6 +119,9 @@ func Standings(st *State) []Standing {
 	for _, a := range st.Adjustments {
 		if i, ok := idx[a.Player]; ok {
 			rows[i].Stats.adjust(a)
+			if a.Scale != ScaleGamePoints {
+				rows[i].Adjustments += a.Points
+			}
 			if a.Key.Round == rows[i].RoundReached {
 				rows[i].RoundStats.adjust(a)
 			}

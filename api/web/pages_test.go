@@ -339,3 +339,19 @@ func TestHeadRequests(t *testing.T) {
 		t.Errorf("HEAD of an unknown tournament = %d, want 404", r.Status)
 	}
 }
+
+// TestStaticFiles checks the embedded assets' types and that the
+// directory is not listed.
+func TestStaticFiles(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	for path, ctype := range map[string]string{"/static/style.css": "text/css", "/static/app.js": "text/javascript",
+		"/static/favicon.svg": "image/svg+xml"} {
+		r := b.mustGet(path, http.StatusOK)
+		if !strings.HasPrefix(r.Header.Get("Content-Type"), ctype) || r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: Content-Type %q, nosniff %q; want %s", path, r.Header.Get("Content-Type"), r.Header.Get("X-Content-Type-Options"), ctype)
+		}
+	}
+	b.mustGet("/static/", http.StatusNotFound)
+	b.mustGet("/static/nope.css", http.StatusNotFound)
+}

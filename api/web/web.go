@@ -113,6 +113,9 @@ func (h *Handler) Register(e *echo.Echo) {
 	static, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(static))
 	e.GET("/static/*", func(c echo.Context) error {
+		if strings.HasSuffix(c.Request().URL.Path, "/") {
+			return echo.ErrNotFound // no directory listings
+		}
 		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
 		files.ServeHTTP(c.Response(), c.Request())

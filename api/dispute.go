@@ -135,13 +135,19 @@ func (s *Server) listDisputes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	status := c.QueryParam("status")
+	if status != "" && status != string(tournament.DisputeOpen) && status != string(tournament.DisputeRuled) {
+		return queryError("status", "status must be %q or %q", tournament.DisputeOpen, tournament.DisputeRuled)
+	}
 	ds, err := refs.Disputes(c.Request().Context(), refereeActorOf(c), c.Param("tid"))
 	if err != nil {
 		return err
 	}
-	out := disputesJSON{Disputes: make([]disputeJSON, len(ds))}
+	out := disputesJSON{Disputes: []disputeJSON{}}
 	for i := range ds {
-		out.Disputes[i] = toDispute(&ds[i])
+		if status == "" || string(ds[i].Status) == status {
+			out.Disputes = append(out.Disputes, toDispute(&ds[i]))
+		}
 	}
 	return c.JSON(http.StatusOK, out)
 }

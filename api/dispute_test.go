@@ -163,6 +163,7 @@ func TestRefereeEndpoints(t *testing.T) {
 		{"list disputes as table", "GET", disputesPath(tid), code, nil, 403, "forbidden"},
 		{"list disputes as public", "GET", disputesPath(tid), "", nil, 401, "missing_token"},
 		{"list disputes", "GET", disputesPath(tid), c.ref.Token, nil, 200, ""},
+		{"list disputes with a bad status", "GET", disputesPath(tid) + "?status=closed", c.ref.Token, nil, 400, "invalid_status"},
 		{"get unknown dispute", "GET", disputesPath(tid) + "/999", c.ref.Token, nil, 404, "dispute_not_found"},
 		{"get dispute abc", "GET", disputesPath(tid) + "/abc", c.ref.Token, nil, 404, "dispute_not_found"},
 
@@ -197,6 +198,12 @@ func TestRefereeEndpoints(t *testing.T) {
 		if r.Token != "" || (r.RevokedAt != nil) != (r.ID == gone.ID) {
 			t.Errorf("listed referee %+v: want no token, revoked only if it is %s", r, gone.ID)
 		}
+	}
+	var open, ruled struct{ Disputes []tDispute }
+	s.must(t, http.StatusOK, &open, "GET", disputesPath(tid)+"?status=open", org, nil)
+	s.must(t, http.StatusOK, &ruled, "GET", disputesPath(tid)+"?status=ruled", org, nil)
+	if len(open.Disputes) != 1 || len(ruled.Disputes) != 1 || ruled.Disputes[0].ID != d.ID {
+		t.Errorf("open %+v, ruled %+v; want one each, %s ruled", open.Disputes, ruled.Disputes, d.ID)
 	}
 	var got tDispute
 	s.must(t, http.StatusOK, &got, "GET", disputesPath(tid)+"/"+d.ID, org, nil)

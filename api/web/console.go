@@ -29,6 +29,7 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.GET("/rounds/:n/cards", h.cardsPage, h.cachedPage)
 	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
+	g.POST("/rounds/:n/tables/:t/games/:g/dispute", h.openDispute)
 	g.GET("/export.json", h.exportTournament)
 	g.POST("/referees", h.issueRefereeToken)
 }

@@ -423,8 +423,12 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	}
 	ref := struct{ Token string }{m[1]}
 	page := "/t/" + f.ID + "/console/rounds/1/tables/1/games/1"
-	r := o.post(page, "/t/"+f.ID+"/disputes", url.Values{"round": {"1"}, "table": {"1"}, "game": {"1"},
-		"description": {"the last trick was " + p[1] + "'s"}})
+	empty := o.post(page, page+"/dispute", url.Values{"description": {" "}})
+	if empty.Status != http.StatusBadRequest || !strings.Contains(empty.Body, `id="description" name="description" required aria-invalid="true"`) {
+		t.Errorf("dispute without a description = %d, want 400 with the field marked on the result page", empty.Status)
+	}
+	checkPage(t, "result page with a dispute error", empty)
+	r := o.post(page, page+"/dispute", url.Values{"description": {"the last trick was " + p[1] + "'s"}})
 	if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/t/"+f.ID+"/disputes/") {
 		t.Fatalf("open a dispute = %d to %q, want 303 to the dispute\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}

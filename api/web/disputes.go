@@ -18,7 +18,6 @@ import (
 func (h *Handler) disputeRoutes(g *echo.Group) {
 	g.Use(h.requireReferee)
 	g.GET("", h.disputesPage)
-	g.POST("", h.openDispute)
 	g.GET("/:id", h.disputePage)
 	g.POST("/:id/ruling", h.ruleDispute)
 }
@@ -147,20 +146,33 @@ func verdictSummary(raw json.RawMessage) string {
 	return v.Kind + ": invalid"
 }
 
-// openDispute opens a dispute on a game: from the console's result page,
-// to have an accepted result corrected.
+// openDispute opens a dispute on a game from the console's result page,
+// to have an accepted result corrected; errors are shown on that page,
+// next to the fields.
 func (h *Handler) openDispute(c echo.Context) error {
-	n := tournament.NewDispute{Description: c.FormValue("description"), Record: json.RawMessage(strings.TrimSpace(c.FormValue("record")))}
-	n.Round, _ = strconv.Atoi(c.FormValue("round"))
-	n.Table, _ = strconv.Atoi(c.FormValue("table"))
-	n.Game, _ = strconv.Atoi(c.FormValue("game"))
-	tid := c.Param("tid")
-	d, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
+	if h.deps.Referees == nil {
+		return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
+			"disputes are not available on this server"))
+	}
+	p, _, _, d, err := h.gameForm(c)
 	if err != nil {
 		return h.fail(c, err)
 	}
+	n := tournament.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"),
+		Record: json.RawMessage(strings.TrimSpace(c.FormValue("record")))}
+	tid := c.Param("tid")
+	disp, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
+	if err != nil {
+		if s := statusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
+			return h.fail(c, err)
+		}
+		d.DisputeError, d.DisputeField = tournament.ErrorMessage(err), fieldOf(err)
+		d.DisputeValues = map[string]string{"description": n.Description, "record": string(n.Record)}
+		p.Data = d
+		return h.render(c, statusOf(err), "result", p)
+	}
 	h.cache.invalidate(tid)
-	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(d.ID, 10))
+	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(disp.ID, 10))
 }
 
 // ruleDispute records a ruling: the decision, the reason, an optional

@@ -59,6 +59,9 @@ type resultData struct {
 	Errors             []string
 	Stored             *storedResult
 	ids                []string // the players' IDs in seat order
+	// The dispute form's error, the field it concerns and its values.
+	DisputeError, DisputeField string
+	DisputeValues              map[string]string
 }
 
 // storedResult is an accepted result as the result page shows it.

@@ -49,7 +49,7 @@ func runSeat(_ context.Context, args []string, _ func(string) string, stdin io.R
 	mode := fs.String("mode", "mixed", "mixed or by_standings (players ranked by number)")
 	budget := fs.Duration("budget", seating.DefaultBudget, "time `budget` for the search (a safety cap)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	draw := fs.String("draw", "", "verify a tournament round's draw: `file` with the JSON of GET …/rounds/{n}/draw (- for stdin)")
+	draw := fs.String("draw", "", "verify a tournament round's draw: `file` or URL of GET …/rounds/{n}/draw (- for stdin)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: revisor seat --players N --rounds R [--seed S] [--mode mixed|by_standings] [--budget 2s] [--json]")
 		fmt.Fprintln(stderr, "       revisor seat --draw FILE   (recompute and verify a tournament round's draw)")

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -44,17 +46,12 @@ type drawTable struct {
 	FirstDealer string   `json:"first_dealer"`
 }
 
-// verifyDraw recomputes a round's tables from the public inputs in the file
-// at path ("-": stdin) and checks them, and the seed against its
-// commitment. It prints what it checked; a mismatch is an error.
+// verifyDraw recomputes a round's tables from the public inputs at path (a
+// file, "-" for stdin, or the http(s) URL of GET …/rounds/{n}/draw) and
+// checks them, and the seed against its commitment. It prints what it
+// checked; a mismatch is an error.
 func verifyDraw(path string, stdin io.Reader, stdout io.Writer) error {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, err := readDraw(path, stdin)
 	if err != nil {
 		return err
 	}
@@ -96,6 +93,29 @@ func verifyDraw(path string, stdin io.Reader, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "verified: the published tables are the ones these inputs give")
 	return nil
+}
+
+// maxDrawFile bounds what is read of a draw's inputs.
+const maxDrawFile = 16 << 20
+
+// readDraw reads the inputs from a file, stdin or a URL.
+func readDraw(path string, stdin io.Reader) ([]byte, error) {
+	switch {
+	case path == "-":
+		return io.ReadAll(io.LimitReader(stdin, maxDrawFile))
+	case strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://"):
+		client := &http.Client{Timeout: 30 * time.Second}
+		resp, err := client.Get(path)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET %s: %s", path, resp.Status)
+		}
+		return io.ReadAll(io.LimitReader(resp.Body, maxDrawFile))
+	}
+	return os.ReadFile(path)
 }
 
 func (f *drawFile) inputs() tournament.DrawInputs {

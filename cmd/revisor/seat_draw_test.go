@@ -44,6 +44,9 @@ func TestSeatVerifiesDraws(t *testing.T) {
 		r2 := c.draw()
 		for _, n := range []int{1, 2} {
 			file := drawFileOf(t, c, n)
+			if n == 2 {
+				file = fmt.Sprintf("%s/tournaments/%s/rounds/2/draw", c.base, c.tid) // read from the server
+			}
 			out, err := runSeatDraw(t, file)
 			if err != nil || !strings.Contains(out, "verified") {
 				t.Errorf("%s round %d: revisor seat --draw = %v\n%s", spec, n, err, out)

@@ -253,7 +253,7 @@ func follow(st *State, n int, ch *RulingChange) {
 	}
 	outcomes, ties := decideRound(undoElimination(st, r), r, quota)
 	if len(ties) > 0 {
-		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d; advancement stands until the organizer resolves it", n)
+		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d that the tiebreaks do not break; advancement stands as recorded", n)
 		return
 	}
 	ch.Outcomes, ch.Statuses = outcomes, map[string]PlayerStatus{}

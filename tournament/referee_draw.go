@@ -108,18 +108,12 @@ type DrawInputs struct {
 // code the draw used: the mixed Swiss plan when it applies, else the
 // seating of one round from the players, the earlier rounds and the seed.
 func ReplayDraw(in DrawInputs) ([]Table, error) {
-	st := &State{Tournament: Tournament{Format: in.Format, Settings: Settings{Rounds: in.Rounds, Seating: in.Seating}},
-		Rounds: in.History}
-	seed := in.Seed
-	if tables, _, ok := plannedRound(st, in.Players, &seed, seed); ok {
-		return tables, nil
-	}
-	mode := seatingMode(&st.Tournament)
+	t := &Tournament{Format: in.Format, Settings: Settings{Rounds: in.Rounds, Seating: in.Seating}}
 	var order []string
 	if in.Seating == SeatingByStandings && in.Format == FormatSwiss {
 		order = in.Standings
 	}
-	return seatRound(in.Players, pastRounds(in.History), mode, order, seed)
+	return drawTables(t, in.Players, in.History, order, in.Seed)
 }
 
 // DrawInputs returns the public inputs of round n's draw. The players are

@@ -27,7 +27,7 @@ func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int6
 	}
 	now := s.clock()
 	return s.store.DrawRound(auditAs(ctx, a), tid, func(st *State) (*Round, error) {
-		r, err := planRound(st, seed, sd)
+		r, err := planRound(st, sd)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +49,7 @@ func (s *Service) seed(given *int64) (int64, error) {
 
 // planRound decides the next round of st: who plays, whether it is the sm
 // final, and the seating.
-func planRound(st *State, given *int64, seed int64) (*Round, error) {
+func planRound(st *State, seed int64) (*Round, error) {
 	t := &st.Tournament
 	if err := canDraw(st); err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func planRound(st *State, given *int64, seed int64) (*Round, error) {
 		return nil, Errorf(KindConflict, "cannot_split",
 			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
 	}
-	tables, seed, err := seatTables(st, active, given, seed)
+	tables, err := seatTables(st, active, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -73,19 +73,13 @@ func planRound(st *State, given *int64, seed int64) (*Round, error) {
 		Status: RoundOpen, Tables: tables}, nil
 }
 
-// seatTables seats the active players of the next round: from the
-// tournament's plan when it applies, else round by round.
-func seatTables(st *State, active []string, given *int64, seed int64) ([]Table, int64, error) {
-	if tables, planSeed, ok := plannedRound(st, active, given, seed); ok {
-		return tables, planSeed, nil
-	}
+// seatTables seats the active players of the next round (see drawTables).
+func seatTables(st *State, active []string, seed int64) ([]Table, error) {
 	var order []string // by_standings: the players from the top down
-	mode := seatingMode(&st.Tournament)
-	if mode == seating.ByStandings {
+	if seatingMode(&st.Tournament) == seating.ByStandings {
 		order = standingOrder(st, active)
 	}
-	tables, err := seatRound(active, pastRounds(st.Rounds), mode, order, seed)
-	return tables, seed, err
+	return drawTables(&st.Tournament, active, st.Rounds, order, seed)
 }
 
 // canDraw refuses a draw while a round is open or when the tournament is over.

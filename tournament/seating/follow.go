@@ -16,7 +16,7 @@ import (
 // seats the round on its own.
 func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool) {
 	k, n := len(p.History), len(p.Players)
-	if p.Mode != Mixed || p.Rounds <= k {
+	if p.Mode != Mixed || p.Rounds <= k || n > maxPlanned {
 		return nil, false
 	}
 	canon := slices.Sorted(maps.Keys(index))
@@ -45,6 +45,10 @@ func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool
 	res.Repeats = countMet(res.Tables, h.meet, n)
 	return res, true
 }
+
+// maxPlanned is the largest field Round seats from a plan: the plan is
+// recomputed at every round, so it must stay quick.
+const maxPlanned = 100
 
 // planSeed derives the seed of a tournament's plan from its players' ids
 // (sorted), its number of rounds and the caller's plan seed.

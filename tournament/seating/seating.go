@@ -135,8 +135,9 @@ type Params struct {
 	// Mixed mode Round then follows a plan of the whole tournament (see
 	// Plan), which reaches the known zero-repeat schedules that seating
 	// round by round cannot, for as long as the earlier rounds followed it
-	// (same players, same tables). Otherwise Round seats the round on its
-	// own.
+	// (same players, same tables) and the field has at most 100 players
+	// (the plan is recomputed every round). Otherwise Round seats the
+	// round on its own.
 	Rounds int
 	// PlanSeed seeds that plan together with the player ids and Rounds; it
 	// must be the same in every round of the tournament (for example the

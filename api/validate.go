@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -76,24 +75,11 @@ func decodeProblem(err error) (*engine.DecodeError, error) {
 		e.Details = map[string]any{"errors": derr.Problems}
 		return nil, e
 	}
-	var typeProblems int
-	for _, p := range derr.Problems {
-		if isTypeProblem(p) {
-			typeProblems++
-		}
-	}
-	if typeProblems > 0 {
+	if derr.WrongTypes > 0 {
 		e := tournament.Errorf(tournament.KindInvalid, "invalid_field_type",
-			"%d field(s) have the wrong JSON type; the first: %s", typeProblems, derr.Error())
+			"%d field(s) have the wrong JSON type; the first problem: %s", derr.WrongTypes, derr.Error())
 		e.Details = map[string]any{"errors": derr.Problems}
 		return nil, e
 	}
 	return derr, nil
-}
-
-// isTypeProblem reports whether a decoding problem is a field of the wrong
-// JSON type. The engine reports those as invalid_record with a message
-// "want <type>, got <type>"; TestValidateWrongTypeIs400 holds this.
-func isTypeProblem(p engine.Problem) bool {
-	return p.Code == "invalid_record" && strings.HasPrefix(p.Message, "want ") && strings.Contains(p.Message, ", got ")
 }

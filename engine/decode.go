@@ -15,6 +15,10 @@ type DecodeError struct {
 	// Problems lists what is wrong, each with a code (invalid_record,
 	// invalid_card, unknown_rule, unknown_category ...) and a path.
 	Problems []Problem
+	// WrongTypes counts the problems that are a value of the wrong JSON
+	// type (a string where a list belongs, a fraction where a whole number
+	// does). The API answers those with 400 rather than an invalid result.
+	WrongTypes int
 }
 
 // Error summarises the problems.
@@ -51,8 +55,8 @@ func DecodeDeal(data []byte) (*DealRecord, error) {
 		return nil, derr
 	}
 	rec := d.deal(v, nil, true)
-	if len(d.probs) > 0 {
-		return nil, &DecodeError{Problems: d.probs}
+	if err := d.failed(); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }
@@ -65,8 +69,8 @@ func DecodeGame(data []byte) (*GameRecord, error) {
 		return nil, derr
 	}
 	g := d.game(v)
-	if len(d.probs) > 0 {
-		return nil, &DecodeError{Problems: d.probs}
+	if err := d.failed(); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -89,8 +93,8 @@ func DecodeGameDeal(data []byte) (GameDeal, error) {
 			gd.Deal = d.deal(obj, nil, false)
 		}
 	}
-	if len(d.probs) > 0 {
-		return GameDeal{}, &DecodeError{Problems: d.probs}
+	if err := d.failed(); err != nil {
+		return GameDeal{}, err
 	}
 	return gd, nil
 }
@@ -136,13 +140,28 @@ func escapeKey(k string) string {
 
 // decoder walks a parsed JSON tree and collects problems.
 type decoder struct {
-	t     tree
-	probs []Problem
-	slab  []Card // the card lists are cut from it
+	t          tree
+	probs      []Problem
+	wrongTypes int
+	slab       []Card // the card lists are cut from it
 }
 
 func (d *decoder) add(code string, p *ptr, format string, args ...any) {
 	d.probs = append(d.probs, Problem{Code: code, Path: p.String(), Message: fmt.Sprintf(format, args...)})
+}
+
+// wrongType reports a value of the wrong JSON type at p.
+func (d *decoder) wrongType(p *ptr, want, got string) {
+	d.wrongTypes++
+	d.add("invalid_record", p, "want %s, got %s", want, got)
+}
+
+// failed returns the decoding error for the problems found, if any.
+func (d *decoder) failed() *DecodeError {
+	if len(d.probs) == 0 {
+		return nil
+	}
+	return &DecodeError{Problems: d.probs, WrongTypes: d.wrongTypes}
 }
 
 // kids returns the elements of an array, or the keys and values of an
@@ -184,7 +203,7 @@ func typeName(v node) string {
 
 func (d *decoder) object(v node, p *ptr) (node, bool) {
 	if v.kind != kObj {
-		d.add("invalid_record", p, "want an object, got %s", typeName(v))
+		d.wrongType(p, "an object", typeName(v))
 		return v, false
 	}
 	return v, true
@@ -192,7 +211,7 @@ func (d *decoder) object(v node, p *ptr) (node, bool) {
 
 func (d *decoder) array(v node, p *ptr) ([]node, bool) {
 	if v.kind != kArr {
-		d.add("invalid_record", p, "want an array, got %s", typeName(v))
+		d.wrongType(p, "an array", typeName(v))
 		return nil, false
 	}
 	return d.kids(v), true
@@ -200,7 +219,7 @@ func (d *decoder) array(v node, p *ptr) ([]node, bool) {
 
 func (d *decoder) str(v node, p *ptr) (string, bool) {
 	if v.kind != kStr {
-		d.add("invalid_record", p, "want a string, got %s", typeName(v))
+		d.wrongType(p, "a string", typeName(v))
 		return "", false
 	}
 	return d.t.text(v), true
@@ -208,7 +227,7 @@ func (d *decoder) str(v node, p *ptr) (string, bool) {
 
 func (d *decoder) integer(v node, p *ptr) (int, bool) {
 	if v.kind != kNum {
-		d.add("invalid_record", p, "want a whole number, got %s", typeName(v))
+		d.wrongType(p, "a whole number", typeName(v))
 		return 0, false
 	}
 	s := d.t.text(v)
@@ -217,7 +236,7 @@ func (d *decoder) integer(v node, p *ptr) (int, bool) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || !isIntegral(f) {
-		d.add("invalid_record", p, "want a whole number, got %s", s)
+		d.wrongType(p, "a whole number", s)
 		return 0, false
 	}
 	return int(f), true

@@ -84,8 +84,8 @@ func ParseRules(data []byte) (Rules, error) {
 		return Rules{}, derr
 	}
 	r := d.rules(v, nil)
-	if len(d.probs) > 0 {
-		return Rules{}, &DecodeError{Problems: d.probs}
+	if err := d.failed(); err != nil {
+		return Rules{}, err
 	}
 	return r, nil
 }
@@ -105,8 +105,8 @@ func (r Rules) Override(name string, value any) (Rules, error) {
 	}
 	p := ptr{key: name, idx: -1}
 	d.override(&r, name, v, &p)
-	if len(d.probs) > 0 {
-		return r, &DecodeError{Problems: d.probs}
+	if err := d.failed(); err != nil {
+		return r, err
 	}
 	return r, nil
 }
@@ -289,7 +289,7 @@ func (d *decoder) enum(v node, p *ptr, old string, allowed ...string) string {
 
 func (d *decoder) boolean(v node, p *ptr, old bool) bool {
 	if v.kind != kBool {
-		d.add("invalid_record", p, "want true or false, got %s", typeName(v))
+		d.wrongType(p, "true or false", typeName(v))
 		return old
 	}
 	return v.b

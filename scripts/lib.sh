@@ -24,3 +24,19 @@ ensure_go() {
   fi
   export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
 }
+
+# ensure_chromium installs Debian's chromium for the browser tests when it is
+# missing (REVISOR_BROWSER_TESTS=off skips them instead; REVISOR_CHROMIUM may
+# name a browser elsewhere).
+ensure_chromium() {
+  [ "${REVISOR_BROWSER_TESTS:-}" != off ] || return 0
+  [ -z "${REVISOR_CHROMIUM:-}" ] || return 0
+  command -v chromium >/dev/null 2>&1 && return 0
+  log "installing chromium for the browser tests"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium >&2 || {
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -q >&2 &&
+      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium >&2
+  }
+}

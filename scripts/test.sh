@@ -7,6 +7,7 @@
 #      (pg_ctlcluster --skip-systemctl-redirect ...);
 #   4. else a private cluster (scripts/local-pg.sh, installs PostgreSQL when
 #      missing), stopped again at the end if this script started it.
+# Installs Debian's chromium for the browser tests when it is missing.
 # Works without a terminal (CI=true, no stdin). Extra arguments go to go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -41,6 +42,7 @@ fi
 log "PostgreSQL for the tests: $DATABASE_URL"
 
 ensure_go
+ensure_chromium
 [ -d ../shared/spec ] || log "warning: ../shared (the specs and examples) is not beside the repository; tests that read it will fail"
 go vet ./...
 go test -race -count=1 "$@" ./...

@@ -25,6 +25,7 @@ func (s *Server) roundRoutes(g *echo.Group) {
 type tableJSON struct {
 	Number      int      `json:"number"`
 	Players     []string `json:"players"`
+	Seats       []int    `json:"seats"`
 	FirstDealer string   `json:"first_dealer"`
 	Code        string   `json:"code,omitempty"`
 }
@@ -46,7 +47,8 @@ func toRound(r *tournament.Round, codes map[int]string) roundJSON {
 	out := roundJSON{Number: r.Number, Seed: r.Seed, Final: r.Final, Status: string(r.Status),
 		CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt, Tables: make([]tableJSON, len(r.Tables))}
 	for i, t := range r.Tables {
-		out.Tables[i] = tableJSON{Number: t.Number, Players: t.Players, FirstDealer: t.FirstDealer, Code: codes[t.Number]}
+		out.Tables[i] = tableJSON{Number: t.Number, Players: t.Players, Seats: t.SeatNumbers(), FirstDealer: t.FirstDealer,
+			Code: codes[t.Number]}
 	}
 	return out
 }

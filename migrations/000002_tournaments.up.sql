@@ -49,12 +49,15 @@ CREATE TABLE rounds (
     PRIMARY KEY (tournament_id, number)
 );
 
--- players holds player ids in seat order (clockwise).
+-- players holds player ids in seat order (clockwise); seats holds the seat
+-- (1 to 4) of each, in the same order, so that a table of 3 keeps which seat
+-- was empty (NULL: seats 1, 2, ... in order).
 CREATE TABLE round_tables (
     tournament_id text   NOT NULL,
     round         int    NOT NULL,
     number        int    NOT NULL CHECK (number >= 1),
     players       text[] NOT NULL CHECK (cardinality(players) BETWEEN 2 AND 4),
+    seats         int[]  CHECK (seats IS NULL OR (cardinality(seats) = cardinality(players) AND seats <@ ARRAY[1, 2, 3, 4])),
     first_dealer  text   NOT NULL,
     PRIMARY KEY (tournament_id, round, number),
     FOREIGN KEY (tournament_id, round) REFERENCES rounds (tournament_id, number) ON DELETE CASCADE

@@ -70,10 +70,12 @@ type ExportRound struct {
 	Tables    []ExportTable `json:"tables"`
 }
 
-// ExportTable is one table: players in seat order and the first dealer.
+// ExportTable is one table: players in seat order, the seat (1 to 4) of
+// each (absent: seats 1, 2, … in order) and the first dealer.
 type ExportTable struct {
 	Number      int      `json:"number"`
 	Players     []string `json:"players"`
+	Seats       []int    `json:"seats,omitempty"`
 	FirstDealer string   `json:"first_dealer"`
 }
 
@@ -160,7 +162,7 @@ func ExportOf(st *State, now time.Time) *Export {
 		er := ExportRound{Number: r.Number, Seed: r.Seed, Final: r.Final, Status: string(r.Status),
 			CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt, Tables: []ExportTable{}}
 		for _, tb := range r.Tables {
-			er.Tables = append(er.Tables, ExportTable{Number: tb.Number, Players: tb.Players, FirstDealer: tb.FirstDealer})
+			er.Tables = append(er.Tables, ExportTable{Number: tb.Number, Players: tb.Players, Seats: tb.Seats, FirstDealer: tb.FirstDealer})
 		}
 		ex.Rounds = append(ex.Rounds, er)
 	}

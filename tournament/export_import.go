@@ -160,13 +160,17 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 			if tb.Number != j+1 || len(tb.Players) < 3 || len(tb.Players) > 4 || !slices.Contains(tb.Players, tb.FirstDealer) {
 				return nil, importErr(tpath, "a table is numbered in order, seats 3 or 4 players and its first dealer sits at it")
 			}
+			if tb.Seats != nil && !ValidSeats(tb.Seats, len(tb.Players)) {
+				return nil, importErr(tpath+"/seats", "seats lists the seat (1 to 4) of each player, increasing")
+			}
 			for _, p := range tb.Players {
 				if !known[p] || seated[p] {
 					return nil, importErr(tpath+"/players", "player %q is unknown or seated twice in the round", p)
 				}
 				seated[p] = true
 			}
-			r.Tables = append(r.Tables, Table{Number: tb.Number, Players: slices.Clone(tb.Players), FirstDealer: tb.FirstDealer})
+			r.Tables = append(r.Tables, Table{Number: tb.Number, Players: slices.Clone(tb.Players), Seats: slices.Clone(tb.Seats),
+				FirstDealer: tb.FirstDealer})
 		}
 		out[i] = r
 	}

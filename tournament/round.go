@@ -29,9 +29,42 @@ type Round struct {
 // Table is one table of a round. Players are player IDs in seat order
 // (clockwise); FirstDealer is the dealer of the first deal of game 1.
 type Table struct {
-	Number      int // 1-based
-	Players     []string
+	Number  int // 1-based
+	Players []string
+	// Seats holds the seat (1 to 4) of each of Players, in the same order,
+	// so that a table of 3 keeps which of the four seats was left empty:
+	// the seating reads every player's past seats to spread them evenly.
+	// nil means seats 1, 2, … in order.
+	Seats       []int
 	FirstDealer string
+}
+
+// SeatNumbers returns the seat (1 to 4) of each player in t.Players: t.Seats
+// when they fit the table (one per player, increasing, 1 to 4), else seats
+// 1, 2, … in order.
+func (t Table) SeatNumbers() []int {
+	if ValidSeats(t.Seats, len(t.Players)) {
+		return slices.Clone(t.Seats)
+	}
+	out := make([]int, len(t.Players))
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// ValidSeats reports whether seats can be the seats of a table of n
+// players in seat order: n increasing seat numbers from 1 to 4.
+func ValidSeats(seats []int, n int) bool {
+	if len(seats) != n {
+		return false
+	}
+	for i, s := range seats {
+		if s < 1 || s > 4 || (i > 0 && s <= seats[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // FirstDealerOf returns the first dealer of game g (1-based) at the table:

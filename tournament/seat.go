@@ -35,13 +35,16 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 	return tablesOf(res.Seating, players), nil
 }
 
-// pastRounds turns earlier rounds into the seating's history.
+// pastRounds turns earlier rounds into the seating's history, each
+// player in the seat they sat in (a table of 3 keeps its empty seat).
 func pastRounds(rounds []Round) []seating.Past {
 	out := make([]seating.Past, len(rounds))
 	for i, r := range rounds {
 		out[i] = make(seating.Past, len(r.Tables))
 		for j, t := range r.Tables {
-			copy(out[i][j][:], t.Players)
+			for k, seat := range t.SeatNumbers() {
+				out[i][j][seat-1] = t.Players[k]
+			}
 		}
 	}
 	return out
@@ -58,15 +61,19 @@ func seatingMode(t *Tournament) seating.Mode {
 	return seating.Mixed
 }
 
-// tablesOf names a seating's tables by player id.
+// tablesOf names a seating's tables by player id, players in seat order
+// with the seat each sits in.
 func tablesOf(s seating.Seating, players []string) []Table {
 	out := make([]Table, len(s.Tables))
 	for i, t := range s.Tables {
-		ids := make([]string, 0, 4)
-		for _, p := range t.Players() {
-			ids = append(ids, players[p])
+		tb := Table{Number: i + 1, Players: make([]string, 0, 4), Seats: make([]int, 0, 4), FirstDealer: players[t.Dealer()]}
+		for seat, p := range t.Seats {
+			if p != seating.Empty {
+				tb.Players = append(tb.Players, players[p])
+				tb.Seats = append(tb.Seats, seat+1)
+			}
 		}
-		out[i] = Table{Number: i + 1, Players: ids, FirstDealer: players[t.Dealer()]}
+		out[i] = tb
 	}
 	return out
 }

@@ -43,6 +43,7 @@ type drawRound struct {
 type drawTable struct {
 	Number      int      `json:"number"`
 	Players     []string `json:"players"`
+	Seats       []int    `json:"seats"` // absent: seats 1, 2, … in order
 	FirstDealer string   `json:"first_dealer"`
 }
 
@@ -81,7 +82,8 @@ func verifyDraw(path string, stdin io.Reader, stdout io.Writer) error {
 	}
 	for i, t := range got {
 		fmt.Fprintf(stdout, "table %d: %s (first dealer %s)\n", t.Number, strings.Join(t.Players, " "), t.FirstDealer)
-		if i >= len(f.Tables) || !slices.Equal(f.Tables[i].Players, t.Players) || f.Tables[i].FirstDealer != t.FirstDealer {
+		if i >= len(f.Tables) || !slices.Equal(f.Tables[i].Players, t.Players) || f.Tables[i].FirstDealer != t.FirstDealer ||
+			!slices.Equal(f.Tables[i].table().SeatNumbers(), t.SeatNumbers()) {
 			problems = append(problems, fmt.Sprintf("table %d differs from the published draw", t.Number))
 		}
 	}
@@ -124,11 +126,15 @@ func (f *drawFile) inputs() tournament.DrawInputs {
 	for _, r := range f.History {
 		rd := tournament.Round{Number: r.Number, Seed: r.Seed}
 		for _, t := range r.Tables {
-			rd.Tables = append(rd.Tables, tournament.Table{Number: t.Number, Players: t.Players, FirstDealer: t.FirstDealer})
+			rd.Tables = append(rd.Tables, t.table())
 		}
 		in.History = append(in.History, rd)
 	}
 	return in
+}
+
+func (t drawTable) table() tournament.Table {
+	return tournament.Table{Number: t.Number, Players: t.Players, Seats: t.Seats, FirstDealer: t.FirstDealer}
 }
 
 // checkCommitment compares SHA-256 of the seed's decimal digits with the

@@ -67,11 +67,11 @@ func importRounds(ctx context.Context, tx pgx.Tx, tid string, st *tournament.Sta
 			return err
 		}
 		for _, tb := range r.Tables {
-			tables = append(tables, []any{tid, r.Number, tb.Number, tb.Players, tb.FirstDealer})
+			tables = append(tables, []any{tid, r.Number, tb.Number, tb.Players, tb.Seats, tb.FirstDealer})
 		}
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"round_tables"},
-		[]string{"tournament_id", "round", "number", "players", "first_dealer"}, pgx.CopyFromRows(tables))
+		[]string{"tournament_id", "round", "number", "players", "seats", "first_dealer"}, pgx.CopyFromRows(tables))
 	return err
 }
 

@@ -71,7 +71,7 @@ func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tourname
 }
 
 func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []tournament.Round) error {
-	const q = `SELECT round, number, players, first_dealer FROM round_tables
+	const q = `SELECT round, number, players, seats, first_dealer FROM round_tables
 		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, number`
 	rows, err := tx.Query(ctx, q, tid, n)
 	if err != nil {
@@ -85,7 +85,7 @@ func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []t
 		round int
 		t     tournament.Table
 	)
-	_, err = pgx.ForEachRow(rows, []any{&round, &t.Number, &t.Players, &t.FirstDealer}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&round, &t.Number, &t.Players, &t.Seats, &t.FirstDealer}, func() error {
 		if r := byNumber[round]; r != nil {
 			r.Tables = append(r.Tables, t)
 		}
@@ -165,10 +165,10 @@ func insertRound(ctx context.Context, tx pgx.Tx, r *tournament.Round) error {
 	}
 	rows := make([][]any, len(r.Tables))
 	for i, t := range r.Tables {
-		rows[i] = []any{r.TournamentID, r.Number, t.Number, t.Players, t.FirstDealer}
+		rows[i] = []any{r.TournamentID, r.Number, t.Number, t.Players, t.Seats, t.FirstDealer}
 	}
 	_, err = tx.CopyFrom(ctx, pgx.Identifier{"round_tables"},
-		[]string{"tournament_id", "round", "number", "players", "first_dealer"}, pgx.CopyFromRows(rows))
+		[]string{"tournament_id", "round", "number", "players", "seats", "first_dealer"}, pgx.CopyFromRows(rows))
 	return err
 }
 

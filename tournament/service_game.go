@@ -139,15 +139,19 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err != nil {
 		return nil, err
 	}
-	g, err := checkGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
+	res, err := judgeGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
 	if err != nil {
 		return nil, err
 	}
-	if len(g.result.Deals) != len(deals)+1 {
-		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(g.result.Deals), len(deals)+1)
+	if len(res.Deals) != len(deals)+1 {
+		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals)+1)
 	}
-	p := &DealProgress{Deal: len(deals) + 1, Result: &g.result.Deals[len(deals)], Game: g.result}
-	if g.result.GameOver {
+	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res}
+	if res.GameOver {
+		g, err := checkGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
+		if err != nil {
+			return nil, err
+		}
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
@@ -173,15 +177,15 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 	if err != nil {
 		return nil, err
 	}
-	g, err := checkGame(game, tb, k.Game, st, engine.GameOptions{InProgress: true})
+	res, err := judgeGame(game, tb, k.Game, st, engine.GameOptions{InProgress: true})
 	if err != nil {
 		return nil, err
 	}
-	if len(g.result.Deals) != n {
-		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(g.result.Deals), n)
+	if len(res.Deals) != n {
+		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), n)
 	}
-	p := &DealProgress{Deal: n, Result: &g.result.Deals[n-1], Game: g.result, Repeat: true}
-	if g.result.GameOver {
+	p := &DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: true}
+	if res.GameOver {
 		if p.Final, err = s.Game(ctx, k); err != nil {
 			return nil, err
 		}

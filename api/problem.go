@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httperr"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -21,21 +22,6 @@ const problemContentType = "application/problem+json"
 // problemTypeBase prefixes a problem's code to make its type URI. The URIs
 // identify problems; they are not meant to be fetched.
 const problemTypeBase = "urn:revisor:problem:"
-
-// statusOfKind is the one table that maps application error kinds to HTTP
-// status codes.
-var statusOfKind = map[tournament.Kind]int{
-	tournament.KindInvalid:      http.StatusBadRequest,
-	tournament.KindUnauthorized: http.StatusUnauthorized,
-	tournament.KindForbidden:    http.StatusForbidden,
-	tournament.KindNotFound:     http.StatusNotFound,
-	tournament.KindConflict:     http.StatusConflict,
-	tournament.KindTooLarge:     http.StatusRequestEntityTooLarge,
-	tournament.KindRejected:     http.StatusUnprocessableEntity,
-	tournament.KindTooMany:      http.StatusTooManyRequests,
-	tournament.KindUnavailable:  http.StatusServiceUnavailable,
-	tournament.KindInternal:     http.StatusInternalServerError,
-}
 
 // codeOfStatus gives echo's own errors (unknown route, wrong method, …)
 // stable codes.
@@ -78,10 +64,7 @@ func problemOf(err error) problem {
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &te):
-		status, ok := statusOfKind[te.Kind]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
+		status := httperr.Status(te.Kind) // the one Kind→status table
 		p := newProblem(status, te.Code, te.Message)
 		if status == http.StatusInternalServerError {
 			p.Detail = tournament.ErrorMessage(nil)

@@ -19,7 +19,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"embed"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -218,34 +217,4 @@ func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, err
 func (h *Handler) isAdminToken(token string) bool {
 	return len(h.cfg.AdminTokenHash) > 0 && token != "" &&
 		subtle.ConstantTimeCompare(h.cfg.HashToken(token), h.cfg.AdminTokenHash) == 1
-}
-
-// statusOf maps an application error's kind to its HTTP status; the same
-// table as the API's problem responses.
-func statusOf(err error) int {
-	switch tournament.ErrorKind(err) {
-	case tournament.KindInvalid:
-		return http.StatusBadRequest
-	case tournament.KindUnauthorized:
-		return http.StatusUnauthorized
-	case tournament.KindForbidden:
-		return http.StatusForbidden
-	case tournament.KindNotFound:
-		return http.StatusNotFound
-	case tournament.KindConflict:
-		return http.StatusConflict
-	case tournament.KindTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case tournament.KindRejected:
-		return http.StatusUnprocessableEntity
-	case tournament.KindTooMany:
-		return http.StatusTooManyRequests
-	case tournament.KindUnavailable:
-		return http.StatusServiceUnavailable
-	}
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		return he.Code
-	}
-	return http.StatusInternalServerError
 }

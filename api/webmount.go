@@ -12,11 +12,12 @@ import (
 // mountWeb builds the web pages (package web) on an echo instance of their
 // own, so that their HTML error pages and routes stay apart from the API's
 // problem+json, 404s and 405s and from its OpenAPI document. They share the
-// admin token, the tournament service, the event source and the request
+// admin token, the tournament service, the event source, the counter of
+// wrong tokens (one budget per address for every door) and the request
 // middleware (request IDs, access log, metrics, recovery, body limit).
 func (s *Server) mountWeb() error {
 	h, err := web.New(web.Config{AdminTokenHash: s.cfg.AdminTokenHash, HashToken: HashToken, Logger: s.log,
-		Now: s.cfg.Now, SecureCookies: s.cfg.SecureCookies},
+		Now: s.cfg.Now, SecureCookies: s.cfg.SecureCookies, Failures: s.limiter},
 		web.Deps{Tournaments: s.deps.Tournaments, Events: s.deps.Events, Referees: s.deps.Referees})
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/time/rate"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -139,7 +138,7 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 	token := strings.TrimSpace(c.FormValue("token"))
 	ip := c.RealIP()
 	p := h.newPage(c, "login.title")
-	if !h.login.allow(ip) {
+	if !h.cfg.Failures.Allow(ip) {
 		p.Data = loginData{Error: p.T("login.many")}
 		return h.render(c, http.StatusTooManyRequests, "login", p)
 	}
@@ -175,7 +174,7 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 			return h.fail(c, err)
 		}
 	}
-	h.login.fail(ip)
+	h.cfg.Failures.Fail(ip)
 	p.Data = loginData{Error: p.T("login.bad")}
 	return h.render(c, http.StatusUnauthorized, "login", p)
 }
@@ -187,46 +186,6 @@ func (h *Handler) logout(c echo.Context) error {
 
 // urlPathEscape escapes one path segment.
 func urlPathEscape(s string) string { return url.PathEscape(s) }
-
-// Failed logins per client address: a burst of loginBurst, then one per
-// loginEvery.
-const (
-	loginBurst    = 10
-	loginEvery    = 6 * time.Second
-	maxLoginPeers = 10000
-)
-
-// loginLimiter slows down guessing of tokens through the login form.
-type loginLimiter struct {
-	now   func() time.Time
-	mu    sync.Mutex
-	peers map[string]*rate.Limiter
-}
-
-func newLoginLimiter(now func() time.Time) *loginLimiter {
-	return &loginLimiter{now: now, peers: make(map[string]*rate.Limiter)}
-}
-
-func (l *loginLimiter) allow(ip string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.peers[ip]
-	return !ok || lim.TokensAt(l.now()) >= 1
-}
-
-func (l *loginLimiter) fail(ip string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.peers[ip]
-	if !ok {
-		if len(l.peers) >= maxLoginPeers {
-			clear(l.peers)
-		}
-		lim = rate.NewLimiter(rate.Every(loginEvery), loginBurst)
-		l.peers[ip] = lim
-	}
-	lim.AllowN(l.now(), 1)
-}
 
 // urlQueryEscape escapes a query value.
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }

@@ -29,6 +29,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -59,6 +60,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Failures counts wrong tokens per client address. Pass the API's
+	// counter (package api does) so that a guesser has one budget for the
+	// login form and the API together, not one per door. Nil: a counter
+	// of the pages' own.
+	Failures *ratelimit.Failures
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
@@ -79,7 +85,6 @@ type Handler struct {
 	deps  Deps
 	pages map[string]*template.Template
 	log   *slog.Logger
-	login *loginLimiter
 	cache *snapshots
 	// organizers remembers recently checked organizer sessions.
 	organizers *organizerCache
@@ -96,6 +101,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if cfg.HashToken == nil {
 		cfg.HashToken = tournament.HashToken
 	}
+	if cfg.Failures == nil {
+		cfg.Failures = ratelimit.NewFailures(cfg.Now)
+	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 25 * time.Second
 	}
@@ -103,7 +111,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger, login: newLoginLimiter(cfg.Now),
+	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
 		cache: newSnapshots(deps.Events, cfg.Now), organizers: newOrganizerCache(cfg.Now)}, nil
 }
 

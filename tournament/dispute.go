@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/revisor-sm/revisor/engine"
 )
@@ -92,20 +91,6 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 		return nil, err
 	}
 	return d, nil
-}
-
-func checkText(field, s string) error {
-	switch {
-	case s == "":
-		return invalidField(field, "%s is required", field)
-	case !utf8.ValidString(s):
-		return invalidField(field, "%s is not valid UTF-8", field)
-	case strings.ContainsRune(s, 0):
-		return invalidField(field, "%s contains a NUL character", field)
-	case len(s) > maxDescription:
-		return invalidField(field, "%s is longer than %d bytes", field, maxDescription)
-	}
-	return nil
 }
 
 // judge lets the engine judge a reconstruction: a game record (it has

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // PlayerStatus says whether a player is still in the tournament.
@@ -64,31 +63,9 @@ func (n NewPlayer) normalize() (NewPlayer, error) {
 	return n, checkClubName(n.Club)
 }
 
-func checkPlayerName(name string) error {
-	switch {
-	case name == "":
-		return invalidField("name", "name is required")
-	case !utf8.ValidString(name):
-		return invalidField("name", "name is not valid UTF-8")
-	case len(name) > maxPlayerName:
-		return invalidField("name", "name is longer than %d bytes", maxPlayerName)
-	case strings.ContainsAny(name, "\r\n\t"):
-		return invalidField("name", "name contains a line break or tab")
-	}
-	return nil
-}
+func checkPlayerName(name string) error { return checkLine("name", name, maxPlayerName, true) }
 
-func checkClubName(club string) error {
-	switch {
-	case !utf8.ValidString(club):
-		return invalidField("club", "club is not valid UTF-8")
-	case len(club) > maxClubName:
-		return invalidField("club", "club is longer than %d bytes", maxClubName)
-	case strings.ContainsAny(club, "\r\n\t"):
-		return invalidField("club", "club contains a line break or tab")
-	}
-	return nil
-}
+func checkClubName(club string) error { return checkLine("club", club, maxClubName, false) }
 
 // validate checks an update against the player's current status. Only the
 // organizer's moves are allowed here: withdrawing and reinstating a

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // RoleReferee is the role of a referee token: rulings, corrections and the
@@ -106,8 +105,8 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 		return nil, err
 	}
 	name = strings.TrimSpace(name)
-	if len(name) > maxPlayerName || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
-		return nil, invalidField("name", "name must be valid UTF-8 of at most %d bytes on one line", maxPlayerName)
+	if err := checkLine("name", name, maxPlayerName, false); err != nil {
+		return nil, err
 	}
 	secret, err := NewSecret(r.svc.rand, tokenBytes)
 	if err != nil {

@@ -127,12 +127,10 @@ func (n NewTournament) settings() (Settings, error) {
 }
 
 func (n NewTournament) validate(s Settings) error {
-	name := strings.TrimSpace(n.Name)
+	if err := checkLine("name", strings.TrimSpace(n.Name), maxNameLen, true); err != nil {
+		return err
+	}
 	switch {
-	case name == "":
-		return invalidField("name", "name is required")
-	case len(name) > maxNameLen:
-		return invalidField("name", "name is longer than %d bytes", maxNameLen)
 	case n.Format != FormatSM && n.Format != FormatSwiss:
 		return invalidField("format", "format must be \"sm\" or \"swiss\", not %q", n.Format)
 	case s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound:

@@ -1,0 +1,45 @@
+package tournament
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// checkLine validates a one-line text field such as a name: valid UTF-8, no
+// control characters (line breaks, tabs, NUL: PostgreSQL refuses NUL in text,
+// and the pages and CSV files show one line), at most max bytes, and not empty
+// when required.
+func checkLine(field, s string, max int, required bool) error {
+	switch {
+	case s == "" && required:
+		return invalidField(field, "%s is required", field)
+	case !utf8.ValidString(s):
+		return invalidField(field, "%s is not valid UTF-8", field)
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return invalidField(field, "%s contains a control character (a line break, tab or NUL)", field)
+	case len(s) > max:
+		return invalidField(field, "%s is longer than %d bytes", field, max)
+	}
+	return nil
+}
+
+// checkText validates a required free text such as a reason or a
+// description: like checkLine, but line breaks and tabs are allowed.
+func checkText(field, s string) error {
+	switch {
+	case s == "":
+		return invalidField(field, "%s is required", field)
+	case !utf8.ValidString(s):
+		return invalidField(field, "%s is not valid UTF-8", field)
+	case strings.IndexFunc(s, isForbiddenInText) >= 0:
+		return invalidField(field, "%s contains a control character other than a line break or tab", field)
+	case len(s) > maxDescription:
+		return invalidField(field, "%s is longer than %d bytes", field, maxDescription)
+	}
+	return nil
+}
+
+func isForbiddenInText(r rune) bool {
+	return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t'
+}

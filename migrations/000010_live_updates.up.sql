@@ -5,16 +5,39 @@
 -- Notifications are sent at commit, so a listener that reads the change
 -- finds it; identical payloads of one transaction arrive once (importing
 -- 200 players is one notification).
+--
+-- The function reads only the columns the payload needs: to_jsonb(NEW)
+-- would serialize whole rows, on game_results the record and result JSON
+-- of every submission. Tables of later migrations that reuse the function
+-- (000021) take the generic branch, which reads the same names from the
+-- row as JSON.
 CREATE FUNCTION revisor_notify_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-    r jsonb := to_jsonb(NEW);
+    tid    text;
+    rnd    int;
+    tbl    int;
+    r      jsonb;
 BEGIN
+    CASE TG_TABLE_NAME
+    WHEN 'game_results', 'game_deals' THEN
+        tid := NEW.tournament_id; rnd := NEW.round; tbl := NEW.table_no;
+    WHEN 'rounds' THEN
+        tid := NEW.tournament_id; rnd := NEW.number;
+    WHEN 'tie_resolutions' THEN
+        tid := NEW.tournament_id; rnd := NEW.round;
+    WHEN 'players' THEN
+        tid := NEW.tournament_id;
+    WHEN 'tournaments' THEN
+        tid := NEW.id;
+    ELSE
+        r := to_jsonb(NEW);
+        tid := COALESCE(r->>'tournament_id', r->>'id');
+        rnd := (r->>'round')::int;
+        tbl := (r->>'table_no')::int;
+    END CASE;
     PERFORM pg_notify('revisor_events', json_build_object(
-        'tournament', COALESCE(r->>'tournament_id', r->>'id'),
-        'kind', TG_TABLE_NAME,
-        'round', CASE WHEN TG_TABLE_NAME = 'rounds' THEN (r->>'number')::int ELSE (r->>'round')::int END,
-        'table', (r->>'table_no')::int)::text);
+        'tournament', tid, 'kind', TG_TABLE_NAME, 'round', rnd, 'table', tbl)::text);
     RETURN NULL;
 END
 $$;

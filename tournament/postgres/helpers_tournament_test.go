@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -53,7 +54,7 @@ func (e *env) mustTournament(tb testing.TB, nt tournament.NewTournament, players
 	if players > 0 {
 		nps := make([]tournament.NewPlayer, players)
 		for i := range nps {
-			nps[i] = tournament.NewPlayer{Name: "Player " + string(rune('A'+i%26)) + string(rune('a'+i/26)), Club: "Club"}
+			nps[i] = tournament.NewPlayer{Name: fmt.Sprintf("Player %d", i+1), Club: "Club"}
 		}
 		ps, err = e.svc.AddPlayers(e.ctx, org, c.Tournament.ID, nps)
 		if err != nil {

@@ -167,3 +167,50 @@ func TestTwoProcesses(t *testing.T) {
 	waitKind(t, liveB, "game_deals", "process B")
 	t.Logf("requests served: process A %d, process B %d", rr.served[0].Load(), rr.served[1].Load())
 }
+
+// TestOneOfTwoProcessesKilled kills one of two processes behind the proxy
+// in the middle of a round and leaves it dead: the proxy answers 502 for
+// it, the clients retry with the same keys, the other process takes over
+// the dead one's claims once they go stale, and the round completes with
+// every acknowledged submission stored once.
+func TestOneOfTwoProcessesKilled(t *testing.T) {
+	e := newEnv(t)
+	port, err := faulttest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &faulttest.Server{Bin: e.server.Bin, Addr: fmt.Sprintf("127.0.0.1:%d", port), Env: e.server.Env,
+		LogPath: filepath.Join(filepath.Dir(e.server.LogPath), "server-b.log")}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Stop)
+	rr := newRoundRobin(e.server.URL(), b.URL())
+	proxy := httptest.NewServer(rr)
+	t.Cleanup(proxy.Close)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	stats := loadgen.NewStats()
+	cfg := e.loadConfig(stats, 50)
+	cfg.BaseURL = proxy.URL
+	done := startLoad(ctx, cfg)
+	waitRequests(t, stats, 80)
+	b.Kill()
+	res := <-done
+	if res == nil {
+		t.Fatal("the load did not start")
+	}
+	checkStored(t, e.pool, res)
+	for _, f := range res.Failures {
+		t.Errorf("given up with one process left: %s", f.Err)
+	}
+	if res.RoundsPlayed != 1 {
+		t.Errorf("%d rounds closed with one process left, want 1", res.RoundsPlayed)
+	}
+	deal := stats.Endpoint(loadgen.EndpointDeal)
+	if deal.Statuses[http.StatusBadGateway] == 0 {
+		t.Errorf("no request met the dead process (deal statuses %v)", deal.Statuses)
+	}
+	t.Logf("deal statuses %v, retries %d; round done in %s", deal.Statuses, deal.Retries, res.Elapsed.Round(time.Millisecond))
+}

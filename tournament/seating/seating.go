@@ -18,8 +18,12 @@
 //
 // Plan spreads seats exactly (every player's count in each seat differs by
 // at most one) by colouring a bipartite graph; Round cannot change seats
-// already played and keeps the spread small by seat choice and cost-free
-// swaps, or exactly when it follows a plan (Params.Rounds).
+// already played and keeps the spread small by an exact seat choice per
+// table, cost-free regrouping of the players of two or three tables and
+// cost-free swaps, or exactly when it follows a plan (Params.Rounds). In
+// the tight rounds of a small field seated round by round (round 4, when
+// every player has one least-used seat) avoiding repeats comes first and a
+// spread of 2 remains possible.
 //
 // Where combinatorics allow, whole schedules come from known designs with
 // no repeated pair: the affine plane of order 4 (16 players, 5 rounds) and
@@ -213,6 +217,7 @@ func Round(p Params) (*Result, error) {
 		lim.stall = 100
 	}
 	timedOut := s.run(lim)
+	s.regroupSeats(h.seats)
 	s.repairSeats(h.seats)
 	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
 	for _, ps := range s.tables[0] {

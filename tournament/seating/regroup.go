@@ -1,0 +1,199 @@
+package seating
+
+// maxRegroupPartners bounds the tables a table with a seat problem is
+// regrouped with, so that large fields stay fast.
+const maxRegroupPartners = 48
+
+// regroupSeats lets free round 0 reach even seats where single swaps
+// cannot. In a tight round (every player has one least-used seat, as in
+// round 4 of a field of tables of 4) a table needs one player short of
+// each seat, which a single swap rarely arranges without a new repeat.
+// regroupSeats takes a table whose players cannot all get one of their
+// least-used seats together with one other table of the same size (and,
+// in small fields, two others), and re-deals their players in the way
+// that gives the fewest seat uses above a least-used one, never at a
+// higher search cost (repeats, standing gaps). Passes repeat while some
+// regrouping helps.
+func (s *search) regroupSeats(counts [][4]int) {
+	pen := make([]int, s.nt)
+	for t, ps := range s.tables[0] {
+		pen[t] = seatPenalty(ps, counts)
+	}
+	for range 4 {
+		improved := false
+		for t := range s.nt {
+			partners := s.regroupPartners(t, pen)
+			for _, u := range partners {
+				if pen[t] > 0 && s.regroup([]int{t, u}, counts, pen) {
+					improved = true
+				}
+			}
+			if s.n > maxRegroup3 {
+				continue
+			}
+			for i, u := range partners {
+				for _, v := range partners[i+1:] {
+					if pen[t] > 0 && s.regroup([]int{t, u, v}, counts, pen) {
+						improved = true
+					}
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// maxRegroup3 is the largest field in which three tables are regrouped at
+// once.
+const maxRegroup3 = 40
+
+// regroupPartners returns up to maxRegroupPartners other tables of t's
+// size in random order, none when t has no seat problem.
+func (s *search) regroupPartners(t int, pen []int) []int {
+	if pen[t] == 0 {
+		return nil
+	}
+	var out []int
+	for _, u := range s.rng.Perm(s.nt) {
+		if u != t && s.sizes[u] == s.sizes[t] {
+			out = append(out, u)
+			if len(out) == maxRegroupPartners {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// regroup re-deals the players of the tables ts (all of one size) into
+// groups of that size: the way with the lowest seat penalty among those
+// that do not raise the search cost, ties drawn at random. It reports
+// whether the penalty of the tables went down.
+func (s *search) regroup(ts []int, counts [][4]int, pen []int) bool {
+	g := regrouping{s: s, counts: counts, k: len(s.tables[0][ts[0]]), groups: make([][]int, len(ts))}
+	for _, t := range ts {
+		g.all = append(g.all, s.tables[0][t]...)
+		g.limit += s.tableCost(s.tables[0][t])
+		g.bestPen += pen[t]
+	}
+	g.used = make([]bool, len(g.all))
+	g.deal(0, 0)
+	if g.best == nil {
+		return false
+	}
+	for i, t := range ts {
+		s.moveInto(t, ts[i+1:], g.best[i])
+		pen[t] = seatPenalty(s.tables[0][t], counts)
+	}
+	return true
+}
+
+// regrouping is the state of regroup's enumeration.
+type regrouping struct {
+	s         *search
+	counts    [][4]int
+	k         int
+	all       []int
+	used      []bool
+	groups    [][]int
+	limit     int     // the search cost not to exceed
+	bestPen   int     // the seat penalty to beat (then to tie)
+	best      [][]int // the best groups found, nil while none beats the tables as they are
+	ties      int
+	costSoFar int
+	penSoFar  int
+}
+
+// deal fills group gi from the players not used yet, from index from on;
+// a group starts with the first unused player so that each way of
+// dealing is seen once.
+func (g *regrouping) deal(gi, from int) {
+	if gi == len(g.groups) {
+		g.consider()
+		return
+	}
+	grp := g.groups[gi]
+	if len(grp) == g.k {
+		c, p := g.s.tableCost(grp), seatPenalty(grp, g.counts)
+		if g.costSoFar+c > g.limit || g.penSoFar+p > g.bestPen {
+			return
+		}
+		g.costSoFar, g.penSoFar = g.costSoFar+c, g.penSoFar+p
+		g.deal(gi+1, 0)
+		g.costSoFar, g.penSoFar = g.costSoFar-c, g.penSoFar-p
+		return
+	}
+	for i := from; i < len(g.all); i++ {
+		if g.used[i] {
+			continue
+		}
+		g.used[i] = true
+		g.groups[gi] = append(grp, g.all[i])
+		g.deal(gi, i+1)
+		g.groups[gi] = grp
+		g.used[i] = false
+		if len(grp) == 0 {
+			return // the first unused player opens the group
+		}
+	}
+}
+
+// consider records a complete dealing that passed deal's bounds.
+func (g *regrouping) consider() {
+	switch {
+	case g.penSoFar < g.bestPen:
+		g.bestPen, g.ties = g.penSoFar, 1
+	case g.best != nil && g.penSoFar == g.bestPen:
+		if g.ties++; g.s.rng.IntN(g.ties) != 0 {
+			return
+		}
+	default:
+		return
+	}
+	g.best = make([][]int, len(g.groups))
+	for i, grp := range g.groups {
+		g.best[i] = append([]int(nil), grp...)
+	}
+}
+
+// moveInto swaps players of free round 0 between table t and the tables
+// rest so that t seats exactly the players of group.
+func (s *search) moveInto(t int, rest []int, group []int) {
+	var out []int
+	for _, p := range s.tables[0][t] {
+		if !contains(group, p) {
+			out = append(out, p)
+		}
+	}
+	i := 0
+	for _, p := range group {
+		if s.tab[0][p] != t {
+			s.swap(0, out[i], p)
+			i++
+		}
+	}
+}
+
+// tableCost is what a table of free round 0 adds to the search cost: its
+// players' earlier meetings (the convex pair cost of one more meeting)
+// and its standing gap.
+func (s *search) tableCost(ps []int) int {
+	c := 0
+	for i, a := range ps {
+		for _, b := range ps[i+1:] {
+			c += s.model.add(s.baseMeet[a*s.n+b])
+		}
+	}
+	return s.model.repW*c + s.gap(ps, -1, -1)
+}
+
+func contains(ps []int, p int) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,294 @@
+package engine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// Tests added by the rules audit: each holds a sentence of rules.md (or a
+// decision of docs/rules.md) that no earlier test would catch if broken.
+
+// TestEvaluateAllHands values every one of the 2,598,960 five-card hands:
+// the number of hands per category and the number of distinct values per
+// category (the equivalence classes of ordinary poker, 7462 in all) must be
+// the known ones, so no two different hands share a value and no two equal
+// hands differ.
+func TestEvaluateAllHands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exhaustive")
+	}
+	wantHands := [engine.NumCategories]int{1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36, 4}
+	wantClasses := [engine.NumCategories]int{1277, 2860, 858, 858, 10, 1277, 156, 156, 9, 1}
+	var hands, classes [engine.NumCategories]int
+	seen := make(map[engine.HandValue]bool, 7462)
+	var h [5]engine.Card
+	for a := engine.Card(0); a < 52; a++ {
+		for b := a + 1; b < 52; b++ {
+			for c := b + 1; c < 52; c++ {
+				for d := c + 1; d < 52; d++ {
+					for e := d + 1; e < 52; e++ {
+						h = [5]engine.Card{a, b, c, d, e}
+						v := engine.Evaluate(h)
+						hands[v.Category()]++
+						if !seen[v] {
+							seen[v] = true
+							classes[v.Category()]++
+						}
+					}
+				}
+			}
+		}
+	}
+	if hands != wantHands {
+		t.Errorf("Evaluate(all hands) per category = %v, want %v", hands, wantHands)
+	}
+	if classes != wantClasses {
+		t.Errorf("Evaluate(all hands) distinct values per category = %v, want %v", classes, wantClasses)
+	}
+}
+
+// TestShowOnBreakSharedAndLater: the show is owed by every holder of the
+// highest or shared highest announcement of the phase just before, in
+// exchange rounds 2 and 3; not by a bluffer; and a phase-1 announcement is
+// not "the phase just before" exchange round 3.
+func TestShowOnBreakSharedAndLater(t *testing.T) {
+	type xch struct {
+		round            int
+		player, discards string
+	}
+	tests := []struct {
+		name           string
+		phase0, phase1 string
+		exchanges      []xch
+		want           []string
+		path           string
+	}{
+		{"shared highest: the other holder breaks", "bo:pair cia:pair", "",
+			[]xch{{1, "bo", "Qs 2d"}, {1, "cia", "7c 7h"}}, []string{"unshown_break:cia"}, "/exchanges/1/1"},
+		{"shared highest: a bluffer owes no show", "bo:pair anna:pair", "",
+			[]xch{{1, "anna", "Ah Th"}}, []string{"false_announcement:anna"}, ""},
+		{"round 3 after phase 2", "", "bo:three_of_a_kind",
+			[]xch{{2, "bo", "Qs 2d"}}, []string{"unshown_break:bo"}, "/exchanges/2/0"},
+		{"phase 1 is not the phase before round 3", "bo:three_of_a_kind", "",
+			[]xch{{2, "bo", "Qs 2d"}}, nil, ""},
+		{"round 2 break after phase 1, then round 3 free", "bo:three_of_a_kind", "dan:two_pair",
+			[]xch{{1, "bo", "Qs 2d"}, {2, "bo", "Qd"}}, []string{"unshown_break:bo"}, "/exchanges/1/0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := phaseTable(t)
+			tb.announce(0, tt.phase0)
+			tb.announce(1, tt.phase1)
+			for _, x := range tt.exchanges {
+				tb.exchange(x.round, x.player, x.discards)
+			}
+			tb.playOut()
+			res := engine.CheckDeal(tb.rec)
+			mustValid(t, res)
+			if got := violations(res); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("violations(%s) = %v, want %v", tt.name, got, tt.want)
+			}
+			for _, v := range res.Violations {
+				if v.Code == "unshown_break" && v.Path != tt.path {
+					t.Errorf("unshown_break path = %q, want %q", v.Path, tt.path)
+				}
+			}
+		})
+	}
+}
+
+// TestExchangeStopAtStartOfDeal: the stop looks at the score at the start
+// of the deal, not at the score reached by this deal's phase points.
+func TestExchangeStopAtStartOfDeal(t *testing.T) {
+	tests := []struct {
+		name  string
+		start int
+		want  []string
+	}{
+		{"44 plus three queens is 47 during the deal: may exchange", 44, nil},
+		{"46 at the start: may not", 46, []string{"exchange_after_stop:bo"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := phaseTable(t)
+			tb.rec.Scores = map[string]int{"bo": tt.start}
+			tb.announce(0, "bo:three_of_a_kind")
+			tb.exchange(1, "bo", "2d")
+			tb.playOut()
+			res := engine.CheckDeal(tb.rec)
+			mustValid(t, res)
+			if got := violations(res); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("violations(start %d) = %v, want %v", tt.start, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStockExhaustionEarlierOwnDiscards: only the player's discards of this
+// exchange stay out of the new stock; their discards of earlier rounds are
+// shuffled in like everyone else's.
+func TestStockExhaustionEarlierOwnDiscards(t *testing.T) {
+	for _, withDeck := range []bool{true, false} {
+		tb := base(t)
+		exhaust(t, tb)
+		var earlier []string
+		for _, c := range tb.rec.Exchanges[0][2].Discard[:3] { // dan's round-1 discards
+			earlier = append(earlier, c.String())
+		}
+		reshuffleDraw(t, tb, strings.Join(earlier, " "))
+		tb.playOut()
+		if !withDeck {
+			tb.rec.Deck = nil
+		}
+		if res := engine.CheckDeal(tb.rec); !res.Valid {
+			t.Errorf("CheckDeal(dan draws own round-1 discards after a reshuffle in round 2, deck %v) = invalid %+v, want valid",
+				withDeck, res.Errors)
+		}
+	}
+}
+
+// TestFloorAtEachStep: the floor applies after each award in scoring order,
+// so a deduction followed by a gain in one deal is not netted first.
+func TestFloorAtEachStep(t *testing.T) {
+	tests := []struct {
+		name   string
+		rules  *engine.Rules
+		points int
+	}{
+		{"floor: -5 stops at 0, then the pair's 1", rules(t, "last_trick_points", -5), 1},
+		{"switch negative_scores: -5 + 1", rules(t, "last_trick_points", -5, "negative_scores", true), -4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := base(t) // dan wins the last trick and has the best final hand
+			tb.rec.Rules = tt.rules
+			tb.playOut()
+			res := engine.CheckDeal(tb.rec)
+			mustValid(t, res)
+			if got := awards(res); !reflect.DeepEqual(got, []string{"dan:last_trick:-5", "dan:hand3:1"}) {
+				t.Errorf("awards = %v, want [dan:last_trick:-5 dan:hand3:1]", got)
+			}
+			if res.Points["dan"] != tt.points || res.Scores["dan"] != tt.points {
+				t.Errorf("points[dan], scores[dan] = %d, %d, want %d", res.Points["dan"], res.Scores["dan"], tt.points)
+			}
+		})
+	}
+}
+
+// TestChicagoLostInTheLastTrick: losing only the fifth trick still loses the
+// Chicago: no last trick for its winner and no final hand.
+func TestChicagoLostInTheLastTrick(t *testing.T) {
+	tb := newTable(t, "anna bo cia dan", "anna", map[string]string{
+		"anna": "3s 4h Jc Td 5d",
+		"bo":   "As Ah Ad Ks 2c",
+		"cia":  "2s 3h 4c 8d 9d",
+		"dan":  "7s 6h 5c Tc 6d",
+	}, "")
+	tb.rec.Scores = map[string]int{"bo": 10}
+	tb.announce(0, "bo:three_of_a_kind")
+	tb.announce(1, "bo:three_of_a_kind")
+	tb.rec.Chicago = "bo"
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	want := []string{"bo:hand1:3", "bo:hand2:3", "bo:chicago:-15"}
+	if got := awards(res); !reflect.DeepEqual(got, want) || res.Ended != engine.EndedChicagoLost || res.Scores["bo"] != 1 {
+		t.Errorf("CheckDeal(bo loses trick 5) = awards %v ended %q bo %d, want %v chicago_lost 1",
+			got, res.Ended, res.Scores["bo"], want)
+	}
+}
+
+// TestSwitchSuitOrderFinalHand: the suit order breaks an exact tie of the
+// final hands too.
+func TestSwitchSuitOrderFinalHand(t *testing.T) {
+	hands := map[string]string{
+		"anna": "Ks Ts 9d 6d 5s", "bo": "7c 7d Kh 3s 2d", "cia": "7s 7h Kc 3h 2c", "dan": "As Qd 8h 6c 4h",
+	}
+	tests := []struct {
+		rules *engine.Rules
+		want  []string
+	}{
+		{nil, nil},
+		{rules(t, "suit_order", "shdc"), []string{"cia:hand3:1"}},
+		{rules(t, "suit_order", "dchs"), []string{"bo:hand3:1"}},
+	}
+	for _, tt := range tests {
+		tb := newTable(t, "anna bo cia dan", "anna", hands, "")
+		tb.rec.Rules = tt.rules
+		tb.playOut()
+		res := engine.CheckDeal(tb.rec)
+		mustValid(t, res)
+		var got []string
+		for _, a := range awards(res) {
+			if strings.Contains(a, ":hand3:") {
+				got = append(got, a)
+			}
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("suit order %v: hand3 awards = %v, want %v", tt.rules, got, tt.want)
+		}
+	}
+}
+
+// TestSwitchQuadsResetOpponentsScoring: only a four of a kind that scores
+// resets: announced as a pair it scores a pair; in the final hand it resets
+// after the last trick.
+func TestSwitchQuadsResetOpponentsScoring(t *testing.T) {
+	hands := map[string]string{
+		"anna": "3s 4h Jc Td 2c", "bo": "As Ah Ad Ac Kh", "cia": "2s 3h 4c 8d 9d", "dan": "7s 6h 5c Tc 6d",
+	}
+	start := map[string]int{"anna": 30, "cia": 20, "dan": 10}
+	play := func(t *testing.T, on bool, phase0 string, keep bool) *engine.DealResult {
+		tb := newTable(t, "anna bo cia dan", "anna", hands, "")
+		tb.rec.Rules = rules(t, "quads_reset_opponents", on)
+		tb.rec.Scores = start
+		tb.announce(0, phase0)
+		if !keep {
+			tb.exchange(2, "bo", "Ac")
+		}
+		tb.playOut()
+		res := engine.CheckDeal(tb.rec)
+		mustValid(t, res)
+		return res
+	}
+	tests := []struct {
+		name   string
+		phase0 string
+		keep   bool // bo keeps the quads to the final hand
+		reset  bool
+	}{
+		{"announced as a pair, broken before the final hand", "bo:pair", false, false},
+		{"quads in the final hand", "", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			off, on := play(t, false, tt.phase0, tt.keep), play(t, true, tt.phase0, tt.keep)
+			for _, p := range []string{"anna", "cia", "dan"} {
+				want := off.Scores[p]
+				if tt.reset {
+					want = 0
+				}
+				if on.Scores[p] != want {
+					t.Errorf("CheckDeal(%s) scores = %v, want %s %d", tt.name, on.Scores, p, want)
+				}
+			}
+		})
+	}
+}
+
+// TestNobodyHoldsSharedHighest holds the decision of docs/rules.md: when no
+// one holds the shared highest announcement, the bluffers' hands decide.
+func TestNobodyHoldsSharedHighest(t *testing.T) {
+	tb := phaseTable(t)
+	tb.rec.Rules = rules(t, "false_announcement", "penalty")
+	tb.announce(0, "cia:flush anna:flush") // cia a pair of sevens, anna ace high
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	if got := awards(res); len(got) == 0 || got[0] != "cia:hand1:5" {
+		t.Errorf("awards = %v, want cia:hand1:5 first", got)
+	}
+}

@@ -137,6 +137,9 @@ func (c *checker) sheetStructure(pts *[maxSeats][5]int, by *[5]int) {
 	case ch >= 0 && lt >= 0 && !(c.r.ChicagoStacksLastTrick && lt == ch):
 		c.fail("chicago_and_last_trick", c.sheetPath(lt, srcLastTrick), c.players[lt],
 			"a deal scores the last trick or a Chicago, not both")
+	case ch >= 0 && lt < 0 && c.r.ChicagoStacksLastTrick && c.r.LastTrickPoints != 0:
+		c.fail("missing_last_trick", "/sheet", "",
+			"a won Chicago also scores the last trick under chicago_stacks_last_trick")
 	}
 }
 

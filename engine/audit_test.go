@@ -292,3 +292,93 @@ func TestNobodyHoldsSharedHighest(t *testing.T) {
 		t.Errorf("awards = %v, want cia:hand1:5 first", got)
 	}
 }
+
+// TestSheetScoring: sheet lines are scored like deals: the floor after each
+// source, quads_reset_opponents and royal_instant_win from a hand source's
+// points.
+func TestSheetScoring(t *testing.T) {
+	tests := []struct {
+		name     string
+		rules    *engine.Rules
+		lines    []engine.Sheet
+		scores   map[string]int
+		gameOver bool
+		winners  []string
+	}{
+		{"floor: a lost Chicago stops at 0", rules(t, "chicago_points", 20),
+			[]engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": -20}, "cia": {"hand1": 0}}},
+			map[string]int{"anna": 0, "bo": 0, "cia": 0, "dan": 0}, false, []string{}},
+		{"switch negative_scores", rules(t, "chicago_points", 20, "negative_scores", true),
+			[]engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": -20}}},
+			map[string]int{"anna": 0, "bo": -4, "cia": 0, "dan": 0}, false, []string{}},
+		{"switch quads_reset_opponents", rules(t, "quads_reset_opponents", true),
+			[]engine.Sheet{{"bo": {"hand1": 2, "last_trick": 5}}, {"cia": {"hand2": 7}, "dan": {"last_trick": 5}}},
+			map[string]int{"anna": 0, "bo": 0, "cia": 7, "dan": 5}, false, []string{}},
+		{"switch royal_instant_win", rules(t, "royal_instant_win", true, "target", 200),
+			[]engine.Sheet{{"bo": {"hand1": 6, "last_trick": 5}}, {"cia": {"hand3": 52}, "bo": {"last_trick": 5}}},
+			map[string]int{"anna": 0, "bo": 16, "cia": 52, "dan": 0}, true, []string{"cia"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := game("anna bo cia dan")
+			g.Rules = tt.rules
+			for _, l := range tt.lines {
+				g.AppendSheet(l)
+			}
+			res := engine.CheckGame(g, engine.GameOptions{InProgress: true})
+			if !res.Valid {
+				t.Fatalf("CheckGame(%s) errors = %v, want none", tt.name, gameCodes(res))
+			}
+			if !reflect.DeepEqual(res.Scores, tt.scores) || res.GameOver != tt.gameOver || !reflect.DeepEqual(res.Winners, tt.winners) {
+				t.Errorf("CheckGame(%s) = scores %v game_over %v winners %v, want %v %v %v",
+					tt.name, res.Scores, res.GameOver, res.Winners, tt.scores, tt.gameOver, tt.winners)
+			}
+		})
+	}
+}
+
+// TestGameEndByTimeAndShared: the clock after a deal that reached the target
+// is an ordinary end; equal highest totals share the win; placements put a
+// royal instant winner first whatever the totals.
+func TestGameEndByTimeAndShared(t *testing.T) {
+	tests := []struct {
+		name       string
+		rules      *engine.Rules
+		endedBy    string
+		lines      []engine.Sheet
+		gameOver   bool
+		winners    []string
+		placements []engine.Placement
+	}{
+		{"time after the target was reached", nil, engine.EndedByTime,
+			[]engine.Sheet{{"dan": {"hand1": 52, "last_trick": 5}}}, true, []string{"dan"},
+			[]engine.Placement{{"dan", 1, 57}, {"anna", 2, 0}, {"bo", 2, 0}, {"cia", 2, 0}}},
+		{"equal highest totals share the win", nil, "",
+			[]engine.Sheet{{"dan": {"last_trick": 5}}, {"dan": {"hand1": 52}, "bo": {"hand3": 52, "last_trick": 5}}},
+			true, []string{"bo", "dan"},
+			[]engine.Placement{{"bo", 1, 57}, {"dan", 1, 57}, {"anna", 3, 0}, {"cia", 3, 0}}},
+		{"royal instant winner placed first", rules(t, "royal_instant_win", true, "target", 200), "",
+			[]engine.Sheet{{"dan": {"hand1": 8, "hand2": 8, "last_trick": 5, "hand3": 8}},
+				{"dan": {"hand1": 8, "hand2": 8, "chicago": 15}}, {"anna": {"hand3": 52}, "dan": {"last_trick": 5}}},
+			true, []string{"anna"},
+			[]engine.Placement{{"anna", 1, 52}, {"dan", 2, 65}, {"bo", 3, 0}, {"cia", 3, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := game("anna bo cia dan")
+			g.Rules = tt.rules
+			g.EndedBy = tt.endedBy
+			for _, l := range tt.lines {
+				g.AppendSheet(l)
+			}
+			res := engine.CheckGame(g, engine.GameOptions{})
+			if !res.Valid {
+				t.Fatalf("CheckGame(%s) errors = %v, want none", tt.name, gameCodes(res))
+			}
+			if res.GameOver != tt.gameOver || !reflect.DeepEqual(res.Winners, tt.winners) || !reflect.DeepEqual(res.Placements, tt.placements) {
+				t.Errorf("CheckGame(%s) = game_over %v winners %v placements %v, want %v %v %v",
+					tt.name, res.GameOver, res.Winners, res.Placements, tt.gameOver, tt.winners, tt.placements)
+			}
+		})
+	}
+}

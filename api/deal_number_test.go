@@ -34,10 +34,10 @@ func TestAppendDealNumbered(t *testing.T) {
 		Deal     int  `json:"deal"`
 		GameOver bool `json:"game_over"`
 		Game     *struct {
-			ID int64 `json:"id"`
+			ID string `json:"id"`
 		} `json:"game"`
 	}
-	var firstID int64
+	var firstID string
 	for i, d := range rec.Deals {
 		body, _ := json.Marshal(d)
 		last := i == len(rec.Deals)-1
@@ -51,7 +51,7 @@ func TestAppendDealNumbered(t *testing.T) {
 				firstID = a.Game.ID
 			}
 			if last && try == 1 && a.Game.ID != firstID {
-				t.Errorf("repeated last deal answers result %d, want the stored %d", a.Game.ID, firstID)
+				t.Errorf("repeated last deal answers result %s, want the stored %s", a.Game.ID, firstID)
 			}
 		}
 		if i == 0 && len(rec.Deals) > 1 {

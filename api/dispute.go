@@ -45,7 +45,7 @@ type disputeJSON struct {
 	Status      string          `json:"status"`
 	OpenedBy    actorJSON       `json:"opened_by"`
 	CreatedAt   time.Time       `json:"created_at"`
-	ResultID    *int64          `json:"result_id"`
+	ResultID    *string         `json:"result_id"`
 	Record      json.RawMessage `json:"record"`
 	Verdict     json.RawMessage `json:"verdict"`
 	Ruling      *rulingJSON     `json:"ruling"`
@@ -65,7 +65,7 @@ type rulingJSON struct {
 	ID           string           `json:"id"`
 	Decision     string           `json:"decision"`
 	Reason       string           `json:"reason"`
-	CorrectionID *int64           `json:"correction_id"`
+	CorrectionID *string          `json:"correction_id"`
 	Verdict      json.RawMessage  `json:"verdict"`
 	Disqualified []string         `json:"disqualified"`
 	Adjustments  []adjustmentJSON `json:"adjustments"`
@@ -76,7 +76,7 @@ type rulingJSON struct {
 func toDispute(d *tournament.Dispute) disputeJSON {
 	out := disputeJSON{ID: strconv.FormatInt(d.ID, 10), Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 		Description: d.Description, Status: string(d.Status), OpenedBy: actorJSON{string(d.OpenedRole), d.OpenedBy},
-		CreatedAt: d.CreatedAt, ResultID: d.ResultID, Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
+		CreatedAt: d.CreatedAt, ResultID: idString(d.ResultID), Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
 	if d.Ruling != nil {
 		r := toRuling(d.Ruling)
 		out.Ruling = &r
@@ -85,7 +85,7 @@ func toDispute(d *tournament.Dispute) disputeJSON {
 }
 
 func toRuling(r *tournament.Ruling) rulingJSON {
-	out := rulingJSON{ID: strconv.FormatInt(r.ID, 10), Decision: r.Decision, Reason: r.Reason, CorrectionID: r.CorrectionID,
+	out := rulingJSON{ID: strconv.FormatInt(r.ID, 10), Decision: r.Decision, Reason: r.Reason, CorrectionID: idString(r.CorrectionID),
 		Verdict: orNull(r.Verdict), Disqualified: r.Disqualified, Adjustments: make([]adjustmentJSON, len(r.Adjustments)),
 		RuledBy: actorJSON{string(r.RuledRole), r.RuledBy}, CreatedAt: r.CreatedAt}
 	if out.Disqualified == nil {
@@ -96,6 +96,16 @@ func toRuling(r *tournament.Ruling) rulingJSON {
 			Scale: a.Scale, Reason: a.Reason}
 	}
 	return out
+}
+
+// idString writes a stored numeric id as the API's opaque string id; nil
+// stays nil (null).
+func idString(id *int64) *string {
+	if id == nil {
+		return nil
+	}
+	s := strconv.FormatInt(*id, 10)
+	return &s
 }
 
 // orNull writes stored JSON as it is, and null for none.

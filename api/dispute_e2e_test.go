@@ -98,11 +98,11 @@ func TestDisputeEndToEnd(t *testing.T) {
 	// The game now reads as the correction; the original stays in the history.
 	var game struct {
 		Kind string `json:"kind"`
-		ID   int64  `json:"id"`
+		ID   string `json:"id"`
 	}
 	s.must(t, http.StatusOK, &game, "GET", gamePath(tid, 1, 1, 1), "", nil)
 	if game.Kind != "correction" || game.ID != *ans.Ruling.CorrectionID {
-		t.Errorf("game 1 = %+v, want the correction %d", game, *ans.Ruling.CorrectionID)
+		t.Errorf("game 1 = %+v, want the correction %s", game, *ans.Ruling.CorrectionID)
 	}
 	var rows int
 	if err := s.pool.QueryRow(t.Context(), `SELECT count(*) FROM game_results WHERE tournament_id = $1`, tid).Scan(&rows); err != nil || rows != 2 {

@@ -77,7 +77,7 @@ type (
 		ID           string   `json:"id"`
 		Decision     string   `json:"decision"`
 		Reason       string   `json:"reason"`
-		CorrectionID *int64   `json:"correction_id"`
+		CorrectionID *string  `json:"correction_id"`
 		Disqualified []string `json:"disqualified"`
 		Adjustments  []struct {
 			Player string `json:"player"`
@@ -94,7 +94,7 @@ type (
 		Description string    `json:"description"`
 		Status      string    `json:"status"`
 		OpenedBy    tActor    `json:"opened_by"`
-		ResultID    *int64    `json:"result_id"`
+		ResultID    *string   `json:"result_id"`
 		Verdict     *tVerdict `json:"verdict"`
 		Ruling      *tRuling  `json:"ruling"`
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -26,7 +27,7 @@ func (s *Server) windowRoutes(g *echo.Group) {
 type resultStatusJSON struct {
 	Table        int    `json:"table"`
 	Game         int    `json:"game"`
-	ResultID     int64  `json:"result_id"`
+	ResultID     string `json:"result_id"`
 	Kind         string `json:"kind"`
 	Status       string `json:"status"`
 	OpenDisputes int    `json:"open_disputes"`
@@ -62,7 +63,7 @@ func (s *Server) getWindow(c echo.Context) error {
 	out := windowJSON{Round: n, CorrectionMinutes: w.CorrectionMinutes, Status: string(w.Status), ClosedAt: w.ClosedAt, ClosesAt: w.ClosesAt,
 		SecondsLeft: int64(w.Left / time.Second), Reopened: w.Reopened, Results: make([]resultStatusJSON, len(w.Results))}
 	for i, r := range w.Results {
-		out.Results[i] = resultStatusJSON{Table: r.Key.Table, Game: r.Key.Game, ResultID: r.ID, Kind: string(r.Kind),
+		out.Results[i] = resultStatusJSON{Table: r.Key.Table, Game: r.Key.Game, ResultID: strconv.FormatInt(r.ID, 10), Kind: string(r.Kind),
 			Status: string(w.Status), OpenDisputes: w.Open[r.Key]}
 	}
 	return c.JSON(http.StatusOK, out)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -210,7 +211,7 @@ type tieRequest struct {
 
 // tieJSON is a recorded tie resolution.
 type tieJSON struct {
-	ID        int64     `json:"id"`
+	ID        string    `json:"id"`
 	Round     int       `json:"round"`
 	Players   []string  `json:"players"`
 	Method    string    `json:"method"`
@@ -236,6 +237,6 @@ func (s *Server) resolveTie(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, tieJSON{ID: r.ID, Round: r.Round, Players: r.Players, Method: r.Method,
+	return c.JSON(http.StatusCreated, tieJSON{ID: strconv.FormatInt(r.ID, 10), Round: r.Round, Players: r.Players, Method: r.Method,
 		Note: r.Note, DecidedBy: r.By, CreatedAt: r.CreatedAt})
 }

@@ -34,7 +34,7 @@ type placeJSON struct {
 // and the engine's result; the answer to a submission leaves out the record
 // (the client just sent it).
 type resultJSON struct {
-	ID              int64           `json:"id"`
+	ID              string          `json:"id"`
 	Round           int             `json:"round"`
 	Table           int             `json:"table"`
 	Game            int             `json:"game"`
@@ -48,7 +48,7 @@ type resultJSON struct {
 }
 
 func toResult(r *tournament.GameResult, record, result bool) resultJSON {
-	out := resultJSON{ID: r.ID, Round: r.Key.Round, Table: r.Key.Table, Game: r.Key.Game, Kind: string(r.Kind),
+	out := resultJSON{ID: strconv.FormatInt(r.ID, 10), Round: r.Key.Round, Table: r.Key.Table, Game: r.Key.Game, Kind: string(r.Kind),
 		Places: make([]placeJSON, len(r.Places)), PlacementPoints: r.PlacementPoints(),
 		SubmittedBy: r.SubmittedBy, SubmittedAt: r.CreatedAt}
 	for i, p := range r.Places {

@@ -382,3 +382,25 @@ func TestGameEndByTimeAndShared(t *testing.T) {
 		})
 	}
 }
+
+// TestSwitchNegativeScoresStartScore: a start score below 0 is possible
+// only under negative_scores.
+func TestSwitchNegativeScoresStartScore(t *testing.T) {
+	tests := []struct {
+		rules *engine.Rules
+		valid bool
+	}{
+		{nil, false},
+		{rules(t, "negative_scores", true), true},
+	}
+	for _, tt := range tests {
+		tb := base(t)
+		tb.rec.Rules = tt.rules
+		tb.rec.Scores = map[string]int{"bo": -3}
+		tb.playOut()
+		res := engine.CheckDeal(tb.rec)
+		if res.Valid != tt.valid || tt.valid && res.Scores["bo"] != -3 {
+			t.Errorf("CheckDeal(bo starts at -3, rules %v) = valid %v scores %v, want valid %v, bo -3", tt.rules, res.Valid, res.Scores, tt.valid)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func (c *checker) header(d *DealRecord) bool {
 		if v, ok := d.Scores[p]; ok {
 			c.start[i] = v
 			known++
+			if v < 0 && !c.r.NegativeScores {
+				c.fail("invalid_points", "/scores/"+escapeKey(p), p, "%s starts at %d; without negative_scores a score is never below 0", p, v)
+			}
 		}
 	}
 	if known < len(d.Scores) {

@@ -93,6 +93,7 @@ func TestHandsAndCards(t *testing.T) {
 		{"missing hand", func(tb *table) { delete(tb.rec.Hands, "cia") }, "invalid_hands", "/hands"},
 		{"hand of a stranger", func(tb *table) { tb.rec.Hands["eve"] = cards(t, "2s") }, "unknown_player", "/hands/eve"},
 		{"score of a stranger", func(tb *table) { tb.rec.Scores = map[string]int{"eve": 3} }, "unknown_player", "/scores/eve"},
+		{"negative_scores false: a start score below 0", func(tb *table) { tb.rec.Scores = map[string]int{"bo": -3} }, "invalid_points", "/scores/bo"},
 		{"unknown dealer", func(tb *table) { tb.rec.Dealer = "eve" }, "unknown_player", "/dealer"},
 		{"players twice", func(tb *table) { tb.rec.Players = []string{"anna", "bo", "anna", "dan"} }, "invalid_players", "/players/2"},
 		{"empty player", func(tb *table) { tb.rec.Players = []string{"anna", "bo", "", "dan"} }, "invalid_players", "/players/2"},

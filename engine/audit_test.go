@@ -404,3 +404,36 @@ func TestSwitchNegativeScoresStartScore(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchWinRequiresChicagoGameGoesOn: under win_requires_chicago a game
+// whose only player at the target has won no Chicago goes on; it ends after
+// the first deal with a Chicago winner, who wins.
+func TestSwitchWinRequiresChicagoGameGoesOn(t *testing.T) {
+	reach := engine.Sheet{"cia": {"hand1": 52, "last_trick": 5}}
+	chicago := engine.Sheet{"bo": {"hand1": 8, "hand2": 8, "chicago": 15}}
+	tests := []struct {
+		name     string
+		lines    []engine.Sheet
+		errs     []string
+		gameOver bool
+		winners  []string
+	}{
+		{"target without a Chicago: not finished", []engine.Sheet{reach}, []string{"game_not_finished@/deals"}, false, []string{}},
+		{"the game went on to a Chicago", []engine.Sheet{reach, chicago}, nil, true, []string{"bo"}},
+		{"nothing after that", []engine.Sheet{reach, chicago, reach}, []string{"deal_after_game_over@/deals/2"}, true, []string{"bo"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := game("anna bo cia dan")
+			g.Rules = rules(t, "win_requires_chicago", true)
+			for _, l := range tt.lines {
+				g.AppendSheet(l)
+			}
+			res := engine.CheckGame(g, engine.GameOptions{})
+			if got := gameCodes(res); !reflect.DeepEqual(got, tt.errs) || res.GameOver != tt.gameOver || !reflect.DeepEqual(res.Winners, tt.winners) {
+				t.Errorf("CheckGame(%s) = errors %v game_over %v winners %v, want %v %v %v",
+					tt.name, got, res.GameOver, res.Winners, tt.errs, tt.gameOver, tt.winners)
+			}
+		})
+	}
+}

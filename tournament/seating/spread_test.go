@@ -51,8 +51,8 @@ func spreadSample(t *testing.T, n int, mode seating.Mode) spreadStats {
 // cannot change seats already played, and avoiding repeats comes first, so
 // the tight rounds (4 and 8) still reach 2; spread never goes past 2.
 func TestSeatSpreadSample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
+	if testing.Short() || raceEnabled {
+		t.Skip("a measurement: slow under -short and -race")
 	}
 	for _, mode := range []seating.Mode{seating.Draw, seating.ByStandings} {
 		for _, n := range []int{9, 13, 16} {

@@ -437,3 +437,29 @@ func TestSwitchWinRequiresChicagoGameGoesOn(t *testing.T) {
 		})
 	}
 }
+
+// TestEndAtExactlyTarget: "52 or more" ends the game; one point less does not.
+func TestEndAtExactlyTarget(t *testing.T) {
+	dan52 := engine.Sheet{"dan": {"hand1": 52}, "bo": {"last_trick": 5}}
+	dan57 := engine.Sheet{"dan": {"hand1": 52, "last_trick": 5}}
+	tests := []struct {
+		name     string
+		rules    *engine.Rules
+		line     engine.Sheet
+		gameOver bool
+	}{
+		{"exactly 52", nil, dan52, true},
+		{"switch target 57: exactly 57", rules(t, "target", 57), dan57, true},
+		{"switch target 53: one short", rules(t, "target", 53), dan52, false},
+	}
+	for _, tt := range tests {
+		g := game("anna bo cia dan")
+		g.Rules = tt.rules
+		g.AppendSheet(tt.line)
+		res := engine.CheckGame(g, engine.GameOptions{InProgress: true})
+		if !res.Valid || res.GameOver != tt.gameOver {
+			t.Errorf("CheckGame(%s) = valid %v game_over %v (scores %v), want valid, game_over %v",
+				tt.name, res.Valid, res.GameOver, res.Scores, tt.gameOver)
+		}
+	}
+}

@@ -43,7 +43,8 @@ func (s Settings) rules() engine.Rules {
 	return r
 }
 
-// decodeError turns an engine decode error into a 400 (not JSON) or a 422
+// decodeError turns an engine decode error into a 400 (not JSON, or fields
+// of the wrong JSON type: a malformed request, as at /validate) or a 422
 // with the engine's problems.
 func decodeError(err error, code, what string) error {
 	var de *engine.DecodeError
@@ -52,6 +53,12 @@ func decodeError(err error, code, what string) error {
 	}
 	if de.Syntax {
 		return &Error{Kind: KindInvalid, Code: "invalid_json", Message: what + ": " + de.Error(), Err: err}
+	}
+	if de.WrongTypes > 0 {
+		e := Errorf(KindInvalid, "invalid_field_type", "%s: %d field(s) have the wrong JSON type; the first problem: %s",
+			what, de.WrongTypes, de.Error())
+		e.Details = map[string]any{"errors": de.Problems}
+		return e
 	}
 	return problemsError(code, what+": "+de.Error(), de.Problems)
 }

@@ -1,0 +1,164 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+)
+
+// TestTournamentEndpointGaps: the bad-input, no-token and unknown-id cases
+// of api.md's rows that TestTournamentEndpoints leaves out.
+func TestTournamentEndpointGaps(t *testing.T) {
+	f := newFixture(t)
+	tid, org := f.tt.ID, f.tt.OrganizerToken
+	base := "/api/v1/tournaments/" + tid
+	nope := "/api/v1/tournaments/nope"
+	f.run(t, []apiCase{
+		{"get with an unknown token", "GET", base, "nonsense-token", nil, "", 401, "unknown_token"},
+		{"create with a wrong placement_points type", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","placement_points":"20,12"}`, "", 400, "invalid_field_type"},
+
+		{"add player, malformed JSON", "POST", "/api/v1/tournaments/" + f.other.ID + "/players", f.other.OrganizerToken, `{"name":`, "", 400, "malformed_json"},
+		{"add player, wrong type", "POST", "/api/v1/tournaments/" + f.other.ID + "/players", f.other.OrganizerToken, `{"name":7}`, "", 400, "invalid_field_type"},
+		{"patch, malformed JSON", "PATCH", base + "/players/p2", org, `{"status":`, "", 400, "malformed_json"},
+		{"patch, unknown tournament", "PATCH", nope + "/players/p1", adminToken, `{"status":"withdrawn"}`, "", 404, "tournament_not_found"},
+		{"patch with an unknown token", "PATCH", base + "/players/p2", "nonsense-token", `{"name":"X"}`, "", 401, "unknown_token"},
+
+		{"draw, malformed JSON", "POST", "/api/v1/tournaments/" + f.other.ID + "/rounds", f.other.OrganizerToken, `{"seed":`, "", 400, "malformed_json"},
+		{"draw, seed of the wrong type", "POST", "/api/v1/tournaments/" + f.other.ID + "/rounds", f.other.OrganizerToken, `{"seed":"7"}`, "", 400, "invalid_field_type"},
+		{"draw, other organizer", "POST", base + "/rounds", f.other.OrganizerToken, nil, "", 403, "wrong_tournament"},
+
+		{"get round of an unknown tournament", "GET", nope + "/rounds/1", "", nil, "", 404, "tournament_not_found"},
+		{"get round 0", "GET", base + "/rounds/0", "", nil, "", 404, "round_not_found"},
+		{"list rounds of an unknown tournament", "GET", nope + "/rounds", "", nil, "", 404, "tournament_not_found"},
+
+		{"submit to an unknown tournament", "PUT", gamePath("nope", 1, 1, 1), adminToken, f.game(1, 1), "", 404, "tournament_not_found"},
+		{"submit to an unknown round", "PUT", gamePath(tid, 2, 1, 1), org, f.game(1, 1), "", 404, "round_not_found"},
+		{"submit game 0", "PUT", gamePath(tid, 1, 1, 0), f.code(1), f.game(1, 1), "", 404, "game_not_found"},
+		{"submit with fields of the wrong type", "PUT", gamePath(tid, 1, 1, 1), f.code(1), `{"players":"abc","first_dealer":1,"deals":[]}`, "", 400, "invalid_field_type"},
+		{"submit an empty body", "PUT", gamePath(tid, 1, 1, 1), f.code(1), ``, "", 400, ""},
+
+		{"deal, malformed JSON", "POST", gamePath(tid, 1, 2, 1) + "/deals", f.code(2), `{"sheet":`, "", 400, "invalid_json"},
+		{"deal, bad deal number", "POST", gamePath(tid, 1, 2, 1) + "/deals?deal=x", f.code(2), `{"sheet":{}}`, "", 400, "invalid_deal_number"},
+		{"deal, other organizer", "POST", gamePath(tid, 1, 2, 1) + "/deals", f.other.OrganizerToken, `{"sheet":{}}`, "", 403, "wrong_tournament"},
+		{"deal, unknown tournament", "POST", gamePath("nope", 1, 1, 1) + "/deals", adminToken, `{"sheet":{}}`, "", 404, "tournament_not_found"},
+		{"deal to table 9", "POST", gamePath(tid, 1, 9, 1) + "/deals", org, `{"sheet":{}}`, "", 404, "table_not_found"},
+		{"deal to game 4", "POST", gamePath(tid, 1, 2, 4) + "/deals", f.code(2), `{"sheet":{}}`, "", 404, "game_not_found"},
+
+		{"close, other organizer", "POST", base + "/rounds/1/close", f.other.OrganizerToken, nil, "", 403, "wrong_tournament"},
+		{"close, unknown tournament", "POST", nope + "/rounds/1/close", adminToken, nil, "", 404, "tournament_not_found"},
+
+		{"standings with a bad token", "GET", base + "/standings", "nonsense-token", nil, "", 401, "unknown_token"},
+	})
+}
+
+// TestRefereeEndpointGaps: the cases of the dispute, ruling, referee and
+// audit rows that TestRefereeEndpoints leaves out.
+func TestRefereeEndpointGaps(t *testing.T) {
+	c := newClosedRound(t)
+	s, tid, org, code := c.s, c.tt.ID, c.tt.OrganizerToken, c.round.Tables[0].Code
+	base := "/api/v1/tournaments/" + tid
+	var d tDispute
+	s.must(t, http.StatusCreated, &d, "POST", disputesPath(tid), code, c.dispute(code))
+	ruling := base + "/disputes/" + d.ID + "/ruling"
+	runRefCases(t, s, []refCase{
+		{"dispute, unknown tournament", "POST", disputesPath("nope"), adminToken, c.dispute(""), 404, "tournament_not_found"},
+		{"dispute, wrong type", "POST", disputesPath(tid), code, `{"round":"1","table":1,"game":1,"description":"x"}`, 400, "invalid_field_type"},
+		{"dispute on table 0", "POST", disputesPath(tid), org, map[string]any{"round": 1, "table": 0, "game": 1, "description": "x"}, 404, "table_not_found"},
+		{"list disputes, unknown tournament", "GET", disputesPath("nope"), adminToken, nil, 404, "tournament_not_found"},
+		{"get dispute without token", "GET", disputesPath(tid) + "/" + d.ID, "", nil, 401, "missing_token"},
+		{"get dispute as table", "GET", disputesPath(tid) + "/" + d.ID, code, nil, 403, "forbidden"},
+
+		{"rule without token", "POST", ruling, "", map[string]any{"decision": "rejected", "reason": "x"}, 401, "missing_token"},
+		{"rule, malformed JSON", "POST", ruling, c.ref.Token, `{"decision":`, 400, "malformed_json"},
+		{"rule, adjustment points of the wrong type", "POST", ruling, c.ref.Token, `{"decision":"rejected","reason":"x","adjustments":[{"player":"p1","points":"5"}]}`, 400, "invalid_field_type"},
+		{"rule, unknown tournament", "POST", "/api/v1/tournaments/nope/disputes/1/ruling", adminToken, map[string]any{"decision": "rejected", "reason": "x"}, 404, "tournament_not_found"},
+
+		{"create referee, malformed JSON", "POST", base + "/referees", org, `{"name":`, 400, "malformed_json"},
+		{"list referees without token", "GET", base + "/referees", "", nil, 401, "missing_token"},
+		{"revoke without token", "DELETE", base + "/referees/rnope", "", nil, 401, "missing_token"},
+		{"revoke as referee", "DELETE", base + "/referees/rnope", c.ref.Token, nil, 403, "forbidden"},
+		{"audit, other organizer", "GET", "/api/v1/tournaments/nope/audit", org, nil, 403, "wrong_tournament"},
+	})
+}
+
+// TestTableCodeOnlyItsTableAndRound: a table code is good only for its own
+// table's games in its own round: the same table number in another round
+// is not its table.
+func TestTableCodeOnlyItsTableAndRound(t *testing.T) {
+	c := newClosedRound(t)
+	s, tid := c.s, c.tt.ID
+	round2 := s.draw(t, c.tt, 3)
+	code2 := round2.Tables[0].Code
+	tb := c.round.Tables[0]
+	record := json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1)))
+	runRefCases(t, s, []refCase{
+		{"round 1's code submits round 2's game", "PUT", gamePath(tid, 2, 1, 1), c.round.Tables[0].Code, record, 403, "wrong_table"},
+		{"round 1's code disputes its game after round 2 is drawn", "POST", disputesPath(tid), c.round.Tables[0].Code, c.dispute(""), 201, ""},
+		{"submit round 1's game with round 2's code", "PUT", gamePath(tid, 1, 1, 1), code2, record, 403, "wrong_table"},
+		{"append to round 1's game with round 2's code", "POST", gamePath(tid, 1, 1, 1) + "/deals", code2, `{"sheet":{}}`, 403, "wrong_table"},
+		{"dispute round 1's game with round 2's code", "POST", disputesPath(tid), code2, c.dispute(""), 403, "wrong_table"},
+		{"close with a table code", "POST", "/api/v1/tournaments/" + tid + "/rounds/2/close", code2, nil, 403, "forbidden"},
+		{"codes with a table code", "GET", "/api/v1/tournaments/" + tid + "/rounds/2/codes", code2, nil, 403, "forbidden"},
+		{"referees with a table code", "GET", "/api/v1/tournaments/" + tid + "/referees", code2, nil, 403, "forbidden"},
+	})
+	var rounds struct{ Rounds []tRound }
+	_, body := s.call(t, "GET", "/api/v1/tournaments/"+tid+"/rounds", c.tt.OrganizerToken, nil)
+	if err := json.Unmarshal(body, &rounds); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rounds.Rounds {
+		for _, tb := range r.Tables {
+			if tb.Code != "" {
+				t.Errorf("GET rounds shows round %d table %d's code", r.Number, tb.Number)
+			}
+		}
+	}
+	if strings.Contains(string(body), code2) {
+		t.Errorf("GET rounds shows a table code")
+	}
+}
+
+// TestIdempotentWrites: a write repeated with the same Idempotency-Key and
+// body answers the first response and changes nothing; the same key with
+// another body is a 422.
+func TestIdempotentWrites(t *testing.T) {
+	pool := dbtest.New(t)
+	svc := tournament.NewService(postgres.NewStore(pool))
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc,
+		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
+	send := func(method, path, token, key, body string) (*http.Response, []byte) {
+		return s.do(t, request{method: method, path: path, contentType: "application/json", body: strings.NewReader(body),
+			header: map[string]string{"Authorization": "Bearer " + token, "Idempotency-Key": key}})
+	}
+	const create = `{"name":"Klubbkväll","format":"swiss","rounds":1}`
+	r1, b1 := send("POST", "/api/v1/tournaments", adminToken, "create-1", create)
+	r2, b2 := send("POST", "/api/v1/tournaments", adminToken, "create-1", create)
+	if r1.StatusCode != 201 || r2.StatusCode != 201 || string(b1) != string(b2) || r2.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("create twice with one key = %d, %d (replayed %q), same body %v; want 201 twice, the first answer replayed",
+			r1.StatusCode, r2.StatusCode, r2.Header.Get("Idempotent-Replayed"), string(b1) == string(b2))
+	}
+	if r2.Header.Get("Location") != r1.Header.Get("Location") || r1.Header.Get("Location") == "" {
+		t.Errorf("replayed Location = %q, want %q", r2.Header.Get("Location"), r1.Header.Get("Location"))
+	}
+	var tt tTournament
+	if err := json.Unmarshal(b1, &tt); err != nil {
+		t.Fatal(err)
+	}
+	players := "/api/v1/tournaments/" + tt.ID + "/players"
+	send("POST", players, tt.OrganizerToken, "eva", `{"name":"Eva"}`)
+	send("POST", players, tt.OrganizerToken, "eva", `{"name":"Eva"}`)
+	resp, body := send("POST", players, tt.OrganizerToken, "eva", `{"name":"Bo"}`)
+	wantProblem(t, "the same key with another body", resp, body, http.StatusUnprocessableEntity, "idempotency_key_reused")
+	var list struct{ Players []tPlayer }
+	s.must(t, http.StatusOK, &list, "GET", players, "", nil)
+	if len(list.Players) != 1 || list.Players[0].Name != "Eva" {
+		t.Errorf("players after a repeated registration = %+v, want Eva once", list.Players)
+	}
+}

@@ -463,3 +463,45 @@ func TestEndAtExactlyTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchSuitOrderBestSuitOfTheRank: of the two cards of the deciding
+// rank, the better suit counts (bo's 7c beats cia's 7h under chds although
+// bo's other seven, 7s, is the lowest suit).
+func TestSwitchSuitOrderBestSuitOfTheRank(t *testing.T) {
+	hands := map[string]string{
+		"anna": "Ks Ts 9d 6d 5s", "bo": "7c 7s Kh 3s 2d", "cia": "7d 7h Kc 3h 2c", "dan": "As Qd 8h 6c 4h",
+	}
+	tb := newTable(t, "anna bo cia dan", "anna", hands, "")
+	tb.rec.Rules = rules(t, "suit_order", "chds")
+	tb.announce(0, "bo:pair cia:pair")
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	if got := awards(res); len(got) == 0 || got[0] != "bo:hand1:1" {
+		t.Errorf("CheckDeal(7c7s vs 7d7h under chds) awards = %v, want bo:hand1:1 first", got)
+	}
+}
+
+// TestForfeiterCannotWin: a player who forfeited by a false announcement
+// counts for reaching the target but cannot win, even with the highest total.
+func TestForfeiterCannotWin(t *testing.T) {
+	tb := phaseTable(t)
+	tb.rec.Scores = map[string]int{"cia": 50, "bo": 30}
+	tb.announce(0, "cia:flush") // cia holds a pair of sevens: 55 after the bluff
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	best, want := -1, []string{}
+	for _, p := range []string{"anna", "bo", "dan"} { // seat order, cia left out
+		switch s := res.Scores[p]; {
+		case s > best:
+			best, want = s, []string{p}
+		case s == best:
+			want = append(want, p)
+		}
+	}
+	if res.Scores["cia"] <= best || !res.GameOver || !reflect.DeepEqual(res.Winners, want) {
+		t.Errorf("CheckDeal(cia bluffs to the highest total) = scores %v game_over %v winners %v, want cia highest, game over, winners %v",
+			res.Scores, res.GameOver, res.Winners, want)
+	}
+}

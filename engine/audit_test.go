@@ -505,3 +505,47 @@ func TestForfeiterCannotWin(t *testing.T) {
 			res.Scores, res.GameOver, res.Winners, want)
 	}
 }
+
+// TestSwitchFalseAnnouncementPenaltyNoForfeit: under penalty a false
+// announcement is reported for a referee, and the game goes on as if
+// nothing was forfeited.
+func TestSwitchFalseAnnouncementPenaltyNoForfeit(t *testing.T) {
+	tests := []struct {
+		rules    *engine.Rules
+		forfeits []string
+	}{
+		{nil, []string{"cia"}},
+		{rules(t, "false_announcement", "penalty"), []string{}},
+	}
+	for _, tt := range tests {
+		tb := phaseTable(t)
+		tb.announce(0, "cia:flush")
+		tb.playOut()
+		d := *tb.rec
+		d.Rules, d.Players, d.Dealer, d.Scores = nil, nil, "", nil
+		g := game("anna bo cia dan")
+		g.Rules = tt.rules
+		g.AppendDeal(&d)
+		res := engine.CheckGame(g, engine.GameOptions{InProgress: true})
+		if !res.Valid || !reflect.DeepEqual(res.Forfeits, tt.forfeits) {
+			t.Errorf("CheckGame(cia bluffs, rules %v) = valid %v forfeits %v, want valid, %v", tt.rules, res.Valid, res.Forfeits, tt.forfeits)
+		}
+		if len(res.Violations) != 1 || res.Violations[0].Code != "false_announcement" {
+			t.Errorf("CheckGame(cia bluffs, rules %v) violations = %+v, want one false_announcement", tt.rules, res.Violations)
+		}
+	}
+}
+
+// TestExchangeStopEmptyEntry: a stopped player listed with an empty
+// exchange has not exchanged.
+func TestExchangeStopEmptyEntry(t *testing.T) {
+	tb := phaseTable(t)
+	tb.rec.Scores = map[string]int{"bo": 50}
+	tb.exchange(0, "bo", "")
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	if got := violations(res); got != nil {
+		t.Errorf("CheckDeal(bo at 50 listed with an empty exchange) violations = %v, want none", got)
+	}
+}

@@ -56,6 +56,7 @@ func TestSheetChecks(t *testing.T) {
 		{"last trick of 4", nil, []engine.Sheet{{"bo": {"last_trick": 4}}}, "invalid_points@/deals/0/sheet/bo/last_trick"},
 		{"chicago of 14", nil, []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": 14}}}, "invalid_points@/deals/0/sheet/bo/chicago"},
 		{"no last trick", nil, []engine.Sheet{{"bo": {"hand1": 2}}}, "missing_last_trick@/deals/0/sheet"},
+		{"switch last_trick_points 0: no last trick to write", rules(t, "last_trick_points", 0), []engine.Sheet{{"bo": {"hand1": 2}}}, ""},
 		{"chicago and last trick", nil, []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": 15}, "cia": {"last_trick": 5}}}, "chicago_and_last_trick@/deals/0/sheet/cia/last_trick"},
 		{"switch chicago_stacks_last_trick", rules(t, "chicago_stacks_last_trick", true), []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": 15, "last_trick": 5}}}, ""},
 		{"switch chicago_stacks_last_trick: a won Chicago also scores the last trick", rules(t, "chicago_stacks_last_trick", true), []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": 15}}}, "missing_last_trick@/deals/0/sheet"},

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -285,6 +286,8 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	c.call("POST", tournaments, tournaments, org, map[string]any{"name": "X", "format": "sm"}, 403)
 	c.call("GET", tournament, base, "", nil, 200)
 	c.call("GET", tournament, tournaments+"/nope", "", nil, 404)
+	c.call("GET", tournament, base, "nonsense-token", nil, 401)
+	c.call("GET", tournament+"/standings", base+"/standings", f.other.OrganizerToken, nil, 403)
 
 	obase := tournaments + "/" + f.other.ID
 	c.call("POST", tournament+"/players", obase+"/players", f.other.OrganizerToken, map[string]string{"name": "Eva", "club": "Umeå"}, 201)
@@ -346,4 +349,38 @@ func TestRefereeResponsesMatchOpenAPI(t *testing.T) {
 	c.call("GET", tournament+"/rounds/{n}/tables/{t}/games/{g}", gamePath(tid, 1, 1, 1), "", nil, 200)
 	c.call("GET", tournament+"/standings", base+"/standings", "", nil, 200)
 	c.call("POST", tournament+"/rounds", base+"/rounds", org, map[string]int{"seed": 5}, 201)
+}
+
+// TestOpenAPIDocumentsAuthErrors: every operation that takes a token (all
+// within a tournament: public reads refuse an unknown token) documents what any token can bring (401 unknown, 429 too many unknown);
+// within a tournament also 403 (a token of another tournament); every
+// operation with a body documents 400 and 413.
+func TestOpenAPIDocumentsAuthErrors(t *testing.T) {
+	s := startServer(t, api.Config{}, api.Deps{})
+	doc, _ := fetchOpenAPI(t, s)
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if !isHTTPMethod(method) {
+				continue
+			}
+			responses, _ := op["responses"].(map[string]any)
+			var want []string
+			// Every route of a tournament checks a token that is given.
+			security, _ := json.Marshal(op["security"])
+			if strings.Contains(string(security), "bearer") || strings.Contains(path, "{tid}") {
+				want = append(want, "401", "429")
+				if strings.Contains(path, "{tid}") {
+					want = append(want, "403")
+				}
+			}
+			if op["requestBody"] != nil {
+				want = append(want, "400", "413")
+			}
+			for _, status := range want {
+				if _, ok := responses[status]; !ok {
+					t.Errorf("%s %s does not document %s", strings.ToUpper(method), path, status)
+				}
+			}
+		}
+	}
 }

@@ -549,3 +549,35 @@ func TestExchangeStopEmptyEntry(t *testing.T) {
 		t.Errorf("CheckDeal(bo at 50 listed with an empty exchange) violations = %v, want none", got)
 	}
 }
+
+// TestSwitchStockExhaustionForbidBoundary: under forbid an exchange may take
+// the whole stock, but not one card more.
+func TestSwitchStockExhaustionForbidBoundary(t *testing.T) {
+	tests := []struct {
+		discards int
+		want     bool // stock_exhausted
+	}{
+		{2, false},
+		{3, true},
+	}
+	for _, tt := range tests {
+		tb := base(t)
+		tb.rec.Rules = rules(t, "stock_exhaustion", "forbid")
+		exhaust(t, tb) // two cards left before dan's turn in round 2
+		d := tb.hand["dan"][:tt.discards]
+		draw := append([]engine.Card{}, tb.deck[tb.pos:]...)
+		if tt.discards == 3 {
+			draw = append(draw, cards(t, "7c")...) // from the pile
+		}
+		tb.pos = len(tb.deck)
+		x := engine.Exchange{Player: "dan", Discard: append([]engine.Card{}, d...), Draw: draw, Reshuffled: tt.discards == 3}
+		tb.replace("dan", x.Discard, draw)
+		tb.rec.Exchanges[1] = append(tb.rec.Exchanges[1], x)
+		tb.playOut()
+		res := engine.CheckDeal(tb.rec)
+		if got := hasProblem(res.Errors, "stock_exhausted", "/exchanges/1/2"); got != tt.want || res.Valid == tt.want {
+			t.Errorf("CheckDeal(forbid, 2 in stock, dan takes %d) = stock_exhausted %v valid %v (errors %+v), want %v",
+				tt.discards, got, res.Valid, res.Errors, tt.want)
+		}
+	}
+}

@@ -65,6 +65,8 @@ func TestSheetChecks(t *testing.T) {
 		{"stacking is only for the declarer", rules(t, "chicago_stacks_last_trick", true), []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": 15}, "cia": {"last_trick": 5}}}, "chicago_and_last_trick@/deals/0/sheet/cia/last_trick"},
 		{"lost chicago then final hand", nil, []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": -15}, "cia": {"hand3": 1}}}, "scored_after_lost_chicago@/deals/0/sheet/cia/hand3"},
 		{"lost chicago then last trick", nil, []engine.Sheet{{"bo": {"hand1": 8, "hand2": 8, "chicago": -15}, "cia": {"last_trick": 5}}}, "scored_after_lost_chicago@/deals/0/sheet/cia/last_trick"},
+		{"switch chicago_stacks_last_trick: the last trick does not count for the right to declare", rules(t, "chicago_stacks_last_trick", true), []engine.Sheet{{"bo": {"hand1": 6, "hand2": 4, "last_trick": 5, "chicago": 15}}}, "chicago_not_allowed@/deals/0/sheet/bo/chicago"},
+		{"switch chicago_stacks_last_trick: 15 after the phases", rules(t, "chicago_stacks_last_trick", true), []engine.Sheet{{"bo": {"hand1": 8, "hand2": 7, "last_trick": 5, "chicago": 15}}}, ""},
 		{"chicago without the points", nil, []engine.Sheet{{"bo": {"hand1": 8, "hand2": 6, "chicago": 15}}}, "chicago_not_allowed@/deals/0/sheet/bo/chicago"},
 		{"chicago at 15 from earlier deals", nil, []engine.Sheet{
 			{"bo": {"hand1": 8, "hand2": 2, "last_trick": 5}}, {"bo": {"chicago": 15}}}, ""},

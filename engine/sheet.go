@@ -148,9 +148,14 @@ func (c *checker) sheetPath(seat, src int) string {
 }
 
 // scoreSheet awards the sources in order, checking that a Chicago was
-// declared with enough points.
+// declared with enough points: the score after the phases, before a
+// stacked last trick.
 func (c *checker) scoreSheet(pts *[maxSeats][5]int, by *[5]int) {
+	var declare [maxSeats]int // the scores when Chicago could be declared
 	for i := range sheetSources {
+		if i == srcLastTrick {
+			declare = c.score
+		}
 		s := by[i]
 		if s < 0 {
 			continue
@@ -159,9 +164,9 @@ func (c *checker) scoreSheet(pts *[maxSeats][5]int, by *[5]int) {
 		cat := HighCard
 		switch i {
 		case srcChicago:
-			if m := c.r.ChicagoMinScore; !m.Null && c.score[s] < m.Value {
+			if m := c.r.ChicagoMinScore; !m.Null && declare[s] < m.Value {
 				c.fail("chicago_not_allowed", c.sheetPath(s, srcChicago), c.players[s],
-					"%s had %d points and may not declare Chicago (minimum %d)", c.players[s], c.score[s], m.Value)
+					"%s had %d points and may not declare Chicago (minimum %d)", c.players[s], declare[s], m.Value)
 			}
 			c.declarer = s
 			c.chicagoWon = v > 0

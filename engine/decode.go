@@ -50,6 +50,15 @@ func (e *DecodeError) GameResult() *GameResult {
 // DecodeDeal reads a deal record (records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeDeal(data []byte) (*DealRecord, error) {
+	var f fastDecoder
+	if rec, ok := f.deal(data); ok {
+		return rec, nil
+	}
+	return decodeDealTree(data)
+}
+
+// decodeDealTree is DecodeDeal without the fast path.
+func decodeDealTree(data []byte) (*DealRecord, error) {
 	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return nil, derr
@@ -100,8 +109,11 @@ func DecodeGameDeal(data []byte) (GameDeal, error) {
 }
 
 // parseJSON parses a whole document for a decoder.
-func parseJSON(data []byte) (node, *decoder, *DecodeError) {
-	root, t, err := parseTree(string(data))
+func parseJSON(data []byte) (node, *decoder, *DecodeError) { return parseJSONWith(data, nil) }
+
+// parseJSONWith is parseJSON with buffers to reuse (bufs may be nil).
+func parseJSONWith(data []byte, bufs *parseBuffers) (node, *decoder, *DecodeError) {
+	root, t, err := parseTree(string(data), bufs)
 	if err != nil {
 		return node{}, nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
 			Message: "not JSON: " + err.Error()}}}
@@ -261,6 +273,9 @@ func (d *decoder) cards(v node, p *ptr) []Card {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
+	}
+	if len(a) == 0 {
+		return []Card{} // never nil: nil is an absent list
 	}
 	if cap(d.slab)-len(d.slab) < len(a) {
 		d.slab = make([]Card, 0, max(256, len(a)))

@@ -13,7 +13,9 @@ func (d *decoder) deal(v node, p *ptr, header bool) *DealRecord {
 	}
 	if v, ok := d.opt(obj, "deck"); ok {
 		c := p.field("deck")
-		rec.Deck = d.cards(v, &c)
+		if deck := d.cards(v, &c); len(deck) > 0 {
+			rec.Deck = deck // an empty deck is no recorded deck
+		}
 	}
 	if v, ok := d.field(obj, "hands", p, true); ok {
 		c := p.field("hands")

@@ -62,15 +62,34 @@ func (t *tree) text(n node) string {
 	return t.src[n.off : n.off+n.ln]
 }
 
+// parseBuffers are the arena and stack of a parse, kept for the next one
+// by a Validator. The tree of a parse is valid until the next parse with
+// the same buffers.
+type parseBuffers struct {
+	arena, stack []node
+}
+
 // parseTree parses one JSON document. It returns the root and the tree,
-// or a syntax error.
-func parseTree(src string) (node, tree, error) {
+// or a syntax error. With bufs nil it allocates its own buffers.
+func parseTree(src string, bufs *parseBuffers) (node, tree, error) {
 	if len(src) > 1<<30 {
 		return node{}, tree{}, fmt.Errorf("document too large")
 	}
-	p := parser{src: src, arena: make([]node, 0, len(src)/5+16), stack: make([]node, 0, 64)}
+	p := parser{src: src}
+	if bufs != nil {
+		p.arena, p.stack = bufs.arena[:0], bufs.stack[:0]
+	}
+	if cap(p.arena) < len(src)/5+16 {
+		p.arena = make([]node, 0, len(src)/5+16)
+	}
+	if cap(p.stack) < 64 {
+		p.stack = make([]node, 0, 64)
+	}
 	p.space()
 	v, err := p.value()
+	if bufs != nil {
+		bufs.arena, bufs.stack = p.arena[:0], p.stack[:0]
+	}
 	if err != nil {
 		return node{}, tree{}, err
 	}

@@ -1,0 +1,262 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/sim"
+)
+
+// simDeals returns n simulated deal records as JSON: 2 to 4 players, with
+// and without a recorded deck, with the sm rules and a variant.
+func simDeals(tb testing.TB, n int) [][]byte {
+	tb.Helper()
+	variant := engine.SM()
+	variant.SuitOrder = "shdc"
+	out := make([][]byte, 0, n)
+	for i := 0; i < n; i++ {
+		rules := engine.SM()
+		if i%5 == 4 {
+			rules = variant
+		}
+		opt := sim.DefaultOptions()
+		opt.NoDeck = i%7 == 3
+		s := sim.NewWithOptions(uint64(i), rules, opt)
+		players := sim.Players(2 + i%3)
+		rec := s.Deal(players, players[i%len(players)], s.Scores(players, 40))
+		data, err := json.Marshal(rec)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// exampleDeals returns the records of the example deals.
+func exampleDeals(tb testing.TB) [][]byte {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", "examples", "*.json"))
+	var out [][]byte
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var ex example
+		if err := json.Unmarshal(data, &ex); err != nil {
+			tb.Fatal(err)
+		}
+		if ex.Kind == "deal" {
+			out = append(out, []byte(ex.Record))
+		}
+	}
+	return out
+}
+
+// checkFastMatchesTree fails when the fast path accepts data and decodes
+// it differently from the tree decoder, or accepts what is not JSON or
+// what the tree decoder rejects. It returns whether the fast path took it.
+func checkFastMatchesTree(t *testing.T, data []byte) bool {
+	t.Helper()
+	fast, ok := engine.DecodeDealFast(data)
+	tree, err := engine.DecodeDealTree(data)
+	got, gotErr := engine.DecodeDeal(data)
+	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
+		t.Fatalf("DecodeDeal(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
+	}
+	if !ok {
+		return false
+	}
+	if !json.Valid(data) {
+		t.Fatalf("fast path accepted %s, which is not JSON", data)
+	}
+	if err != nil {
+		t.Fatalf("fast path accepted %s; tree decoder: %v", data, err)
+	}
+	if !reflect.DeepEqual(fast, tree) {
+		t.Fatalf("fast path decoded %s as\n%+v\nthe tree decoder as\n%+v", data, fast, tree)
+	}
+	return true
+}
+
+// TestFastDecodeMatchesTree: the fast path takes every simulated deal and
+// the common variants of the example deals, and decodes them exactly as
+// the tree decoder does.
+func TestFastDecodeMatchesTree(t *testing.T) {
+	for i, data := range simDeals(t, 300) {
+		if !checkFastMatchesTree(t, data) {
+			t.Errorf("fast path did not take simulated deal %d: %s", i, data)
+		}
+	}
+	taken := 0
+	for _, data := range exampleDeals(t) {
+		if checkFastMatchesTree(t, data) {
+			taken++
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		indented, err := json.MarshalIndent(v, "", "\t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFastMatchesTree(t, indented)
+	}
+	if taken == 0 {
+		t.Errorf("fast path took none of the example deals")
+	}
+}
+
+// TestFastDecodeGivesUp: records the fast path leaves to the tree decoder
+// (and a few it takes) decode as the tree decoder decodes them.
+func TestFastDecodeGivesUp(t *testing.T) {
+	const body = `"players":["a","b"],"dealer":"a","hands":{"a":["2c"],"b":["3c"]},` +
+		`"exchanges":[[{"player":"b","discard":["3c"],"draw":["4c"]}]],"announcements":[[]],` +
+		`"tricks":[[{"player":"b","card":"4c"},{"player":"a","card":"2c"}]]`
+	for _, tc := range []struct {
+		doc  string
+		fast bool
+	}{
+		{`{` + body + `}`, true},
+		{` {` + body + `} ` + "\n", true},
+		{`{"id":{"x":[1,-2.5e3,true,false,null,"s",{}]},` + body + `}`, true},
+		{`{"rules":null,"scores":null,"deck":null,"chicago":null,` + body + `}`, true},
+		{`{"rules":{"preset":"sm","overrides":{"suit_order":"shdc"}},` + body + `}`, true},
+		{`{"deck":[],` + body + `}`, true},
+		{`{"scores":{"a":-3,"b":0},` + body + `}`, true},
+		{strings.Replace(`{`+body+`}`, `"2c"]`, `"2♣"]`, 1), true},
+		{strings.Replace(`{`+body+`}`, `"2c"]`, `"10c"]`, 1), true},
+		{strings.Replace(`{`+body+`}`, `"dealer":"a"`, `"dealer":"\u0061"`, 1), false},
+		{strings.Replace(`{`+body+`}`, `"dealer":"a"`, `"dealer":"a","dealer":"b"`, 1), false},
+		{strings.Replace(`{`+body+`}`, `"dealer":"a"`, `"dealer":null`, 1), false},
+		{strings.Replace(`{`+body+`}`, `"dealer":"a",`, ``, 1), false},
+		{strings.Replace(`{`+body+`}`, `"2c"]`, `"2x"]`, 1), false},
+		{`{"scores":{"a":1.0},` + body + `}`, false},
+		{`{"scores":{"a":01},` + body + `}`, false},
+		{`{"rules":{"preset":"nope"},` + body + `}`, false},
+		{`{"deals":[],` + body + `}`, false},
+		{`{` + body + `,}`, false},
+		{`{` + body + `}x`, false},
+		{`{` + body, false},
+		{`[]`, false},
+		{``, false},
+	} {
+		if got := checkFastMatchesTree(t, []byte(tc.doc)); got != tc.fast {
+			t.Errorf("fast path took %s: %v, want %v", tc.doc, got, tc.fast)
+		}
+	}
+}
+
+// FuzzFastDecode: whatever the fast path takes is JSON and decodes exactly
+// as the tree decoder decodes it; DecodeDeal always answers as the tree
+// decoder.
+func FuzzFastDecode(f *testing.F) {
+	for _, data := range exampleDeals(f) {
+		f.Add(data)
+	}
+	for _, data := range simDeals(f, 10) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastMatchesTree(t, data)
+	})
+}
+
+// TestValidatorReuse: one Validator gives, record after record, the
+// outcome of Validate, and earlier outcomes stay as they were.
+func TestValidatorReuse(t *testing.T) {
+	docs := append(simDeals(t, 40), exampleDeals(t)...)
+	docs = append(docs, []byte(`{"players":`), []byte(`{"players":["a"],"deals":[]}`))
+	var v engine.Validator
+	var kept []engine.Outcome
+	for _, data := range docs {
+		got, want := v.Validate(data, engine.GameOptions{}), engine.Validate(data, engine.GameOptions{})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Validator.Validate(%s) = %+v, want %+v", data, got, want)
+		}
+		kept = append(kept, got)
+	}
+	for i, data := range docs {
+		if want := engine.Validate(data, engine.GameOptions{}); !reflect.DeepEqual(kept[i], want) {
+			t.Errorf("outcome %d changed after later records: %+v, want %+v", i, kept[i], want)
+		}
+	}
+}
+
+// BenchmarkValidateSimDeal: Validate and a reused Validator over simulated
+// 4-player deals with a recorded deck (~2 KB each), as revisor validate
+// --lines meets them.
+func BenchmarkValidateSimDeal(b *testing.B) {
+	var docs [][]byte
+	for i, data := range simDeals(b, 300) {
+		if i%3 == 2 && i%7 != 3 {
+			docs = append(docs, data)
+		}
+	}
+	b.Run("Validate", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			engine.Validate(docs[i%len(docs)], engine.GameOptions{})
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
+	b.Run("Validator", func(b *testing.B) {
+		b.ReportAllocs()
+		var v engine.Validator
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			v.Validate(docs[i%len(docs)], engine.GameOptions{})
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
+	b.Run("DecodeDeal", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			if _, err := engine.DecodeDeal(docs[i%len(docs)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
+	b.Run("DecodeDealTree", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			if _, err := engine.DecodeDealTree(docs[i%len(docs)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
+}
+
+// cpuTime is the CPU time the process has used so far (all threads, the
+// garbage collector's too).
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since cpu0: on a shared
+// machine it says more than the wall clock.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}

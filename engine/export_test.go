@@ -1,0 +1,13 @@
+package engine
+
+// Internals for the black-box tests of package engine_test.
+
+// DecodeDealTree decodes a deal record without the fast path.
+func DecodeDealTree(data []byte) (*DealRecord, error) { return decodeDealTree(data) }
+
+// DecodeDealFast decodes a deal record with the fast path only; ok is
+// false when the record needs the tree decoder.
+func DecodeDealFast(data []byte) (rec *DealRecord, ok bool) {
+	var f fastDecoder
+	return f.deal(data)
+}

@@ -581,3 +581,115 @@ func TestSwitchStockExhaustionForbidBoundary(t *testing.T) {
 		}
 	}
 }
+
+// refKey is a naive poker key written from the rules text, independent of
+// the evaluator: category, then the ranks ordered by how often they occur
+// and then by rank, highest first; a straight by its top card, A-2-3-4-5
+// counting as five high.
+func refKey(h [5]engine.Card) []int {
+	count := map[int]int{}
+	suits := map[int]bool{}
+	for _, c := range h {
+		count[c.Rank()]++
+		suits[c.Suit()] = true
+	}
+	ranks := make([]int, 0, 5)
+	for r := range count {
+		ranks = append(ranks, r)
+	}
+	for i := range ranks { // sort by (count, rank) descending
+		for j := i + 1; j < len(ranks); j++ {
+			a, b := ranks[i], ranks[j]
+			if count[b] > count[a] || count[b] == count[a] && b > a {
+				ranks[i], ranks[j] = b, a
+			}
+		}
+	}
+	flush := len(suits) == 1
+	straightTop := -1
+	if len(ranks) == 5 {
+		switch {
+		case ranks[0]-ranks[4] == 4:
+			straightTop = ranks[0]
+		case ranks[0] == engine.Ace && ranks[1] == engine.Five && ranks[4] == engine.Two:
+			straightTop = engine.Five
+		}
+	}
+	var cat engine.Category
+	switch {
+	case straightTop == engine.Ace && flush:
+		cat = engine.RoyalStraightFlush
+	case straightTop >= 0 && flush:
+		cat = engine.StraightFlush
+	case count[ranks[0]] == 4:
+		cat = engine.FourOfAKind
+	case count[ranks[0]] == 3 && count[ranks[1]] == 2:
+		cat = engine.FullHouse
+	case flush:
+		cat = engine.Flush
+	case straightTop >= 0:
+		cat = engine.Straight
+	case count[ranks[0]] == 3:
+		cat = engine.ThreeOfAKind
+	case count[ranks[0]] == 2 && count[ranks[1]] == 2:
+		cat = engine.TwoPair
+	case count[ranks[0]] == 2:
+		cat = engine.Pair
+	}
+	if straightTop >= 0 {
+		return []int{int(cat), straightTop}
+	}
+	return append([]int{int(cat)}, ranks...)
+}
+
+func refCompare(a, b [5]engine.Card) int {
+	ka, kb := refKey(a), refKey(b)
+	for i := 0; i < len(ka) && i < len(kb); i++ {
+		switch {
+		case ka[i] < kb[i]:
+			return -1
+		case ka[i] > kb[i]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// TestCompareAgainstReference compares pairs of random hands (seeded, and
+// biased to equal categories) with the naive reference key.
+func TestCompareAgainstReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 pairs")
+	}
+	deck := engine.NewDeck()
+	seed := uint64(12345)
+	next := func(n int) int { // xorshift, deterministic
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int(seed % uint64(n))
+	}
+	deal := func() [5]engine.Card {
+		for i := 0; i < 5; i++ {
+			j := i + next(52-i)
+			deck[i], deck[j] = deck[j], deck[i]
+		}
+		return [5]engine.Card{deck[0], deck[1], deck[2], deck[3], deck[4]}
+	}
+	bad := 0
+	for i := 0; i < 200000 && bad < 5; i++ {
+		a := deal()
+		b := deal()
+		for k := 0; k < 20 && engine.Evaluate(a).Category() != engine.Evaluate(b).Category(); k++ {
+			b = deal()
+		}
+		if got, want := engine.Compare(a, b), refCompare(a, b); got != want {
+			t.Errorf("Compare(%v, %v) = %d, want %d", a, b, got, want)
+			bad++
+		}
+		if got, want := engine.Evaluate(a).Category(), engine.Category(refKey(a)[0]); got != want {
+			t.Errorf("Evaluate(%v).Category() = %v, want %v", a, got, want)
+			bad++
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,9 @@ func TestTournamentEndpointGaps(t *testing.T) {
 	nope := "/api/v1/tournaments/nope"
 	f.run(t, []apiCase{
 		{"get with an unknown token", "GET", base, "nonsense-token", nil, "", 401, "unknown_token"},
+		{"create as text/plain", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm"}`, "text/plain", 415, "unsupported_media_type"},
+		{"create with a body over 1 MiB", "POST", "/api/v1/tournaments", adminToken, `{"name":"` + strings.Repeat("x", 1<<20) + `","format":"sm"}`, "", 413, "body_too_large"},
+		{"submit a record over 1 MiB", "PUT", gamePath(tid, 1, 1, 1), f.code(1), `{"players":["` + strings.Repeat("x", 1<<20) + `"]}`, "", 413, "body_too_large"},
 		{"create with a wrong placement_points type", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","placement_points":"20,12"}`, "", 400, "invalid_field_type"},
 
 		{"add player, malformed JSON", "POST", "/api/v1/tournaments/" + f.other.ID + "/players", f.other.OrganizerToken, `{"name":`, "", 400, "malformed_json"},
@@ -151,6 +156,17 @@ func TestIdempotentWrites(t *testing.T) {
 	if err := json.Unmarshal(b1, &tt); err != nil {
 		t.Fatal(err)
 	}
+	// Tokens are stored hashed (api.md): the stored first answer must not
+	// hold the organizer token in the clear.
+	var stored []byte
+	if err := pool.QueryRow(t.Context(), `SELECT response FROM idempotency_keys WHERE key = 'create-1'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	var saved struct{ Body []byte }
+	_ = json.Unmarshal(stored, &saved) // the platform's storage format, if it still is JSON
+	if tt.OrganizerToken == "" || bytes.Contains(stored, []byte(tt.OrganizerToken)) || bytes.Contains(saved.Body, []byte(tt.OrganizerToken)) {
+		t.Errorf("the stored answer to POST /tournaments holds the organizer token %q in the clear", tt.OrganizerToken)
+	}
 	players := "/api/v1/tournaments/" + tt.ID + "/players"
 	send("POST", players, tt.OrganizerToken, "eva", `{"name":"Eva"}`)
 	send("POST", players, tt.OrganizerToken, "eva", `{"name":"Eva"}`)
@@ -160,5 +176,43 @@ func TestIdempotentWrites(t *testing.T) {
 	s.must(t, http.StatusOK, &list, "GET", players, "", nil)
 	if len(list.Players) != 1 || list.Players[0].Name != "Eva" {
 		t.Errorf("players after a repeated registration = %+v, want Eva once", list.Players)
+	}
+}
+
+// TestTournamentFieldsAndDefaults: the request fields of api.md are read
+// under their names, and the defaults are games_per_round 3,
+// placement_points [20,12,8,5] and advance_per_table 2 (sm).
+func TestTournamentFieldsAndDefaults(t *testing.T) {
+	s := startTournamentServer(t)
+	type settings struct {
+		ID              string          `json:"id"`
+		OrganizerToken  string          `json:"organizer_token"`
+		Name            string          `json:"name"`
+		Format          string          `json:"format"`
+		Rules           json.RawMessage `json:"rules"`
+		GamesPerRound   int             `json:"games_per_round"`
+		PlacementPoints []int           `json:"placement_points"`
+		AdvancePerTable int             `json:"advance_per_table"`
+		Rounds          int             `json:"rounds"`
+		Tiebreaks       []string        `json:"tiebreaks"`
+	}
+	var def settings
+	s.must(t, http.StatusCreated, &def, "POST", "/api/v1/tournaments", adminToken, `{"name":"SM","format":"sm"}`)
+	if def.ID == "" || def.OrganizerToken == "" || def.GamesPerRound != 3 || !slices.Equal(def.PlacementPoints, []int{20, 12, 8, 5}) || def.AdvancePerTable != 2 {
+		t.Errorf("defaults = %+v, want an id, an organizer_token, games_per_round 3, placement_points [20 12 8 5], advance_per_table 2", def)
+	}
+	var got settings
+	s.must(t, http.StatusCreated, &got, "POST", "/api/v1/tournaments", adminToken, `{"name":"Klubb","format":"swiss","rules":{"preset":"sm","overrides":{"target":60}},
+		"games_per_round":2,"placement_points":[9,5,2,0],"rounds":4,"tiebreaks":["games_won","game_points"]}`)
+	if got.Name != "Klubb" || got.Format != "swiss" || !strings.Contains(string(got.Rules), `"target":60`) || got.GamesPerRound != 2 ||
+		!slices.Equal(got.PlacementPoints, []int{9, 5, 2, 0}) || got.Rounds != 4 || !slices.Equal(got.Tiebreaks[:2], []string{"games_won", "game_points"}) {
+		t.Errorf("created = %+v, want every field as sent", got)
+	}
+	var sm settings
+	s.must(t, http.StatusCreated, &sm, "POST", "/api/v1/tournaments", adminToken, `{"name":"SM","format":"sm","advance_per_table":1}`)
+	var read settings
+	s.must(t, http.StatusOK, &read, "GET", "/api/v1/tournaments/"+sm.ID, "", nil)
+	if sm.AdvancePerTable != 1 || read.AdvancePerTable != 1 || read.OrganizerToken != "" {
+		t.Errorf("advance_per_table = %d, read back %d, organizer_token on GET %q; want 1, 1 and none", sm.AdvancePerTable, read.AdvancePerTable, read.OrganizerToken)
 	}
 }

@@ -3,6 +3,9 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -89,7 +92,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if stored != nil {
-			return replay(c, stored)
+			return replay(c, unseal(req, key, stored))
 		}
 		return s.handleOnce(c, next, scope, key)
 	}
@@ -121,6 +124,9 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	}
 	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
 		Location: res.Header().Get(echo.HeaderLocation), Body: rec.body.Bytes()})
+	if err == nil {
+		saved, err = seal(c.Request(), key, saved)
+	}
 	if err == nil {
 		err = s.deps.Idempotency.Complete(ctx, scope, key, saved)
 	}
@@ -178,6 +184,59 @@ func replay(c echo.Context, stored []byte) error {
 		h.Set(echo.HeaderLocation, r.Location)
 	}
 	return c.Blob(r.Status, r.ContentType, r.Body)
+}
+
+// sealedPrefix marks a stored response sealed by seal; responses stored
+// before sealing are plain JSON and replayed as they are.
+const sealedPrefix = "sealed1:"
+
+// sealKey is the key a stored response is sealed with: a hash of the
+// request's credentials and its Idempotency-Key. Answers can carry secrets
+// (the organizer token of a new tournament, a new referee token) and tokens
+// are stored only hashed; sealed, a stored answer opens only for a retry
+// that presents the same credentials and key.
+func sealKey(r *http.Request, key string) []byte {
+	h := sha256.Sum256([]byte("revisor idempotent response\x00" + r.Header.Get(echo.HeaderAuthorization) + "\x00" + key))
+	return h[:]
+}
+
+// seal encrypts a response for storage (AES-256-GCM under sealKey).
+func seal(r *http.Request, key string, plain []byte) ([]byte, error) {
+	aead, err := newAEAD(sealKey(r, key))
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return aead.Seal(append([]byte(sealedPrefix), nonce...), nonce, plain, []byte(key)), nil
+}
+
+// unseal opens a stored response; one that does not open stays as it is
+// (replay then answers a server error, and the client may retry).
+func unseal(r *http.Request, key string, stored []byte) []byte {
+	sealed, ok := bytes.CutPrefix(stored, []byte(sealedPrefix))
+	if !ok {
+		return stored
+	}
+	aead, err := newAEAD(sealKey(r, key))
+	if err != nil || len(sealed) < aead.NonceSize() {
+		return stored
+	}
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(key))
+	if err != nil {
+		return stored
+	}
+	return plain
+}
+
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
 }
 
 // idempotencyScope keeps keys of different clients and endpoints apart: the

@@ -4,6 +4,59 @@ package seating
 // regrouped with, so that large fields stay fast.
 const maxRegroupPartners = 48
 
+// seatRetries is how many more searches Round makes in a small field
+// (up to maxRetryField players) for a seating as good that lets more
+// players have a least-used seat.
+const (
+	seatRetries   = 12
+	maxRetryField = 64
+)
+
+// seatAgain runs the search of free round 0, then regroups and swaps for
+// seats. When the search reached its target (no new repeat) in a small
+// field and some table still cannot give every player a least-used seat,
+// it searches again from a perturbed seating, up to seatRetries times, and
+// keeps the best result: lowest search cost first, then lowest seat
+// penalty.
+func (s *search) seatAgain(lim limits, counts [][4]int) (timedOut bool) {
+	s.regroupLeft = regroupWork + regroupWorkPerPlayer*s.n
+	timedOut = s.run(lim)
+	s.regroupSeats(counts)
+	s.repairSeats(counts)
+	if s.n > maxRetryField || s.cost() > lim.target {
+		return timedOut // a search that ends short of its target would take long again
+	}
+	bestCost, bestPen, bestTab := s.cost(), seatPenaltyAll(s, counts), cloneTab(s.tab)
+	for try := 0; try < seatRetries && bestPen > 0 && !timedOut; try++ {
+		s.perturb()
+		timedOut = s.run(lim)
+		s.regroupSeats(counts)
+		s.repairSeats(counts)
+		if c, p := s.cost(), seatPenaltyAll(s, counts); c < bestCost || (c == bestCost && p < bestPen) {
+			bestCost, bestPen, bestTab = c, p, cloneTab(s.tab)
+		}
+	}
+	s.load(bestTab)
+	return timedOut
+}
+
+// regroupWork and regroupWorkPerPlayer bound the groups regrouping
+// evaluates in one Round, retries included, so that it stays a small part
+// of the round's time (tens of milliseconds for 1,000 players).
+const (
+	regroupWork          = 100_000
+	regroupWorkPerPlayer = 200
+)
+
+// seatPenaltyAll sums the seat penalties of free round 0's tables.
+func seatPenaltyAll(s *search, counts [][4]int) int {
+	sum := 0
+	for _, ps := range s.tables[0] {
+		sum += seatPenalty(ps, counts)
+	}
+	return sum
+}
+
 // regroupSeats lets free round 0 reach even seats where single swaps
 // cannot. In a tight round (every player has one least-used seat, as in
 // round 4 of a field of tables of 4) a table needs one player short of
@@ -22,6 +75,9 @@ func (s *search) regroupSeats(counts [][4]int) {
 	for range 4 {
 		improved := false
 		for t := range s.nt {
+			if s.regroupLeft <= 0 {
+				return
+			}
 			partners := s.regroupPartners(t, pen)
 			for _, u := range partners {
 				if pen[t] > 0 && s.regroup([]int{t, u}, counts, pen) {
@@ -115,9 +171,17 @@ func (g *regrouping) deal(gi, from int) {
 		return
 	}
 	grp := g.groups[gi]
+	if g.s.regroupLeft <= 0 {
+		return
+	}
 	if len(grp) == g.k {
-		c, p := g.s.tableCost(grp), seatPenalty(grp, g.counts)
-		if g.costSoFar+c > g.limit || g.penSoFar+p > g.bestPen {
+		g.s.regroupLeft--
+		c := g.s.tableCost(grp)
+		if g.costSoFar+c > g.limit {
+			return
+		}
+		p := seatPenalty(grp, g.counts)
+		if g.penSoFar+p > g.bestPen {
 			return
 		}
 		g.costSoFar, g.penSoFar = g.costSoFar+c, g.penSoFar+p

@@ -21,6 +21,7 @@ func tightSearch(n int, baseMeet []int32) *search {
 	}
 	s := newSearch(n, sizes, costModel{convex: true, repW: 1}, newRNG(1), baseMeet, nil)
 	s.load([][]int{tab})
+	s.regroupLeft = regroupWork
 	return s
 }
 

@@ -67,6 +67,7 @@ type search struct {
 	evals       int       // swaps evaluated by the current run
 	pairsAtBest int       // pair cost of the best seating of the current run
 	byRank      []int     // players by standing, when standings count
+	regroupLeft int       // groups regrouping may still evaluate
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, baseC3 []int32) *search {

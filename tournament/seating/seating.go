@@ -20,7 +20,9 @@
 // at most one) by colouring a bipartite graph; Round cannot change seats
 // already played and keeps the spread small by an exact seat choice per
 // table, cost-free regrouping of the players of two or three tables and
-// cost-free swaps, or exactly when it follows a plan (Params.Rounds). In
+// cost-free swaps (in a small field, searching a few more times for an
+// equally good seating with better seats), or exactly when it follows a
+// plan (Params.Rounds). In
 // the tight rounds of a small field seated round by round (round 4, when
 // every player has one least-used seat) avoiding repeats comes first and a
 // spread of 2 remains possible.
@@ -216,9 +218,7 @@ func Round(p Params) (*Result, error) {
 		lim.settled = basePairs + 1
 		lim.stall = 100
 	}
-	timedOut := s.run(lim)
-	s.regroupSeats(h.seats)
-	s.repairSeats(h.seats)
+	timedOut := s.seatAgain(lim, h.seats)
 	res := &Result{TimedOut: timedOut, Repeats: newMeetings(s)}
 	for _, ps := range s.tables[0] {
 		res.Tables = append(res.Tables, greedySeats(ps, h.seats, rng))

@@ -152,6 +152,9 @@ func TestIdempotentWrites(t *testing.T) {
 	if r2.Header.Get("Location") != r1.Header.Get("Location") || r1.Header.Get("Location") == "" {
 		t.Errorf("replayed Location = %q, want %q", r2.Header.Get("Location"), r1.Header.Get("Location"))
 	}
+	if got := r2.Header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("replayed answer with the organizer token: Cache-Control = %q, want no-store", got)
+	}
 	var tt tTournament
 	if err := json.Unmarshal(b1, &tt); err != nil {
 		t.Fatal(err)

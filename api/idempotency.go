@@ -61,7 +61,9 @@ type storedResponse struct {
 	Status      int    `json:"status"`
 	ContentType string `json:"content_type,omitempty"`
 	Location    string `json:"location,omitempty"`
-	Body        []byte `json:"body"`
+	// CacheControl keeps "no-store" on replays of answers that carry secrets.
+	CacheControl string `json:"cache_control,omitempty"`
+	Body         []byte `json:"body"`
 }
 
 // idempotent makes writes (POST, PUT, PATCH, DELETE) that carry an
@@ -123,7 +125,8 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 		return nil
 	}
 	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
-		Location: res.Header().Get(echo.HeaderLocation), Body: rec.body.Bytes()})
+		Location: res.Header().Get(echo.HeaderLocation), CacheControl: res.Header().Get(echo.HeaderCacheControl),
+		Body: rec.body.Bytes()})
 	if err == nil {
 		saved, err = seal(c.Request(), key, saved)
 	}
@@ -182,6 +185,9 @@ func replay(c echo.Context, stored []byte) error {
 	h.Set(headerReplayed, "true")
 	if r.Location != "" {
 		h.Set(echo.HeaderLocation, r.Location)
+	}
+	if r.CacheControl != "" {
+		h.Set(echo.HeaderCacheControl, r.CacheControl)
 	}
 	return c.Blob(r.Status, r.ContentType, r.Body)
 }

@@ -3,11 +3,15 @@ package api_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
@@ -218,4 +222,79 @@ func TestTournamentFieldsAndDefaults(t *testing.T) {
 	if sm.AdvancePerTable != 1 || read.AdvancePerTable != 1 || read.OrganizerToken != "" {
 		t.Errorf("advance_per_table = %d, read back %d, organizer_token on GET %q; want 1, 1 and none", sm.AdvancePerTable, read.AdvancePerTable, read.OrganizerToken)
 	}
+}
+
+// TestAuditTimesUTC: times are RFC 3339 UTC (api.md) also inside the audit
+// log's before and after, which the database writes, when the database's
+// own time zone is not UTC (a Swedish club's server).
+func TestAuditTimesUTC(t *testing.T) {
+	u := dbtest.NewURL(t)
+	parsed, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.Exec(t.Context(), `ALTER DATABASE "`+strings.TrimPrefix(parsed.Path, "/")+`" SET timezone TO 'Europe/Stockholm'`)
+	conn.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := postgres.NewStore(pool)
+	svc := tournament.NewService(store)
+	refs := tournament.NewReferees(svc, store)
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
+		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
+	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "swiss", "rounds": 2, "games_per_round": 1}`)
+	s.importPlayers(t, tt, 4)
+	r := s.draw(t, tt, 11)
+	tb := r.Tables[0]
+	s.must(t, http.StatusCreated, nil, "PUT", gamePath(tt.ID, 1, 1, 1), tb.Code, json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1))))
+	var log struct {
+		Entries []struct {
+			Kind          string
+			Before, After any
+		}
+	}
+	s.must(t, http.StatusOK, &log, "GET", "/api/v1/tournaments/"+tt.ID+"/audit", tt.OrganizerToken, nil)
+	times := 0
+	for i, e := range log.Entries {
+		for _, bad := range localTimes(fmt.Sprintf("/entries/%d(%s)", i, e.Kind), []any{e.Before, e.After}, &times) {
+			t.Error(bad)
+		}
+	}
+	if times == 0 {
+		t.Fatalf("no times in the audit snapshots; the test checks nothing")
+	}
+}
+
+// localTimes lists the RFC 3339 times in v whose offset is not zero, and
+// counts the times it saw.
+func localTimes(path string, v any, seen *int) []string {
+	var bad []string
+	switch v := v.(type) {
+	case string:
+		if at, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			*seen++
+			if _, off := at.Zone(); off != 0 {
+				bad = append(bad, fmt.Sprintf("%s: %q is not UTC", path, v))
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			bad = append(bad, localTimes(path+"/"+k, x, seen)...)
+		}
+	case []any:
+		for i, x := range v {
+			bad = append(bad, localTimes(fmt.Sprintf("%s/%d", path, i), x, seen)...)
+		}
+	}
+	return bad
 }

@@ -76,7 +76,12 @@ func TestRefereeEndpointGaps(t *testing.T) {
 	var d tDispute
 	s.must(t, http.StatusCreated, &d, "POST", disputesPath(tid), code, c.dispute(code))
 	ruling := base + "/disputes/" + d.ID + "/ruling"
+	other := s.createTournament(t, `{"name": "Other", "format": "sm"}`)
 	runRefCases(t, s, []refCase{
+		{"another tournament's dispute", "GET", disputesPath(other.ID) + "/" + d.ID, other.OrganizerToken, nil, 404, "dispute_not_found"},
+		{"ruling on another tournament's dispute", "POST", disputesPath(other.ID) + "/" + d.ID + "/ruling", other.OrganizerToken, map[string]any{"decision": "rejected", "reason": "x"}, 404, "dispute_not_found"},
+		{"get game of an unknown tournament", "GET", gamePath("nope", 1, 1, 1), "", nil, 404, "tournament_not_found"},
+		{"get game of an unknown table", "GET", gamePath(tid, 1, 7, 1), "", nil, 404, "table_not_found"},
 		{"dispute, unknown tournament", "POST", disputesPath("nope"), adminToken, c.dispute(""), 404, "tournament_not_found"},
 		{"dispute, wrong type", "POST", disputesPath(tid), code, `{"round":"1","table":1,"game":1,"description":"x"}`, 400, "invalid_field_type"},
 		{"dispute on table 0", "POST", disputesPath(tid), org, map[string]any{"round": 1, "table": 0, "game": 1, "description": "x"}, 404, "table_not_found"},

@@ -693,3 +693,16 @@ func TestCompareAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestChicagoLostInTheFirstTrick: the deal ends after the first trick the
+// declarer does not win.
+func TestChicagoLostInTheFirstTrick(t *testing.T) {
+	tb := lostTable(t, map[string]int{"bo": 20})
+	tb.rec.Chicago = "bo"
+	tb.trick("bo:3c cia:Qc dan:4c anna:2c")
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	if got := awards(res); !reflect.DeepEqual(got, []string{"bo:chicago:-15"}) || res.Ended != engine.EndedChicagoLost {
+		t.Errorf("CheckDeal(bo loses trick 1) = awards %v ended %q, want [bo:chicago:-15] chicago_lost", got, res.Ended)
+	}
+}

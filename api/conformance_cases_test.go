@@ -53,7 +53,7 @@ func TestTournamentEndpointGaps(t *testing.T) {
 		{"submit with fields of the wrong type", "PUT", gamePath(tid, 1, 1, 1), f.code(1), `{"players":"abc","first_dealer":1,"deals":[]}`, "", 400, "invalid_field_type"},
 		{"submit an empty body", "PUT", gamePath(tid, 1, 1, 1), f.code(1), ``, "", 400, ""},
 
-		{"deal, malformed JSON", "POST", gamePath(tid, 1, 2, 1) + "/deals", f.code(2), `{"sheet":`, "", 400, "invalid_json"},
+		{"deal, malformed JSON", "POST", gamePath(tid, 1, 2, 1) + "/deals", f.code(2), `{"sheet":`, "", 400, "malformed_json"},
 		{"deal, bad deal number", "POST", gamePath(tid, 1, 2, 1) + "/deals?deal=x", f.code(2), `{"sheet":{}}`, "", 400, "invalid_deal_number"},
 		{"deal, other organizer", "POST", gamePath(tid, 1, 2, 1) + "/deals", f.other.OrganizerToken, `{"sheet":{}}`, "", 403, "wrong_tournament"},
 		{"deal, unknown tournament", "POST", gamePath("nope", 1, 1, 1) + "/deals", adminToken, `{"sheet":{}}`, "", 404, "tournament_not_found"},

@@ -143,7 +143,7 @@ func TestTournamentEndpoints(t *testing.T) {
 		{"submit without token", "PUT", gamePath(tid, 1, 1, 2), "", f.game(1, 2), "", 401, "missing_token"},
 		{"submit with a wrong code", "PUT", gamePath(tid, 1, 1, 2), "ABCDEFGH", f.game(1, 2), "", 401, "unknown_token"},
 		{"submit, other organizer", "PUT", gamePath(tid, 1, 1, 2), other, f.game(1, 2), "", 403, "wrong_tournament"},
-		{"submit not JSON", "PUT", gamePath(tid, 1, 1, 2), f.code(1), `{"players":`, "", 400, "invalid_json"},
+		{"submit not JSON", "PUT", gamePath(tid, 1, 1, 2), f.code(1), `{"players":`, "", 400, "malformed_json"},
 		{"submit an invalid record", "PUT", gamePath(tid, 1, 1, 2), f.code(1), f.game(2, 2), "", 422, "players_mismatch"},
 		{"submit game 4", "PUT", gamePath(tid, 1, 1, 4), f.code(1), f.game(1, 1), "", 404, "game_not_found"},
 		{"submit to table 9", "PUT", gamePath(tid, 1, 9, 1), org, f.game(1, 1), "", 404, "table_not_found"},

@@ -52,7 +52,7 @@ func decodeError(err error, code, what string) error {
 		return &Error{Kind: KindInvalid, Code: code, Message: what, Err: err}
 	}
 	if de.Syntax {
-		return &Error{Kind: KindInvalid, Code: "invalid_json", Message: what + ": " + de.Error(), Err: err}
+		return &Error{Kind: KindInvalid, Code: "malformed_json", Message: what + ": " + de.Error(), Err: err}
 	}
 	if de.WrongTypes > 0 {
 		e := Errorf(KindInvalid, "invalid_field_type", "%s: %d field(s) have the wrong JSON type; the first problem: %s",
@@ -163,7 +163,7 @@ func canonicalJSON(data []byte) ([]byte, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, Errorf(KindInvalid, "invalid_json", "the body is not JSON: %v", err)
+		return nil, Errorf(KindInvalid, "malformed_json", "the body is not JSON: %v", err)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -281,10 +281,10 @@ func TestSubmitGameChecks(t *testing.T) {
 		rec  []byte
 		code string
 	}{
-		{"not JSON", org, k, []byte(`{"players":`), "invalid_json"},
+		{"not JSON", org, k, []byte(`{"players":`), "malformed_json"},
 		{"wrong seat order", org, k, tournamenttest.SheetGame(rng, reversed, tb.FirstDealerOf(2)), "players_mismatch"},
 		{"game 1's dealer for game 2", org, k, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)), "first_dealer_mismatch"},
-		{"empty body", org, k, nil, "invalid_json"},
+		{"empty body", org, k, nil, "malformed_json"},
 		{"unfinished game", org, k, []byte(`{"players":` + mustJSON(tb.Players) + `,"first_dealer":"` + tb.FirstDealerOf(2) + `","deals":[]}`), "invalid_record"},
 		{"engine error", org, k, []byte(`{"players":` + mustJSON(tb.Players) + `,"first_dealer":"` + tb.FirstDealerOf(2) + `","deals":[{"sheet":{"` + tb.Players[0] + `":{"hand1":9}}}]}`), "invalid_record"},
 		{"other rules", org, k, []byte(`{"rules":{"preset":"sm","overrides":{"target":100}},"players":` + mustJSON(tb.Players) + `,"first_dealer":"` + tb.FirstDealerOf(2) + `","deals":[]}`), "rules_mismatch"},

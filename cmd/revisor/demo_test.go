@@ -26,7 +26,9 @@ func TestDevSeedsDemo(t *testing.T) {
 		status, body := get(t, r.url+"/api/v1/tournaments/"+id+"/standings", "")
 		var s struct {
 			Status string
-			Rows   []struct{ GamesPlayed int `json:"games_played"` }
+			Rows   []struct {
+				GamesPlayed int `json:"games_played"`
+			}
 		}
 		if status != http.StatusOK || json.Unmarshal(body, &s) != nil || s.Status != "running" || s.Rows[0].GamesPlayed == 0 {
 			t.Errorf("standings of demo %s = %d %.200s, want a running tournament with games", id, status, body)

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"bytes"
-	"encoding/binary"
-	"math/bits"
-)
+import "bytes"
 
 // The fast path for deal records. fastDecoder reads the common shape of a
 // deal record in one pass over the bytes, straight into a DealRecord,
@@ -441,6 +437,9 @@ func (f *fastDecoder) scores() (map[string]int, bool) {
 
 // cards reads a list of cards, cut from the slab.
 func (f *fastDecoder) cards() ([]Card, bool) {
+	if list, ok := f.compactCards(); ok {
+		return list, true
+	}
 	base := len(f.slab)
 	more, ok := f.begin('[', ']')
 	for ; more && ok; more, ok = f.after(']') {
@@ -453,16 +452,50 @@ func (f *fastDecoder) cards() ([]Card, bool) {
 	return f.slab[base:len(f.slab):len(f.slab)], ok
 }
 
-// card reads a card string.
-func (f *fastDecoder) card() (Card, bool) {
-	// The common case: two characters, rank and suit, at the current
-	// position.
-	if p := f.pos; p+4 <= len(f.src) && f.src[p] == '"' && f.src[p+3] == '"' {
-		if r, s := rankIndex(f.src[p+1]), suitByte(f.src[p+2]); r >= 0 && s >= 0 {
-			f.pos = p + 4
-			return NewCard(r, s), true
+// compactCards reads a list of two-character cards without white space,
+// as json.Marshal writes it. It returns false, having read nothing, for
+// any other list.
+func (f *fastDecoder) compactCards() ([]Card, bool) {
+	src, pos, slab := f.src, f.pos, f.slab
+	if pos+1 >= len(src) || src[pos] != '[' {
+		return nil, false
+	}
+	base := len(slab)
+	if src[pos+1] == ']' {
+		f.pos = pos + 2
+		return slab[base:base:base], true
+	}
+	for pos++; pos+5 <= len(src); pos += 5 {
+		w := src[pos : pos+5]
+		c, ok := twoCharCard(w[1], w[2])
+		if !ok || w[0] != '"' || w[3] != '"' {
+			return nil, false
+		}
+		slab = append(slab, c) // a new slab, if any, takes this list along
+		if w[4] == ']' {
+			f.pos, f.slab = pos+5, slab
+			return slab[base:len(slab):len(slab)], true
+		} else if w[4] != ',' {
+			return nil, false
 		}
 	}
+	return nil, false
+}
+
+// card reads a card string.
+func (f *fastDecoder) card() (Card, bool) {
+	if p := f.pos; p+4 <= len(f.src) {
+		w := f.src[p : p+4]
+		if c, ok := twoCharCard(w[1], w[2]); ok && w[0] == '"' && w[3] == '"' {
+			f.pos = p + 4
+			return c, true
+		}
+	}
+	return f.spelledCard()
+}
+
+// spelledCard reads a card string in any spelling.
+func (f *fastDecoder) spelledCard() (Card, bool) {
 	b, ok := f.str()
 	if !ok {
 		return 0, false
@@ -471,279 +504,9 @@ func (f *fastDecoder) card() (Card, bool) {
 	return c, err == nil
 }
 
-// name reads a string and interns it.
-func (f *fastDecoder) name() (string, bool) {
-	b, ok := f.str()
-	if !ok {
-		return "", false
-	}
-	return f.intern(b), true
-}
-
-// intern returns b as a string, reusing the string of an earlier call:
-// records repeat a few player names and categories many times. Strings of
-// up to 7 bytes are compared as one number.
-func (f *fastDecoder) intern(b []byte) string {
-	if len(b) > 7 {
-		for _, n := range f.names {
-			if n.key == longName && string(b) == n.s {
-				return n.s
-			}
-		}
-		return f.remember(longName, string(b))
-	}
-	key := packName(b)
-	for _, n := range f.names {
-		if n.key == key {
-			return n.s
-		}
-	}
-	return f.remember(key, string(b))
-}
-
-// remember adds a string to the interned ones, replacing the oldest when
-// there are maxNames.
-func (f *fastDecoder) remember(key uint64, s string) string {
-	if len(f.names) < maxNames {
-		f.names = append(f.names, internedName{key, s})
-	} else {
-		f.names[f.nextName] = internedName{key, s}
-		f.nextName = (f.nextName + 1) % maxNames
-	}
-	return s
-}
-
-// longName is the key of interned strings longer than 7 bytes.
-const longName = ^uint64(0)
-
-// packName packs a string of up to 7 bytes into a number that no other
-// such string has: the bytes and the length.
-func packName(b []byte) uint64 {
-	var k uint64
-	for i, c := range b {
-		k |= uint64(c) << (8 * i)
-	}
-	return k | uint64(len(b))<<56
-}
-
-// The JSON reading below accepts a subset of JSON; false means "not
-// handled here" (possibly valid JSON that the tree decoder reads).
-
-// space skips white space.
-func (f *fastDecoder) space() {
-	for f.pos < len(f.src) {
-		switch f.src[f.pos] {
-		case ' ', '\t', '\n', '\r':
-			f.pos++
-		default:
-			return
-		}
-	}
-}
-
-// peek skips white space and returns the next byte, or 0 at the end.
-func (f *fastDecoder) peek() byte {
-	if f.pos < len(f.src) && f.src[f.pos] > ' ' {
-		return f.src[f.pos]
-	}
-	f.space()
-	if f.pos < len(f.src) {
-		return f.src[f.pos]
-	}
-	return 0
-}
-
-// begin reads the opening bracket of a container: more is false for an
-// empty one, ok is false when the bracket is not there.
-func (f *fastDecoder) begin(open, close byte) (more, ok bool) {
-	if f.peek() != open {
-		return false, false
-	}
-	f.pos++
-	if f.peek() == close {
-		f.pos++
-		return false, true
-	}
-	return true, true
-}
-
-// after reads what follows an element: a comma (more) or the closing
-// bracket.
-func (f *fastDecoder) after(close byte) (more, ok bool) {
-	switch f.peek() {
-	case ',':
-		f.pos++
-		return true, true
-	case close:
-		f.pos++
-		return false, true
-	}
-	return false, false
-}
-
-// key reads an object key and its colon.
-func (f *fastDecoder) key() ([]byte, bool) {
-	k, ok := f.str()
-	if !ok || f.peek() != ':' {
-		return nil, false
-	}
-	f.pos++
-	return k, true
-}
-
-// str reads a string without escapes or control characters. It looks at
-// eight bytes at a time (see stringEnd).
-func (f *fastDecoder) str() ([]byte, bool) {
-	if f.peek() != '"' {
-		return nil, false
-	}
-	start := f.pos + 1
-	for i := start; i+8 <= len(f.src); i += 8 {
-		if m := stringEnd(binary.LittleEndian.Uint64(f.src[i:])); m != 0 {
-			i += bits.TrailingZeros64(m) / 8
-			if f.src[i] != '"' {
-				return nil, false
-			}
-			f.pos = i + 1
-			return f.src[start:i], true
-		}
-	}
-	for i, c := range f.src[start:] {
-		if c == '"' {
-			f.pos = start + i + 1
-			return f.src[start : start+i], true
-		}
-		if c == '\\' || c < 0x20 {
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// stringEnd marks (with its high bit) each byte of the eight in x that
-// ends or interrupts a plain string: a quote, a backslash or a control
-// character. Marks above the lowest one may be false, so only the lowest
-// counts.
-func stringEnd(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	quote, backslash := x^(ones*'"'), x^(ones*'\\')
-	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	return zero(quote) | zero(backslash) | (x-ones*0x20)&^x&highs
-}
-
-// literal reads the literal text.
-func (f *fastDecoder) literal(text string) bool {
-	if f.peek() == text[0] && len(f.src)-f.pos >= len(text) && string(f.src[f.pos:f.pos+len(text)]) == text {
-		f.pos += len(text)
-		return true
-	}
-	return false
-}
-
-// null reads null.
-func (f *fastDecoder) null() bool { return f.literal("null") }
-
-// boolean reads true or false into *dst.
-func (f *fastDecoder) boolean(dst *bool) bool {
-	switch {
-	case f.literal("true"):
-		*dst = true
-	case f.literal("false"):
-		*dst = false
-	default:
-		return false
-	}
-	return true
-}
-
-// integer reads a whole number of at most 15 digits without fraction or
-// exponent.
-func (f *fastDecoder) integer() (int, bool) {
-	f.space()
-	i, neg := f.pos, false
-	if i < len(f.src) && f.src[i] == '-' {
-		i, neg = i+1, true
-	}
-	start, n := i, 0
-	for ; i < len(f.src) && f.src[i] >= '0' && f.src[i] <= '9'; i++ {
-		n = n*10 + int(f.src[i]-'0')
-	}
-	if digits := i - start; digits == 0 || digits > 15 || digits > 1 && f.src[start] == '0' {
-		return 0, false
-	}
-	if i < len(f.src) && (f.src[i] == '.' || f.src[i] == 'e' || f.src[i] == 'E') {
-		return 0, false
-	}
-	f.pos = i
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-// skip reads over any value that the fast path can check.
-func (f *fastDecoder) skip(depth int) bool {
-	if depth > maxSkipDepth {
-		return false
-	}
-	switch c := f.peek(); {
-	case c == '{':
-		more, ok := f.begin('{', '}')
-		for ; more && ok; more, ok = f.after('}') {
-			if _, ok := f.key(); !ok || !f.skip(depth+1) {
-				return false
-			}
-		}
-		return ok
-	case c == '[':
-		more, ok := f.begin('[', ']')
-		for ; more && ok; more, ok = f.after(']') {
-			if !f.skip(depth + 1) {
-				return false
-			}
-		}
-		return ok
-	case c == '"':
-		_, ok := f.str()
-		return ok
-	case c == '-' || c >= '0' && c <= '9':
-		return f.number()
-	}
-	var b bool
-	return f.null() || f.boolean(&b)
-}
-
-// number reads a number of any JSON form.
-func (f *fastDecoder) number() bool {
-	i := f.pos
-	if f.src[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < len(f.src) && f.src[i] >= '0' && f.src[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	if n := digits(); n == 0 || n > 1 && f.src[i-n] == '0' {
-		return false
-	}
-	if i < len(f.src) && f.src[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(f.src) && (f.src[i] == 'e' || f.src[i] == 'E') {
-		i++
-		if i < len(f.src) && (f.src[i] == '+' || f.src[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	f.pos = i
-	return true
+// twoCharCard returns the card of rank byte r and suit byte s, as
+// ParseCard reads them.
+func twoCharCard(r, s byte) (Card, bool) {
+	ri, si := rankTable[r], suitTable[s]
+	return Card(si)*13 + Card(ri), ri|si < 0x80
 }

@@ -260,3 +260,17 @@ func cpuTime(tb testing.TB) time.Duration {
 func reportCPU(b *testing.B, cpu0 time.Duration) {
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// TestTwoCharCard: the fast path's tables read every two-byte string as
+// ParseCard does.
+func TestTwoCharCard(t *testing.T) {
+	for r := 0; r < 256; r++ {
+		for s := 0; s < 256; s++ {
+			got, ok := engine.TwoCharCard(byte(r), byte(s))
+			want, err := engine.ParseCard(string([]byte{byte(r), byte(s)}))
+			if ok != (err == nil) || ok && got != want {
+				t.Errorf("TwoCharCard(%q) = %v, %v; ParseCard: %v, %v", []byte{byte(r), byte(s)}, got, ok, want, err)
+			}
+		}
+	}
+}

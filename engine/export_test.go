@@ -11,3 +11,6 @@ func DecodeDealFast(data []byte) (rec *DealRecord, ok bool) {
 	var f fastDecoder
 	return f.deal(data)
 }
+
+// TwoCharCard is the fast path's reading of a two-character card.
+func TwoCharCard(r, s byte) (Card, bool) { return twoCharCard(r, s) }

@@ -169,16 +169,18 @@ type recordStatus struct {
 	message string // why it is invalid or not JSON
 }
 
-// recordChecker checks records one at a time, reusing its output buffer.
+// recordChecker checks records one at a time, reusing its output buffer and
+// its engine.Validator; one per goroutine.
 type recordChecker struct {
 	buf []byte
+	val engine.Validator
 }
 
 // check decodes and checks one record (a game when it has a top-level
-// "deals" member) with engine.Validate and returns its compact result JSON,
-// valid until the next call.
+// "deals" member) with engine.Validator and returns its compact result
+// JSON, valid until the next call.
 func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatus) {
-	out := engine.Validate(data, engine.GameOptions{InProgress: inProgress})
+	out := c.val.Validate(data, engine.GameOptions{InProgress: inProgress})
 	var errs []engine.Problem
 	if out.Game {
 		c.buf = appendGameResult(c.buf[:0], out.GameResult)

@@ -8,4 +8,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/lib.sh
 ensure_go
-exec go run ./cmd/revisor dev "$@"
+# Build, then exec the binary itself so that SIGINT and SIGTERM reach it
+# directly (go run would leave it running when sent SIGTERM).
+mkdir -p .local/bin
+go build -o .local/bin/revisor ./cmd/revisor
+exec .local/bin/revisor dev "$@"

@@ -43,6 +43,10 @@ type internedName struct {
 // maxNames bounds the strings interned by a fastDecoder.
 const maxNames = 32
 
+// maxKeptScratch bounds the scratch buffers a fastDecoder keeps between
+// records (elements or bytes).
+const maxKeptScratch = 1 << 12
+
 // maxSkipDepth bounds the nesting of unknown members the fast path skips.
 const maxSkipDepth = 64
 
@@ -179,8 +183,10 @@ func (f *fastDecoder) rulesValue(rec *DealRecord) bool {
 		if len(d.probs) > 0 {
 			return false
 		}
-		f.rules, f.hasRules = r, true
-		f.rulesSrc = append(f.rulesSrc[:0], span...)
+		f.rules, f.hasRules = r, len(span) <= maxKeptScratch
+		if f.hasRules {
+			f.rulesSrc = append(f.rulesSrc[:0], span...)
+		}
 	}
 	r := f.rules
 	rec.Rules = &r
@@ -206,13 +212,17 @@ func fastRounds[T any](f *fastDecoder, scratch *[]T, elem func(*fastDecoder, *T)
 		}
 		bounds = append(bounds, len(s))
 	}
-	*scratch, f.bounds = s, bounds
 	if !ok {
+		*scratch, f.bounds = s, bounds
 		return nil, false
 	}
 	all := make([]T, len(s))
 	copy(all, s)
 	clear(s)
+	if cap(s) > maxKeptScratch || cap(bounds) > maxKeptScratch {
+		s, bounds = nil, nil // a huge record: do not keep its buffers
+	}
+	*scratch, f.bounds = s, bounds
 	out := make([][]T, len(bounds))
 	lo := 0
 	for i, hi := range bounds {
@@ -384,12 +394,15 @@ func (f *fastDecoder) strings() ([]string, bool) {
 		}
 		s = append(s, name)
 	}
-	f.strs = s
 	if !ok {
 		return nil, false
 	}
 	out := make([]string, len(s))
 	copy(out, s)
+	if cap(s) > maxKeptScratch {
+		s = nil
+	}
+	f.strs = s
 	return out, true
 }
 

@@ -175,7 +175,11 @@ func FuzzFastDecode(f *testing.F) {
 // outcome of Validate, and earlier outcomes stay as they were.
 func TestValidatorReuse(t *testing.T) {
 	docs := append(simDeals(t, 40), exampleDeals(t)...)
-	docs = append(docs, []byte(`{"players":`), []byte(`{"players":["a"],"deals":[]}`))
+	huge := `{"players":["a","b"],"dealer":"a","hands":{},"exchanges":[[` +
+		strings.Repeat(`{"player":"a","discard":[],"draw":[]},`, 5000) + `{"player":"b"}]],"announcements":[],"tricks":[]}`
+	docs = append(docs, []byte(`{"players":`), []byte(`{"players":["a"],"deals":[]}`), []byte(huge),
+		[]byte(huge[:len(huge)-1]))
+	docs = append(docs, simDeals(t, 5)...)
 	var v engine.Validator
 	var kept []engine.Outcome
 	for _, data := range docs {

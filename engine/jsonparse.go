@@ -69,6 +69,9 @@ type parseBuffers struct {
 	arena, stack []node
 }
 
+// maxKeptNodes bounds the buffers parseBuffers keep between parses.
+const maxKeptNodes = 1 << 16
+
 // parseTree parses one JSON document. It returns the root and the tree,
 // or a syntax error. With bufs nil it allocates its own buffers.
 func parseTree(src string, bufs *parseBuffers) (node, tree, error) {
@@ -87,8 +90,8 @@ func parseTree(src string, bufs *parseBuffers) (node, tree, error) {
 	}
 	p.space()
 	v, err := p.value()
-	if bufs != nil {
-		bufs.arena, bufs.stack = p.arena[:0], p.stack[:0]
+	if bufs != nil && cap(p.arena) <= maxKeptNodes && cap(p.stack) <= maxKeptNodes {
+		bufs.arena, bufs.stack = p.arena[:0], p.stack[:0] // kept unless a huge record grew them
 	}
 	if err != nil {
 		return node{}, tree{}, err

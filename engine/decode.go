@@ -73,6 +73,15 @@ func decodeDealTree(data []byte) (*DealRecord, error) {
 // DecodeGame reads a game record (records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeGame(data []byte) (*GameRecord, error) {
+	var f fastDecoder
+	if g, ok := f.game(data); ok {
+		return g, nil
+	}
+	return decodeGameTree(data)
+}
+
+// decodeGameTree is DecodeGame without the fast path.
+func decodeGameTree(data []byte) (*GameRecord, error) {
 	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return nil, derr

@@ -29,6 +29,8 @@ type fastDecoder struct {
 	bounds []int
 	strs   []string
 
+	sawDeals bool // deal gave up at a top-level "deals" member: a game
+
 	rulesSrc []byte // the last "rules" value decoded, and its rules
 	rules    Rules
 	hasRules bool
@@ -63,7 +65,12 @@ const (
 	mChicago
 	mTricks
 
-	mRequired = mPlayers | mDealer | mHands | mExchanges | mAnnouncements | mTricks
+	mDeals
+	mEndedBy
+
+	mRequiredInGame = mHands | mExchanges | mAnnouncements | mTricks
+	mRequired       = mPlayers | mDealer | mRequiredInGame
+	mRequiredGame   = mPlayers | mDealer | mDeals
 )
 
 // deal decodes a stand-alone deal record (with rules, players, dealer and
@@ -72,7 +79,8 @@ func (f *fastDecoder) deal(data []byte) (rec *DealRecord, ok bool) {
 	f.src, f.pos = data, 0
 	f.slab = make([]Card, 0, len(data)/5+1)
 	rec = &DealRecord{}
-	ok = f.dealMembers(rec)
+	f.sawDeals = false
+	ok = f.dealMembers(rec, false)
 	if ok {
 		f.space()
 		ok = f.pos == len(f.src)
@@ -81,8 +89,23 @@ func (f *fastDecoder) deal(data []byte) (rec *DealRecord, ok bool) {
 	return rec, ok
 }
 
-// dealMembers reads the deal object.
-func (f *fastDecoder) dealMembers(rec *DealRecord) bool {
+// game decodes a game record whose deals are all full deals (no
+// score-sheet lines). ok is false when the record needs the tree decoder.
+func (f *fastDecoder) game(data []byte) (g *GameRecord, ok bool) {
+	f.src, f.pos = data, 0
+	f.slab = make([]Card, 0, len(data)/5+1)
+	g = &GameRecord{}
+	ok = f.gameMembers(g)
+	if ok {
+		f.space()
+		ok = f.pos == len(f.src)
+	}
+	f.src = nil
+	return g, ok
+}
+
+// gameMembers reads the game object.
+func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 	seen := 0
 	more, ok := f.begin('{', '}')
 	for ; more && ok; more, ok = f.after('}') {
@@ -90,20 +113,86 @@ func (f *fastDecoder) dealMembers(rec *DealRecord) bool {
 		if !ok {
 			return false
 		}
-		bit, ok := f.dealMember(rec, k)
+		bit := 0
+		switch string(k) {
+		case "rules":
+			bit = mRules
+			ok = f.null() || f.rulesValue(&g.Rules)
+		case "players":
+			bit = mPlayers
+			g.Players, ok = f.strings()
+		case "first_dealer":
+			bit = mDealer
+			g.FirstDealer, ok = f.name()
+		case "ended_by":
+			bit = mEndedBy
+			if !f.null() {
+				g.EndedBy, ok = f.name()
+			}
+		case "deals":
+			bit = mDeals
+			g.Deals, ok = f.gameDeals()
+		default:
+			ok = f.skip(0)
+		}
 		if !ok || seen&bit != 0 {
 			return false
 		}
 		seen |= bit
 	}
-	return ok && seen&mRequired == mRequired
+	return ok && seen&mRequiredGame == mRequiredGame
+}
+
+// gameDeals reads the deals of a game, all full deals.
+func (f *fastDecoder) gameDeals() ([]GameDeal, bool) {
+	out := make([]GameDeal, 0, 16)
+	more, ok := f.begin('[', ']')
+	for ; more && ok; more, ok = f.after(']') {
+		rec := &DealRecord{}
+		if !f.dealMembers(rec, true) {
+			return nil, false
+		}
+		out = append(out, GameDeal{Deal: rec})
+	}
+	return out, ok
+}
+
+// dealMembers reads the deal object; inGame: an entry of a game's deals,
+// whose rules, players, dealer and scores are ignored.
+func (f *fastDecoder) dealMembers(rec *DealRecord, inGame bool) bool {
+	required := mRequired
+	if inGame {
+		required = mRequiredInGame
+	}
+	seen := 0
+	more, ok := f.begin('{', '}')
+	for ; more && ok; more, ok = f.after('}') {
+		k, ok := f.key()
+		if !ok {
+			return false
+		}
+		bit, ok := f.dealMember(rec, k, inGame)
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+	return ok && seen&required == required
 }
 
 // dealMember reads the value of member k into rec and returns k's bit.
-func (f *fastDecoder) dealMember(rec *DealRecord, k []byte) (int, bool) {
+func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, bool) {
+	if inGame {
+		switch string(k) {
+		case "rules", "players", "dealer", "scores":
+			return 0, f.skip(0) // ignored, as by the tree decoder
+		case "sheet":
+			return 0, false // a score-sheet line
+		}
+	}
 	switch string(k) {
 	case "rules":
-		return mRules, f.null() || f.rulesValue(rec)
+		return mRules, f.null() || f.rulesValue(&rec.Rules)
 	case "players":
 		var ok bool
 		rec.Players, ok = f.strings()
@@ -145,6 +234,7 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte) (int, bool) {
 		rec.Tricks, ok = fastRounds(f, &f.ps, (*fastDecoder).play)
 		return mTricks, ok
 	case "deals":
+		f.sawDeals = !inGame
 		return 0, false // a game
 	}
 	return 0, f.skip(0)
@@ -165,7 +255,7 @@ func (f *fastDecoder) deck(rec *DealRecord) bool {
 
 // rulesValue decodes a "rules" value with the tree decoder's rules reader,
 // reusing the last result when the text is the same.
-func (f *fastDecoder) rulesValue(rec *DealRecord) bool {
+func (f *fastDecoder) rulesValue(dst **Rules) bool {
 	f.space()
 	start := f.pos
 	if !f.skip(0) {
@@ -189,7 +279,7 @@ func (f *fastDecoder) rulesValue(rec *DealRecord) bool {
 		}
 	}
 	r := f.rules
-	rec.Rules = &r
+	*dst = &r
 	return true
 }
 

@@ -180,6 +180,7 @@ func TestValidatorReuse(t *testing.T) {
 	docs = append(docs, []byte(`{"players":`), []byte(`{"players":["a"],"deals":[]}`), []byte(huge),
 		[]byte(huge[:len(huge)-1]))
 	docs = append(docs, simDeals(t, 5)...)
+	docs = append(docs, simGames(t, 6)...)
 	var v engine.Validator
 	var kept []engine.Outcome
 	for _, data := range docs {
@@ -277,4 +278,91 @@ func TestTwoCharCard(t *testing.T) {
 			}
 		}
 	}
+}
+
+// simGames returns n simulated game records as JSON (3 and 4 players);
+// every third has score-sheet lines for some deals.
+func simGames(tb testing.TB, n int) [][]byte {
+	tb.Helper()
+	out := make([][]byte, 0, n)
+	for i := 0; i < n; i++ {
+		opt := sim.DefaultOptions()
+		opt.MaxDeals = 12
+		s := sim.NewWithOptions(uint64(i), engine.SM(), opt)
+		players := sim.Players(3 + i%2)
+		g := s.Game(players, players[i%len(players)])
+		if i%3 == 2 {
+			g = s.SheetsOf(g, 0.3)
+		}
+		data, err := json.Marshal(g)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// checkFastGameMatchesTree is checkFastMatchesTree for game records.
+func checkFastGameMatchesTree(t *testing.T, data []byte) bool {
+	t.Helper()
+	fast, ok := engine.DecodeGameFast(data)
+	tree, err := engine.DecodeGameTree(data)
+	got, gotErr := engine.DecodeGame(data)
+	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
+		t.Fatalf("DecodeGame(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
+	}
+	if !ok {
+		return false
+	}
+	if !json.Valid(data) {
+		t.Fatalf("fast path accepted %s, which is not JSON", data)
+	}
+	if err != nil {
+		t.Fatalf("fast path accepted %s; tree decoder: %v", data, err)
+	}
+	if !reflect.DeepEqual(fast, tree) {
+		t.Fatalf("fast path decoded %s as\n%+v\nthe tree decoder as\n%+v", data, fast, tree)
+	}
+	return true
+}
+
+// TestFastDecodeGameMatchesTree: the fast path takes simulated games of
+// full deals and decodes them exactly as the tree decoder does; games with
+// score-sheet lines go to the tree decoder.
+func TestFastDecodeGameMatchesTree(t *testing.T) {
+	for i, data := range simGames(t, 30) {
+		if got, want := checkFastGameMatchesTree(t, data), i%3 != 2; got != want {
+			t.Errorf("fast path took simulated game %d: %v, want %v", i, got, want)
+		}
+	}
+	const deal = `{"hands":{"a":["2c"],"b":["3c"]},"exchanges":[],"announcements":[],"tricks":[]}`
+	for _, tc := range []struct {
+		doc  string
+		fast bool
+	}{
+		{`{"players":["a","b"],"first_dealer":"a","deals":[]}`, true},
+		{`{"rules":{"preset":"sm"},"players":["a","b"],"first_dealer":"a","ended_by":"time","deals":[` + deal + `]}`, true},
+		{`{"players":["a","b"],"first_dealer":"a","ended_by":null,"deals":[{"players":7,"dealer":[],"scores":"x",` + deal[1:] + `]}`, true},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}}]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}},` + deal + `]}`, false},
+		{`{"players":["a","b"],"deals":[` + deal + `]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[` + deal + `],"deals":[]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":{}}`, false},
+	} {
+		if got := checkFastGameMatchesTree(t, []byte(tc.doc)); got != tc.fast {
+			t.Errorf("fast path took %s: %v, want %v", tc.doc, got, tc.fast)
+		}
+	}
+}
+
+// FuzzFastDecodeGame is FuzzFastDecode for game records.
+func FuzzFastDecodeGame(f *testing.F) {
+	for _, data := range simGames(f, 4) {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"players":["a","b"],"first_dealer":"a","deals":[{"hands":{"a":["2c"]},"exchanges":[[]],"announcements":[[]],"tricks":[[]]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastGameMatchesTree(t, data)
+	})
 }

@@ -14,3 +14,12 @@ func DecodeDealFast(data []byte) (rec *DealRecord, ok bool) {
 
 // TwoCharCard is the fast path's reading of a two-character card.
 func TwoCharCard(r, s byte) (Card, bool) { return twoCharCard(r, s) }
+
+// DecodeGameTree decodes a game record without the fast path.
+func DecodeGameTree(data []byte) (*GameRecord, error) { return decodeGameTree(data) }
+
+// DecodeGameFast decodes a game record with the fast path only.
+func DecodeGameFast(data []byte) (g *GameRecord, ok bool) {
+	var f fastDecoder
+	return f.game(data)
+}

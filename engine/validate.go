@@ -47,6 +47,12 @@ func (val *Validator) Validate(data []byte, opt GameOptions) Outcome {
 		res := CheckDeal(rec)
 		return Outcome{Valid: res.Valid, DealResult: res}
 	}
+	if val.fast.sawDeals {
+		if g, ok := val.fast.game(data); ok {
+			res := CheckGame(g, opt)
+			return Outcome{Game: true, Valid: res.Valid, GameResult: res}
+		}
+	}
 	v, d, derr := parseJSONWith(data, &val.bufs)
 	if derr != nil {
 		return Outcome{Syntax: true, DealResult: derr.DealResult()}

@@ -58,6 +58,82 @@ func packName(b []byte) uint64 {
 	return k | uint64(len(b))<<56
 }
 
+// cards reads a list of cards, cut from the slab.
+func (f *fastDecoder) cards() ([]Card, bool) {
+	if list, ok := f.compactCards(); ok {
+		return list, true
+	}
+	base := len(f.slab)
+	more, ok := f.begin('[', ']')
+	for ; more && ok; more, ok = f.after(']') {
+		c, ok := f.card()
+		if !ok {
+			return nil, false
+		}
+		f.slab = append(f.slab, c) // a new slab, if any, takes this list along
+	}
+	return f.slab[base:len(f.slab):len(f.slab)], ok
+}
+
+// compactCards reads a list of two-character cards without white space,
+// as json.Marshal writes it. It returns false, having read nothing, for
+// any other list.
+func (f *fastDecoder) compactCards() ([]Card, bool) {
+	src, pos, slab := f.src, f.pos, f.slab
+	if pos+1 >= len(src) || src[pos] != '[' {
+		return nil, false
+	}
+	base := len(slab)
+	if src[pos+1] == ']' {
+		f.pos = pos + 2
+		return slab[base:base:base], true
+	}
+	for pos++; pos+5 <= len(src); pos += 5 {
+		w := src[pos : pos+5]
+		c, ok := twoCharCard(w[1], w[2])
+		if !ok || w[0] != '"' || w[3] != '"' {
+			return nil, false
+		}
+		slab = append(slab, c) // a new slab, if any, takes this list along
+		if w[4] == ']' {
+			f.pos, f.slab = pos+5, slab
+			return slab[base:len(slab):len(slab)], true
+		} else if w[4] != ',' {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// card reads a card string.
+func (f *fastDecoder) card() (Card, bool) {
+	if p := f.pos; p+4 <= len(f.src) {
+		w := f.src[p : p+4]
+		if c, ok := twoCharCard(w[1], w[2]); ok && w[0] == '"' && w[3] == '"' {
+			f.pos = p + 4
+			return c, true
+		}
+	}
+	return f.spelledCard()
+}
+
+// spelledCard reads a card string in any spelling.
+func (f *fastDecoder) spelledCard() (Card, bool) {
+	b, ok := f.str()
+	if !ok {
+		return 0, false
+	}
+	c, err := ParseCard(string(b))
+	return c, err == nil
+}
+
+// twoCharCard returns the card of rank byte r and suit byte s, as
+// ParseCard reads them.
+func twoCharCard(r, s byte) (Card, bool) {
+	ri, si := rankTable[r], suitTable[s]
+	return Card(si)*13 + Card(ri), ri|si < 0x80
+}
+
 // The JSON reading below accepts a subset of JSON; false means "not
 // handled here" (possibly valid JSON that the tree decoder reads).
 

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 )
 
-// The JSON primitives of the fast path (decode_fast.go) and the interning
-// of short strings.
+// The JSON primitives of the fast path (decode_fast.go): cards, strings
+// and their interning, containers, literals, numbers.
 
 // intern returns b as a string, reusing the string of an earlier call:
 // records repeat a few player names and categories many times. Strings of

@@ -210,6 +210,10 @@ type loadResult struct {
 // submitAll runs the clients over the jobs until they are done or the
 // duration ends.
 func submitAll(ctx context.Context, cl *loadClient, jobs []loadJob, cfg *loadConfig) *loadResult {
+	// The run's duration stops new submissions; those in flight finish under
+	// the command's own context, so the end of the run is not counted as a
+	// failure, and queued jobs not started by then are not sent at all.
+	reqCtx := ctx
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
 	ch := make(chan loadJob, len(jobs))
@@ -220,11 +224,14 @@ func submitAll(ctx context.Context, cl *loadClient, jobs []loadJob, cfg *loadCon
 	for range cfg.clients {
 		wg.Go(func() {
 			for j := range ch {
+				if ctx.Err() != nil {
+					continue // the run is over: drain the queue unsent
+				}
 				t0 := time.Now()
 				if !j.due.IsZero() {
 					t0 = j.due // waiting for a free client counts too
 				}
-				status, body, err := cl.send(ctx, "PUT", j.path, j.code, "application/json", j.record)
+				status, body, err := cl.send(reqCtx, "PUT", j.path, j.code, "application/json", j.record)
 				d := time.Since(t0)
 				mu.Lock()
 				res.statuses[status]++

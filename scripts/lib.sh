@@ -19,10 +19,27 @@ ensure_go() {
   local minor
   minor=$(go env GOVERSION 2>/dev/null | sed -n 's/^go1\.\([0-9]*\).*/\1/p')
   if [ -z "$minor" ] || [ "$minor" -lt 21 ]; then
-    log "this Go ($(go version 2>/dev/null)) is too old to fetch the toolchain go.mod needs; install Go $(sed -n 's/^go //p' go.mod) from https://go.dev/dl/"
-    exit 1
+    fetch_go_toolchain
   fi
   export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
+}
+
+# fetch_go_toolchain gets the Go release go.mod names when the installed Go
+# is older than 1.21 (Debian 12's golang-go is 1.19), which cannot switch
+# toolchains by itself: any Go can download the release from the Go module
+# proxy as the module golang.org/toolchain. It is kept in .local/go.
+fetch_go_toolchain() {
+  local want dir
+  want=$(sed -n 's/^go //p' go.mod)
+  if [ ! -x .local/go/bin/go ] || [ "$(.local/go/bin/go env GOVERSION 2>/dev/null)" != "go$want" ]; then
+    log "this Go ($(go version 2>/dev/null)) cannot fetch go$want by itself: downloading it from the module proxy"
+    dir=$(cd /tmp && GOFLAGS=-modcacherw go mod download -json "golang.org/toolchain@v0.0.1-go$want.$(go env GOOS)-$(go env GOARCH)" |
+      sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+    [ -n "$dir" ] && [ -d "$dir" ] || { log "could not download go$want; install it from https://go.dev/dl/"; exit 1; }
+    rm -rf .local/go && mkdir -p .local && cp -r "$dir" .local/go && chmod -R u+w .local/go &&
+      chmod +x .local/go/bin/* .local/go/pkg/tool/*/*
+  fi
+  export PATH=$PWD/.local/go/bin:$PATH GOTOOLCHAIN=local
 }
 
 # ensure_chromium installs Debian's chromium for the browser tests when it is

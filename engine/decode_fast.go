@@ -106,40 +106,28 @@ func (f *fastDecoder) game(data []byte) (g *GameRecord, ok bool) {
 
 // gameMembers reads the game object.
 func (f *fastDecoder) gameMembers(g *GameRecord) bool {
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit := 0
+	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "rules":
-			bit = mRules
-			ok = f.null() || f.rulesValue(&g.Rules)
+			return mRules, f.null() || f.rulesValue(&g.Rules)
 		case "players":
-			bit = mPlayers
 			g.Players, ok = f.strings()
+			return mPlayers, ok
 		case "first_dealer":
-			bit = mDealer
 			g.FirstDealer, ok = f.name()
+			return mDealer, ok
 		case "ended_by":
-			bit = mEndedBy
-			if !f.null() {
-				g.EndedBy, ok = f.name()
+			if f.null() {
+				return mEndedBy, true
 			}
+			g.EndedBy, ok = f.name()
+			return mEndedBy, ok
 		case "deals":
-			bit = mDeals
 			g.Deals, ok = f.gameDeals()
-		default:
-			ok = f.skip(0)
+			return mDeals, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return 0, true
+	})
 	return ok && seen&mRequiredGame == mRequiredGame
 }
 
@@ -164,28 +152,19 @@ func (f *fastDecoder) dealMembers(rec *DealRecord, inGame bool) bool {
 	if inGame {
 		required = mRequiredInGame
 	}
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit, ok := f.dealMember(rec, k, inGame)
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+	seen, ok := f.members(func(k []byte) (int, bool) {
+		return f.dealMember(rec, k, inGame)
+	})
 	return ok && seen&required == required
 }
 
-// dealMember reads the value of member k into rec and returns k's bit.
+// dealMember reads the value of member k into rec and returns k's bit (0
+// for a member to skip, see members).
 func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, bool) {
 	if inGame {
 		switch string(k) {
 		case "rules", "players", "dealer", "scores":
-			return 0, f.skip(0) // ignored, as by the tree decoder
+			return 0, true // ignored, as by the tree decoder
 		case "sheet":
 			return 0, false // a score-sheet line
 		}
@@ -237,7 +216,31 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 		f.sawDeals = !inGame
 		return 0, false // a game
 	}
-	return 0, f.skip(0)
+	return 0, true
+}
+
+// members reads an object member by member: member reads the value of
+// member k and returns k's bit, or bit 0 and ok for a member that is not
+// read, whose value members skips. ok is false at a syntax error, when
+// member gives up, or at a member seen twice; seen is the set of the bits
+// returned.
+func (f *fastDecoder) members(member func(k []byte) (bit int, ok bool)) (seen int, ok bool) {
+	more, ok := f.begin('{', '}')
+	for ; more && ok; more, ok = f.after('}') {
+		k, ok := f.key()
+		if !ok {
+			return seen, false
+		}
+		bit, ok := member(k)
+		if bit == 0 && ok {
+			ok = f.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return seen, false
+		}
+		seen |= bit
+	}
+	return seen, ok
 }
 
 // deck reads the "deck" member; an empty deck is no recorded deck, as in
@@ -337,41 +340,24 @@ const (
 
 // exchange reads one exchange object.
 func (f *fastDecoder) exchange(x *Exchange) bool {
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit := 0
+	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "player":
-			bit = mPlayer
 			x.Player, ok = f.name()
+			return mPlayer, ok
 		case "show":
-			bit = mShow
-			ok = f.optCards(&x.Show)
+			return mShow, f.optCards(&x.Show)
 		case "discard":
-			bit = mDiscard
-			ok = f.optCards(&x.Discard)
+			return mDiscard, f.optCards(&x.Discard)
 		case "draw":
-			bit = mDraw
-			ok = f.optCards(&x.Draw)
+			return mDraw, f.optCards(&x.Draw)
 		case "open":
-			bit = mOpen
-			ok = f.null() || f.open(x)
+			return mOpen, f.null() || f.open(x)
 		case "reshuffled":
-			bit = mReshuffled
-			ok = f.null() || f.boolean(&x.Reshuffled)
-		default:
-			ok = f.skip(0)
+			return mReshuffled, f.null() || f.boolean(&x.Reshuffled)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return 0, true
+	})
 	return ok && seen&mPlayer != 0
 }
 
@@ -388,88 +374,52 @@ func (f *fastDecoder) optCards(dst *[]Card) bool {
 // open reads an open card object.
 func (f *fastDecoder) open(x *Exchange) bool {
 	o := &OpenCard{}
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit := 0
+	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "card":
-			bit = mCard
 			o.Card, ok = f.card()
+			return mCard, ok
 		case "taken":
-			bit = mTaken
-			ok = f.boolean(&o.Taken)
-		default:
-			ok = f.skip(0)
+			return mTaken, f.boolean(&o.Taken)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return 0, true
+	})
 	x.Open = o
 	return ok && seen == mCard|mTaken
 }
 
 // announcement reads one entry of an announcement phase.
 func (f *fastDecoder) announcement(a *Announcement) bool {
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit := 0
+	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "player":
-			bit = mPlayer
 			a.Player, ok = f.name()
+			return mPlayer, ok
 		case "announce":
-			bit = mAnnounce
-			if !f.null() {
-				a.Announce, ok = f.name()
+			if f.null() {
+				return mAnnounce, true
 			}
-		default:
-			ok = f.skip(0)
+			a.Announce, ok = f.name()
+			return mAnnounce, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return 0, true
+	})
 	return ok && seen&mPlayer != 0
 }
 
 // play reads one card played to a trick.
 func (f *fastDecoder) play(p *Play) bool {
-	seen := 0
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return false
-		}
-		bit := 0
+	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "player":
-			bit = mPlayer
 			p.Player, ok = f.name()
+			return mPlayer, ok
 		case "card":
-			bit = mCard
 			p.Card, ok = f.card()
-		default:
-			ok = f.skip(0)
+			return mCard, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return 0, true
+	})
 	return ok && seen == mPlayer|mCard
 }
 

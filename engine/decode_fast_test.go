@@ -284,10 +284,18 @@ func TestTwoCharCard(t *testing.T) {
 // every third has score-sheet lines for some deals.
 func simGames(tb testing.TB, n int) [][]byte {
 	tb.Helper()
+	return simGamesOf(tb, n, 12)
+}
+
+// simGamesOf is simGames with games of at most maxDeals deals: fuzz seeds
+// stay small, since the fuzzer minimises every new input it finds and takes
+// long over games of tens of kilobytes.
+func simGamesOf(tb testing.TB, n, maxDeals int) [][]byte {
+	tb.Helper()
 	out := make([][]byte, 0, n)
 	for i := 0; i < n; i++ {
 		opt := sim.DefaultOptions()
-		opt.MaxDeals = 12
+		opt.MaxDeals = maxDeals
 		s := sim.NewWithOptions(uint64(i), engine.SM(), opt)
 		players := sim.Players(3 + i%2)
 		g := s.Game(players, players[i%len(players)])
@@ -358,7 +366,7 @@ func TestFastDecodeGameMatchesTree(t *testing.T) {
 
 // FuzzFastDecodeGame is FuzzFastDecode for game records.
 func FuzzFastDecodeGame(f *testing.F) {
-	for _, data := range simGames(f, 4) {
+	for _, data := range simGamesOf(f, 4, 2) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"players":["a","b"],"first_dealer":"a","deals":[{"hands":{"a":["2c"]},"exchanges":[[]],"announcements":[[]],"tricks":[[]]}]}`))

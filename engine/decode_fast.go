@@ -447,32 +447,17 @@ func (f *fastDecoder) strings() ([]string, bool) {
 }
 
 // hands reads the object of hands.
-func (f *fastDecoder) hands() (map[string][]Card, bool) {
-	if f.peek() != '{' {
-		return nil, false
-	}
-	out := make(map[string][]Card, 4)
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
-		if !ok {
-			return nil, false
-		}
-		name := f.intern(k)
-		out[name], ok = f.cards()
-		if !ok {
-			return nil, false
-		}
-	}
-	return out, ok
-}
+func (f *fastDecoder) hands() (map[string][]Card, bool) { return playerMap(f, f.cards) }
 
 // scores reads an object of whole numbers.
-func (f *fastDecoder) scores() (map[string]int, bool) {
+func (f *fastDecoder) scores() (map[string]int, bool) { return playerMap(f, f.integer) }
+
+// playerMap reads an object keyed by player names, each value read by value.
+func playerMap[V any](f *fastDecoder, value func() (V, bool)) (map[string]V, bool) {
 	if f.peek() != '{' {
 		return nil, false
 	}
-	out := make(map[string]int, 4)
+	out := make(map[string]V, 4)
 	more, ok := f.begin('{', '}')
 	for ; more && ok; more, ok = f.after('}') {
 		k, ok := f.key()
@@ -480,7 +465,7 @@ func (f *fastDecoder) scores() (map[string]int, bool) {
 			return nil, false
 		}
 		name := f.intern(k)
-		out[name], ok = f.integer()
+		out[name], ok = value()
 		if !ok {
 			return nil, false
 		}

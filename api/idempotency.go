@@ -25,6 +25,9 @@ const (
 	headerIdempotencyKey = "Idempotency-Key"
 	headerReplayed       = "Idempotent-Replayed"
 	maxIdempotencyKey    = 255
+	// MaxStoredResponse is the largest answer kept for replay: 4 MiB.
+	// A larger one is not stored, and a retry runs the request again.
+	MaxStoredResponse = 4 << 20
 )
 
 // IdempotencyStore keeps the first response to each request that carried an
@@ -67,15 +70,18 @@ type storedResponse struct {
 }
 
 // idempotent makes writes (POST, PUT, PATCH, DELETE) that carry an
-// Idempotency-Key safe to retry: the first response (except server errors)
-// is stored and repeated for the same key, credentials, method, path and
-// body; the same key with another body is a 422. Requests without the
-// header, and reads, pass through.
+// Idempotency-Key safe to retry: the first response is stored and repeated
+// for the same key, credentials, method, path and body; the same key with
+// another body is a 422. Requests without the header, and reads, pass
+// through; so do requests without credentials (anonymous answers are never
+// stored: anyone could fill the store with them). See storable for the
+// answers that are not kept.
 func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
 		key := req.Header.Get(headerIdempotencyKey)
-		if key == "" || !isWrite(req.Method) || s.deps.Idempotency == nil || c.Path() == "" {
+		if key == "" || !isWrite(req.Method) || s.deps.Idempotency == nil || c.Path() == "" ||
+			req.Header.Get(echo.HeaderAuthorization) == "" {
 			return next(c)
 		}
 		if !printableToken(key, maxIdempotencyKey) {
@@ -121,7 +127,7 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	if err := next(c); err != nil {
 		c.Error(err) // write the problem now, so that it is recorded
 	}
-	if res.Status >= http.StatusInternalServerError {
+	if !storable(c, res.Status, rec.size) {
 		return nil
 	}
 	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
@@ -139,6 +145,16 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	}
 	completed = true
 	return nil
+}
+
+// storable reports whether an answer is kept for replay. Server errors
+// (5xx) and 429 are not: the client is told to retry them with the same
+// key, and the retry must run again. Answers to callers whose token did not
+// authenticate (401, public routes) are not: storing them would let anyone
+// fill the store. Answers larger than MaxStoredResponse are not either.
+func storable(c echo.Context, status, size int) bool {
+	return status < http.StatusInternalServerError && status != http.StatusTooManyRequests &&
+		PrincipalOf(c).Role != RolePublic && size <= MaxStoredResponse
 }
 
 // renewClaim renews the claim on key every claimRenewEvery until the
@@ -278,14 +294,23 @@ func bodyReadError(err error) error {
 		Message: "the request body could not be read", Err: err}
 }
 
-// recorder copies what a handler writes so that it can be stored.
+// recorder copies what a handler writes so that it can be stored, up to
+// MaxStoredResponse bytes; past that it keeps nothing (the answer is then
+// not stored) and counts on.
 type recorder struct {
 	http.ResponseWriter
 	body bytes.Buffer
+	size int
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
-	r.body.Write(p)
+	r.size += len(p)
+	switch {
+	case r.size <= MaxStoredResponse:
+		r.body.Write(p)
+	case r.body.Cap() > 0:
+		r.body = bytes.Buffer{}
+	}
 	return r.ResponseWriter.Write(p)
 }
 

@@ -348,6 +348,15 @@ func TestLoginReturnsToThePageAsked(t *testing.T) {
 			t.Errorf("login with next=%q = %d to %q, want 303 to %q", tt.next, r.Status, got, tt.want)
 		}
 	}
+	// The admin may be sent to any page of the site, never to another host
+	// (issue 13, item 4: browsers drop the tab and follow "//evil.example").
+	for _, next := range []string{"/\t/evil.example", "/\n/evil.example", "/\\evil.example", "/ /evil.example"} {
+		b := s.browser(t)
+		r := b.post("/login", "/login", url.Values{"token": {adminToken}, "next": {next}})
+		if got := r.Header.Get("Location"); r.Status != http.StatusSeeOther || got != "/admin" {
+			t.Errorf("admin login with next=%q = %d to %q, want 303 to /admin", next, r.Status, got)
+		}
+	}
 }
 
 // TestConsoleResolvesATie closes a round whose tiebreaks leave a tie at

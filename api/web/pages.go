@@ -3,8 +3,11 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,10 +34,20 @@ func (h *Handler) switchLanguage(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next")))
 }
 
-// localPath returns next when it is a path on this site, else "/", so the
-// switch cannot be used to send visitors elsewhere.
+// localPath returns next when it is a clean path on this site, else "/",
+// so that neither the language switch nor the login can send visitors
+// elsewhere. Clean: valid UTF-8 without control characters, spaces or
+// backslashes (browsers drop tabs and newlines and read "\" as "/", so
+// "/\t/evil.example" would become "//evil.example"), starting with one
+// "/", and naming neither scheme nor host once parsed.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || !utf8.ValidString(next) ||
+		strings.IndexFunc(next, func(r rune) bool { return r < 0x21 || r == 0x7f || r == '\\' || unicode.IsSpace(r) }) >= 0 {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") ||
+		strings.HasPrefix(u.Path, "//") {
 		return "/"
 	}
 	return next

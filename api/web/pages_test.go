@@ -219,8 +219,10 @@ func TestLanguage(t *testing.T) {
 	if r := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK); !strings.Contains(r.Body, `<html lang="en">`) {
 		t.Errorf("after switching to en with Accept-Language sv: page is not in English")
 	}
-	if r := b.mustGet("/lang/sv?next=//evil.example/", http.StatusSeeOther); r.Header.Get("Location") != "/" {
-		t.Errorf("switch with next=//evil.example/: Location = %q, want /", r.Header.Get("Location"))
+	for _, next := range []string{"//evil.example/", "/%09/evil.example", "/%0A/evil.example", "/%5Cevil.example", "/%20/evil.example"} {
+		if r := b.mustGet("/lang/sv?next="+next, http.StatusSeeOther); r.Header.Get("Location") != "/" {
+			t.Errorf("switch with next=%s: Location = %q, want /", next, r.Header.Get("Location"))
+		}
 	}
 	b.mustGet("/lang/de", http.StatusNotFound)
 }

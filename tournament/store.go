@@ -39,8 +39,9 @@ type Store interface {
 	TournamentByTokenHash(ctx context.Context, hash []byte) (string, error)
 
 	// AddPlayers registers players after check approves the tournament as
-	// it is; all or none are stored. IDs are given by the store ("p<seq>").
-	AddPlayers(ctx context.Context, tid string, check func(*Tournament) error, ps []NewPlayer, now time.Time) ([]Player, error)
+	// it is and the number of players it has registered (any status); all
+	// or none are stored. IDs are given by the store ("p<seq>").
+	AddPlayers(ctx context.Context, tid string, check func(t *Tournament, registered int) error, ps []NewPlayer, now time.Time) ([]Player, error)
 	// UpdatePlayer applies change to a player and stores what it returns.
 	UpdatePlayer(ctx context.Context, tid, pid string, change func(*Tournament, Player) (Player, error)) (Player, error)
 	// Players returns a tournament's players in registration order.

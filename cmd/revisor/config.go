@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Defaults of the server's settings.
@@ -32,6 +33,7 @@ type serveConfig struct {
 	logLevel        slog.Level
 	shutdownTimeout time.Duration
 	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
+	maxPlayers      int           // players one tournament may register
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -47,7 +49,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout, origins string
+	var level, timeout, reqTimeout, origins, maxPlayers string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
@@ -56,8 +58,13 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&timeout, "shutdown-timeout", envOr(env, "REVISOR_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String()), "how long to drain requests in flight on shutdown (REVISOR_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&reqTimeout, "request-timeout", envOr(env, "REVISOR_REQUEST_TIMEOUT", defaultRequestTimeout.String()), "longest time a request may take, database calls included; past it the answer is 503 (REVISOR_REQUEST_TIMEOUT)")
 	fs.StringVar(&origins, "cors-origins", env("REVISOR_CORS_ORIGINS"), "comma-separated `origins` (https://host[:port]) whose pages may call the API; none by default (REVISOR_CORS_ORIGINS)")
+	fs.StringVar(&maxPlayers, "max-players", envOr(env, "REVISOR_MAX_PLAYERS", strconv.Itoa(tournament.DefaultMaxPlayers)),
+		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
 	check := func() error {
 		var err error
+		if cfg.maxPlayers, err = strconv.Atoi(maxPlayers); err != nil || cfg.maxPlayers < 1 || cfg.maxPlayers > tournament.MaxPlayersLimit {
+			errs = append(errs, fmt.Errorf("max players %q: want a number from 1 to %d", maxPlayers, tournament.MaxPlayersLimit))
+		}
 		if cfg.corsOrigins, err = api.ParseOrigins(origins); err != nil {
 			errs = append(errs, err)
 		}

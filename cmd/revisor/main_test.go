@@ -42,6 +42,9 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"help"}, false, "serve"},
 		{[]string{"serve", "--no-such-flag"}, true, ""},
 		{[]string{"serve", "--log-level", "loud"}, true, ""},
+		{[]string{"serve", "--max-players", "0"}, true, ""},
+		{[]string{"serve", "--max-players", "10001"}, true, ""},
+		{[]string{"serve", "--max-players", "many"}, true, ""},
 		{[]string{"migrate", "sideways"}, true, ""},
 		{[]string{"migrate", "down", "0"}, true, ""},
 	}

@@ -95,7 +95,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		}
 	}
 	idem := postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale)
-	deps := newDeps(pool, want, idem)
+	deps := newDeps(pool, want, idem, cfg.maxPlayers)
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
 	deps.Events = postgres.LiveEvents(ctx, pool, log)
@@ -110,12 +110,12 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 
 // newDeps wires the storage into the API's dependencies. Services of new
 // resources are added here.
-func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency) api.Deps {
+func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, maxPlayers int) api.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
-	tournaments := tournament.NewService(store)
+	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
 	referees := tournament.NewReferees(tournaments, store)
 	return api.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),

@@ -76,7 +76,7 @@ func TestAuditInSameTransaction(t *testing.T) {
 	tid := c.Tournament.ID
 	n := auditCount(t, e)
 	// The check refuses after the tournament row is locked: nothing is written.
-	_, err := e.store.AddPlayers(e.ctx, tid, func(*tournament.Tournament) error {
+	_, err := e.store.AddPlayers(e.ctx, tid, func(*tournament.Tournament, int) error {
 		return tournament.Errorf(tournament.KindConflict, "closed", "closed")
 	}, []tournament.NewPlayer{{Name: "A"}}, t0)
 	wantCode(t, "AddPlayers refused", err, "closed")
@@ -84,7 +84,7 @@ func TestAuditInSameTransaction(t *testing.T) {
 		t.Errorf("audit entries = %d after a refused write, want %d", got, n)
 	}
 	ctx := tournament.WithAuditActor(context.Background(), tournament.AuditActor{Role: tournament.RoleReferee, Token: "referee:rx", Reason: "why"})
-	if _, err := e.store.AddPlayers(ctx, tid, func(*tournament.Tournament) error { return nil }, []tournament.NewPlayer{{Name: "A"}}, t0); err != nil {
+	if _, err := e.store.AddPlayers(ctx, tid, func(*tournament.Tournament, int) error { return nil }, []tournament.NewPlayer{{Name: "A"}}, t0); err != nil {
 		t.Fatal(err)
 	}
 	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "registration", Limit: 10})

@@ -21,7 +21,7 @@ func scanPlayer(row pgx.Row) (tournament.Player, error) {
 
 // AddPlayers registers players, all or none, after check approves the
 // tournament. Their IDs are "p" and their registration number.
-func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tournament.Tournament) error,
+func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tournament.Tournament, int) error,
 	ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
 	var out []tournament.Player
 	err := s.inTx(ctx, pgx.ReadCommitted, "player", func(tx pgx.Tx) error {
@@ -29,11 +29,11 @@ func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tourname
 		if err != nil {
 			return err
 		}
-		if err := check(t); err != nil {
-			return err
-		}
 		next, err := nextPlayerSeq(ctx, tx, tid)
 		if err != nil {
+			return err
+		}
+		if err := check(t, next-1); err != nil { // players are never deleted
 			return err
 		}
 		out, err = insertPlayers(ctx, tx, tid, next, ps, now)

@@ -3,8 +3,11 @@ package postgres_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -50,14 +53,15 @@ func TestAddPlayersAllOrNone(t *testing.T) {
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 0)
 	tid := c.Tournament.ID
-	refuse := func(*tournament.Tournament) error { return tournament.Errorf(tournament.KindConflict, "no", "no") }
+	refuse := func(*tournament.Tournament, int) error { return tournament.Errorf(tournament.KindConflict, "no", "no") }
 	_, err := e.store.AddPlayers(e.ctx, tid, refuse, []tournament.NewPlayer{{Name: "a"}, {Name: "b"}}, t0)
 	wantCode(t, "AddPlayers refused", err, "no")
 	ps, err := e.store.Players(e.ctx, tid)
 	if err != nil || len(ps) != 0 {
 		t.Fatalf("Players after refusal = %d, %v, want none", len(ps), err)
 	}
-	ok := func(*tournament.Tournament) error { return nil }
+	var seen []int
+	ok := func(_ *tournament.Tournament, registered int) error { seen = append(seen, registered); return nil }
 	for range 2 {
 		if _, err := e.store.AddPlayers(e.ctx, tid, ok, []tournament.NewPlayer{{Name: "a"}, {Name: "b", Club: "K"}}, t0); err != nil {
 			t.Fatal(err)
@@ -70,6 +74,55 @@ func TestAddPlayersAllOrNone(t *testing.T) {
 	}
 	if want := []string{"p1", "p2", "p3", "p4"}; !slices.Equal(ids, want) || ps[1].Club != "K" || ps[0].Status != tournament.PlayerActive {
 		t.Errorf("Players = %v (%+v), want %v active", ids, ps[1], want)
+	}
+	if want := []int{0, 2}; !slices.Equal(seen, want) {
+		t.Errorf("AddPlayers told check of %v players registered, want %v", seen, want)
+	}
+}
+
+// TestMaxPlayers: registrations beyond the server's limit are refused with
+// the limit named, all or none, withdrawn players counting.
+func TestMaxPlayers(t *testing.T) {
+	e := newEnv(t)
+	svc := tournament.NewService(e.store, tournament.WithMaxPlayers(5))
+	c, err := svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := c.Tournament.ID
+	four := []tournament.NewPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}}
+	ps, err := svc.AddPlayers(e.ctx, org, tid, four)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := tournament.PlayerWithdrawn
+	if _, err := svc.UpdatePlayer(e.ctx, org, tid, ps[0].ID, tournament.PlayerUpdate{Status: &w}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "E"}, {Name: "F"}})
+	wantCode(t, "AddPlayers(2) to 4 of at most 5", err, "too_many_players")
+	var te *tournament.Error
+	if errors.As(err, &te) && (te.Kind != tournament.KindConflict || te.Details["limit"] != 5 || !strings.Contains(te.Message, "at most 5 players")) {
+		t.Errorf("AddPlayers beyond the limit = %v (%s, %v), want a conflict naming the limit 5", err, te.Kind, te.Details)
+	}
+	if got, _ := svc.Players(e.ctx, tid); len(got) != 4 {
+		t.Errorf("after a refused import: %d players, want 4", len(got))
+	}
+	if _, err := svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "E"}}); err != nil {
+		t.Fatalf("AddPlayers up to the limit: %v", err)
+	}
+	_, err = svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "G"}})
+	wantCode(t, "AddPlayers to a full tournament", err, "too_many_players")
+	// The default and the ceiling.
+	c2, _ := e.mustTournament(t, tournament.NewTournament{Name: "T2", Format: tournament.FormatSM}, 0)
+	many := make([]tournament.NewPlayer, tournament.DefaultMaxPlayers+1)
+	for i := range many {
+		many[i] = tournament.NewPlayer{Name: fmt.Sprintf("P%d", i)}
+	}
+	_, err = e.svc.AddPlayers(e.ctx, org, c2.Tournament.ID, many)
+	wantCode(t, "AddPlayers(DefaultMaxPlayers+1)", err, "too_many_players")
+	if _, err := e.svc.AddPlayers(e.ctx, org, c2.Tournament.ID, many[1:]); err != nil {
+		t.Errorf("AddPlayers(DefaultMaxPlayers): %v", err)
 	}
 }
 

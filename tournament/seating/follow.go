@@ -42,7 +42,7 @@ func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool
 		}
 		res.Tables = append(res.Tables, t)
 	}
-	res.Repeats = countMet(res.Tables, h.meet, n)
+	res.Repeats = countMet(res.Tables, h.meet)
 	return res, true
 }
 
@@ -93,13 +93,13 @@ func samePartition(past Past, round Seating, cidx map[string]int) bool {
 }
 
 // countMet counts the pairs at the tables who met before.
-func countMet(tables []Table, meet []int32, n int) int {
+func countMet(tables []Table, meet meetings) int {
 	c := 0
 	for _, t := range tables {
 		ps := t.Players()
 		for i, a := range ps {
 			for _, b := range ps[i+1:] {
-				if meet[a*n+b] > 0 {
+				if meet.get(a, b) > 0 {
 					c++
 				}
 			}

@@ -247,7 +247,7 @@ func (s *search) tableCost(ps []int) int {
 	c := 0
 	for i, a := range ps {
 		for _, b := range ps[i+1:] {
-			c += s.model.add(s.baseMeet[a*s.n+b])
+			c += s.model.add(s.baseMeet.get(a, b))
 		}
 	}
 	return s.model.repW*c + s.gap(ps, -1, -1)

@@ -13,7 +13,7 @@ func tightCounts(n int) [][4]int {
 	return counts
 }
 
-func tightSearch(n int, baseMeet []int32) *search {
+func tightSearch(n int, baseMeet meetings) *search {
 	sizes := make([]int, n/4)
 	tab := make([]int, n)
 	for p := range tab {
@@ -38,7 +38,7 @@ func seatPenalties(s *search, counts [][4]int) int {
 // seat, and the search cost is never raised to get there.
 func TestRegroupSeats(t *testing.T) {
 	counts := tightCounts(8)
-	s := tightSearch(8, nil)
+	s := tightSearch(8, meetings{})
 	if got := seatPenalties(s, counts); got != 4 {
 		t.Fatalf("seat penalty before = %d, want 4", got)
 	}
@@ -53,9 +53,9 @@ func TestRegroupSeats(t *testing.T) {
 	// Players 0 and 2 met before and every other pair did not, except the
 	// pairs of players short of the same seat: even seats would cost a
 	// repeat, so the tables stay as they are.
-	meet := make([]int32, 64)
+	meet := newMeetings(8)
 	for _, pair := range [][2]int{{0, 2}, {4, 6}, {1, 3}, {5, 7}, {0, 4}, {0, 6}, {2, 4}, {2, 6}} {
-		meet[pair[0]*8+pair[1]], meet[pair[1]*8+pair[0]] = 1, 1
+		meet.add(pair[0], pair[1], 1)
 	}
 	s = tightSearch(8, meet)
 	before := s.cost()
@@ -73,7 +73,7 @@ func TestRegroupThreeTables(t *testing.T) {
 		counts[p] = [4]int{1, 1, 1, 1}
 		counts[p][[]int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}[p]] = 0
 	}
-	s := tightSearch(12, nil)
+	s := tightSearch(12, meetings{})
 	s.regroupSeats(counts)
 	if got := seatPenalties(s, counts); got != 0 {
 		t.Errorf("regroupSeats: seat penalty = %d with tables %v, want 0", got, s.tables[0])

@@ -58,7 +58,7 @@ func Plan(n, rounds int, opt Options) (*Schedule, error) {
 		}
 		model.repW = n
 	}
-	s := newSearch(n, sizes, model, rng, nil, nil)
+	s := newSearch(n, sizes, model, rng, meetings{}, nil)
 	method := "greedy"
 	var tab [][]int
 	if d := findDesign(n, rounds); d != nil && opt.Mode != ByStandings {

@@ -54,14 +54,14 @@ type search struct {
 	sizes    []int // table sizes of every free round, tables of 4 first
 	model    costModel
 	rng      *rand.Rand
-	baseMeet []int32 // meetings in history, n×n
-	baseC3   []int32 // tables of 3 in history, per player
+	baseMeet meetings // meetings in history
+	baseC3   []int32  // tables of 3 in history, per player
 
-	meet        []int32   // meetings in history and free rounds, n×n
+	meet        meetings  // meetings in history and free rounds
 	c3          [][]int32 // c3[w][p]: p's tables of 3 in history and free rounds 0..w
 	tab         [][]int   // tab[w][p]: p's table in free round w
 	tables      [][][]int // tables[w][t]: the players at table t of round w
-	tabu        [][]int32 // tabu[w][p*nt+t]: iteration until which p may not join t
+	tabu        []*grid   // tabu[w] (p, t): iteration until which p may not join t
 	pairs       int       // pair cost of all meetings
 	spread      int       // standing gaps summed over free tables
 	evals       int       // swaps evaluated by the current run
@@ -70,14 +70,15 @@ type search struct {
 	regroupLeft int       // groups regrouping may still evaluate
 }
 
-func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet, baseC3 []int32) *search {
-	if baseMeet == nil {
-		baseMeet = make([]int32, n*n)
+func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet meetings, baseC3 []int32) *search {
+	if baseMeet.g == nil {
+		baseMeet = newMeetings(n)
 	}
 	if baseC3 == nil {
 		baseC3 = make([]int32, n)
 	}
-	s := &search{n: n, nt: len(sizes), sizes: sizes, model: model, rng: rng, baseMeet: baseMeet, baseC3: baseC3}
+	s := &search{n: n, nt: len(sizes), sizes: sizes, model: model, rng: rng, baseMeet: baseMeet, baseC3: baseC3,
+		meet: meetings{&grid{}}}
 	if model.rank != nil {
 		s.byRank = make([]int, n)
 		for p, r := range model.rank {
@@ -97,7 +98,7 @@ func (s *search) load(tab [][]int) {
 	s.tab = make([][]int, R)
 	s.tables = make([][][]int, R)
 	s.c3 = make([][]int32, R)
-	s.meet = append(s.meet[:0], s.baseMeet...)
+	s.meet.copyFrom(s.baseMeet)
 	for w := range R {
 		s.tab[w] = append([]int(nil), tab[w]...)
 		s.tables[w] = make([][]int, s.nt)
@@ -117,17 +118,16 @@ func (s *search) load(tab [][]int) {
 			}
 			for i, a := range ps {
 				for _, b := range ps[i+1:] {
-					s.meet[a*s.n+b]++
-					s.meet[b*s.n+a]++
+					s.meet.add(a, b, 1)
 				}
 			}
 		}
 	}
 	s.recount()
 	if s.tabu == nil || len(s.tabu) != R {
-		s.tabu = make([][]int32, R)
+		s.tabu = make([]*grid, R)
 		for w := range s.tabu {
-			s.tabu[w] = make([]int32, s.n*s.nt)
+			s.tabu[w] = newGrid(s.n, s.nt)
 		}
 	}
 }
@@ -135,11 +135,7 @@ func (s *search) load(tab [][]int) {
 // recount recomputes the objective from the counts.
 func (s *search) recount() {
 	s.pairs, s.spread = 0, 0
-	for a := range s.n {
-		for b := a + 1; b < s.n; b++ {
-			s.pairs += s.model.pairCost(s.meet[a*s.n+b])
-		}
-	}
+	s.meet.each(func(_, _ int, m int32) { s.pairs += s.model.pairCost(m) })
 	for w := range s.tables {
 		for _, ps := range s.tables[w] {
 			s.spread += s.gap(ps, -1, -1)
@@ -175,15 +171,14 @@ func (s *search) delta(w, a, b int) int {
 // standing gaps.
 func (s *search) deltaParts(w, a, b int) (dp, ds int) {
 	A, B := s.tables[w][s.tab[w][a]], s.tables[w][s.tab[w][b]]
-	ra, rb := s.meet[a*s.n:(a+1)*s.n], s.meet[b*s.n:(b+1)*s.n]
 	for _, x := range A {
 		if x != a {
-			dp += s.model.rem(ra[x]) + s.model.add(rb[x])
+			dp += s.model.rem(s.meet.get(a, x)) + s.model.add(s.meet.get(b, x))
 		}
 	}
 	for _, y := range B {
 		if y != b {
-			dp += s.model.rem(rb[y]) + s.model.add(ra[y])
+			dp += s.model.rem(s.meet.get(b, y)) + s.model.add(s.meet.get(a, y))
 		}
 	}
 	if s.model.rank != nil {
@@ -247,8 +242,7 @@ func (s *search) swap(w, a, b int) {
 }
 
 func (s *search) bump(a, b int, by int32) {
-	s.meet[a*s.n+b] += by
-	s.meet[b*s.n+a] += by
+	s.meet.add(a, b, by)
 }
 
 func replace(ps []int, old, nw int) {

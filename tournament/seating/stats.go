@@ -3,18 +3,17 @@ package seating
 // Repeats returns the number of repeated meetings in rounds of n players:
 // the sum over all pairs of max(0, meetings-1), the benchmark's metric.
 func Repeats(n int, rounds []Seating) int {
-	meet := make([]int32, n*n)
+	meet := newMeetings(n)
 	total := 0
 	for _, r := range rounds {
 		for _, t := range r.Tables {
 			ps := t.Players()
 			for i, a := range ps {
 				for _, b := range ps[i+1:] {
-					if meet[a*n+b] >= 1 {
+					if meet.get(a, b) >= 1 {
 						total++
 					}
-					meet[a*n+b]++
-					meet[b*n+a]++
+					meet.add(a, b, 1)
 				}
 			}
 		}

@@ -85,7 +85,7 @@ func (s *search) openTable(p int, three bool, members [][]int) int {
 		}
 		c := 0
 		for _, x := range members[t] {
-			c += s.model.add(s.meet[p*s.n+x])
+			c += s.model.add(s.meet.get(p, x))
 		}
 		switch {
 		case best < 0 || c < bestCost:
@@ -123,7 +123,7 @@ func (s *search) openTableByRank(p int, three bool, members [][]int) int {
 		started++
 		c := s.gap(append(members[t][:len(members[t]):len(members[t])], p), -1, -1) - s.gap(members[t], -1, -1)
 		for _, x := range members[t] {
-			c += s.model.repW * s.model.add(s.meet[p*s.n+x])
+			c += s.model.repW * s.model.add(s.meet.get(p, x))
 		}
 		if best < 0 || c < bestCost {
 			best, bestCost = t, c
@@ -172,8 +172,8 @@ func (s *search) run(lim limits) (timedOut bool) {
 		ta, tb := s.tab[w][a], s.tab[w][b]
 		s.swap(w, a, b)
 		tenure := int32(4 + s.rng.IntN(10))
-		s.tabu[w][a*s.nt+ta] = it + tenure
-		s.tabu[w][b*s.nt+tb] = it + tenure
+		s.tabu[w].set(a, ta, it+tenure)
+		s.tabu[w].set(b, tb, it+tenure)
 		if c := s.cost(); c < best {
 			best, bestTab, stall, restarts = c, cloneTab(s.tab), 0, 0
 			s.pairsAtBest = s.pairs
@@ -223,7 +223,7 @@ func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 			}
 			d := s.delta(c.w, c.p, q)
 			s.evals++
-			tabu := s.tabu[c.w][c.p*s.nt+tb] > it || s.tabu[c.w][q*s.nt+ta] > it
+			tabu := s.tabu[c.w].get(c.p, tb) > it || s.tabu[c.w].get(q, ta) > it
 			if tabu && cur+d >= best {
 				continue
 			}
@@ -249,7 +249,7 @@ func (s *search) conflicts() []move {
 		for _, ps := range ts {
 			for i, a := range ps {
 				for j, b := range ps {
-					if i != j && s.meet[a*s.n+b] >= 2 {
+					if i != j && s.meet.get(a, b) >= 2 {
 						out = append(out, move{w, a})
 						break
 					}

@@ -65,42 +65,47 @@ func (r tournamentTokens) ResolveToken(ctx context.Context, tid, token string) (
 
 // tournamentRequest is the body of POST /tournaments.
 type tournamentRequest struct {
-	Name            string          `json:"name"`
-	Format          string          `json:"format"`
-	Rules           json.RawMessage `json:"rules,omitempty"`
-	GamesPerRound   *int            `json:"games_per_round,omitempty"`
-	PlacementPoints []int           `json:"placement_points,omitempty"`
-	AdvancePerTable *int            `json:"advance_per_table,omitempty"`
-	Rounds          *int            `json:"rounds,omitempty"`
-	FinalSize       *int            `json:"final_size,omitempty"`
-	Tiebreaks       []string        `json:"tiebreaks,omitempty"`
-	Seating         string          `json:"seating,omitempty"`
+	Name            string               `json:"name"`
+	Format          string               `json:"format"`
+	Rules           json.RawMessage      `json:"rules,omitempty"`
+	GamesPerRound   *int                 `json:"games_per_round,omitempty"`
+	PlacementPoints []int                `json:"placement_points,omitempty"`
+	AdvancePerTable tournament.IntOrList `json:"advance_per_table,omitempty"`
+	Rounds          *int                 `json:"rounds,omitempty"`
+	FinalSize       *int                 `json:"final_size,omitempty"`
+	FinalGames      *int                 `json:"final_games,omitempty"`
+	DayBreaks       []int                `json:"day_breaks,omitempty"`
+	Tiebreaks       []string             `json:"tiebreaks,omitempty"`
+	Seating         string               `json:"seating,omitempty"`
 }
 
 func (r tournamentRequest) toNew() tournament.NewTournament {
 	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
 		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
-		Rounds: r.Rounds, FinalSize: r.FinalSize, Tiebreaks: r.Tiebreaks, Seating: r.Seating}
+		Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames, DayBreaks: r.DayBreaks,
+		Tiebreaks: r.Tiebreaks, Seating: r.Seating}
 }
 
 // tournamentJSON is a tournament as the API shows it.
 type tournamentJSON struct {
-	ID              string          `json:"id"`
-	Name            string          `json:"name"`
-	Format          string          `json:"format"`
-	Rules           json.RawMessage `json:"rules"`
-	GamesPerRound   int             `json:"games_per_round"`
-	PlacementPoints []int           `json:"placement_points"`
-	AdvancePerTable int             `json:"advance_per_table"`
-	Rounds          int             `json:"rounds"`
-	FinalSize       int             `json:"final_size"`
-	Tiebreaks       []string        `json:"tiebreaks"`
-	Seating         string          `json:"seating"`
-	Status          string          `json:"status"`
-	CurrentRound    int             `json:"current_round"`
-	Champion        string          `json:"champion,omitempty"`
-	CreatedAt       time.Time       `json:"created_at"`
-	OrganizerToken  string          `json:"organizer_token,omitempty"`
+	ID              string               `json:"id"`
+	Name            string               `json:"name"`
+	Format          string               `json:"format"`
+	Rules           json.RawMessage      `json:"rules"`
+	GamesPerRound   int                  `json:"games_per_round"`
+	PlacementPoints []int                `json:"placement_points"`
+	AdvancePerTable tournament.IntOrList `json:"advance_per_table"`
+	Rounds          int                  `json:"rounds"`
+	FinalSize       int                  `json:"final_size"`
+	FinalGames      int                  `json:"final_games"`
+	DayBreaks       []int                `json:"day_breaks"`
+	Tiebreaks       []string             `json:"tiebreaks"`
+	Seating         string               `json:"seating"`
+	Status          string               `json:"status"`
+	CurrentRound    int                  `json:"current_round"`
+	Champion        string               `json:"champion,omitempty"`
+	CreatedAt       time.Time            `json:"created_at"`
+	OrganizerToken  string               `json:"organizer_token,omitempty"`
 }
 
 func toTournament(t *tournament.Tournament) tournamentJSON {
@@ -111,7 +116,8 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 	}
 	return tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
 		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
-		Rounds: st.Rounds, FinalSize: st.FinalSize, Tiebreaks: st.Tiebreaks, Seating: st.Seating,
+		Rounds: st.Rounds, FinalSize: st.FinalSize, FinalGames: st.GamesIn(true), DayBreaks: st.DayBreaks,
+		Tiebreaks: st.Tiebreaks, Seating: st.Seating,
 		Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
 }
 

@@ -139,9 +139,9 @@ func gameOf(st *RefereeState, k GameKey) (Table, error) {
 	if !ok {
 		return Table{}, Errorf(KindNotFound, "table_not_found", "round %d has no table %d", k.Round, k.Table)
 	}
-	if k.Game < 1 || k.Game > st.Tournament.Settings.GamesPerRound {
+	if games := st.Tournament.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
 		return Table{}, Errorf(KindNotFound, "game_not_found",
-			"a table plays games 1 to %d in a round; there is no game %d", st.Tournament.Settings.GamesPerRound, k.Game)
+			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return tb, nil
 }

@@ -246,7 +246,7 @@ func follow(st *State, n int, ch *RulingChange) {
 	t := &st.Tournament
 	quota := 0
 	if t.Format == FormatSM {
-		quota = t.Settings.AdvancePerTable
+		quota = t.Settings.AdvanceIn(r.Number)
 		if r.Final {
 			quota = 1
 		}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"time"
 )
 
@@ -39,9 +40,11 @@ type ExportTournament struct {
 	Rules           json.RawMessage `json:"rules,omitempty"`
 	GamesPerRound   int             `json:"games_per_round"`
 	PlacementPoints []int           `json:"placement_points"`
-	AdvancePerTable int             `json:"advance_per_table"`
+	AdvancePerTable IntOrList       `json:"advance_per_table"`
 	Rounds          int             `json:"rounds"`
 	FinalSize       int             `json:"final_size"`
+	FinalGames      int             `json:"final_games,omitempty"`
+	DayBreaks       []int           `json:"day_breaks,omitempty"`
 	Tiebreaks       []string        `json:"tiebreaks"`
 	Seating         string          `json:"seating"`
 	Status          string          `json:"status"`
@@ -150,6 +153,7 @@ func ExportOf(st *State, now time.Time) *Export {
 	ex := &Export{Format: ExportFormat, ExportedAt: now, Tournament: ExportTournament{ID: t.ID, Name: t.Name,
 		Format: string(t.Format), Rules: t.Settings.Rules, GamesPerRound: t.Settings.GamesPerRound,
 		PlacementPoints: t.Settings.PlacementPoints, AdvancePerTable: t.Settings.AdvancePerTable,
+		FinalGames: t.Settings.FinalGames, DayBreaks: t.Settings.DayBreaks,
 		Rounds: t.Settings.Rounds, FinalSize: t.Settings.FinalSize, Tiebreaks: t.Settings.Tiebreaks,
 		Seating: t.Settings.Seating, Status: string(t.Status), Champion: t.Champion, CreatedAt: t.CreatedAt},
 		Players: []ExportPlayer{}, Rounds: []ExportRound{}, Results: []ExportResult{},
@@ -215,4 +219,33 @@ func (s *Service) TableResults(ctx context.Context, tid string, n, t int) ([]Gam
 		}
 	}
 	return out, nil
+}
+
+// IntOrList is a list of numbers written in JSON as one number when it has
+// exactly one (advance_per_table: 2) and as an array otherwise ([2, 2, 1]);
+// it reads either.
+type IntOrList []int
+
+// MarshalJSON writes one value as a number, several as an array.
+func (l IntOrList) MarshalJSON() ([]byte, error) {
+	if len(l) == 1 {
+		return json.Marshal(l[0])
+	}
+	return json.Marshal([]int(l))
+}
+
+// UnmarshalJSON reads a number or an array of numbers.
+func (l *IntOrList) UnmarshalJSON(b []byte) error {
+	var n int
+	if err := json.Unmarshal(b, &n); err == nil {
+		*l = IntOrList{n}
+		return nil
+	}
+	var xs []int
+	if err := json.Unmarshal(b, &xs); err != nil {
+		// The decoder adds the field's path to a type error.
+		return &json.UnmarshalTypeError{Value: "not a number or an array of numbers", Type: reflect.TypeFor[[]int]()}
+	}
+	*l = xs
+	return nil
 }

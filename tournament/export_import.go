@@ -87,9 +87,10 @@ func stateOf(ex *Export) (*State, error) {
 
 func importTournament(x ExportTournament) (*Tournament, error) {
 	n := NewTournament{Name: x.Name, Format: Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
-		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, Tiebreaks: x.Tiebreaks, Seating: x.Seating}
+		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, FinalGames: &x.FinalGames,
+		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating}
 	if n.Format == FormatSM {
-		n.AdvancePerTable = &x.AdvancePerTable
+		n.AdvancePerTable = x.AdvancePerTable
 	} else {
 		n.Rounds = &x.Rounds
 	}
@@ -189,7 +190,7 @@ func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
 			return nil, importErr(path+"/round", "no round %d", x.Round)
 		}
 		tb, ok := st.Rounds[x.Round-1].Table(x.Table)
-		if !ok || x.Game < 1 || x.Game > st.Tournament.Settings.GamesPerRound || seen[k] {
+		if !ok || x.Game < 1 || x.Game > st.Tournament.Settings.GamesIn(st.Rounds[x.Round-1].Final) || seen[k] {
 			return nil, importErr(path, "no table %d or game %d in round %d, or the game is listed twice", x.Table, x.Game, x.Round)
 		}
 		seen[k] = true

@@ -23,9 +23,9 @@ func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round
 	if err != nil {
 		return nil, nil, Table{}, err
 	}
-	if k.Game < 1 || k.Game > t.Settings.GamesPerRound {
+	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
 		return nil, nil, Table{}, Errorf(KindNotFound, "game_not_found",
-			"a table plays games 1 to %d in a round; there is no game %d", t.Settings.GamesPerRound, k.Game)
+			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return t, r, r.Tables[0], nil
 }

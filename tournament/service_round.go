@@ -74,12 +74,21 @@ func planRound(st *State, seed int64) (*Round, error) {
 }
 
 // seatTables seats the active players of the next round (see drawTables).
+// An sm draw looks only at the meetings of the same day: the first round
+// of a day is a fresh lot (Chicago-SM re-draws the players who go on to day
+// 2), and later rounds of the day avoid that day's meetings. Swiss rounds
+// follow one plan over all days.
 func seatTables(st *State, active []string, seed int64) ([]Table, error) {
 	var order []string // by_standings: the players from the top down
 	if seatingMode(&st.Tournament) == seating.ByStandings {
 		order = standingOrder(st, active)
 	}
-	return drawTables(&st.Tournament, active, st.Rounds, order, seed)
+	history := st.Rounds
+	if st.Tournament.Format == FormatSM {
+		first := st.Tournament.Settings.FirstRoundOfDay(len(st.Rounds) + 1)
+		history = st.Rounds[first-1:]
+	}
+	return drawTables(&st.Tournament, active, history, order, seed)
 }
 
 // canDraw refuses a draw while a round is open or when the tournament is over.
@@ -159,7 +168,7 @@ func decideClose(st *State, n int) (*RoundChange, error) {
 	t := &st.Tournament
 	quota := 0
 	if t.Format == FormatSM {
-		quota = t.Settings.AdvancePerTable
+		quota = t.Settings.AdvanceIn(r.Number)
 		if r.Final {
 			quota = 1
 		}
@@ -198,7 +207,7 @@ func allGamesPlayed(st *State, r *Round, only *Table) error {
 		if only != nil && tb.Number != only.Number {
 			continue
 		}
-		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
+		for g := 1; g <= st.Tournament.Settings.GamesIn(r.Final); g++ {
 			if !have[[2]int{tb.Number, g}] {
 				missing = append(missing, map[string]any{"table": tb.Number, "game": g})
 			}

@@ -64,11 +64,60 @@ type Settings struct {
 	Rules           json.RawMessage // the engine's rules object; nil means the sm preset
 	GamesPerRound   int
 	PlacementPoints []int // points by place, best first; a table of 3 uses the first three
-	AdvancePerTable int   // sm: how many of each table go on
-	Rounds          int   // swiss: how many rounds are played
-	FinalSize       int   // sm: at most this many left play the final table
-	Tiebreaks       []string
-	Seating         string // swiss: SeatingMixed or SeatingByStandings
+	// AdvancePerTable is, in sm, how many of each table go on from each
+	// round: the first value for round 1, the second for round 2, and the
+	// last value for every round after (Chicago-SM: [2, 2, 1], two a table
+	// on day 1 and one on day 2).
+	AdvancePerTable []int
+	Rounds          int // swiss: how many rounds are played
+	FinalSize       int // sm: at most this many left play the final table
+	// FinalGames is how many games the final table plays (0: GamesPerRound).
+	FinalGames int
+	// DayBreaks lists the rounds after which a day (session) ends,
+	// ascending: [2] makes rounds 1-2 day 1 and the rest day 2. The first
+	// round of a day is drawn by a fresh lot: meetings of earlier days are
+	// not looked at.
+	DayBreaks []int
+	Tiebreaks []string
+	Seating   string // swiss: SeatingMixed or SeatingByStandings
+}
+
+// AdvanceIn returns how many of each table go on from round n (sm).
+func (s Settings) AdvanceIn(n int) int {
+	if len(s.AdvancePerTable) == 0 {
+		return 0
+	}
+	return s.AdvancePerTable[min(n, len(s.AdvancePerTable))-1]
+}
+
+// DayOf returns the day (1, 2, ...) round n is played on.
+func (s Settings) DayOf(n int) int {
+	day := 1
+	for _, b := range s.DayBreaks {
+		if n > b {
+			day++
+		}
+	}
+	return day
+}
+
+// FirstRoundOfDay returns the first round of round n's day.
+func (s Settings) FirstRoundOfDay(n int) int {
+	first := 1
+	for _, b := range s.DayBreaks {
+		if n > b {
+			first = b + 1
+		}
+	}
+	return first
+}
+
+// GamesIn returns how many games each table plays in a round (final or not).
+func (s Settings) GamesIn(final bool) int {
+	if final && s.FinalGames > 0 {
+		return s.FinalGames
+	}
+	return s.GamesPerRound
 }
 
 // Tournament is one competition with its players and rounds.
@@ -92,9 +141,11 @@ type NewTournament struct {
 	Rules           json.RawMessage
 	GamesPerRound   *int
 	PlacementPoints []int
-	AdvancePerTable *int
+	AdvancePerTable []int // nil: [2]
 	Rounds          *int
 	FinalSize       *int
+	FinalGames      *int
+	DayBreaks       []int
 	Tiebreaks       []string
 	Seating         string
 }
@@ -105,9 +156,11 @@ func (n NewTournament) settings() (Settings, error) {
 		Rules:           n.Rules,
 		GamesPerRound:   intOr(n.GamesPerRound, 3),
 		PlacementPoints: n.PlacementPoints,
-		AdvancePerTable: intOr(n.AdvancePerTable, 2),
+		AdvancePerTable: slices.Clone(n.AdvancePerTable),
 		Rounds:          intOr(n.Rounds, 0),
 		FinalSize:       intOr(n.FinalSize, 4),
+		FinalGames:      intOr(n.FinalGames, 0),
+		DayBreaks:       slices.Clone(n.DayBreaks),
 		Tiebreaks:       n.Tiebreaks,
 		Seating:         n.Seating,
 	}
@@ -116,6 +169,12 @@ func (n NewTournament) settings() (Settings, error) {
 	}
 	if s.Tiebreaks == nil {
 		s.Tiebreaks = slices.Clone(defaultTiebreaks)
+	}
+	if len(s.AdvancePerTable) == 0 {
+		s.AdvancePerTable = []int{2}
+	}
+	if s.DayBreaks == nil {
+		s.DayBreaks = []int{}
 	}
 	if s.Seating == "" {
 		s.Seating = SeatingMixed
@@ -141,15 +200,25 @@ func (n NewTournament) validate(s Settings) error {
 		return invalidField("placement_points", "placement_points must be non-negative and never grow with the place")
 	case s.FinalSize < 3 || s.FinalSize > 4:
 		return invalidField("final_size", "final_size must be 3 or 4")
+	case s.FinalGames < 0 || s.FinalGames > maxGamesPerRound:
+		return invalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
 	case s.Seating != SeatingMixed && s.Seating != SeatingByStandings:
 		return invalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
 	}
 	if err := validateTiebreaks(s.Tiebreaks); err != nil {
 		return err
 	}
+	if err := validateDayBreaks(s.DayBreaks); err != nil {
+		return err
+	}
 	if n.Format == FormatSM {
-		if s.AdvancePerTable < 1 || s.AdvancePerTable > 2 {
-			return invalidField("advance_per_table", "advance_per_table must be 1 or 2 (a table of 3 must leave someone out)")
+		if len(s.AdvancePerTable) > maxRounds {
+			return invalidField("advance_per_table", "advance_per_table lists at most %d rounds", maxRounds)
+		}
+		for _, a := range s.AdvancePerTable {
+			if a < 1 || a > 2 {
+				return invalidField("advance_per_table", "advance_per_table must be 1 or 2 in every round (a table of 3 must leave someone out)")
+			}
 		}
 		if n.Rounds != nil && *n.Rounds != 0 {
 			return invalidField("rounds", "rounds is for swiss tournaments; sm plays until the final")
@@ -158,6 +227,19 @@ func (n NewTournament) validate(s Settings) error {
 	}
 	if s.Rounds < 1 || s.Rounds > maxRounds {
 		return invalidField("rounds", "a swiss tournament needs rounds between 1 and %d", maxRounds)
+	}
+	return nil
+}
+
+// validateDayBreaks wants rounds in increasing order between 1 and maxRounds.
+func validateDayBreaks(bs []int) error {
+	if len(bs) > maxRounds {
+		return invalidField("day_breaks", "day_breaks lists at most %d rounds", maxRounds)
+	}
+	for i, b := range bs {
+		if b < 1 || b > maxRounds || (i > 0 && b <= bs[i-1]) {
+			return invalidField("day_breaks", "day_breaks must list round numbers (1 to %d) in increasing order, each the last round of a day", maxRounds)
+		}
 	}
 	return nil
 }

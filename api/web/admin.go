@@ -51,14 +51,17 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
-		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance")}
+		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
+		"days": c.FormValue("days"), "final_games": c.FormValue("final_games")}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"])}
 	var bad error
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
 	if nt.Format == tournament.FormatSwiss {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
 	} else {
-		nt.AdvancePerTable, bad = optionalInt(values["advance"], "advance_per_table", bad)
+		nt.AdvancePerTable, bad = optionalInts(values["advance"], "advance_per_table", bad)
+		nt.DayBreaks, bad = optionalInts(values["days"], "day_breaks", bad)
+		nt.FinalGames, bad = optionalInt(values["final_games"], "final_games", bad)
 	}
 	var created *tournament.Created
 	if bad == nil {
@@ -94,6 +97,23 @@ func optionalInt(s, field string, prev error) (*int, error) {
 		return nil, prev
 	}
 	return &v, prev
+}
+
+// optionalInts reads an optional list of whole numbers ("2, 2, 1"); the
+// first error is kept.
+func optionalInts(s, field string, prev error) ([]int, error) {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		v, err := strconv.Atoi(f)
+		if err != nil || len(out) >= 100 {
+			if prev == nil {
+				prev = fieldError(field, field+" must be whole numbers separated by commas")
+			}
+			return nil, prev
+		}
+		out = append(out, v)
+	}
+	return out, prev
 }
 
 // fieldOf returns the form field an error names, if any.

@@ -167,7 +167,7 @@ func checkAdvancement(t *testing.T, e *env, tid string, r *tournament.Round, ch 
 				out = append(out, o.Player)
 			}
 		}
-		quota := st.Tournament.Settings.AdvancePerTable
+		quota := st.Tournament.Settings.AdvanceIn(r.Number)
 		if r.Final {
 			quota = 1
 		}

@@ -28,7 +28,7 @@ func TestCreateAndReadTournament(t *testing.T) {
 	st := got.Settings
 	if got.Name != "Club night" || got.Format != tournament.FormatSwiss || got.Status != tournament.StatusRegistration ||
 		st.GamesPerRound != 3 || !slices.Equal(st.PlacementPoints, []int{20, 12, 8, 5}) || st.Rounds != 5 ||
-		st.AdvancePerTable != 2 || st.FinalSize != 4 || !got.CreatedAt.Equal(c.Tournament.CreatedAt) {
+		!slices.Equal(st.AdvancePerTable, []int{2}) || st.FinalSize != 4 || !got.CreatedAt.Equal(c.Tournament.CreatedAt) {
 		t.Errorf("Tournament = %+v, want the created one with defaults", got)
 	}
 	sec, err := e.store.Secrets(e.ctx, c.Tournament.ID)

@@ -10,7 +10,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// Role is what a token allows (spec/api.md, "Roles and tokens").
+// Role is what a token allows (docs/api.md, "Roles and tokens").
 type Role string
 
 // The roles. RolePublic is the caller without a token.

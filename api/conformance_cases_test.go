@@ -20,7 +20,7 @@ import (
 )
 
 // TestTournamentEndpointGaps: the bad-input, no-token and unknown-id cases
-// of api.md's rows that TestTournamentEndpoints leaves out.
+// of docs/api.md's rows that TestTournamentEndpoints leaves out.
 func TestTournamentEndpointGaps(t *testing.T) {
 	f := newFixture(t)
 	tid, org := f.tt.ID, f.tt.OrganizerToken
@@ -168,7 +168,7 @@ func TestIdempotentWrites(t *testing.T) {
 	if err := json.Unmarshal(b1, &tt); err != nil {
 		t.Fatal(err)
 	}
-	// Tokens are stored hashed (api.md): the stored first answer must not
+	// Tokens are stored hashed (docs/api.md): the stored first answer must not
 	// hold the organizer token in the clear.
 	var stored []byte
 	if err := pool.QueryRow(t.Context(), `SELECT response FROM idempotency_keys WHERE key = 'create-1'`).Scan(&stored); err != nil {
@@ -191,7 +191,7 @@ func TestIdempotentWrites(t *testing.T) {
 	}
 }
 
-// TestTournamentFieldsAndDefaults: the request fields of api.md are read
+// TestTournamentFieldsAndDefaults: the request fields of docs/api.md are read
 // under their names, and the defaults are games_per_round 3,
 // placement_points [20,12,8,5] and advance_per_table 2 (sm).
 func TestTournamentFieldsAndDefaults(t *testing.T) {
@@ -229,7 +229,7 @@ func TestTournamentFieldsAndDefaults(t *testing.T) {
 	}
 }
 
-// TestAuditTimesUTC: times are RFC 3339 UTC (api.md) also inside the audit
+// TestAuditTimesUTC: times are RFC 3339 UTC (docs/api.md) also inside the audit
 // log's before and after, which the database writes, when the database's
 // own time zone is not UTC (a Swedish club's server).
 func TestAuditTimesUTC(t *testing.T) {

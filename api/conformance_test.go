@@ -157,7 +157,7 @@ func short(v any) string {
 var storedDocuments = []string{"record", "result", "verdict", "before", "after"}
 
 // opaqueIDs lists the fields named id or *_id whose values are not strings
-// (api.md: IDs are opaque strings).
+// (docs/api.md: IDs are opaque strings).
 func opaqueIDs(path string, v any) []string {
 	var errs []string
 	switch v := v.(type) {
@@ -262,7 +262,7 @@ func mapAt(m map[string]any, keys ...string) map[string]any {
 	return m
 }
 
-// TestResponsesMatchOpenAPI drives every resource of api.md through a real
+// TestResponsesMatchOpenAPI drives every resource of docs/api.md through a real
 // server and database and checks each answer, errors included, against the
 // OpenAPI document: documented status, documented media type, and a body
 // whose fields, types, enums and times (RFC 3339 UTC) the schema allows.

@@ -1,5 +1,5 @@
 // Package api is Revisor's HTTP interface: a REST API on echo v4 under
-// /api/v1 (spec/api.md), problem+json errors (RFC 9457), health and
+// /api/v1 (docs/api.md), problem+json errors (RFC 9457), health and
 // readiness probes, Prometheus metrics and the OpenAPI document.
 //
 // Handlers bind, validate, call a service and write the response; they hold

@@ -64,7 +64,7 @@ func (s *Server) validateGame(c echo.Context) error {
 // decodeProblem sorts the engine's decoding error: a body that is not JSON,
 // or a field of the wrong JSON type, is a 400 whose errors list the
 // problems; any other problem (a misspelt card, a missing list, an unknown
-// rule) is part of a 200 result with valid false, as records.md says.
+// rule) is part of a 200 result with valid false, as docs/records.md says.
 func decodeProblem(err error) (*engine.DecodeError, error) {
 	var derr *engine.DecodeError
 	if !errors.As(err, &derr) {

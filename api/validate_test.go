@@ -15,19 +15,21 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 )
 
-// example is one file of spec/examples: a record and the result it must get.
+// example is one file of the example records (engine/testdata/examples,
+// docs/records.md): a record and the result it must get.
 type example struct {
 	Kind   string          `json:"kind"`
 	Record json.RawMessage `json:"record"`
 	Expect json.RawMessage `json:"expect"`
 }
 
-// TestValidateExamples posts every example record of spec/examples and
-// compares the answer with the example's expected result.
+// TestValidateExamples posts every example record (the engine's golden
+// examples, one copy in the repository) and compares the answer with the
+// example's expected result.
 func TestValidateExamples(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "shared", "spec", "examples", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "engine", "testdata", "examples", "*.json"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples in ../shared/spec/examples (%v): the shared folder must sit beside the repository", err)
+		t.Fatalf("no examples in ../engine/testdata/examples: %v", err)
 	}
 	s := startServer(t, api.Config{}, api.Deps{})
 	for _, f := range files {
@@ -98,7 +100,7 @@ func hasCode(problems []engine.Problem, code string) bool {
 }
 
 // resultSummary is what must agree between a result and an example's
-// expectation (spec/examples/README.md); paths and messages may differ.
+// expectation (docs/records.md, "Example records"); paths and messages may differ.
 type resultSummary struct {
 	Valid      bool
 	Errors     []string // codes

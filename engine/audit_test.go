@@ -8,7 +8,7 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 )
 
-// Tests added by the rules audit: each holds a sentence of rules.md (or a
+// Tests added by the rules audit: each holds a sentence of docs/game-rules.md (or a
 // decision of docs/rules.md) that no earlier test would catch if broken.
 
 // TestEvaluateAllHands values every one of the 2,598,960 five-card hands:

@@ -47,7 +47,7 @@ func (e *DecodeError) GameResult() *GameResult {
 		Scores: map[string]int{}, Winners: []string{}, Placements: []Placement{}, Forfeits: []string{}}
 }
 
-// DecodeDeal reads a deal record (records.md). The error, if any, is a
+// DecodeDeal reads a deal record (docs/records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeDeal(data []byte) (*DealRecord, error) {
 	var f fastDecoder
@@ -70,7 +70,7 @@ func decodeDealTree(data []byte) (*DealRecord, error) {
 	return rec, nil
 }
 
-// DecodeGame reads a game record (records.md). The error, if any, is a
+// DecodeGame reads a game record (docs/records.md). The error, if any, is a
 // *DecodeError listing every problem of shape, card spelling and rules.
 func DecodeGame(data []byte) (*GameRecord, error) {
 	var f fastDecoder

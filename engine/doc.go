@@ -3,7 +3,7 @@
 // (Chicago-SM).
 //
 // It reads deal records, game records and score-sheet lines (the JSON of
-// records.md), checks that they could have happened under a rule set, finds
+// docs/records.md), checks that they could have happened under a rule set, finds
 // the rules a player broke and scores them. The package is pure: it does no
 // I/O, keeps no package-level mutable state (a few read-only name tables)
 // and is safe for concurrent use.
@@ -26,6 +26,6 @@
 // category of up to five cards. Rules is a plain value: SM() or Preset("sm"),
 // then Override(name, value) or ParseRules for a "rules" object.
 //
-// The rules implemented are those of the project's spec/rules.md together
+// The rules implemented are those of docs/game-rules.md together
 // with the decisions written down in docs/rules.md.
 package engine

@@ -12,7 +12,7 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 )
 
-// example is one file of spec/examples.
+// example is one file of testdata/examples (docs/records.md, "Example records").
 type example struct {
 	Kind   string          `json:"kind"`
 	Note   string          `json:"note"`

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 )
 
-// DealRecord is one deal as records.md describes it. Cards are parsed;
+// DealRecord is one deal as docs/records.md describes it. Cards are parsed;
 // everything else is as written, so that CheckDeal can report what is wrong.
 type DealRecord struct {
 	// Rules is the rule set; nil means the preset "sm".
@@ -178,7 +178,7 @@ func seatOf(players []string, name string) int {
 	return -1
 }
 
-// MarshalJSON writes the record as records.md has it, with missing lists
+// MarshalJSON writes the record as docs/records.md has it, with missing lists
 // as [] so that DecodeDeal reads it back.
 func (d DealRecord) MarshalJSON() ([]byte, error) {
 	type plain DealRecord

@@ -4,7 +4,7 @@ import "encoding/json"
 
 // Problem is an error in a record: it could not have happened.
 type Problem struct {
-	// Code is a stable snake_case code from records.md.
+	// Code is a stable snake_case code from docs/records.md.
 	Code string `json:"code"`
 	// Path is an RFC 6901 JSON Pointer into the record ("" is the whole record).
 	Path    string `json:"path"`

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Values of the enumerated switches of rules.md.
+// Values of the enumerated switches of docs/game-rules.md.
 const (
 	LeadLeftOfDealer    = "left_of_dealer"
 	LeadChicagoDeclarer = "chicago_declarer"
@@ -28,7 +28,7 @@ type NullInt struct {
 }
 
 // Rules is a complete rule set: a preset with its overrides applied. The
-// fields are the switches of rules.md. Rules is a plain value; copy it
+// fields are the switches of docs/game-rules.md. Rules is a plain value; copy it
 // freely.
 type Rules struct {
 	Preset                 string
@@ -51,7 +51,7 @@ type Rules struct {
 	HandPoints        [NumCategories]int // indexed by Category; HighCard is always 0
 	Target            int
 	FalseAnnouncement string
-	// ShowOnBreak is the rule show_on_break (rules.md names it; sm: true).
+	// ShowOnBreak is the rule show_on_break (docs/game-rules.md names it; sm: true).
 	ShowOnBreak bool
 }
 
@@ -205,7 +205,7 @@ func (d *decoder) override(r *Rules, name string, v node, p *ptr) {
 		r.ShowOnBreak = d.boolean(v, p, r.ShowOnBreak)
 	case "binding", "wheel":
 		if b := d.boolean(v, p, true); !b {
-			d.add("unknown_rule", p, "%s: only true is supported (rules.md has no alternative)", name)
+			d.add("unknown_rule", p, "%s: only true is supported (the rules give no alternative)", name)
 		}
 	default:
 		d.add("unknown_rule", p, "unknown switch %q", name)

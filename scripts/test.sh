@@ -43,6 +43,5 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 
 ensure_go
 ensure_chromium
-[ -d ../shared/spec ] || log "warning: ../shared (the specs and examples) is not beside the repository; tests that read it will fail"
 go vet ./...
 go test -race -count=1 "$@" ./...

@@ -9,7 +9,7 @@ import (
 // Role is what a caller may do.
 type Role string
 
-// The roles of api.md that tournaments know.
+// The roles of docs/api.md that tournaments know.
 const (
 	RolePublic    Role = "public"
 	RoleAdmin     Role = "admin"

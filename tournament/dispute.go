@@ -48,7 +48,7 @@ type NewDispute struct {
 }
 
 // Verdict is what the engine says about a dispute's reconstruction: its
-// result (records.md) and whether it was a deal or a game.
+// result (docs/records.md) and whether it was a deal or a game.
 type Verdict struct {
 	Kind   string          `json:"kind"` // "deal" or "game"
 	Result json.RawMessage `json:"result"`

@@ -72,7 +72,7 @@ func resultExists(k GameKey, stored *GameResult) error {
 	e := Errorf(KindConflict, "result_exists",
 		"game %d of table %d in round %d already has a different result (accepted %s); results are binding, only a referee can change them",
 		k.Game, k.Table, k.Round, stored.CreatedAt.Format("2006-01-02T15:04:05Z"))
-	e.Details = map[string]any{"result_id": strconv.FormatInt(stored.ID, 10)} // IDs are opaque strings (api.md)
+	e.Details = map[string]any{"result_id": strconv.FormatInt(stored.ID, 10)} // IDs are opaque strings (docs/api.md)
 	return e
 }
 

@@ -29,7 +29,7 @@ const defaultMaxRecord = 16 << 20
 const validateHelp = `Usage: revisor validate [flags] FILE|-
        revisor validate --lines [flags] FILE|-
 
-Checks a deal record or a game record (records.md) and prints the result
+Checks a deal record or a game record (docs/records.md) and prints the result
 JSON: validity, errors, violations, awards, points and scores. A record with a
 "deals" field is a game. FILE "-" reads standard input.
 

@@ -36,7 +36,7 @@ func runCmd(t testing.TB, stdin string, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
-// example is one file of the spec's examples.
+// example is one file of the example records (engine/testdata/examples).
 type example struct {
 	Kind   string          `json:"kind"`
 	Record json.RawMessage `json:"record"`

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRefusedOpenCardBackAfterReshuffle is a deal the simulator played in
-// which the stock held only the open card: p1 refused it (rules.md: "the
+// which the stock held only the open card: p1 refused it (docs/game-rules.md: "the
 // refused card goes to the discard pile and they take the next card
 // unseen"), the stock was empty, the discard pile less p1's own discards
 // (8h) was shuffled into a new stock, and the refused 7s came back on top.

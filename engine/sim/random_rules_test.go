@@ -10,7 +10,7 @@ import (
 	"github.com/revisor-sm/revisor/engine/sim"
 )
 
-// randomRules picks a value for every switch of rules.md at random.
+// randomRules picks a value for every switch of docs/game-rules.md at random.
 func randomRules(t *testing.T, rng *rand.Rand) (engine.Rules, map[string]any) {
 	t.Helper()
 	pick := func(vs ...any) any { return vs[rng.IntN(len(vs))] }

@@ -14,7 +14,7 @@ import (
 var cardRE = regexp.MustCompile(`"([2-9TJQKA])([cdhs])"`)
 
 // respell writes every card of a record's JSON in another accepted
-// spelling: 10 for T, upper-case letters or suit symbols (records.md).
+// spelling: 10 for T, upper-case letters or suit symbols (docs/records.md).
 func respell(rng *rand.Rand, data []byte) []byte {
 	symbols := map[byte]string{'c': "♣", 'd': "♦", 'h': "♥", 's': "♠"}
 	return cardRE.ReplaceAllFunc(data, func(m []byte) []byte {

@@ -28,7 +28,7 @@ func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
 		return nil, &tournament.Error{Kind: tournament.KindInvalid, Code: "invalid_database_url",
 			Message: "DATABASE_URL is not a valid PostgreSQL URL", Err: err}
 	}
-	// Times are RFC 3339 UTC (spec/api.md), also in JSON the database writes
+	// Times are RFC 3339 UTC (docs/api.md), also in JSON the database writes
 	// itself (the audit log's before and after), whatever the server's zone.
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

@@ -1,6 +1,7 @@
 package seating_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,28 +19,36 @@ type instance struct {
 	Why              string `json:"why"`
 }
 
-// loadInstances reads the shared benchmark file (../shared/bench relative
-// to the repository root) or, when the shared folder is absent, the copy in
-// testdata.
+const instancesFile = "seating-instances.json"
+
+// loadInstances reads the benchmark instances in testdata.
 func loadInstances(t *testing.T) []instance {
 	t.Helper()
-	paths := []string{
-		filepath.Join("..", "..", "..", "shared", "bench", "seating-instances.json"),
-		filepath.Join("testdata", "seating-instances.json"),
+	p := filepath.Join("testdata", instancesFile)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var f struct{ Instances []instance }
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		return f.Instances
+	var f struct{ Instances []instance }
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", p, err)
 	}
-	t.Fatal("seating-instances.json not found")
-	return nil
+	return f.Instances
+}
+
+// TestInstancesCopied checks that testdata holds a faithful copy of the
+// project-wide benchmark file when the shared folder sits beside the
+// repository (it is optional: the copy is what the tests read).
+func TestInstancesCopied(t *testing.T) {
+	shared := filepath.Join("..", "..", "..", "shared", "bench", instancesFile)
+	want, err := os.ReadFile(shared)
+	if err != nil {
+		t.Skip("shared benchmark file not present")
+	}
+	got, err := os.ReadFile(filepath.Join("testdata", instancesFile))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("testdata/%s differs from %s (copy it again): %v", instancesFile, shared, err)
+	}
 }
 
 func TestBenchmarkInstances(t *testing.T) {

@@ -100,6 +100,18 @@ func TestOversizedBodyIsProblem(t *testing.T) {
 	}
 }
 
+// TestOversizedBodyOnGetIsProblem: the body limit holds on every route, so
+// the probes and the OpenAPI document answer the 413 their operations
+// document (their one 4xx) to a GET that announces a body over the limit.
+func TestOversizedBodyOnGetIsProblem(t *testing.T) {
+	s := startServer(t, api.Config{}, api.Deps{})
+	big := strings.Repeat("a", api.DefaultBodyLimit+1)
+	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/openapi.yaml"} {
+		resp, body := s.do(t, request{method: "GET", path: path, contentType: "text/plain", body: strings.NewReader(big)})
+		wantProblem(t, "GET "+path+" with a body of 1 MiB+", resp, body, http.StatusRequestEntityTooLarge, "body_too_large")
+	}
+}
+
 func TestPanicIsProblemWithoutInternals(t *testing.T) {
 	s := startServer(t, api.Config{}, api.Deps{Ready: func(context.Context) error { panic("secret internals 1234") }})
 	resp, body := s.do(t, request{method: "GET", path: "/readyz"})

@@ -50,10 +50,16 @@ ensure_chromium() {
   [ -z "${REVISOR_CHROMIUM:-}" ] || return 0
   command -v chromium >/dev/null 2>&1 && return 0
   log "installing chromium for the browser tests"
+  apt_install chromium
+}
+
+# apt_install installs Debian/Ubuntu packages, updating the lists when the
+# first try fails.
+apt_install() {
   local sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium >&2 || {
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "$@" >&2 || {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -q >&2 &&
-      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium >&2
+      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "$@" >&2
   }
 }

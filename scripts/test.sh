@@ -7,7 +7,9 @@
 #      (pg_ctlcluster --skip-systemctl-redirect ...);
 #   4. else a private cluster (scripts/local-pg.sh, installs PostgreSQL when
 #      missing), stopped again at the end if this script started it.
-# Installs Debian's chromium for the browser tests when it is missing.
+# Installs Debian's chromium for the browser tests when it is missing. Lints the
+# OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
+# the npm registry once, and fails the run when it cannot install the CLI).
 # Works without a terminal (CI=true, no stdin). Extra arguments go to go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -44,4 +46,5 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 ensure_go
 ensure_chromium
 go vet ./...
+scripts/openapi-lint.sh
 go test -race -count=1 "$@" ./...

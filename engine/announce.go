@@ -1,14 +1,12 @@
 package engine
 
-import "fmt"
-
 // phaseSources is read-only.
 var phaseSources = [2]string{SourceHand1, SourceHand2}
 
 // phase checks one announcement phase and awards its points.
 func (c *checker) phase(p int, list []Announcement) {
 	if len(list) != c.n {
-		c.fail("invalid_record", fmt.Sprintf("/announcements/%d", p), "",
+		c.fail("invalid_record", Location{Part: PartAnnouncements, Round: p + 1}, "",
 			"want one entry per player (%d), got %d", c.n, len(list))
 	}
 	highest := HighCard
@@ -18,11 +16,11 @@ func (c *checker) phase(p int, list []Announcement) {
 		a := &list[i]
 		seat := seatOf(c.players, a.Player)
 		if seat < 0 {
-			c.fail("unknown_player", fmt.Sprintf("/announcements/%d/%d/player", p, i), "", "%q is not a player", a.Player)
+			c.fail("unknown_player", announcement(p, i).withMember("player"), "", "%q is not a player", a.Player)
 			continue
 		}
 		if want := (c.dealer + 1 + i) % c.n; seat != want {
-			c.fail("out_of_turn", fmt.Sprintf("/announcements/%d/%d", p, i), a.Player,
+			c.fail("out_of_turn", announcement(p, i), a.Player,
 				"%s announces in %s's turn", a.Player, c.players[want])
 		}
 		if a.Announce == "" {
@@ -31,11 +29,11 @@ func (c *checker) phase(p int, list []Announcement) {
 		cat, ok := ParseCategory(a.Announce)
 		switch {
 		case !ok:
-			c.fail("unknown_category", fmt.Sprintf("/announcements/%d/%d/announce", p, i), a.Player,
+			c.fail("unknown_category", announcement(p, i).withMember("announce"), a.Player,
 				"%q is not a category that can be announced", a.Announce)
 			continue
 		case cat < highest:
-			c.fail("announcement_too_low", fmt.Sprintf("/announcements/%d/%d/announce", p, i), a.Player,
+			c.fail("announcement_too_low", announcement(p, i).withMember("announce"), a.Player,
 				"%s announces %s after %s was announced; they must pass", a.Player, cat, highest)
 			continue
 		}
@@ -74,7 +72,7 @@ func (c *checker) checkHolds(p, i, seat int, cat Category) bool {
 		consequence = ForfeitGame
 		c.forfeit[seat] = true
 	}
-	c.violate("false_announcement", fmt.Sprintf("/announcements/%d/%d", p, i), seat, consequence,
+	c.violate("false_announcement", announcement(p, i), seat, consequence,
 		"%s announces %s but holds %s", c.players[seat], cat, got)
 	return false
 }
@@ -129,4 +127,9 @@ func greater(a, b [3]int64) bool {
 		}
 	}
 	return false
+}
+
+// announcement returns the location of entry i of phase p.
+func announcement(p, i int) Location {
+	return Location{Part: PartAnnouncements, Round: p + 1, Index: i + 1}
 }

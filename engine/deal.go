@@ -84,7 +84,7 @@ func (c *checker) header(d *DealRecord) bool {
 	c.players, c.n = d.Players, len(d.Players)
 	c.dealer = seatOf(d.Players, d.Dealer)
 	if c.dealer < 0 {
-		c.fail("unknown_player", "/dealer", "", "dealer %q is not a player", d.Dealer)
+		c.fail("unknown_player", Location{Part: PartDealer}, "", "dealer %q is not a player", d.Dealer)
 		return false
 	}
 	known := 0
@@ -93,22 +93,22 @@ func (c *checker) header(d *DealRecord) bool {
 			c.start[i] = v
 			known++
 			if v < 0 && !c.r.NegativeScores {
-				c.fail("invalid_points", "/scores/"+escapeKey(p), p, "%s starts at %d; without negative_scores a score is never below 0", p, v)
+				c.fail("invalid_points", Location{Part: PartScores, Player: p}, p, "%s starts at %d; without negative_scores a score is never below 0", p, v)
 			}
 		}
 	}
 	if known < len(d.Scores) {
-		c.unknownKeys(sortedKeys(d.Scores), "/scores/")
+		c.unknownKeys(sortedKeys(d.Scores), PartScores)
 	}
 	c.score = c.start
 	return true
 }
 
 // unknownKeys reports the keys that are not players.
-func (c *checker) unknownKeys(keys []string, prefix string) {
+func (c *checker) unknownKeys(keys []string, part Part) {
 	for _, k := range keys {
 		if seatOf(c.players, k) < 0 {
-			c.fail("unknown_player", prefix+escapeKey(k), "", "%q is not a player", k)
+			c.fail("unknown_player", Location{Part: part}.withPlayer(k), "", "%q is not a player", k)
 		}
 	}
 }
@@ -118,8 +118,8 @@ func validatePlayers(r *Rules, players []string) []Problem {
 	var probs []Problem
 	lo, hi := r.MinPlayers, min(r.MaxPlayers, maxSeats)
 	if len(players) < lo || len(players) > hi {
-		probs = append(probs, Problem{Code: "invalid_players", Path: "/players",
-			Message: fmt.Sprintf("%d players; these rules allow %d to %d", len(players), lo, hi)})
+		probs = append(probs, Location{Part: PartPlayers}.problem("invalid_players",
+			fmt.Sprintf("%d players; these rules allow %d to %d", len(players), lo, hi), ""))
 	}
 	if len(players) > 4*maxSeats {
 		return probs // far too many to list each duplicate
@@ -127,11 +127,11 @@ func validatePlayers(r *Rules, players []string) []Problem {
 	for i, p := range players {
 		switch {
 		case p == "":
-			probs = append(probs, Problem{Code: "invalid_players", Path: fmt.Sprintf("/players/%d", i),
-				Message: "empty player id"})
+			probs = append(probs, Location{Part: PartPlayers, Index: i + 1}.problem("invalid_players",
+				"empty player id", ""))
 		case seatOf(players[:i], p) >= 0:
-			probs = append(probs, Problem{Code: "invalid_players", Path: fmt.Sprintf("/players/%d", i),
-				Message: fmt.Sprintf("player %q is listed twice", p), Player: p})
+			probs = append(probs, Location{Part: PartPlayers, Index: i + 1}.problem("invalid_players",
+				fmt.Sprintf("player %q is listed twice", p), p))
 		}
 	}
 	return probs
@@ -140,10 +140,10 @@ func validatePlayers(r *Rules, players []string) []Problem {
 // play checks the deal from the deal to the showdown.
 func (c *checker) play(d *DealRecord) {
 	if len(d.Exchanges) != 3 {
-		c.fail("invalid_record", "/exchanges", "", "want 3 exchange rounds, got %d", len(d.Exchanges))
+		c.fail("invalid_record", Location{Part: PartExchanges}, "", "want 3 exchange rounds, got %d", len(d.Exchanges))
 	}
 	if len(d.Announcements) != 2 {
-		c.fail("invalid_record", "/announcements", "", "want 2 announcement phases, got %d", len(d.Announcements))
+		c.fail("invalid_record", Location{Part: PartAnnouncements}, "", "want 2 announcement phases, got %d", len(d.Announcements))
 	}
 	c.dealHands(d)
 	for round := 0; round < 3; round++ {
@@ -169,16 +169,16 @@ func (c *checker) dealHands(d *DealRecord) {
 	for seat, p := range c.players {
 		cards, ok := d.Hands[p]
 		if !ok {
-			c.fail("invalid_hands", "/hands", p, "no hand for %s", p)
+			c.fail("invalid_hands", Location{Part: PartHands}, p, "no hand for %s", p)
 			continue
 		}
 		known++
 		if len(cards) != 5 {
-			c.fail("invalid_hands", "/hands/"+escapeKey(p), p, "%s was dealt %d cards, want 5", p, len(cards))
+			c.fail("invalid_hands", Location{Part: PartHands, Player: p}, p, "%s was dealt %d cards, want 5", p, len(cards))
 		}
 		for j, card := range cards {
 			if !card.Valid() || seen.has(card) {
-				c.fail("duplicate_card", fmt.Sprintf("/hands/%s/%d", escapeKey(p), j), p, "%s is dealt twice", card)
+				c.fail("duplicate_card", Location{Part: PartHands, Player: p, Card: j + 1}, p, "%s is dealt twice", card)
 				continue
 			}
 			seen |= 1 << card
@@ -186,7 +186,7 @@ func (c *checker) dealHands(d *DealRecord) {
 		}
 	}
 	if known < len(d.Hands) {
-		c.unknownKeys(sortedKeys(d.Hands), "/hands/")
+		c.unknownKeys(sortedKeys(d.Hands), PartHands)
 	}
 	c.stock = cardSet(1<<52-1) &^ seen
 	c.stockCount = 52 - 5*c.n
@@ -198,14 +198,14 @@ func (c *checker) dealHands(d *DealRecord) {
 // checkDeck reports a deck that is not the 52 cards once each.
 func (c *checker) checkDeck(deck []Card) bool {
 	if len(deck) != 52 {
-		c.fail("invalid_deck", "/deck", "", "the deck has %d cards, want 52", len(deck))
+		c.fail("invalid_deck", Location{Part: PartDeck}, "", "the deck has %d cards, want 52", len(deck))
 		return false
 	}
 	if setOf(deck) != 1<<52-1 {
 		var seen cardSet
 		for i, card := range deck {
 			if seen.has(card) {
-				c.fail("invalid_deck", fmt.Sprintf("/deck/%d", i), "", "%s is in the deck twice", card)
+				c.fail("invalid_deck", Location{Part: PartDeck, Index: i + 1}, "", "%s is in the deck twice", card)
 			}
 			seen |= 1 << card
 		}
@@ -225,7 +225,7 @@ func (c *checker) matchDeck(d *DealRecord) {
 		}
 		if got, ok := d.Hands[c.players[seat]]; ok && setOf(got) != want {
 			p := c.players[seat]
-			c.fail("deal_does_not_match_deck", "/hands/"+escapeKey(p), p,
+			c.fail("deal_does_not_match_deck", Location{Part: PartHands, Player: p}, p,
 				"%s's hand is not the cards the deck deals to that seat", p)
 		}
 	}
@@ -234,13 +234,13 @@ func (c *checker) matchDeck(d *DealRecord) {
 }
 
 // fail records an error.
-func (c *checker) fail(code, path, player, format string, args ...any) {
-	c.errs = append(c.errs, Problem{Code: code, Path: path, Message: fmt.Sprintf(format, args...), Player: player})
+func (c *checker) fail(code string, at Location, player, format string, args ...any) {
+	c.errs = append(c.errs, at.problem(code, fmt.Sprintf(format, args...), player))
 }
 
 // violate records a violation.
-func (c *checker) violate(code, path string, seat int, consequence, format string, args ...any) {
-	c.viols = append(c.viols, Violation{Code: code, Path: path, Player: c.players[seat],
+func (c *checker) violate(code string, at Location, seat int, consequence, format string, args ...any) {
+	c.viols = append(c.viols, Violation{Code: code, Path: at.Path(), Player: c.players[seat],
 		Consequence: consequence, Message: fmt.Sprintf(format, args...)})
 }
 

@@ -165,10 +165,14 @@ type decoder struct {
 	probs      []Problem
 	wrongTypes int
 	slab       []Card // the card lists are cut from it
+	// root is what the decoded document is: a record (PartWhole), a rules
+	// object (PartRules) or an overrides object (PartOverrides).
+	root Part
 }
 
 func (d *decoder) add(code string, p *ptr, format string, args ...any) {
-	d.probs = append(d.probs, Problem{Code: code, Path: p.String(), Message: fmt.Sprintf(format, args...)})
+	d.probs = append(d.probs, Problem{Code: code, Path: p.String(), Message: fmt.Sprintf(format, args...),
+		At: p.locate(d.root)})
 }
 
 // wrongType reports a value of the wrong JSON type at p.

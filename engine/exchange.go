@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // turnPos returns how many seats after the dealer's left seat comes: 0 for
 // the player on the dealer's left, n-1 for the dealer.
 func (c *checker) turnPos(seat int) int { return (seat - c.dealer - 1 + 2*c.n) % c.n }
@@ -15,16 +13,16 @@ func (c *checker) exchangeRound(round int, list []Exchange) {
 		x := &list[i]
 		seat := seatOf(c.players, x.Player)
 		if seat < 0 {
-			c.fail("unknown_player", fmt.Sprintf("/exchanges/%d/%d/player", round, i), "", "%q is not a player", x.Player)
+			c.fail("unknown_player", xloc{round, i}.member("player"), "", "%q is not a player", x.Player)
 			continue
 		}
 		pos := c.turnPos(seat)
 		switch {
 		case done[seat]:
-			c.fail("exchange_is_binding", fmt.Sprintf("/exchanges/%d/%d", round, i), x.Player,
+			c.fail("exchange_is_binding", xloc{round, i}.loc(), x.Player,
 				"%s already exchanged in round %d; an exchange is binding", x.Player, round+1)
 		case pos < last:
-			c.fail("out_of_turn", fmt.Sprintf("/exchanges/%d/%d", round, i), x.Player,
+			c.fail("out_of_turn", xloc{round, i}.loc(), x.Player,
 				"%s exchanges after a player later in turn", x.Player)
 		}
 		done[seat] = true
@@ -33,22 +31,24 @@ func (c *checker) exchangeRound(round int, list []Exchange) {
 	}
 }
 
-// xloc locates an exchange in a deal record; paths are built only when a
-// problem is reported.
+// xloc locates an exchange in a deal record; locations are built only when
+// a problem is reported.
 type xloc struct{ round, i int }
 
-// path returns the pointer of the exchange with a suffix such as "/open".
-func (l xloc) path(suffix string) string {
-	return fmt.Sprintf("/exchanges/%d/%d%s", l.round, l.i, suffix)
+// loc returns the location of the exchange.
+func (l xloc) loc() Location {
+	return Location{Part: PartExchanges, Round: l.round + 1, Index: l.i + 1}
 }
 
-// item returns the pointer of card j of a field ("draw", "discard"), or of
+// member returns the location of a member of the exchange, such as "open".
+func (l xloc) member(m string) Location { return l.loc().withMember(m) }
+
+// item returns the location of card j of a field ("draw", "discard"), or of
 // the field itself when j < 0.
-func (l xloc) item(field string, j int) string {
-	if j < 0 {
-		return l.path("/" + field)
-	}
-	return l.path(fmt.Sprintf("/%s/%d", field, j))
+func (l xloc) item(field string, j int) Location {
+	loc := l.member(field)
+	loc.Card = j + 1
+	return loc
 }
 
 // exchange checks one exchange and applies it as recorded.
@@ -58,7 +58,7 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	}
 	at := xloc{round, i}
 	if stop := c.r.ExchangeStop; !stop.Null && c.start[seat] >= stop.Value {
-		c.violate("exchange_after_stop", at.path(""), seat, Penalty,
+		c.violate("exchange_after_stop", at.loc(), seat, Penalty,
 			"%s had %d at the start of the deal (exchange stop %d) and may not exchange", x.Player, c.start[seat], stop.Value)
 	}
 	for j, card := range x.Show {
@@ -73,18 +73,18 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 	c.hand[seat] &^= disc
 	c.pile |= disc
 	if len(x.Draw) != len(x.Discard) {
-		c.fail("draw_count_mismatch", at.path("/draw"), x.Player, "%s discards %d cards and draws %d", x.Player, len(x.Discard), len(x.Draw))
+		c.fail("draw_count_mismatch", at.member("draw"), x.Player, "%s discards %d cards and draws %d", x.Player, len(x.Discard), len(x.Draw))
 	}
 	need := len(x.Draw)
 	if x.Open != nil && !x.Open.Taken {
 		need++
 	}
 	if c.r.StockExhaustion == StockForbid && need > c.stockCount {
-		c.fail("stock_exhausted", at.path(""), x.Player, "%s needs %d cards; the stock holds %d", x.Player, need, c.stockCount)
+		c.fail("stock_exhausted", at.loc(), x.Player, "%s needs %d cards; the stock holds %d", x.Player, need, c.stockCount)
 	}
 	reshuffled := c.drawAll(seat, disc, x, at)
 	if x.Reshuffled && !reshuffled {
-		c.fail("invalid_record", at.path("/reshuffled"), x.Player, "marked reshuffled, but the stock did not run out")
+		c.fail("invalid_record", at.member("reshuffled"), x.Player, "marked reshuffled, but the stock did not run out")
 	}
 }
 
@@ -115,7 +115,7 @@ func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, at xloc) {
 	if show&^c.hand[seat] == 0 && show.count() <= 5 && evaluateSet(show).Category() >= cat {
 		return
 	}
-	c.violate("unshown_break", at.path(""), seat, Penalty,
+	c.violate("unshown_break", at.loc(), seat, Penalty,
 		"%s breaks their announced %s without showing it", x.Player, cat)
 }
 
@@ -127,14 +127,14 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
 	if o := x.Open; o != nil {
 		switch {
 		case c.r.OpenCard == OpenCardOff:
-			c.fail("open_card_not_allowed", at.path("/open"), x.Player, "open cards are off under these rules")
+			c.fail("open_card_not_allowed", at.member("open"), x.Player, "open cards are off under these rules")
 		case len(x.Discard) != 1:
-			c.fail("open_card_not_allowed", at.path("/open"), x.Player, "an open card only in a one-card exchange; %s discards %d", x.Player, len(x.Discard))
+			c.fail("open_card_not_allowed", at.member("open"), x.Player, "an open card only in a one-card exchange; %s discards %d", x.Player, len(x.Discard))
 		}
 		reshuffled = c.take(seat, disc, o.Card, at, "open", -1, "open_card_mismatch")
 		switch {
 		case o.Taken && (len(draws) == 0 || draws[0] != o.Card):
-			c.fail("open_card_mismatch", at.path("/draw"), x.Player, "%s took the open card %s, so the draw must be it", x.Player, o.Card)
+			c.fail("open_card_mismatch", at.member("draw"), x.Player, "%s took the open card %s, so the draw must be it", x.Player, o.Card)
 		case o.Taken:
 			c.hand[seat] |= 1 << o.Card
 			draws = draws[1:]
@@ -142,7 +142,7 @@ func (c *checker) drawAll(seat int, disc cardSet, x *Exchange, at xloc) bool {
 			c.pile |= 1 << o.Card
 			// After a reshuffle the refused card is back in the stock and may be drawn.
 			if len(draws) > 0 && draws[0] == o.Card && c.stockCount > 0 {
-				c.fail("open_card_mismatch", at.path("/draw/0"), x.Player, "%s refused the open card %s but drew it", x.Player, o.Card)
+				c.fail("open_card_mismatch", at.item("draw", 0), x.Player, "%s refused the open card %s but drew it", x.Player, o.Card)
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func (c *checker) take(seat int, own cardSet, card Card, at xloc, field string, 
 		c.ordered = false
 		reshuffled = true
 		if c.stockCount == 0 {
-			c.fail("stock_exhausted", at.path(""), c.players[seat], "the stock and the discard pile are empty")
+			c.fail("stock_exhausted", at.loc(), c.players[seat], "the stock and the discard pile are empty")
 		}
 	}
 	switch {
@@ -184,9 +184,9 @@ func (c *checker) take(seat int, own cardSet, card Card, at xloc, field string, 
 	return reshuffled
 }
 
-func (c *checker) cardPath(at xloc, field string, j int) string {
+func (c *checker) cardPath(at xloc, field string, j int) Location {
 	if field == "open" {
-		return at.path("/open/card")
+		return at.member("open").withKey("card")
 	}
 	return at.item(field, j)
 }

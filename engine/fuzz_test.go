@@ -59,6 +59,9 @@ func checkProblems(t *testing.T, ps []engine.Problem) {
 		if p.Code == "" || p.Message == "" || (p.Path != "" && !strings.HasPrefix(p.Path, "/")) {
 			t.Fatalf("bad problem %+v", p)
 		}
+		if got := p.At.Path(); got != p.Path {
+			t.Fatalf("problem %s at %q: At.Path() = %q, want the path (At %+v)", p.Code, p.Path, got, p.At)
+		}
 	}
 }
 

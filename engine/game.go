@@ -41,7 +41,7 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 		st.deal(&c, &g.Deals[k], dr)
 		prefix := "/deals/" + strconv.Itoa(k)
 		for _, e := range dr.Errors {
-			e.Path = prefix + e.Path
+			e.Path, e.At = prefix+e.Path, e.At.inDeal(k)
 			res.Errors = append(res.Errors, e)
 		}
 		for _, v := range dr.Violations {
@@ -50,8 +50,8 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 		}
 	}
 	if !st.over && g.EndedBy != EndedByTime && !opt.InProgress {
-		res.Errors = append(res.Errors, Problem{Code: "game_not_finished", Path: "/deals",
-			Message: fmt.Sprintf("nobody has reached %d and the game was not ended by time", r.Target)})
+		res.Errors = append(res.Errors, Location{Part: PartDeals}.problem("game_not_finished",
+			fmt.Sprintf("nobody has reached %d and the game was not ended by time", r.Target), ""))
 	}
 	res.Valid = len(res.Errors) == 0
 	res.GameOver, res.Winners = st.over, st.winners
@@ -70,16 +70,16 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 func checkGameHeader(r *Rules, g *GameRecord, res *GameResult) int {
 	res.Errors = append(res.Errors, validatePlayers(r, g.Players)...)
 	if g.EndedBy != "" && g.EndedBy != EndedByTarget && g.EndedBy != EndedByTime {
-		res.Errors = append(res.Errors, Problem{Code: "invalid_record", Path: "/ended_by",
-			Message: fmt.Sprintf("ended_by %q: want target or time", g.EndedBy)})
+		res.Errors = append(res.Errors, Location{Part: PartEndedBy}.problem("invalid_record",
+			fmt.Sprintf("ended_by %q: want target or time", g.EndedBy), ""))
 	}
 	if len(res.Errors) > 0 {
 		return -1
 	}
 	first := seatOf(g.Players, g.FirstDealer)
 	if first < 0 {
-		res.Errors = append(res.Errors, Problem{Code: "unknown_player", Path: "/first_dealer",
-			Message: fmt.Sprintf("first dealer %q is not a player", g.FirstDealer)})
+		res.Errors = append(res.Errors, Location{Part: PartFirstDealer}.problem("unknown_player",
+			fmt.Sprintf("first dealer %q is not a player", g.FirstDealer), ""))
 	}
 	return first
 }
@@ -88,13 +88,13 @@ func checkGameHeader(r *Rules, g *GameRecord, res *GameResult) int {
 func (st *gameState) deal(c *checker, gd *GameDeal, dr *DealResult) {
 	switch {
 	case st.over:
-		c.fail("deal_after_game_over", "", "", "the game was already over")
+		c.fail("deal_after_game_over", Location{}, "", "the game was already over")
 	case gd.Deal != nil:
 		c.play(gd.Deal)
 	case gd.Sheet != nil:
 		c.sheet(gd.Sheet)
 	default:
-		c.fail("invalid_record", "", "", "a deal entry is a full deal or a sheet")
+		c.fail("invalid_record", Location{}, "", "a deal entry is a full deal or a sheet")
 	}
 	c.result(dr)
 	if !dr.Valid {

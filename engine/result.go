@@ -10,6 +10,8 @@ type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
 	Player  string `json:"player,omitempty"`
+	// At is the place Path names, as data.
+	At Location `json:"-"`
 }
 
 // Error returns "path: message".

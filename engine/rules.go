@@ -71,18 +71,20 @@ func SM() Rules {
 func Preset(name string) (Rules, error) {
 	if name != "sm" {
 		return Rules{}, &DecodeError{Problems: []Problem{{Code: "unknown_rule", Path: "/preset",
-			Message: fmt.Sprintf("unknown preset %q (known: sm)", name)}}}
+			Message: fmt.Sprintf("unknown preset %q (known: sm)", name), At: Location{Part: PartRules, Member: "preset"}}}}
 	}
 	return SM(), nil
 }
 
 // ParseRules reads the JSON of a "rules" object: {"preset": "sm",
-// "overrides": {...}}. Errors are *DecodeError with paths inside the object.
+// "overrides": {...}}. Errors are *DecodeError with paths inside the object;
+// each problem's At locates it as the rules of a record would.
 func ParseRules(data []byte) (Rules, error) {
 	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return Rules{}, derr
 	}
+	d.root = PartRules
 	r := d.rules(v, nil)
 	if err := d.failed(); err != nil {
 		return Rules{}, err
@@ -104,6 +106,7 @@ func (r Rules) Override(name string, value any) (Rules, error) {
 		return r, derr
 	}
 	p := ptr{key: name, idx: -1}
+	d.root = PartOverrides
 	d.override(&r, name, v, &p)
 	if err := d.failed(); err != nil {
 		return r, err

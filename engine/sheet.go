@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // sheetSources are the sources of a sheet line in scoring order (read-only).
 var sheetSources = [5]string{SourceHand1, SourceHand2, SourceLastTrick, SourceChicago, SourceHand3}
 
@@ -31,7 +29,7 @@ func (c *checker) sheet(s Sheet) {
 		c.sheetLine(seat, line, &pts, &by)
 	}
 	if known < len(s) {
-		c.unknownKeys(sortedKeys(s), "/sheet/")
+		c.unknownKeys(sortedKeys(s), PartSheet)
 	}
 	c.sheetStructure(&pts, &by)
 	c.scoreSheet(&pts, &by)
@@ -50,13 +48,12 @@ func (c *checker) sheetLine(seat int, line map[string]int, pts *[maxSeats][5]int
 		if v == 0 {
 			continue
 		}
-		path := "/sheet/" + escapeKey(p) + "/" + src
 		if by[i] >= 0 {
-			c.fail("source_scored_twice", path, p, "%s is already scored by %s", src, c.players[by[i]])
+			c.fail("source_scored_twice", c.sheetLoc(seat, i), p, "%s is already scored by %s", src, c.players[by[i]])
 			continue
 		}
 		if !c.validPoints(i, v) {
-			c.fail("invalid_points", path, p, "%d points is not a possible %s score", v, src)
+			c.fail("invalid_points", c.sheetLoc(seat, i), p, "%d points is not a possible %s score", v, src)
 		}
 		by[i] = seat
 		pts[seat][i] = v
@@ -64,7 +61,7 @@ func (c *checker) sheetLine(seat int, line map[string]int, pts *[maxSeats][5]int
 	if found < len(line) {
 		for _, k := range sortedKeys(line) {
 			if sourceIndex(k) < 0 {
-				c.fail("unknown_source", "/sheet/"+escapeKey(p)+"/"+escapeKey(k), p,
+				c.fail("unknown_source", Location{Part: PartSheet}.withPlayer(p).withMember(k), p,
 					"unknown source %q (want hand1, hand2, last_trick, chicago, hand3)", k)
 			}
 		}
@@ -123,28 +120,28 @@ func (c *checker) sheetStructure(pts *[maxSeats][5]int, by *[5]int) {
 	switch {
 	case ch < 0 && lt < 0:
 		if c.r.LastTrickPoints != 0 {
-			c.fail("missing_last_trick", "/sheet", "", "nobody scored the last trick and there was no Chicago")
+			c.fail("missing_last_trick", Location{Part: PartSheet}, "", "nobody scored the last trick and there was no Chicago")
 		}
 	case ch >= 0 && pts[ch][srcChicago] < 0:
 		if lt >= 0 {
-			c.fail("scored_after_lost_chicago", c.sheetPath(lt, srcLastTrick), c.players[lt],
+			c.fail("scored_after_lost_chicago", c.sheetLoc(lt, srcLastTrick), c.players[lt],
 				"the last trick is not scored after a lost Chicago")
 		}
 		if h := by[srcHand3]; h >= 0 {
-			c.fail("scored_after_lost_chicago", c.sheetPath(h, srcHand3), c.players[h],
+			c.fail("scored_after_lost_chicago", c.sheetLoc(h, srcHand3), c.players[h],
 				"the final hand is not scored after a lost Chicago")
 		}
 	case ch >= 0 && lt >= 0 && !(c.r.ChicagoStacksLastTrick && lt == ch):
-		c.fail("chicago_and_last_trick", c.sheetPath(lt, srcLastTrick), c.players[lt],
+		c.fail("chicago_and_last_trick", c.sheetLoc(lt, srcLastTrick), c.players[lt],
 			"a deal scores the last trick or a Chicago, not both")
 	case ch >= 0 && lt < 0 && c.r.ChicagoStacksLastTrick && c.r.LastTrickPoints != 0:
-		c.fail("missing_last_trick", "/sheet", "",
+		c.fail("missing_last_trick", Location{Part: PartSheet}, "",
 			"a won Chicago also scores the last trick under chicago_stacks_last_trick")
 	}
 }
 
-func (c *checker) sheetPath(seat, src int) string {
-	return fmt.Sprintf("/sheet/%s/%s", escapeKey(c.players[seat]), sheetSources[src])
+func (c *checker) sheetLoc(seat, src int) Location {
+	return Location{Part: PartSheet, Player: c.players[seat], Member: sheetSources[src]}
 }
 
 // scoreSheet awards the sources in order, checking that a Chicago was
@@ -165,7 +162,7 @@ func (c *checker) scoreSheet(pts *[maxSeats][5]int, by *[5]int) {
 		switch i {
 		case srcChicago:
 			if m := c.r.ChicagoMinScore; !m.Null && declare[s] < m.Value {
-				c.fail("chicago_not_allowed", c.sheetPath(s, srcChicago), c.players[s],
+				c.fail("chicago_not_allowed", c.sheetLoc(s, srcChicago), c.players[s],
 					"%s had %d points and may not declare Chicago (minimum %d)", c.players[s], declare[s], m.Value)
 			}
 			c.declarer = s

@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // chicago checks a Chicago declaration: only a player with enough points at
 // that moment may declare.
 func (c *checker) chicago(name string) {
@@ -10,11 +8,11 @@ func (c *checker) chicago(name string) {
 	}
 	seat := seatOf(c.players, name)
 	if seat < 0 {
-		c.fail("unknown_player", "/chicago", "", "%q is not a player", name)
+		c.fail("unknown_player", Location{Part: PartChicago}, "", "%q is not a player", name)
 		return
 	}
 	if m := c.r.ChicagoMinScore; !m.Null && c.score[seat] < m.Value {
-		c.fail("chicago_not_allowed", "/chicago", name,
+		c.fail("chicago_not_allowed", Location{Part: PartChicago}, name,
 			"%s has %d points and may not declare Chicago (minimum %d)", name, c.score[seat], m.Value)
 	}
 	c.declarer = seat
@@ -29,16 +27,16 @@ func (c *checker) tricks(tricks [][]Play) {
 	c.ended = EndedComplete
 	for t, trick := range tricks {
 		if c.ended == EndedChicagoLost {
-			c.fail("play_after_deal_end", fmt.Sprintf("/tricks/%d", t), "", "the deal ended when the Chicago was lost")
+			c.fail("play_after_deal_end", Location{Part: PartTricks, Round: t + 1}, "", "the deal ended when the Chicago was lost")
 			return
 		}
 		if t >= 5 {
-			c.fail("invalid_record", fmt.Sprintf("/tricks/%d", t), "", "a deal has five tricks")
+			c.fail("invalid_record", Location{Part: PartTricks, Round: t + 1}, "", "a deal has five tricks")
 			return
 		}
 		winner := c.trick(t, trick, leader)
 		if len(trick) < c.n || winner < 0 {
-			c.fail("incomplete_deal", fmt.Sprintf("/tricks/%d", t), "", "trick %d has %d cards, want %d", t+1, len(trick), c.n)
+			c.fail("incomplete_deal", Location{Part: PartTricks, Round: t + 1}, "", "trick %d has %d cards, want %d", t+1, len(trick), c.n)
 			return
 		}
 		leader, c.lastWinner = winner, winner
@@ -47,7 +45,7 @@ func (c *checker) tricks(tricks [][]Play) {
 		}
 	}
 	if c.ended != EndedChicagoLost && len(tricks) < 5 {
-		c.fail("incomplete_deal", "/tricks", "", "the record has %d tricks, want 5", len(tricks))
+		c.fail("incomplete_deal", Location{Part: PartTricks}, "", "the record has %d tricks, want 5", len(tricks))
 	}
 }
 
@@ -58,18 +56,18 @@ func (c *checker) trick(t int, plays []Play, leader int) int {
 		pl := &plays[j]
 		seat := seatOf(c.players, pl.Player)
 		if seat < 0 {
-			c.fail("unknown_player", fmt.Sprintf("/tricks/%d/%d/player", t, j), "", "%q is not a player", pl.Player)
+			c.fail("unknown_player", play(t, j).withMember("player"), "", "%q is not a player", pl.Player)
 			continue
 		}
 		if want := (leader + j) % c.n; j >= c.n || seat != want {
-			c.fail("out_of_turn", fmt.Sprintf("/tricks/%d/%d", t, j), pl.Player, "%s plays in %s's turn", pl.Player, c.players[want])
+			c.fail("out_of_turn", play(t, j), pl.Player, "%s plays in %s's turn", pl.Player, c.players[want])
 		}
 		card := pl.Card
 		switch {
 		case !c.hand[seat].has(card):
-			c.fail("card_not_held", fmt.Sprintf("/tricks/%d/%d/card", t, j), pl.Player, "%s plays %s, which they do not hold", pl.Player, card)
+			c.fail("card_not_held", play(t, j).withMember("card"), pl.Player, "%s plays %s, which they do not hold", pl.Player, card)
 		case led >= 0 && card.Suit() != led && c.hand[seat]&suitMask(led) != 0:
-			c.violate("revoke", fmt.Sprintf("/tricks/%d/%d", t, j), seat, Penalty,
+			c.violate("revoke", play(t, j), seat, Penalty,
 				"%s held a %s but played %s", pl.Player, suitNames[led], card)
 		}
 		c.hand[seat] &^= 1 << card
@@ -111,4 +109,9 @@ func (c *checker) showdown() {
 			c.award(w, SourceHand3, c.r.Points(cat), cat, true)
 		}
 	}
+}
+
+// play returns the location of card j of trick t.
+func play(t, j int) Location {
+	return Location{Part: PartTricks, Round: t + 1, Index: j + 1}
 }

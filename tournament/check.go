@@ -74,21 +74,21 @@ func problemsError(code, msg string, ps []engine.Problem) error {
 }
 
 // mismatch is a 422 for a record that does not name its table right.
-func mismatch(code, path, format string, args ...any) error {
+func mismatch(code string, part engine.Part, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return problemsError(code, msg, []engine.Problem{{Code: code, Path: path, Message: msg}})
+	return problemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
 }
 
 // matchTable checks that a game record belongs to game g of table tb and
 // gives it the tournament's rules when it names none.
 func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch("players_mismatch", "/players",
+		return mismatch("players_mismatch", engine.PartPlayers,
 			"players must be the table's player ids in seat order: [%s], not [%s]",
 			strings.Join(tb.Players, ", "), strings.Join(rec.Players, ", "))
 	}
 	if want := tb.FirstDealerOf(g); rec.FirstDealer != want {
-		return mismatch("first_dealer_mismatch", "/first_dealer",
+		return mismatch("first_dealer_mismatch", engine.PartFirstDealer,
 			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
 	}
 	want := s.rules()
@@ -97,7 +97,7 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 		return nil
 	}
 	if *rec.Rules != want {
-		return mismatch("rules_mismatch", "/rules", "the record's rules differ from the tournament's; leave rules out")
+		return mismatch("rules_mismatch", engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }

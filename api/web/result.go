@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -297,9 +296,6 @@ func parseSheetValue(src, s string, lastTrick int) (string, int, bool) {
 	return "last_trick", v, true
 }
 
-// dealPath matches the engine's paths into a deal's sheet line.
-var dealPath = regexp.MustCompile(`^/deals/(\d+)(?:/sheet/([^/]+)(?:/([a-z_0-9]+))?)?`)
-
 // placeErrors puts the submission's errors next to the rows, fields or the
 // record they concern; the rest above the form.
 func placeErrors(d *resultData, err error, dealRows []int) {
@@ -321,28 +317,28 @@ func placeErrors(d *resultData, err error, dealRows []int) {
 		return
 	}
 	for _, pr := range problems {
-		m := dealPath.FindStringSubmatch(pr.Path)
-		if m == nil {
+		if pr.At.Deal < 1 || pr.At.Deal > len(dealRows) {
 			d.Errors = append(d.Errors, pr.Message)
 			continue
 		}
-		k, _ := strconv.Atoi(m[1])
-		if k >= len(dealRows) {
-			d.Errors = append(d.Errors, pr.Message)
-			continue
-		}
-		row := &d.Rows[dealRows[k]]
+		row := &d.Rows[dealRows[pr.At.Deal-1]]
 		row.Errors = append(row.Errors, pr.Message)
-		markField(row, d, m[2], m[3])
+		if pr.At.Part == engine.PartSheet {
+			markField(row, d, pr.At.Player, pr.At.Member)
+		}
 	}
 }
 
+// sheetColumn is the form column of each source of a sheet line.
+var sheetColumn = map[string]int{engine.SourceHand1: 0, engine.SourceHand2: 1, engine.SourceLastTrick: 2,
+	engine.SourceChicago: 2, engine.SourceHand3: 3}
+
 // markField marks the input of player pid's source src in row.
 func markField(row *formRow, d *resultData, pid, src string) {
-	if pid == "" || src == "" {
+	j, ok := sheetColumn[src]
+	if !ok {
 		return
 	}
-	j := map[string]int{"hand1": 0, "hand2": 1, "last_trick": 2, "chicago": 2, "hand3": 3}[src]
 	for i := range row.Cells {
 		if i < len(d.ids) && d.ids[i] == pid {
 			row.Cells[i].Fields[j].Bad = true

@@ -101,19 +101,24 @@ func (s *search) regroupSeats(counts [][4]int) {
 	}
 }
 
+// hasFixed reports whether table t holds a player fixed to it, whom
+// regrouping must not move.
+func (s *search) hasFixed(t int) bool { return s.cons != nil && s.cons.fixedAt[t] }
+
 // maxRegroup3 is the largest field in which three tables are regrouped at
 // once.
 const maxRegroup3 = 40
 
 // regroupPartners returns up to maxRegroupPartners other tables of t's
-// size in random order, none when t has no seat problem.
+// size in random order, none when t has no seat problem; tables with a
+// fixed player take no part.
 func (s *search) regroupPartners(t int, pen []int) []int {
-	if pen[t] == 0 {
+	if pen[t] == 0 || s.hasFixed(t) {
 		return nil
 	}
 	var out []int
 	for _, u := range s.rng.Perm(s.nt) {
-		if u != t && s.sizes[u] == s.sizes[t] {
+		if u != t && s.sizes[u] == s.sizes[t] && !s.hasFixed(u) {
 			out = append(out, u)
 			if len(out) == maxRegroupPartners {
 				break
@@ -250,7 +255,11 @@ func (s *search) tableCost(ps []int) int {
 			c += s.model.add(s.baseMeet.get(a, b))
 		}
 	}
-	return s.model.repW*c + s.gap(ps, -1, -1)
+	c = s.model.repW*c + s.gap(ps, -1, -1)
+	if s.cons != nil {
+		c += s.cons.tableCost(ps, -1, -1)
+	}
+	return c
 }
 
 func contains(ps []int, p int) bool {

@@ -57,17 +57,19 @@ type search struct {
 	baseMeet meetings // meetings in history
 	baseC3   []int32  // tables of 3 in history, per player
 
-	meet        meetings  // meetings in history and free rounds
-	c3          [][]int32 // c3[w][p]: p's tables of 3 in history and free rounds 0..w
-	tab         [][]int   // tab[w][p]: p's table in free round w
-	tables      [][][]int // tables[w][t]: the players at table t of round w
-	tabu        []*grid   // tabu[w] (p, t): iteration until which p may not join t
-	pairs       int       // pair cost of all meetings
-	spread      int       // standing gaps summed over free tables
-	evals       int       // swaps evaluated by the current run
-	pairsAtBest int       // pair cost of the best seating of the current run
-	byRank      []int     // players by standing, when standings count
-	regroupLeft int       // groups regrouping may still evaluate
+	meet        meetings     // meetings in history and free rounds
+	c3          [][]int32    // c3[w][p]: p's tables of 3 in history and free rounds 0..w
+	tab         [][]int      // tab[w][p]: p's table in free round w
+	tables      [][][]int    // tables[w][t]: the players at table t of round w
+	tabu        []*grid      // tabu[w] (p, t): iteration until which p may not join t
+	pairs       int          // pair cost of all meetings
+	spread      int          // standing gaps summed over free tables
+	evals       int          // swaps evaluated by the current run
+	pairsAtBest int          // pair cost of the best seating of the current run
+	byRank      []int        // players by standing, when standings count
+	regroupLeft int          // groups regrouping may still evaluate
+	cons        *constraints // the organizer's constraints, nil for none
+	consCost    int          // their cost over the free tables
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet meetings, baseC3 []int32) *search {
@@ -89,7 +91,7 @@ func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet mee
 }
 
 // cost is the search's objective.
-func (s *search) cost() int { return s.model.repW*s.pairs + s.spread }
+func (s *search) cost() int { return s.model.repW*s.pairs + s.spread + s.consCost }
 
 // load replaces the free rounds by the given table assignments and
 // recomputes all counts.
@@ -134,11 +136,14 @@ func (s *search) load(tab [][]int) {
 
 // recount recomputes the objective from the counts.
 func (s *search) recount() {
-	s.pairs, s.spread = 0, 0
+	s.pairs, s.spread, s.consCost = 0, 0, 0
 	s.meet.each(func(_, _ int, m int32) { s.pairs += s.model.pairCost(m) })
 	for w := range s.tables {
 		for _, ps := range s.tables[w] {
 			s.spread += s.gap(ps, -1, -1)
+			if s.cons != nil {
+				s.consCost += s.cons.tableCost(ps, -1, -1)
+			}
 		}
 	}
 }
@@ -164,7 +169,17 @@ func (s *search) gap(ps []int, out, in int) int {
 // round w) swap.
 func (s *search) delta(w, a, b int) int {
 	dp, ds := s.deltaParts(w, a, b)
-	return s.model.repW*dp + ds
+	return s.model.repW*dp + ds + s.deltaCons(w, a, b)
+}
+
+// deltaCons is the change of the constraints' cost if a and b swap in
+// round w.
+func (s *search) deltaCons(w, a, b int) int {
+	if s.cons == nil {
+		return 0
+	}
+	A, B := s.tables[w][s.tab[w][a]], s.tables[w][s.tab[w][b]]
+	return s.cons.tableCost(A, a, b) - s.cons.tableCost(A, -1, -1) + s.cons.tableCost(B, b, a) - s.cons.tableCost(B, -1, -1)
 }
 
 // deltaParts splits delta into the change of the pair cost and of the
@@ -192,6 +207,9 @@ func (s *search) deltaParts(w, a, b int) (dp, ds int) {
 // a player may leave a table of 3 for one who, at every round from w on,
 // has had fewer tables of 3 (counting round w's).
 func (s *search) allowed(w, a, b int) bool {
+	if !s.cons.movable(a) || !s.cons.movable(b) {
+		return false
+	}
 	sa, sb := s.sizes[s.tab[w][a]], s.sizes[s.tab[w][b]]
 	if sa == sb {
 		return true
@@ -210,6 +228,7 @@ func (s *search) allowed(w, a, b int) bool {
 // swap exchanges a and b between their tables in round w.
 func (s *search) swap(w, a, b int) {
 	dp, ds := s.deltaParts(w, a, b)
+	dc := s.deltaCons(w, a, b)
 	ta, tb := s.tab[w][a], s.tab[w][b]
 	A, B := s.tables[w][ta], s.tables[w][tb]
 	for _, x := range A {
@@ -239,6 +258,7 @@ func (s *search) swap(w, a, b int) {
 	}
 	s.pairs += dp
 	s.spread += ds
+	s.consCost += dc
 }
 
 func (s *search) bump(a, b int, by int32) {

@@ -154,6 +154,10 @@ type Params struct {
 	Budget time.Duration
 	// Now reads the clock for the budget; nil means time.Now.
 	Now func() time.Time
+	// Constraints are the organizer's requirements (fixed tables, players
+	// kept apart, partnerships). A round with constraints is seated on its
+	// own, never from a plan.
+	Constraints Constraints
 }
 
 // Result is a seated round.
@@ -161,6 +165,13 @@ type Result struct {
 	Seating
 	// Repeats counts the pairs at this round's tables who met before.
 	Repeats int
+	// Together counts the pairs of one Constraints.Apart group seated at
+	// one table (zero unless a group has more players than there are
+	// tables, or the search found no way around it).
+	Together int
+	// PartnersAgain counts the partnerships of this round (with
+	// Constraints.Partners) who partnered before.
+	PartnersAgain int
 	// TimedOut reports that the budget cut the search short, so that the
 	// result may differ on a faster or slower machine.
 	TimedOut bool
@@ -198,8 +209,14 @@ func Round(p Params) (*Result, error) {
 		index[id] = i
 	}
 	h := readHistory(n, index, p.History)
-	if res, ok := followPlan(p, index, h); ok {
-		return res, nil
+	cons, err := readConstraints(p.Constraints, index, sizes, p.History)
+	if err != nil {
+		return nil, err
+	}
+	if cons == nil {
+		if res, ok := followPlan(p, index, h); ok {
+			return res, nil
+		}
 	}
 	model := costModel{convex: true, repW: 1}
 	if p.Mode == ByStandings {
@@ -210,6 +227,7 @@ func Round(p Params) (*Result, error) {
 	}
 	rng := newRNG(p.Seed)
 	s := newSearch(n, sizes, model, rng, h.meet, h.c3)
+	s.cons = cons
 	s.extend(nil, 1)
 	basePairs := s.pairs - roundRepeats(s)
 	lim := roundLimits(n, p.Budget, p.Now)
@@ -222,8 +240,9 @@ func Round(p Params) (*Result, error) {
 	timedOut := s.seatAgain(lim, h.seats)
 	res := &Result{TimedOut: timedOut, Repeats: roundRepeats(s)}
 	for _, ps := range s.tables[0] {
-		res.Tables = append(res.Tables, greedySeats(ps, h.seats, rng))
+		res.Tables = append(res.Tables, s.seatTable(ps, h.seats))
 	}
+	res.Together, res.PartnersAgain = cons.broken(res.Tables)
 	return res, nil
 }
 

@@ -95,9 +95,19 @@ func freeColour(at [4]int, rng *rand.Rand) int {
 // at random. Past seats are fixed, so a perfectly even spread cannot always
 // be kept round by round; whole schedules use colorSeats instead.
 func greedySeats(players []int, counts [][4]int, rng *rand.Rand) Table {
+	return greedySeatsIf(players, counts, rng, func([4]int) bool { return true })
+}
+
+// greedySeatsIf is greedySeats among the arrangements ok accepts (perm[i]
+// is the seat of players[i]).
+func greedySeatsIf(players []int, counts [][4]int, rng *rand.Rand, ok func(perm [4]int) bool) Table {
 	best, bestCost, ties := Table{}, 0, 0
 	perm := [4]int{0, 1, 2, 3}
 	for range 24 {
+		if !ok(perm) {
+			nextPerm(&perm)
+			continue
+		}
 		cost := 0
 		for i, p := range players {
 			c := counts[p]
@@ -115,6 +125,19 @@ func greedySeats(players []int, counts [][4]int, rng *rand.Rand) Table {
 		nextPerm(&perm)
 	}
 	return best
+}
+
+// seatTable seats one table of the round: with partnerships, the pair
+// that partnered least before sit opposite each other (seats 1 and 3, or
+// 2 and 4), and seats are spread among such arrangements.
+func (s *search) seatTable(players []int, counts [][4]int) Table {
+	if s.cons == nil || !s.cons.partners || len(players) != 4 {
+		return greedySeats(players, counts, s.rng)
+	}
+	pr := pairings[s.cons.bestPairing(players)]
+	return greedySeatsIf(players, counts, s.rng, func(perm [4]int) bool {
+		return perm[pr[0]]%2 == perm[pr[1]]%2
+	})
 }
 
 func tableFrom(players []int, perm [4]int) Table {

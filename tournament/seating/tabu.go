@@ -55,22 +55,48 @@ func (s *search) greedyRound(c3 []int32) []int {
 		slices.SortFunc(order, func(a, b int) int { return s.model.rank[b] - s.model.rank[a] })
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(c3[a]) - int(c3[b]) })
+	tab := make([]int, n)
+	members := make([][]int, s.nt)
+	order, slots3 = s.seatFixed(order, slots3, tab, members)
 	for _, p := range order[:slots3] {
 		in3[p] = true
 	}
 	if s.model.rank != nil {
 		slices.SortFunc(order, func(a, b int) int { return s.model.rank[a] - s.model.rank[b] })
 	} else {
-		order = s.rng.Perm(n)
+		order = s.unfixed(s.rng.Perm(n))
 	}
-	tab := make([]int, n)
-	members := make([][]int, s.nt)
 	for _, p := range order {
 		best := s.openTable(p, in3[p], members)
 		tab[p] = best
 		members[best] = append(members[best], p)
 	}
 	return tab
+}
+
+// seatFixed seats the fixed players at their tables and returns the
+// other players of order and the seats at tables of 3 left for them.
+func (s *search) seatFixed(order []int, slots3 int, tab []int, members [][]int) ([]int, int) {
+	if s.cons == nil {
+		return order, slots3
+	}
+	for p, t := range s.cons.fixed {
+		if t >= 0 {
+			tab[p], members[t] = t, append(members[t], p)
+			if s.sizes[t] == 3 {
+				slots3--
+			}
+		}
+	}
+	return s.unfixed(order), slots3
+}
+
+// unfixed drops the fixed players from order.
+func (s *search) unfixed(order []int) []int {
+	if s.cons == nil {
+		return order
+	}
+	return slices.DeleteFunc(order, func(p int) bool { return !s.cons.movable(p) })
 }
 
 // openTable picks p's table in greedyRound.

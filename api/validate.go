@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -15,6 +16,7 @@ import (
 func (s *Server) validateRoutes(g *echo.Group) {
 	g.POST("/validate/deal", s.validateDeal)
 	g.POST("/validate/game", s.validateGame)
+	g.POST("/validate/bridge", s.validateBridge)
 }
 
 // validateDeal checks and scores one deal record: 200 with the engine's
@@ -50,6 +52,9 @@ func (s *Server) validateGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if bridge.GameOf(body) != "" {
+		return checkBridge(c, body)
+	}
 	rec, err := engine.DecodeGame(body)
 	if err != nil {
 		derr, err := decodeProblem(err)
@@ -59,6 +64,28 @@ func (s *Server) validateGame(c echo.Context) error {
 		return c.JSON(http.StatusOK, derr.GameResult())
 	}
 	return c.JSON(http.StatusOK, engine.CheckGame(rec, opt))
+}
+
+// validateBridge checks and scores one bridge match (docs/bridge.md).
+func (s *Server) validateBridge(c echo.Context) error {
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
+	}
+	return checkBridge(c, body)
+}
+
+// checkBridge answers with the bridge engine's result: 200 also when the
+// record is not valid, 400 for a body that is not JSON or a field of the
+// wrong type (decodeProblem).
+func checkBridge(c echo.Context, body []byte) error {
+	res, derr := bridge.Validate(body)
+	if derr != nil {
+		if _, err := decodeProblem(derr); err != nil {
+			return err
+		}
+	}
+	return c.JSONBlob(http.StatusOK, res.AppendJSON(nil))
 }
 
 // decodeProblem sorts the engine's decoding error: a body that is not JSON,

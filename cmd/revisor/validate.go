@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/bridge"
 )
 
 // Exit statuses of revisor validate.
@@ -31,10 +32,12 @@ const validateHelp = `Usage: revisor validate [flags] FILE|-
 
 Checks a deal record or a game record (docs/records.md) and prints the result
 JSON: validity, errors, violations, awards, points and scores. A record with a
-"deals" field is a game. FILE "-" reads standard input.
+"deals" field is a game. A record whose "game" is "bridge_chicago" or
+"draw_bridge" is a bridge match (docs/bridge.md): auctions, contracts, play
+and the match's score. FILE "-" reads standard input.
 
-With --lines the input is JSON Lines: one record per line, deals and games
-mixed. One result per record is written per line, in input order, while the
+With --lines the input is JSON Lines: one record per line, deals, games and
+bridge matches mixed. One result per record is written per line, in input order, while the
 input is still being read (memory stays bounded). Blank lines are skipped and
 give no result. A line that is not JSON gets an invalid result (code
 invalid_record) and a message on standard error.
@@ -176,10 +179,16 @@ type recordChecker struct {
 	val engine.Validator
 }
 
-// check decodes and checks one record (a game when it has a top-level
-// "deals" member) with engine.Validator and returns its compact result
+// check decodes and checks one record (a bridge match when its top-level
+// "game" names one, else a game when it has a top-level "deals" member)
+// with engine/bridge or engine.Validator and returns its compact result
 // JSON, valid until the next call.
 func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatus) {
+	if bridge.GameOf(data) != "" {
+		res, _ := bridge.Validate(data) // GameOf has read it as JSON
+		c.buf = res.AppendJSON(c.buf[:0])
+		return c.buf, problemsStatus(res.Errors)
+	}
 	out := c.val.Validate(data, engine.GameOptions{InProgress: inProgress})
 	var errs []engine.Problem
 	if out.Game {

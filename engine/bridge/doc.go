@@ -9,8 +9,9 @@
 //	rec, err := bridge.Decode(data) // err is an *engine.DecodeError with JSON Pointer paths
 //	res := bridge.Check(rec)        // *Result: valid, errors, deals, totals, winner
 //
-// Validate does both. Score values one contract on its own, and Auction
-// follows an auction call by call (for entry at the table).
+// Validate does both. ScoreContract values one contract on its own, Auction
+// follows an auction call by call (for entry at the table) and Match scores
+// deals one by one. GameOf tells a bridge record from the card game's.
 //
 // The package is pure: no I/O, no package-level mutable state, safe for
 // concurrent use. It shares with the card game's engine only what fits both

@@ -112,6 +112,75 @@ func (e AwardSource) Valid() bool {
 	}
 }
 
+// Defines values for BridgeDealResultSide.
+const (
+	Ew BridgeDealResultSide = "ew"
+	Ns BridgeDealResultSide = "ns"
+)
+
+// Valid indicates whether the value is a known member of the BridgeDealResultSide enum.
+func (e BridgeDealResultSide) Valid() bool {
+	switch e {
+	case Ew:
+		return true
+	case Ns:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BridgeMatchEndedBy.
+const (
+	BridgeMatchEndedByTime BridgeMatchEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the BridgeMatchEndedBy enum.
+func (e BridgeMatchEndedBy) Valid() bool {
+	switch e {
+	case BridgeMatchEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BridgeMatchGame.
+const (
+	BridgeChicago BridgeMatchGame = "bridge_chicago"
+	DrawBridge    BridgeMatchGame = "draw_bridge"
+)
+
+// Valid indicates whether the value is a known member of the BridgeMatchGame enum.
+func (e BridgeMatchGame) Valid() bool {
+	switch e {
+	case BridgeChicago:
+		return true
+	case DrawBridge:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BridgeMatchRulesVulnerability.
+const (
+	Dealer    BridgeMatchRulesVulnerability = "dealer"
+	NonDealer BridgeMatchRulesVulnerability = "non_dealer"
+)
+
+// Valid indicates whether the value is a known member of the BridgeMatchRulesVulnerability enum.
+func (e BridgeMatchRulesVulnerability) Valid() bool {
+	switch e {
+	case Dealer:
+		return true
+	case NonDealer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DealResultEnded.
 const (
 	ChicagoLost DealResultEnded = "chicago_lost"
@@ -168,16 +237,16 @@ func (e DisputeVerdictKind) Valid() bool {
 
 // Defines values for GameRecordEndedBy.
 const (
-	Target GameRecordEndedBy = "target"
-	Time   GameRecordEndedBy = "time"
+	GameRecordEndedByTarget GameRecordEndedBy = "target"
+	GameRecordEndedByTime   GameRecordEndedBy = "time"
 )
 
 // Valid indicates whether the value is a known member of the GameRecordEndedBy enum.
 func (e GameRecordEndedBy) Valid() bool {
 	switch e {
-	case Target:
+	case GameRecordEndedByTarget:
 		return true
-	case Time:
+	case GameRecordEndedByTime:
 		return true
 	default:
 		return false
@@ -606,6 +675,115 @@ type Award struct {
 
 // AwardSource defines model for Award.Source.
 type AwardSource string
+
+// BridgeDeal One deal of a bridge match.
+type BridgeDeal struct {
+	// Auction Calls in order from the dealer: P, X, XX, 1C..7NT.
+	Auction []string `json:"auction"`
+
+	// Dealer Optional; when given it must be the match's dealer of this deal.
+	Dealer *string `json:"dealer,omitempty"`
+
+	// Hands Optional: 13 cards per player (card game spelling, e.g. As, Th).
+	Hands *map[string][]string `json:"hands,omitempty"`
+
+	// Play Optional, needs hands: 13 tricks, each the plays in order.
+	Play *[][]struct {
+		Card   string `json:"card"`
+		Player string `json:"player"`
+	} `json:"play,omitempty"`
+
+	// Tricks Tricks the declarer's side took; absent on a passed-out deal.
+	Tricks *int `json:"tricks,omitempty"`
+}
+
+// BridgeDealResult One deal of a bridge result.
+type BridgeDealResult struct {
+	// Contract Examples: 3NT, 4SX, 1SXX
+	Contract  *string `json:"contract,omitempty"`
+	Declarer  *string `json:"declarer,omitempty"`
+	GameBonus *int    `json:"game_bonus,omitempty"`
+
+	// Number 1.. for deals that count, null for a passed-out deal.
+	Number         *int  `json:"number"`
+	PartscoreBonus *int  `json:"partscore_bonus,omitempty"`
+	PassedOut      *bool `json:"passed_out,omitempty"`
+
+	// Points Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
+	Points      *map[string]int `json:"points,omitempty"`
+	RubberBonus *int            `json:"rubber_bonus,omitempty"`
+
+	// Side Chicago only.
+	Side *BridgeDealResultSide `json:"side,omitempty"`
+
+	// Totals Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
+	Totals *map[string]int `json:"totals,omitempty"`
+	Tricks *int            `json:"tricks,omitempty"`
+
+	// Vulnerable Chicago: the vulnerable sides; draw bridge: whether the declarer was vulnerable.
+	Vulnerable *BridgeDealResult_Vulnerable `json:"vulnerable,omitempty"`
+}
+
+// BridgeDealResultSide Chicago only.
+type BridgeDealResultSide string
+
+// BridgeDealResultVulnerable0 defines model for BridgeDealResult.Vulnerable.0.
+type BridgeDealResultVulnerable0 = []string
+
+// BridgeDealResultVulnerable1 defines model for BridgeDealResult.Vulnerable.1.
+type BridgeDealResultVulnerable1 = bool
+
+// BridgeDealResult_Vulnerable Chicago: the vulnerable sides; draw bridge: whether the declarer was vulnerable.
+type BridgeDealResult_Vulnerable struct {
+	union json.RawMessage
+}
+
+// BridgeMatch A bridge match record (docs/bridge.md).
+type BridgeMatch struct {
+	Deals []BridgeDeal `json:"deals"`
+
+	// EndedBy The match or rubber was cut short by the clock.
+	EndedBy     *BridgeMatchEndedBy `json:"ended_by,omitempty"`
+	FirstDealer string              `json:"first_dealer"`
+	Game        BridgeMatchGame     `json:"game"`
+
+	// Players 4 names (Chicago; seats 1 and 3 are ns) or 2 (draw bridge), in seat order.
+	Players []string `json:"players"`
+	Rules   *struct {
+		Vulnerability *BridgeMatchRulesVulnerability `json:"vulnerability,omitempty"`
+	} `json:"rules,omitempty"`
+}
+
+// BridgeMatchEndedBy The match or rubber was cut short by the clock.
+type BridgeMatchEndedBy string
+
+// BridgeMatchGame defines model for BridgeMatch.Game.
+type BridgeMatchGame string
+
+// BridgeMatchRulesVulnerability defines model for BridgeMatch.Rules.Vulnerability.
+type BridgeMatchRulesVulnerability string
+
+// BridgeResult The bridge engine's answer to a match record.
+type BridgeResult struct {
+	Complete bool               `json:"complete"`
+	Deals    []BridgeDealResult `json:"deals"`
+	Draw     bool               `json:"draw"`
+	Errors   []EngineProblem    `json:"errors"`
+	Game     string             `json:"game"`
+
+	// Games Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
+	Games *map[string]int `json:"games,omitempty"`
+
+	// Totals Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
+	Totals map[string]int `json:"totals"`
+
+	// UnfinishedBonus Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
+	UnfinishedBonus *map[string]int `json:"unfinished_bonus,omitempty"`
+	Valid           bool            `json:"valid"`
+
+	// Winner ns or ew (Chicago), a player (draw bridge); null while the match goes on and on a draw.
+	Winner *string `json:"winner"`
+}
 
 // Card Rank then suit, e.g. "Th", "As", "2c".
 type Card = string
@@ -1266,10 +1444,21 @@ type GetStandingsParams struct {
 // GetStandingsParamsFormat defines parameters for GetStandings.
 type GetStandingsParamsFormat string
 
+// ValidateBridgeParams defines parameters for ValidateBridge.
+type ValidateBridgeParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ValidateDealParams defines parameters for ValidateDeal.
 type ValidateDealParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ValidateGameJSONBody defines parameters for ValidateGame.
+type ValidateGameJSONBody struct {
+	union json.RawMessage
 }
 
 // ValidateGameParams defines parameters for ValidateGame.
@@ -1279,6 +1468,11 @@ type ValidateGameParams struct {
 
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ValidateGame200JSONResponseBody defines parameters for ValidateGame.
+type ValidateGame200JSONResponseBody struct {
+	union json.RawMessage
 }
 
 // Whoami200JSONResponseBodyRole defines parameters for Whoami.
@@ -1326,11 +1520,76 @@ type AppendDealJSONRequestBody = AppendDealJSONBody
 // ResolveTieJSONRequestBody defines body for ResolveTie for application/json ContentType.
 type ResolveTieJSONRequestBody ResolveTieJSONBody
 
+// ValidateBridgeJSONRequestBody defines body for ValidateBridge for application/json ContentType.
+type ValidateBridgeJSONRequestBody = BridgeMatch
+
 // ValidateDealJSONRequestBody defines body for ValidateDeal for application/json ContentType.
 type ValidateDealJSONRequestBody = DealRecord
 
 // ValidateGameJSONRequestBody defines body for ValidateGame for application/json ContentType.
-type ValidateGameJSONRequestBody = GameRecord
+type ValidateGameJSONRequestBody ValidateGameJSONBody
+
+// AsBridgeDealResultVulnerable0 returns the union data inside the BridgeDealResult_Vulnerable as a BridgeDealResultVulnerable0
+func (t BridgeDealResult_Vulnerable) AsBridgeDealResultVulnerable0() (BridgeDealResultVulnerable0, error) {
+	var body BridgeDealResultVulnerable0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealResultVulnerable0 overwrites any union data inside the BridgeDealResult_Vulnerable as the provided BridgeDealResultVulnerable0
+func (t *BridgeDealResult_Vulnerable) FromBridgeDealResultVulnerable0(v BridgeDealResultVulnerable0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealResultVulnerable0 performs a merge with any union data inside the BridgeDealResult_Vulnerable, using the provided BridgeDealResultVulnerable0
+func (t *BridgeDealResult_Vulnerable) MergeBridgeDealResultVulnerable0(v BridgeDealResultVulnerable0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeDealResultVulnerable1 returns the union data inside the BridgeDealResult_Vulnerable as a BridgeDealResultVulnerable1
+func (t BridgeDealResult_Vulnerable) AsBridgeDealResultVulnerable1() (BridgeDealResultVulnerable1, error) {
+	var body BridgeDealResultVulnerable1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealResultVulnerable1 overwrites any union data inside the BridgeDealResult_Vulnerable as the provided BridgeDealResultVulnerable1
+func (t *BridgeDealResult_Vulnerable) FromBridgeDealResultVulnerable1(v BridgeDealResultVulnerable1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealResultVulnerable1 performs a merge with any union data inside the BridgeDealResult_Vulnerable, using the provided BridgeDealResultVulnerable1
+func (t *BridgeDealResult_Vulnerable) MergeBridgeDealResultVulnerable1(v BridgeDealResultVulnerable1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BridgeDealResult_Vulnerable) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BridgeDealResult_Vulnerable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsTournamentAdvancePerTable0 returns the union data inside the Tournament_AdvancePerTable as a TournamentAdvancePerTable0
 func (t Tournament_AdvancePerTable) AsTournamentAdvancePerTable0() (TournamentAdvancePerTable0, error) {
@@ -1452,6 +1711,130 @@ func (t TournamentRequest_AdvancePerTable) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TournamentRequest_AdvancePerTable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameRecord returns the union data inside the ValidateGameJSONBody as a GameRecord
+func (t ValidateGameJSONBody) AsGameRecord() (GameRecord, error) {
+	var body GameRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameRecord overwrites any union data inside the ValidateGameJSONBody as the provided GameRecord
+func (t *ValidateGameJSONBody) FromGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameRecord performs a merge with any union data inside the ValidateGameJSONBody, using the provided GameRecord
+func (t *ValidateGameJSONBody) MergeGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeMatch returns the union data inside the ValidateGameJSONBody as a BridgeMatch
+func (t ValidateGameJSONBody) AsBridgeMatch() (BridgeMatch, error) {
+	var body BridgeMatch
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeMatch overwrites any union data inside the ValidateGameJSONBody as the provided BridgeMatch
+func (t *ValidateGameJSONBody) FromBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeMatch performs a merge with any union data inside the ValidateGameJSONBody, using the provided BridgeMatch
+func (t *ValidateGameJSONBody) MergeBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ValidateGameJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ValidateGameJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameResult returns the union data inside the ValidateGame200JSONResponseBody as a GameResult
+func (t ValidateGame200JSONResponseBody) AsGameResult() (GameResult, error) {
+	var body GameResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameResult overwrites any union data inside the ValidateGame200JSONResponseBody as the provided GameResult
+func (t *ValidateGame200JSONResponseBody) FromGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameResult performs a merge with any union data inside the ValidateGame200JSONResponseBody, using the provided GameResult
+func (t *ValidateGame200JSONResponseBody) MergeGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeResult returns the union data inside the ValidateGame200JSONResponseBody as a BridgeResult
+func (t ValidateGame200JSONResponseBody) AsBridgeResult() (BridgeResult, error) {
+	var body BridgeResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeResult overwrites any union data inside the ValidateGame200JSONResponseBody as the provided BridgeResult
+func (t *ValidateGame200JSONResponseBody) FromBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeResult performs a merge with any union data inside the ValidateGame200JSONResponseBody, using the provided BridgeResult
+func (t *ValidateGame200JSONResponseBody) MergeBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ValidateGame200JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ValidateGame200JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -1900,6 +2283,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/standings (the `GetStandings` operationId).
 	GetStandings(ctx context.Context, tid string, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ValidateBridgeWithBody Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+	//
+	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+	ValidateBridgeWithBody(ctx context.Context, params *ValidateBridgeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ValidateBridge Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+	//
+	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+	ValidateBridge(ctx context.Context, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ValidateDealWithBody Check and score one deal record (docs/records.md).
 	//
 	// Answers 200 with the result also when the record is not valid (`valid: false`, `errors` listed). Public.
@@ -1918,18 +2319,18 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/validate/deal (the `ValidateDeal` operationId).
 	ValidateDeal(ctx context.Context, params *ValidateDealParams, body ValidateDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ValidateGameWithBody Check and score one game record (docs/records.md).
+	// ValidateGameWithBody Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 	//
-	// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+	// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/validate/game (the `ValidateGame` operationId).
 	ValidateGameWithBody(ctx context.Context, params *ValidateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ValidateGame Check and score one game record (docs/records.md).
+	// ValidateGame Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 	//
-	// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+	// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2789,6 +3190,44 @@ func (c *Client) GetStandings(ctx context.Context, tid string, params *GetStandi
 	return c.Client.Do(req)
 }
 
+// ValidateBridgeWithBody Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+//
+// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+func (c *Client) ValidateBridgeWithBody(ctx context.Context, params *ValidateBridgeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewValidateBridgeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ValidateBridge Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+//
+// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+func (c *Client) ValidateBridge(ctx context.Context, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewValidateBridgeRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ValidateDealWithBody Check and score one deal record (docs/records.md).
 //
 // Answers 200 with the result also when the record is not valid (`valid: false`, `errors` listed). Public.
@@ -2827,9 +3266,9 @@ func (c *Client) ValidateDeal(ctx context.Context, params *ValidateDealParams, b
 	return c.Client.Do(req)
 }
 
-// ValidateGameWithBody Check and score one game record (docs/records.md).
+// ValidateGameWithBody Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 //
-// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2846,9 +3285,9 @@ func (c *Client) ValidateGameWithBody(ctx context.Context, params *ValidateGameP
 	return c.Client.Do(req)
 }
 
-// ValidateGame Check and score one game record (docs/records.md).
+// ValidateGame Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 //
-// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4755,6 +5194,61 @@ func NewGetStandingsRequest(server string, tid string, params *GetStandingsParam
 	return req, nil
 }
 
+// NewValidateBridgeRequest calls the generic ValidateBridge builder with application/json body
+func NewValidateBridgeRequest(server string, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewValidateBridgeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewValidateBridgeRequestWithBody constructs an http.Request for the ValidateBridge method, with any body, and a specified content type
+func NewValidateBridgeRequestWithBody(server string, params *ValidateBridgeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/validate/bridge")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewValidateDealRequest calls the generic ValidateDeal builder with application/json body
 func NewValidateDealRequest(server string, params *ValidateDealParams, body ValidateDealJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5448,6 +5942,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/standings (the `GetStandings` operationId).
 	GetStandingsWithResponse(ctx context.Context, tid string, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*GetStandingsResponse, error)
 
+	// ValidateBridgeWithBodyWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+	//
+	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+	ValidateBridgeWithBodyWithResponse(ctx context.Context, params *ValidateBridgeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ValidateBridgeResponse, error)
+
+	// ValidateBridgeWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+	//
+	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+	ValidateBridgeWithResponse(ctx context.Context, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody, reqEditors ...RequestEditorFn) (*ValidateBridgeResponse, error)
+
 	// ValidateDealWithBodyWithResponse Check and score one deal record (docs/records.md).
 	//
 	// Answers 200 with the result also when the record is not valid (`valid: false`, `errors` listed). Public.
@@ -5466,18 +5978,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/validate/deal (the `ValidateDeal` operationId).
 	ValidateDealWithResponse(ctx context.Context, params *ValidateDealParams, body ValidateDealJSONRequestBody, reqEditors ...RequestEditorFn) (*ValidateDealResponse, error)
 
-	// ValidateGameWithBodyWithResponse Check and score one game record (docs/records.md).
+	// ValidateGameWithBodyWithResponse Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 	//
-	// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+	// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/validate/game (the `ValidateGame` operationId).
 	ValidateGameWithBodyWithResponse(ctx context.Context, params *ValidateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ValidateGameResponse, error)
 
-	// ValidateGameWithResponse Check and score one game record (docs/records.md).
+	// ValidateGameWithResponse Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 	//
-	// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+	// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8592,6 +9104,82 @@ func (r GetStandingsResponse) ContentType() string {
 	return ""
 }
 
+type ValidateBridgeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BridgeResult
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *IdempotencyKeyReused
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ValidateBridgeResponse) GetJSON200() *BridgeResult {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ValidateBridgeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ValidateBridgeResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ValidateBridgeResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ValidateBridgeResponse) GetApplicationproblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ValidateBridgeResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ValidateBridgeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ValidateBridgeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ValidateBridgeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ValidateBridgeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ValidateDealResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8672,7 +9260,7 @@ type ValidateGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *GameResult
+	JSON200 *ValidateGame200JSONResponseBody
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -8686,7 +9274,7 @@ type ValidateGameResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ValidateGameResponse) GetJSON200() *GameResult {
+func (r ValidateGameResponse) GetJSON200() *ValidateGame200JSONResponseBody {
 	return r.JSON200
 }
 
@@ -9661,6 +10249,36 @@ func (c *ClientWithResponses) GetStandingsWithResponse(ctx context.Context, tid 
 	return ParseGetStandingsResponse(rsp)
 }
 
+// ValidateBridgeWithBodyWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+//
+// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+func (c *ClientWithResponses) ValidateBridgeWithBodyWithResponse(ctx context.Context, params *ValidateBridgeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ValidateBridgeResponse, error) {
+	rsp, err := c.ValidateBridgeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseValidateBridgeResponse(rsp)
+}
+
+// ValidateBridgeWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
+//
+// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/validate/bridge (the `ValidateBridge` operationId).
+func (c *ClientWithResponses) ValidateBridgeWithResponse(ctx context.Context, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody, reqEditors ...RequestEditorFn) (*ValidateBridgeResponse, error) {
+	rsp, err := c.ValidateBridge(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseValidateBridgeResponse(rsp)
+}
+
 // ValidateDealWithBodyWithResponse Check and score one deal record (docs/records.md).
 //
 // Answers 200 with the result also when the record is not valid (`valid: false`, `errors` listed). Public.
@@ -9691,9 +10309,9 @@ func (c *ClientWithResponses) ValidateDealWithResponse(ctx context.Context, para
 	return ParseValidateDealResponse(rsp)
 }
 
-// ValidateGameWithBodyWithResponse Check and score one game record (docs/records.md).
+// ValidateGameWithBodyWithResponse Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 //
-// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9706,9 +10324,9 @@ func (c *ClientWithResponses) ValidateGameWithBodyWithResponse(ctx context.Conte
 	return ParseValidateGameResponse(rsp)
 }
 
-// ValidateGameWithResponse Check and score one game record (docs/records.md).
+// ValidateGameWithResponse Check and score one game record (docs/records.md) or bridge match (docs/bridge.md).
 //
-// Answers 200 with the result also when the record is not valid. `?in_progress=true` accepts a game still being played (no `game_not_finished`). Public.
+// Answers 200 with the result also when the record is not valid. A record whose top-level `game` is `bridge_chicago` or `draw_bridge` is a bridge match and gets the bridge result (as from `/api/v1/validate/bridge`). `?in_progress=true` accepts a card game still being played (no `game_not_finished`); a bridge match without an end is in progress anyway. Public.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12259,6 +12877,67 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 	return response, nil
 }
 
+// ParseValidateBridgeResponse parses an HTTP response from a ValidateBridgeWithResponse call
+func ParseValidateBridgeResponse(rsp *http.Response) (*ValidateBridgeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ValidateBridgeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BridgeResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseValidateDealResponse parses an HTTP response from a ValidateDealWithResponse call
 func ParseValidateDealResponse(rsp *http.Response) (*ValidateDealResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12335,7 +13014,7 @@ func ParseValidateGameResponse(rsp *http.Response) (*ValidateGameResponse, error
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest GameResult
+		var dest ValidateGame200JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

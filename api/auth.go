@@ -85,29 +85,45 @@ func (s *Server) require(roles ...Role) echo.MiddlewareFunc {
 	}
 }
 
-// authenticate reads the bearer token and finds its principal.
+// authenticate reads the bearer token and finds its principal. A try is
+// taken from the address's budget of wrong tokens before the token is
+// looked up, and given back when it was good, so that simultaneous guesses
+// cannot all pass the check before one of them has failed.
 func (s *Server) authenticate(c echo.Context) (Principal, error) {
 	token, err := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil || token == "" {
 		return Principal{Role: RolePublic}, err
 	}
+	tid := c.Param("tid")
+	if tid == "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
+		// Not a guess, not counted: a code is looked up only within its
+		// tournament.
+		return Principal{}, tournament.Errorf(tournament.KindUnauthorized, "tournament_required",
+			"a table code belongs to one tournament: present it on that tournament's paths (/api/v1/tournaments/{tid}/whoami)")
+	}
 	ip := c.RealIP()
-	if !s.limiter.Allow(ip) {
+	if !s.limiter.Take(ip) {
 		return Principal{}, tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
 			"too many requests with unknown tokens from this address; wait a minute")
 	}
+	p, err := s.resolve(c.Request().Context(), tid, token)
+	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
+		s.limiter.Fail(c.Request().Context(), ip)
+	} else {
+		s.limiter.Refund(ip)
+	}
+	return p, err
+}
+
+// resolve finds the principal of a token: the admin, or a tournament's.
+func (s *Server) resolve(ctx context.Context, tid, token string) (Principal, error) {
 	if len(s.cfg.AdminTokenHash) > 0 && tournament.TokenMatches(token, s.cfg.AdminTokenHash) {
 		return Principal{Role: RoleAdmin, TokenID: "admin"}, nil
 	}
 	if s.deps.Tokens == nil {
-		s.limiter.Fail(ip)
 		return Principal{}, errUnknownToken()
 	}
-	p, err := s.deps.Tokens.ResolveToken(c.Request().Context(), c.Param("tid"), token)
-	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
-		s.limiter.Fail(ip)
-	}
-	return p, err
+	return s.deps.Tokens.ResolveToken(ctx, tid, token)
 }
 
 func errUnknownToken() error {

@@ -155,6 +155,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /api/v1/openapi.json": anyone, "GET /api/v1/openapi.yaml": anyone,
 		"POST /api/v1/validate/deal": anyone, "POST /api/v1/validate/game": anyone,
 		"GET /api/v1/whoami":                                                   "public admin organizer other referee", // a table code means something only within its tournament
+		"GET /api/v1/tournaments/{tid}/whoami":                                 inside,
 		"POST /api/v1/tournaments":                                             adminOnly,
 		"GET /api/v1/tournaments/{tid}":                                        inside,
 		"POST /api/v1/tournaments/{tid}/players":                               orgs,

@@ -78,6 +78,9 @@ type Deps struct {
 	// Events feeds the web pages' live updates (postgres.Listener into a
 	// tournament.Broker). Nil: pages do not update by themselves.
 	Events tournament.EventSource
+	// Failures counts wrong tokens per address across every process behind
+	// one address (postgres.FailureCounts). Nil: each process counts alone.
+	Failures ratelimit.Shared
 	// Registry collects the metrics served at /metrics. The server registers
 	// its HTTP metrics on it; register process and pool collectors beside
 	// them. Nil: a registry of the server's own.
@@ -108,6 +111,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{e: echo.New(), cfg: cfg, deps: deps, log: cfg.Logger, metrics: m,
 		limiter: ratelimit.NewFailures(cfg.Now), drain: newDrain()}
+	if deps.Failures != nil {
+		s.limiter.Share(deps.Failures, func(err error) { s.log.Warn("count a wrong token", "error", err.Error()) })
+	}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.HTTPErrorHandler = s.handleError

@@ -15,9 +15,12 @@ type whoamiResponse struct {
 }
 
 // whoamiRoutes registers GET /whoami, which lets a client check a token
-// before it relies on it.
+// before it relies on it, and GET /tournaments/{tid}/whoami, which also
+// knows the tournament's table codes (a code means something only within
+// its tournament).
 func (s *Server) whoamiRoutes(g *echo.Group) {
 	g.GET("/whoami", s.whoami, s.require(RolePublic))
+	g.GET("/tournaments/:tid/whoami", s.whoami, s.require(RolePublic))
 }
 
 func (s *Server) whoami(c echo.Context) error {

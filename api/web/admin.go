@@ -24,14 +24,19 @@ type createdData struct {
 	ID, Name, Token string
 }
 
-func (h *Handler) requireAdmin(c echo.Context) bool {
-	return h.isAdminToken(sessionToken(c))
+// requireAdmin reports whether the visitor's session is the admin's; a
+// session token that is not counts as a wrong token (actor).
+func (h *Handler) requireAdmin(c echo.Context) (bool, error) {
+	a, err := h.actor(c, "")
+	return a.Role == tournament.RoleAdmin, err
 }
 
 // adminPage is the form that creates a tournament; it needs the admin's
 // session.
 func (h *Handler) adminPage(c echo.Context) error {
-	if !h.requireAdmin(c) {
+	if ok, err := h.requireAdmin(c); err != nil {
+		return h.fail(c, err)
+	} else if !ok {
 		return c.Redirect(http.StatusSeeOther, "/login?next=/admin")
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
@@ -42,7 +47,9 @@ func (h *Handler) adminPage(c echo.Context) error {
 
 // adminCreate creates a tournament and shows its organizer token once.
 func (h *Handler) adminCreate(c echo.Context) error {
-	if !h.requireAdmin(c) {
+	if ok, err := h.requireAdmin(c); err != nil {
+		return h.fail(c, err)
+	} else if !ok {
 		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required", "log in with the admin token first"))
 	}
 	svc, err := h.service()

@@ -42,7 +42,10 @@ const actorKey = "revisor.web.actor"
 // are sent to log in.
 func (h *Handler) requireOrganizer(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		a := h.actor(c, c.Param("tid"))
+		a, err := h.actor(c, c.Param("tid"))
+		if err != nil {
+			return h.fail(c, err)
+		}
 		if !a.Organizes() {
 			if c.Request().Method == http.MethodGet {
 				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))

@@ -31,7 +31,10 @@ func (h *Handler) requireReferee(next echo.HandlerFunc) echo.HandlerFunc {
 			return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
 				"disputes are not available on this server"))
 		}
-		a := h.actor(c, c.Param("tid"))
+		a, err := h.actor(c, c.Param("tid"))
+		if err != nil {
+			return h.fail(c, err)
+		}
 		if !a.Organizes() && a.Role != tournament.RoleReferee {
 			if c.Request().Method == http.MethodGet {
 				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))

@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // TestWrongTokensShareOneLimit: the login form and the API count wrong
@@ -75,4 +78,40 @@ func whoami(t *testing.T, base, token string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestSessionCookiesAreLimited (issue 13, item 9): a session cookie's token
+// is checked like the API's tokens; after the burst of wrong ones the
+// address gets 429, even for the right cookie, and the API refuses too.
+func TestSessionCookiesAreLimited(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 4, false)
+	jar, _ := cookiejar.New(nil)
+	u, _ := url.Parse(s.URL)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(token string) int {
+		jar.SetCookies(u, []*http.Cookie{{Name: "revisor_session", Value: token, Path: "/"}})
+		resp, err := client.Get(s.URL + "/t/" + f.ID + "/console")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range ratelimit.DefaultBurst {
+		if got := get(fmt.Sprint("wrong-", i)); got != http.StatusSeeOther {
+			t.Fatalf("wrong cookie %d = %d, want 303 to the login", i+1, got)
+		}
+	}
+	for i := range 3 {
+		if got := get(fmt.Sprint("more-", i)); got != http.StatusTooManyRequests {
+			t.Errorf("wrong cookie %d after the burst = %d, want 429", ratelimit.DefaultBurst+i+1, got)
+		}
+	}
+	if got := get(f.Token); got != http.StatusTooManyRequests {
+		t.Errorf("the right cookie after the burst = %d, want 429", got)
+	}
+	if got := whoami(t, s.URL, f.Token); got != http.StatusTooManyRequests {
+		t.Errorf("the API after the burst of wrong cookies = %d, want 429", got)
+	}
 }

@@ -47,35 +47,69 @@ func sessionToken(c echo.Context) string {
 }
 
 // actor returns who the visitor is within tournament tid: the admin, the
-// tournament's organizer, or the public.
-func (h *Handler) actor(c echo.Context, tid string) tournament.Actor {
+// tournament's organizer, a referee, or the public. A session's token is
+// checked like the API's tokens: a try is taken from the address's budget
+// of wrong tokens first (429 when it has none), a wrong token spends it, a
+// good one gives it back, so cookies are no door around the limit.
+func (h *Handler) actor(c echo.Context, tid string) (tournament.Actor, error) {
+	public := tournament.Actor{Role: tournament.RolePublic}
 	token := sessionToken(c)
 	if token == "" {
-		return tournament.Actor{Role: tournament.RolePublic}
-	}
-	if h.isAdminToken(token) {
-		return tournament.Actor{Role: tournament.RoleAdmin}
-	}
-	if h.deps.Tournaments == nil {
-		return tournament.Actor{Role: tournament.RolePublic}
+		return public, nil
 	}
 	if h.organizers.holds(token, tid) {
-		return tournament.Actor{Role: tournament.RoleOrganizer}
+		return tournament.Actor{Role: tournament.RoleOrganizer}, nil
+	}
+	ip := c.RealIP()
+	if !h.cfg.Failures.Take(ip) {
+		return public, errTooManyTries()
+	}
+	a, err := h.identify(c, tid, token)
+	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
+		h.cfg.Failures.Fail(c.Request().Context(), ip)
+		return public, nil
+	}
+	h.cfg.Failures.Refund(ip)
+	if err != nil {
+		return public, nil
+	}
+	return a, nil
+}
+
+// identify finds who holds a session's token within tournament tid; a
+// known token of another tournament is the public here, an unknown one an
+// unauthorized error.
+func (h *Handler) identify(c echo.Context, tid, token string) (tournament.Actor, error) {
+	public := tournament.Actor{Role: tournament.RolePublic}
+	if h.isAdminToken(token) {
+		return tournament.Actor{Role: tournament.RoleAdmin}, nil
+	}
+	if h.deps.Tournaments == nil {
+		return public, errUnknownSession()
 	}
 	if h.deps.Referees != nil && tournament.LooksLikeRefereeToken(token) {
 		// Referee tokens can be revoked: they are checked every time.
 		ref, err := h.deps.Referees.Identify(c.Request().Context(), token)
 		if err != nil || ref.TournamentID != tid {
-			return tournament.Actor{Role: tournament.RolePublic}
+			return public, err
 		}
-		return tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:" + ref.ID}
+		return tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:" + ref.ID}, nil
 	}
 	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, token, tournament.Where{})
 	if err != nil || id.Role != tournament.RoleOrganizer || id.Tournament != tid {
-		return tournament.Actor{Role: tournament.RolePublic}
+		return public, err
 	}
 	h.organizers.remember(token, tid)
-	return tournament.Actor{Role: tournament.RoleOrganizer}
+	return tournament.Actor{Role: tournament.RoleOrganizer}, nil
+}
+
+func errUnknownSession() error {
+	return tournament.Errorf(tournament.KindUnauthorized, "unknown_token", "the session's token is not known")
+}
+
+func errTooManyTries() error {
+	return tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
+		"too many wrong tokens from this address; wait a minute")
 }
 
 // Organizer sessions are checked against the database at most every
@@ -138,11 +172,18 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 	token := strings.TrimSpace(c.FormValue("token"))
 	ip := c.RealIP()
 	p := h.newPage(c, "login.title")
-	if !h.cfg.Failures.Allow(ip) {
+	if !h.cfg.Failures.Take(ip) {
 		p.Data = loginData{Error: p.T("login.many")}
 		return h.render(c, http.StatusTooManyRequests, "login", p)
 	}
+	good := false
+	defer func() {
+		if good {
+			h.cfg.Failures.Refund(ip)
+		}
+	}()
 	if h.isAdminToken(token) {
+		good = true
 		h.setSession(c, token)
 		if next := localPath(c.FormValue("next")); next != "/" && next != "/login" {
 			return c.Redirect(http.StatusSeeOther, next)
@@ -151,6 +192,7 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 	}
 	if h.deps.Referees != nil && tournament.LooksLikeRefereeToken(token) {
 		if ref, err := h.deps.Referees.Identify(c.Request().Context(), token); err == nil {
+			good = true
 			h.setSession(c, token)
 			home := "/t/" + urlPathEscape(ref.TournamentID) + "/"
 			if next := localPath(c.FormValue("next")); strings.HasPrefix(next, home+"disputes") {
@@ -162,6 +204,7 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 	if h.deps.Tournaments != nil && token != "" {
 		id, err := h.deps.Tournaments.Identify(c.Request().Context(), "", token, tournament.Where{})
 		if err == nil && id.Role == tournament.RoleOrganizer {
+			good = true
 			h.setSession(c, token)
 			home := "/t/" + urlPathEscape(id.Tournament) + "/"
 			// Back to the page that asked for the login, when it is this tournament's.
@@ -171,10 +214,11 @@ func (h *Handler) loginSubmit(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, home+"console")
 		}
 		if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
+			good = true // not a wrong token: the database failed
 			return h.fail(c, err)
 		}
 	}
-	h.cfg.Failures.Fail(ip)
+	h.cfg.Failures.Fail(c.Request().Context(), ip)
 	p.Data = loginData{Error: p.T("login.bad")}
 	return h.render(c, http.StatusUnauthorized, "login", p)
 }

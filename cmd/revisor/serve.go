@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -95,7 +96,8 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		}
 	}
 	idem := postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale)
-	deps := newDeps(pool, want, idem, cfg.maxPlayers)
+	fails := postgres.NewFailureCounts(pool)
+	deps := newDeps(pool, want, idem, fails, cfg.maxPlayers)
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
 	deps.Events = postgres.LiveEvents(ctx, pool, log)
@@ -104,13 +106,16 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	if err != nil {
 		return err
 	}
-	go pruneIdempotencyKeys(ctx, idem, log)
+	go prune(ctx, log, "idempotency keys", idem.Prune)
+	go prune(ctx, log, "failure counts", func(ctx context.Context) (int64, error) {
+		return fails.Prune(ctx, ratelimit.DefaultBurst, ratelimit.DefaultEvery, time.Now())
+	})
 	return listenAndServe(ctx, cfg, withDeadline(srv, cfg.requestTimeout), srv.Drain, log, stdout)
 }
 
 // newDeps wires the storage into the API's dependencies. Services of new
 // resources are added here.
-func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, maxPlayers int) api.Deps {
+func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, fails *postgres.FailureCounts, maxPlayers int) api.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
@@ -123,6 +128,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),
 		Tournaments: tournaments,
 		Referees:    referees,
+		Failures:    fails,
 		Registry:    reg,
 	}
 }
@@ -186,9 +192,10 @@ func adminTokenHash(ctx context.Context, token string, secrets *postgres.Secrets
 	return stored, nil
 }
 
-// pruneIdempotencyKeys deletes expired idempotency keys every hour until ctx
-// ends.
-func pruneIdempotencyKeys(ctx context.Context, store *postgres.Idempotency, log *slog.Logger) {
+// prune deletes what a store no longer needs (expired idempotency keys,
+// failure counts of addresses whose budget is full again) every pruneEvery
+// until ctx ends.
+func prune(ctx context.Context, log *slog.Logger, what string, del func(context.Context) (int64, error)) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {
@@ -196,10 +203,10 @@ func pruneIdempotencyKeys(ctx context.Context, store *postgres.Idempotency, log 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := store.Prune(ctx); err != nil {
-				log.Warn("prune idempotency keys", "error", err.Error())
+			if n, err := del(ctx); err != nil {
+				log.Warn("prune "+what, "error", err.Error())
 			} else if n > 0 {
-				log.Info("pruned idempotency keys", "deleted", n)
+				log.Info("pruned "+what, "deleted", n)
 			}
 		}
 	}

@@ -3,13 +3,19 @@
 // more once an address has failed too often. One Failures value should be
 // shared by every door to the same secrets, so that a guesser cannot try
 // each door in turn.
+//
+// A try is taken before the secret is looked up (Take) and given back when
+// the secret was good (Refund), so that concurrent guesses cannot all pass
+// one check before any of them has failed. Several processes behind one
+// address share their counts through a Shared store (PostgreSQL): each
+// failure is counted there too, and the process adopts the shared count.
+// Good tokens never touch the shared store.
 package ratelimit
 
 import (
+	"context"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Defaults: a burst of ten failures, then one more try per six seconds; at
@@ -20,6 +26,15 @@ const (
 	DefaultMaxPeers = 10000
 )
 
+// Shared counts failures of every process behind one address
+// (postgres.FailureCounts implements it).
+type Shared interface {
+	// CountFailure counts one failure of addr in a bucket of burst tries
+	// that refills one try per every, and returns the tries left after it
+	// (below zero when the address goes on failing while refused).
+	CountFailure(ctx context.Context, addr string, burst int, every time.Duration, now time.Time) (float64, error)
+}
+
 // Failures counts failed attempts per client address. It is safe for
 // concurrent use.
 type Failures struct {
@@ -27,40 +42,110 @@ type Failures struct {
 	burst    int
 	every    time.Duration
 	maxPeers int
+	shared   Shared
+	onError  func(error)
 	mu       sync.Mutex
-	peers    map[string]*rate.Limiter
+	peers    map[string]*bucket
+}
+
+// bucket holds an address's tries: tokens at the time last.
+type bucket struct {
+	tokens float64
+	last   time.Time
 }
 
 // NewFailures returns a counter with the default limits and the clock now
-// (time.Now when nil).
+// (time.Now when nil), kept in this process only.
 func NewFailures(now func() time.Time) *Failures {
 	if now == nil {
 		now = time.Now
 	}
 	return &Failures{now: now, burst: DefaultBurst, every: DefaultEvery, maxPeers: DefaultMaxPeers,
-		peers: make(map[string]*rate.Limiter)}
+		peers: make(map[string]*bucket), onError: func(error) {}}
 }
 
-// Allow reports whether addr may try now: it has failed fewer times than
-// the burst, or waited long enough since.
-func (f *Failures) Allow(addr string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	lim, ok := f.peers[addr]
-	return !ok || lim.TokensAt(f.now()) >= 1
+// Share makes the counter count failures in s too, so that the limit holds
+// across the processes that share s; onError hears of failures to reach it
+// (the local count goes on alone then). Call it before use.
+func (f *Failures) Share(s Shared, onError func(error)) {
+	f.shared = s
+	if onError != nil {
+		f.onError = onError
+	}
 }
 
-// Fail counts a failed attempt from addr.
-func (f *Failures) Fail(addr string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	lim, ok := f.peers[addr]
+// refill brings b up to now (under f.mu).
+func (f *Failures) refill(b *bucket, now time.Time) {
+	if now.After(b.last) {
+		b.tokens = min(float64(f.burst), b.tokens+float64(now.Sub(b.last))/float64(f.every))
+		b.last = now
+	}
+}
+
+// peer returns addr's bucket (under f.mu), made full when new.
+func (f *Failures) peer(addr string, now time.Time) *bucket {
+	b, ok := f.peers[addr]
 	if !ok {
 		if len(f.peers) >= f.maxPeers {
 			clear(f.peers) // a flood of addresses: start over rather than grow
 		}
-		lim = rate.NewLimiter(rate.Every(f.every), f.burst)
-		f.peers[addr] = lim
+		b = &bucket{tokens: float64(f.burst), last: now}
+		f.peers[addr] = b
 	}
-	lim.AllowN(f.now(), 1)
+	f.refill(b, now)
+	return b
+}
+
+// Allow reports whether addr may try now, without taking a try: it has
+// failed fewer times than the burst, or waited long enough since.
+func (f *Failures) Allow(addr string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, ok := f.peers[addr]
+	if !ok {
+		return true
+	}
+	f.refill(b, f.now())
+	return b.tokens >= 1
+}
+
+// Take takes one try for addr before its secret is checked, and reports
+// whether it had one. Follow a true with Refund when the secret was good,
+// or Fail when it was not.
+func (f *Failures) Take(addr string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.peer(addr, f.now())
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// Refund gives back a try taken for a secret that was good.
+func (f *Failures) Refund(addr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b, ok := f.peers[addr]; ok {
+		b.tokens = min(float64(f.burst), b.tokens+1)
+	}
+}
+
+// Fail counts a failed attempt from addr whose try was taken with Take:
+// the try stays spent, and the shared store, if any, counts it too; this
+// process then keeps the lower of its own and the shared count.
+func (f *Failures) Fail(ctx context.Context, addr string) {
+	if f.shared == nil {
+		return
+	}
+	left, err := f.shared.CountFailure(ctx, addr, f.burst, f.every, f.now())
+	if err != nil {
+		f.onError(err)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.peer(addr, f.now())
+	b.tokens = min(b.tokens, left)
 }

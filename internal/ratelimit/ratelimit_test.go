@@ -1,13 +1,24 @@
 package ratelimit_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 )
+
+// fail takes a try and fails it, as a wrong token does.
+func fail(f *ratelimit.Failures, addr string) bool {
+	if !f.Take(addr) {
+		return false
+	}
+	f.Fail(context.Background(), addr)
+	return true
+}
 
 func TestFailures(t *testing.T) {
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
@@ -16,10 +27,12 @@ func TestFailures(t *testing.T) {
 		if !f.Allow("a") {
 			t.Fatalf("Allow(a) after %d failures = false, want true", i)
 		}
-		f.Fail("a")
+		if !fail(f, "a") {
+			t.Fatalf("Take(a) after %d failures = false, want true", i)
+		}
 	}
-	if f.Allow("a") {
-		t.Errorf("Allow(a) after %d failures = true, want false", ratelimit.DefaultBurst)
+	if f.Allow("a") || f.Take("a") {
+		t.Errorf("Allow(a) or Take(a) after %d failures = true, want false", ratelimit.DefaultBurst)
 	}
 	if !f.Allow("b") {
 		t.Errorf("Allow(b) = false, want true: another address is not limited")
@@ -32,9 +45,20 @@ func TestFailures(t *testing.T) {
 	if !f.Allow("a") {
 		t.Errorf("Allow(a) after %v = false, want one more try", ratelimit.DefaultEvery)
 	}
-	f.Fail("a")
+	fail(f, "a")
 	if f.Allow("a") {
 		t.Errorf("Allow(a) after failing the refilled try = true, want false")
+	}
+}
+
+// TestRefund: good secrets cost nothing.
+func TestRefund(t *testing.T) {
+	f := ratelimit.NewFailures(nil)
+	for i := range 3 * ratelimit.DefaultBurst {
+		if !f.Take("a") {
+			t.Fatalf("Take(a) after %d good tokens = false, want true", i)
+		}
+		f.Refund("a")
 	}
 }
 
@@ -43,10 +67,10 @@ func TestFailures(t *testing.T) {
 func TestFailuresForgetsOnFlood(t *testing.T) {
 	f := ratelimit.NewFailures(nil)
 	for range ratelimit.DefaultBurst {
-		f.Fail("guesser")
+		fail(f, "guesser")
 	}
 	for i := range ratelimit.DefaultMaxPeers {
-		f.Fail(fmt.Sprint("peer-", i))
+		fail(f, fmt.Sprint("peer-", i))
 	}
 	if !f.Allow("guesser") {
 		t.Errorf("Allow(guesser) after a flood of %d addresses = false, want forgotten", ratelimit.DefaultMaxPeers)
@@ -61,12 +85,108 @@ func TestFailuresConcurrent(t *testing.T) {
 			for j := range 100 {
 				addr := fmt.Sprint("p", (i+j)%5)
 				f.Allow(addr)
-				f.Fail(addr)
+				fail(f, addr)
 			}
 		})
 	}
 	wg.Wait()
 	if f.Allow("p0") {
 		t.Errorf("Allow(p0) after many failures = true, want false")
+	}
+}
+
+// TestTakeIsAtomic (issue 13, item 7): of many simultaneous guesses from
+// one address, only the burst gets to try.
+func TestTakeIsAtomic(t *testing.T) {
+	f := ratelimit.NewFailures(nil)
+	var tried atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 5 * ratelimit.DefaultBurst {
+		wg.Go(func() {
+			<-start
+			if f.Take("a") {
+				tried.Add(1)
+				time.Sleep(time.Millisecond) // the lookup
+				f.Fail(context.Background(), "a")
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if n := tried.Load(); n != ratelimit.DefaultBurst {
+		t.Errorf("simultaneous guesses that tried = %d, want %d", n, ratelimit.DefaultBurst)
+	}
+}
+
+// sharedCounts is an in-memory Shared store: what PostgreSQL is to several
+// processes.
+type sharedCounts struct {
+	mu     sync.Mutex
+	tokens map[string]float64
+	last   map[string]time.Time
+}
+
+func (s *sharedCounts) CountFailure(_ context.Context, addr string, burst int, every time.Duration, now time.Time) (float64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok, ok := s.tokens[addr]
+	if !ok {
+		tok = float64(burst)
+	} else {
+		tok = min(float64(burst), tok+float64(now.Sub(s.last[addr]))/float64(every))
+	}
+	tok--
+	s.tokens[addr], s.last[addr] = tok, now
+	return tok, nil
+}
+
+// TestSharedAcrossProcesses (issue 13, item 7): two processes behind one
+// address share one budget. A process learns the shared count at its next
+// failure from the address, so each may allow one guess more than the
+// budget; past that, both together refill at the shared rate.
+func TestSharedAcrossProcesses(t *testing.T) {
+	shared := &sharedCounts{tokens: map[string]float64{}, last: map[string]time.Time{}}
+	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	a, b := ratelimit.NewFailures(clock), ratelimit.NewFailures(clock)
+	a.Share(shared, nil)
+	b.Share(shared, nil)
+	guesses := 0
+	for range 3 * ratelimit.DefaultBurst {
+		for _, p := range []*ratelimit.Failures{a, b} {
+			if fail(p, "x") {
+				guesses++
+			}
+		}
+	}
+	if max := ratelimit.DefaultBurst + 2; guesses > max {
+		t.Errorf("guesses at two processes at once = %d, want at most %d (one budget, one more per process)", guesses, max)
+	}
+	const periods = 20
+	guesses = 0
+	for range periods {
+		now = now.Add(ratelimit.DefaultEvery)
+		for _, p := range []*ratelimit.Failures{a, b} {
+			if fail(p, "x") {
+				guesses++
+			}
+		}
+	}
+	if max := periods + 2; guesses > max {
+		t.Errorf("guesses in %d refills at two processes = %d, want at most %d (the shared rate)", periods, guesses, max)
+	}
+	// Without the shared store each process has its own budget.
+	c, d := ratelimit.NewFailures(clock), ratelimit.NewFailures(clock)
+	guesses = 0
+	for range 3 * ratelimit.DefaultBurst {
+		for _, p := range []*ratelimit.Failures{c, d} {
+			if fail(p, "x") {
+				guesses++
+			}
+		}
+	}
+	if guesses != 2*ratelimit.DefaultBurst {
+		t.Errorf("guesses at two unshared processes = %d, want %d", guesses, 2*ratelimit.DefaultBurst)
 	}
 }

@@ -583,6 +583,33 @@ func (e GetStandingsParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for WhoamiInTournament200JSONResponseBodyRole.
+const (
+	WhoamiInTournament200JSONResponseBodyRoleAdmin     WhoamiInTournament200JSONResponseBodyRole = "admin"
+	WhoamiInTournament200JSONResponseBodyRoleOrganizer WhoamiInTournament200JSONResponseBodyRole = "organizer"
+	WhoamiInTournament200JSONResponseBodyRolePublic    WhoamiInTournament200JSONResponseBodyRole = "public"
+	WhoamiInTournament200JSONResponseBodyRoleReferee   WhoamiInTournament200JSONResponseBodyRole = "referee"
+	WhoamiInTournament200JSONResponseBodyRoleTable     WhoamiInTournament200JSONResponseBodyRole = "table"
+)
+
+// Valid indicates whether the value is a known member of the WhoamiInTournament200JSONResponseBodyRole enum.
+func (e WhoamiInTournament200JSONResponseBodyRole) Valid() bool {
+	switch e {
+	case WhoamiInTournament200JSONResponseBodyRoleAdmin:
+		return true
+	case WhoamiInTournament200JSONResponseBodyRoleOrganizer:
+		return true
+	case WhoamiInTournament200JSONResponseBodyRolePublic:
+		return true
+	case WhoamiInTournament200JSONResponseBodyRoleReferee:
+		return true
+	case WhoamiInTournament200JSONResponseBodyRoleTable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Whoami200JSONResponseBodyRole.
 const (
 	Whoami200JSONResponseBodyRoleAdmin     Whoami200JSONResponseBodyRole = "admin"
@@ -1444,6 +1471,9 @@ type GetStandingsParams struct {
 // GetStandingsParamsFormat defines parameters for GetStandings.
 type GetStandingsParamsFormat string
 
+// WhoamiInTournament200JSONResponseBodyRole defines parameters for WhoamiInTournament.
+type WhoamiInTournament200JSONResponseBodyRole string
+
 // ValidateBridgeParams defines parameters for ValidateBridge.
 type ValidateBridgeParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
@@ -2283,6 +2313,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/standings (the `GetStandings` operationId).
 	GetStandings(ctx context.Context, tid string, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// WhoamiInTournament What the presented token is good for within one tournament (table codes too).
+	//
+	// Like `/api/v1/whoami`, and a table code of the tournament's latest round answers role table with its round and table. A token of another tournament is 403 `wrong_tournament`; an unknown one 401 (counted against the address).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/whoami (the `WhoamiInTournament` operationId).
+	WhoamiInTournament(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ValidateBridgeWithBody Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
 	//
 	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
@@ -2339,7 +2376,7 @@ type ClientInterface interface {
 
 	// Whoami What the presented token is good for.
 	//
-	// Without a token: role public. With the admin token: role admin. With a tournament's token: its role and tournament (and round and table for a table code).
+	// Without a token: role public. With the admin token: role admin. With an organizer's or referee's token: its role and tournament. A table code belongs to one tournament: check it at `/api/v1/tournaments/{tid}/whoami`; here it is a 401 `tournament_required`, not counted as a wrong token.
 	//
 	// Corresponds with GET /api/v1/whoami (the `Whoami` operationId).
 	Whoami(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3190,6 +3227,23 @@ func (c *Client) GetStandings(ctx context.Context, tid string, params *GetStandi
 	return c.Client.Do(req)
 }
 
+// WhoamiInTournament What the presented token is good for within one tournament (table codes too).
+//
+// Like `/api/v1/whoami`, and a table code of the tournament's latest round answers role table with its round and table. A token of another tournament is 403 `wrong_tournament`; an unknown one 401 (counted against the address).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/whoami (the `WhoamiInTournament` operationId).
+func (c *Client) WhoamiInTournament(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWhoamiInTournamentRequest(c.Server, tid)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ValidateBridgeWithBody Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
 //
 // Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
@@ -3306,7 +3360,7 @@ func (c *Client) ValidateGame(ctx context.Context, params *ValidateGameParams, b
 
 // Whoami What the presented token is good for.
 //
-// Without a token: role public. With the admin token: role admin. With a tournament's token: its role and tournament (and round and table for a table code).
+// Without a token: role public. With the admin token: role admin. With an organizer's or referee's token: its role and tournament. A table code belongs to one tournament: check it at `/api/v1/tournaments/{tid}/whoami`; here it is a 401 `tournament_required`, not counted as a wrong token.
 //
 // Corresponds with GET /api/v1/whoami (the `Whoami` operationId).
 func (c *Client) Whoami(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5194,6 +5248,40 @@ func NewGetStandingsRequest(server string, tid string, params *GetStandingsParam
 	return req, nil
 }
 
+// NewWhoamiInTournamentRequest constructs an http.Request for the WhoamiInTournament method
+func NewWhoamiInTournamentRequest(server string, tid string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/whoami", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewValidateBridgeRequest calls the generic ValidateBridge builder with application/json body
 func NewValidateBridgeRequest(server string, params *ValidateBridgeParams, body ValidateBridgeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5942,6 +6030,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/standings (the `GetStandings` operationId).
 	GetStandingsWithResponse(ctx context.Context, tid string, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*GetStandingsResponse, error)
 
+	// WhoamiInTournamentWithResponse What the presented token is good for within one tournament (table codes too).
+	//
+	// Like `/api/v1/whoami`, and a table code of the tournament's latest round answers role table with its round and table. A token of another tournament is 403 `wrong_tournament`; an unknown one 401 (counted against the address).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/whoami (the `WhoamiInTournament` operationId).
+	WhoamiInTournamentWithResponse(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*WhoamiInTournamentResponse, error)
+
 	// ValidateBridgeWithBodyWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
 	//
 	// Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
@@ -5998,7 +6095,7 @@ type ClientWithResponsesInterface interface {
 
 	// WhoamiWithResponse What the presented token is good for.
 	//
-	// Without a token: role public. With the admin token: role admin. With a tournament's token: its role and tournament (and round and table for a table code).
+	// Without a token: role public. With the admin token: role admin. With an organizer's or referee's token: its role and tournament. A table code belongs to one tournament: check it at `/api/v1/tournaments/{tid}/whoami`; here it is a 401 `tournament_required`, not counted as a wrong token.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9104,6 +9201,85 @@ func (r GetStandingsResponse) ContentType() string {
 	return ""
 }
 
+type WhoamiInTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Role       WhoamiInTournament200JSONResponseBodyRole `json:"role"`
+		Round      *int                                      `json:"round,omitempty"`
+		Table      *int                                      `json:"table,omitempty"`
+		Tournament *string                                   `json:"tournament,omitempty"`
+	}
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r WhoamiInTournamentResponse) GetJSON200() *struct {
+	Role       WhoamiInTournament200JSONResponseBodyRole `json:"role"`
+	Round      *int                                      `json:"round,omitempty"`
+	Table      *int                                      `json:"table,omitempty"`
+	Tournament *string                                   `json:"tournament,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r WhoamiInTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r WhoamiInTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r WhoamiInTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r WhoamiInTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ValidateBridgeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10249,6 +10425,21 @@ func (c *ClientWithResponses) GetStandingsWithResponse(ctx context.Context, tid 
 	return ParseGetStandingsResponse(rsp)
 }
 
+// WhoamiInTournamentWithResponse What the presented token is good for within one tournament (table codes too).
+//
+// Like `/api/v1/whoami`, and a table code of the tournament's latest round answers role table with its round and table. A token of another tournament is 403 `wrong_tournament`; an unknown one 401 (counted against the address).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/whoami (the `WhoamiInTournament` operationId).
+func (c *ClientWithResponses) WhoamiInTournamentWithResponse(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*WhoamiInTournamentResponse, error) {
+	rsp, err := c.WhoamiInTournament(ctx, tid, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWhoamiInTournamentResponse(rsp)
+}
+
 // ValidateBridgeWithBodyWithResponse Check and score one bridge match: a Chicago of four or a draw bridge rubber of two (docs/bridge.md).
 //
 // Auctions, contracts, the play when the deals carry their cards, and the match's score. Answers 200 with the result also when the record is not valid (errors with JSON Pointer paths, such as `insufficient_bid` or `revoke`); a record that is not a bridge match is `unknown_game`. 400 when the body is not JSON or a field has the wrong JSON type. Public.
@@ -10341,7 +10532,7 @@ func (c *ClientWithResponses) ValidateGameWithResponse(ctx context.Context, para
 
 // WhoamiWithResponse What the presented token is good for.
 //
-// Without a token: role public. With the admin token: role admin. With a tournament's token: its role and tournament (and round and table for a table code).
+// Without a token: role public. With the admin token: role admin. With an organizer's or referee's token: its role and tournament. A table code belongs to one tournament: check it at `/api/v1/tournaments/{tid}/whoami`; here it is a 401 `tournament_required`, not counted as a wrong token.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12871,6 +13062,65 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
+
+	}
+
+	return response, nil
+}
+
+// ParseWhoamiInTournamentResponse parses an HTTP response from a WhoamiInTournamentWithResponse call
+func ParseWhoamiInTournamentResponse(rsp *http.Response) (*WhoamiInTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WhoamiInTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Role       WhoamiInTournament200JSONResponseBodyRole `json:"role"`
+			Round      *int                                      `json:"round,omitempty"`
+			Table      *int                                      `json:"table,omitempty"`
+			Tournament *string                                   `json:"tournament,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
 
 	}
 

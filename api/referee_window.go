@@ -200,16 +200,18 @@ func (s *Server) revealSeed(c echo.Context) error {
 // drawJSON is the public inputs of a round's draw (tournament.DrawInputs):
 // what `revisor seat --draw` reads to recompute the tables.
 type drawJSON struct {
-	Format     string          `json:"format"`
-	Seating    string          `json:"seating"`
-	Rounds     int             `json:"rounds"`
-	Round      int             `json:"round"`
-	Seed       int64           `json:"seed"`
-	Players    []string        `json:"players"`
-	History    []roundJSON     `json:"history"`
-	Standings  []string        `json:"standings,omitempty"`
-	Tables     []tableJSON     `json:"tables"`
-	Commitment *commitmentJSON `json:"commitment"`
+	Format    string      `json:"format"`
+	Seating   string      `json:"seating"`
+	Rounds    int         `json:"rounds"`
+	Round     int         `json:"round"`
+	Seed      int64       `json:"seed"`
+	Players   []string    `json:"players"`
+	History   []roundJSON `json:"history"`
+	Standings []string    `json:"standings,omitempty"`
+	// Constraints are the fixed tables and players kept apart of the draw.
+	Constraints *tournament.ExportConstraints `json:"constraints,omitempty"`
+	Tables      []tableJSON                   `json:"tables"`
+	Commitment  *commitmentJSON               `json:"commitment"`
 }
 
 func (s *Server) getDraw(c echo.Context) error {
@@ -226,7 +228,7 @@ func (s *Server) getDraw(c echo.Context) error {
 		return err
 	}
 	out := drawJSON{Format: string(in.Format), Seating: in.Seating, Rounds: in.Rounds, Round: in.Round, Seed: in.Seed,
-		Players: in.Players, History: make([]roundJSON, len(in.History)), Standings: in.Standings,
+		Players: in.Players, History: make([]roundJSON, len(in.History)), Standings: in.Standings, Constraints: in.Constraints.Export(),
 		Tables: toRound(&tournament.Round{Tables: in.Tables}, nil).Tables}
 	for i := range in.History {
 		out.History[i] = toRound(&in.History[i], nil)

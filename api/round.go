@@ -56,7 +56,10 @@ func toRound(r *tournament.Round, codes map[int]string) roundJSON {
 
 // drawRequest is the optional body of POST …/rounds.
 type drawRequest struct {
-	Seed *int64 `json:"seed"`
+	Seed        *int64         `json:"seed"`
+	FixedTables map[string]int `json:"fixed_tables"`
+	KeepApart   [][]string     `json:"keep_apart"`
+	ClubsApart  bool           `json:"clubs_apart"`
 }
 
 func (s *Server) drawRound(c echo.Context) error {
@@ -71,7 +74,8 @@ func (s *Server) drawRound(c echo.Context) error {
 		}
 	}
 	ctx, a, tid := c.Request().Context(), actorOf(c), c.Param("tid")
-	r, err := svc.DrawRound(ctx, a, tid, req.Seed)
+	r, err := svc.DrawRoundWith(ctx, a, tid, tournament.DrawOptions{Seed: req.Seed, FixedTables: req.FixedTables,
+		KeepApart: req.KeepApart, ClubsApart: req.ClubsApart})
 	if err != nil {
 		return err
 	}

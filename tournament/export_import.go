@@ -154,7 +154,7 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 		case len(x.Tables) == 0:
 			return nil, importErr(path+"/tables", "a round has at least one table")
 		}
-		r := Round{Number: x.Number, Seed: x.Seed, Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
+		r := Round{Number: x.Number, Seed: x.Seed, Constraints: x.Constraints.Constraints(), Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
 		seated := map[string]bool{}
 		for j, tb := range x.Tables {
 			tpath := fmt.Sprintf("%s/tables/%d", path, j)

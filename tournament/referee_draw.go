@@ -92,16 +92,17 @@ func commitmentOf(st *RefereeState, n int) *Commitment {
 // DrawInputs are the public inputs of round n's draw: everything the
 // seating reads, so that anyone can recompute the tables (ReplayDraw).
 type DrawInputs struct {
-	Format     Format
-	Seating    string // swiss: SeatingMixed or SeatingByStandings
-	Rounds     int    // swiss: the number of rounds (the mixed plan covers them all)
-	Round      int    // the round drawn
-	Seed       int64  // the round's seed, revealed by the draw
-	Players    []string
-	History    []Round     // rounds 1..Round-1 with their seeds and tables
-	Standings  []string    // by_standings: the players best first at the draw
-	Tables     []Table     // the tables drawn
-	Commitment *Commitment // nil when the round had none
+	Format      Format
+	Seating     string           // swiss: SeatingMixed or SeatingByStandings
+	Rounds      int              // swiss: the number of rounds (the mixed plan covers them all)
+	Round       int              // the round drawn
+	Seed        int64            // the round's seed, revealed by the draw
+	Constraints *DrawConstraints // the fixed tables and players kept apart, nil for none
+	Players     []string
+	History     []Round     // rounds 1..Round-1 with their seeds and tables
+	Standings   []string    // by_standings: the players best first at the draw
+	Tables      []Table     // the tables drawn
+	Commitment  *Commitment // nil when the round had none
 }
 
 // ReplayDraw recomputes a round's tables from its public inputs with the
@@ -113,7 +114,7 @@ func ReplayDraw(in DrawInputs) ([]Table, error) {
 	if in.Seating == SeatingByStandings && in.Format == FormatSwiss {
 		order = in.Standings
 	}
-	return drawTables(t, in.Players, in.History, order, in.Seed)
+	return drawTables(t, in.Players, in.History, order, in.Seed, in.Constraints)
 }
 
 // DrawInputs returns the public inputs of round n's draw. The players are
@@ -130,7 +131,7 @@ func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInpu
 		return nil, err
 	}
 	t := &st.Tournament
-	in := &DrawInputs{Format: t.Format, Seating: t.Settings.Seating, Rounds: t.Settings.Rounds, Round: n, Seed: rd.Seed,
+	in := &DrawInputs{Format: t.Format, Seating: t.Settings.Seating, Rounds: t.Settings.Rounds, Round: n, Seed: rd.Seed, Constraints: rd.Constraints,
 		History: st.Rounds[:n-1], Tables: rd.Tables, Commitment: commitmentOf(st, n)}
 	for _, p := range st.Players {
 		if _, ok := rd.TableOf(p.ID); ok {

@@ -19,7 +19,8 @@ type Round struct {
 	TournamentID string
 	Number       int
 	Seed         int64
-	Final        bool // sm: the final table
+	Constraints  *DrawConstraints // what the draw was asked to keep; nil for none
+	Final        bool             // sm: the final table
 	Status       RoundStatus
 	Tables       []Table
 	CreatedAt    time.Time

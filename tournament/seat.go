@@ -14,10 +14,11 @@ import (
 // the whole tournament while the field and the earlier tables are those of
 // that plan (16 players over 5 rounds without a repeat meeting), and seats
 // the round on its own otherwise. The first dealer is the player in the
-// lowest occupied seat.
-func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64) ([]Table, error) {
+// lowest occupied seat. cons, when set, are the organizer's fixed tables
+// and players kept apart (the round is then seated on its own).
+func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64, cons *DrawConstraints) ([]Table, error) {
 	p := seating.Params{Players: players, History: pastRounds(history), Mode: seatingMode(t),
-		Standings: order, Seed: uint64(seed)}
+		Standings: order, Seed: uint64(seed), Constraints: cons.seating()}
 	if p.Mode == seating.Mixed && t.Format == FormatSwiss {
 		p.Rounds, p.PlanSeed = t.Settings.Rounds, uint64(seed)
 		if len(history) > 0 {
@@ -29,6 +30,10 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 		var se *seating.SplitError
 		if errors.As(err, &se) {
 			return nil, Errorf(KindConflict, "cannot_split", "%s", se.Error())
+		}
+		var ce *seating.ConstraintError
+		if errors.As(err, &ce) {
+			return nil, Errorf(KindConflict, "cannot_fix_table", "%s", ce.Error())
 		}
 		return nil, err
 	}

@@ -15,19 +15,30 @@ const maxSeed = 1 << 53
 // drawn at random; the round stores it, and the same seed with the same
 // players and history gives the same tables.
 func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int64) (*Round, error) {
+	return s.DrawRoundWith(ctx, a, tid, DrawOptions{Seed: seed})
+}
+
+// DrawRoundWith draws the next round as DrawRound does, under the
+// organizer's constraints: fixed tables and players kept apart, stored
+// with the round.
+func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o DrawOptions) (*Round, error) {
 	if err := a.requireOrganizer(); err != nil {
 		return nil, err
 	}
-	if seed != nil && (*seed < 0 || *seed >= maxSeed) {
+	if o.Seed != nil && (*o.Seed < 0 || *o.Seed >= maxSeed) {
 		return nil, invalidField("seed", "seed must be between 0 and 2^53-1")
 	}
-	sd, err := s.seed(seed)
+	sd, err := s.seed(o.Seed)
 	if err != nil {
 		return nil, err
 	}
 	now := s.clock()
 	return s.store.DrawRound(auditAs(ctx, a), tid, func(st *State) (*Round, error) {
-		r, err := planRound(st, sd)
+		cons, err := o.drawConstraints(st.Players)
+		if err != nil {
+			return nil, err
+		}
+		r, err := planRound(st, sd, cons)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +60,7 @@ func (s *Service) seed(given *int64) (int64, error) {
 
 // planRound decides the next round of st: who plays, whether it is the sm
 // final, and the seating.
-func planRound(st *State, seed int64) (*Round, error) {
+func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
 	t := &st.Tournament
 	if err := canDraw(st); err != nil {
 		return nil, err
@@ -65,11 +76,11 @@ func planRound(st *State, seed int64) (*Round, error) {
 		return nil, Errorf(KindConflict, "cannot_split",
 			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
 	}
-	tables, err := seatTables(st, active, seed)
+	tables, err := seatTables(st, active, seed, cons)
 	if err != nil {
 		return nil, err
 	}
-	return &Round{TournamentID: t.ID, Number: len(st.Rounds) + 1, Seed: seed, Final: final,
+	return &Round{TournamentID: t.ID, Number: len(st.Rounds) + 1, Seed: seed, Constraints: cons, Final: final,
 		Status: RoundOpen, Tables: tables}, nil
 }
 
@@ -78,7 +89,7 @@ func planRound(st *State, seed int64) (*Round, error) {
 // of a day is a fresh lot (Chicago-SM re-draws the players who go on to day
 // 2), and later rounds of the day avoid that day's meetings. Swiss rounds
 // follow one plan over all days.
-func seatTables(st *State, active []string, seed int64) ([]Table, error) {
+func seatTables(st *State, active []string, seed int64, cons *DrawConstraints) ([]Table, error) {
 	var order []string // by_standings: the players from the top down
 	if seatingMode(&st.Tournament) == seating.ByStandings {
 		order = standingOrder(st, active)
@@ -88,7 +99,7 @@ func seatTables(st *State, active []string, seed int64) ([]Table, error) {
 		first := st.Tournament.Settings.FirstRoundOfDay(len(st.Rounds) + 1)
 		history = st.Rounds[first-1:]
 	}
-	return drawTables(&st.Tournament, active, history, order, seed)
+	return drawTables(&st.Tournament, active, history, order, seed, cons)
 }
 
 // canDraw refuses a draw while a round is open or when the tournament is over.

@@ -19,16 +19,18 @@ import (
 // drawFile is the public inputs of one round's draw as
 // GET /api/v1/tournaments/{tid}/rounds/{n}/draw answers them.
 type drawFile struct {
-	Format     string      `json:"format"`
-	Seating    string      `json:"seating"`
-	Rounds     int         `json:"rounds"`
-	Round      int         `json:"round"`
-	Seed       *int64      `json:"seed"`
-	Players    []string    `json:"players"`
-	History    []drawRound `json:"history"`
-	Standings  []string    `json:"standings"`
-	Tables     []drawTable `json:"tables"`
-	Commitment *struct {
+	Format    string      `json:"format"`
+	Seating   string      `json:"seating"`
+	Rounds    int         `json:"rounds"`
+	Round     int         `json:"round"`
+	Seed      *int64      `json:"seed"`
+	Players   []string    `json:"players"`
+	History   []drawRound `json:"history"`
+	Standings []string    `json:"standings"`
+	// Constraints are the fixed tables and players kept apart of the draw.
+	Constraints *tournament.ExportConstraints `json:"constraints"`
+	Tables      []drawTable                   `json:"tables"`
+	Commitment  *struct {
 		SHA256    string `json:"sha256"`
 		CreatedAt string `json:"created_at"`
 	} `json:"commitment"`
@@ -122,7 +124,7 @@ func readDraw(path string, stdin io.Reader) ([]byte, error) {
 
 func (f *drawFile) inputs() tournament.DrawInputs {
 	in := tournament.DrawInputs{Format: tournament.Format(f.Format), Seating: f.Seating, Rounds: f.Rounds, Round: f.Round,
-		Seed: *f.Seed, Players: f.Players, Standings: f.Standings}
+		Seed: *f.Seed, Players: f.Players, Standings: f.Standings, Constraints: f.Constraints.Constraints()}
 	for _, r := range f.History {
 		rd := tournament.Round{Number: r.Number, Seed: r.Seed}
 		for _, t := range r.Tables {

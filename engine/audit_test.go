@@ -706,3 +706,32 @@ func TestChicagoLostInTheFirstTrick(t *testing.T) {
 		t.Errorf("CheckDeal(bo loses trick 1) = awards %v ended %q, want [bo:chicago:-15] chicago_lost", got, res.Ended)
 	}
 }
+
+// TestGameEndsWhenEveryoneForfeited: the game is over when a deal ends
+// with anyone at the target (rules.md), also when every player forfeited
+// by false announcements; nobody can win then, so there is no winner.
+func TestGameEndsWhenEveryoneForfeited(t *testing.T) {
+	tb := phaseTable(t)
+	tb.rec.Scores = map[string]int{"cia": 55, "bo": 30}
+	tb.announce(0, "bo:straight_flush cia:straight_flush dan:straight_flush anna:straight_flush") // nobody holds one
+	tb.playOut()
+	res := engine.CheckDeal(tb.rec)
+	mustValid(t, res)
+	if !res.GameOver || len(res.Winners) != 0 {
+		t.Errorf("CheckDeal(everyone bluffs, cia at %d) = game_over %v winners %v, want game over without a winner",
+			res.Scores["cia"], res.GameOver, res.Winners)
+	}
+
+	// In a game: everyone bluffs in the first deal, then cia reaches 52.
+	tb = phaseTable(t)
+	tb.announce(0, "bo:straight_flush cia:straight_flush dan:straight_flush anna:straight_flush")
+	tb.playOut()
+	g := game("anna bo cia dan")
+	g.AppendDeal(tb.rec)
+	g.AppendSheet(engine.Sheet{"cia": {"hand1": 52}, "bo": {"last_trick": 5}})
+	gr := engine.CheckGame(g, engine.GameOptions{})
+	if !gr.Valid || !gr.GameOver || len(gr.Winners) != 0 || len(gr.Forfeits) != 4 {
+		t.Errorf("CheckGame(everyone forfeited, then cia at 52) = valid %v game_over %v winners %v forfeits %v (errors %+v), want a finished game without a winner",
+			gr.Valid, gr.GameOver, gr.Winners, gr.Forfeits, gr.Errors)
+	}
+}

@@ -46,12 +46,17 @@ func (c *checker) end(won, forfeit, royal [maxSeats]bool) (bool, []string) {
 	if len(winners) > 0 {
 		return true, winners
 	}
-	reached, eligible := false, false
+	// The game is over when anyone has reached the target (forfeiters
+	// too), unless win_requires_chicago waits for a Chicago winner. When
+	// every player has forfeited nobody can win, and nothing is waited for:
+	// the game is over without a winner.
+	reached, eligible, everyoneForfeited := false, false, true
 	for s := 0; s < c.n; s++ {
 		reached = reached || c.score[s] >= c.r.Target
 		eligible = eligible || (!forfeit[s] && (won[s] || !c.r.WinRequiresChicago))
+		everyoneForfeited = everyoneForfeited && forfeit[s]
 	}
-	if !reached || !eligible {
+	if !reached || !eligible && !everyoneForfeited {
 		return false, winners
 	}
 	top := 0

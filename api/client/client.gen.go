@@ -1377,7 +1377,15 @@ type RevokeRefereeParams struct {
 
 // DrawRoundJSONBody defines parameters for DrawRound.
 type DrawRoundJSONBody struct {
-	Seed *int `json:"seed,omitempty"`
+	// ClubsApart Also keep each club's active players apart (e.g. in the first round).
+	ClubsApart *bool `json:"clubs_apart,omitempty"`
+
+	// FixedTables Players (by id) who keep a table number (from 1) in this draw, e.g. an accessible table. 409 `cannot_fix_table` when the round has fewer tables or more players are fixed to a table than it seats.
+	FixedTables *map[string]int `json:"fixed_tables,omitempty"`
+
+	// KeepApart Groups of player ids no two of whom should share a table; kept whenever the seating can (a group larger than the number of tables cannot be).
+	KeepApart *[][]string `json:"keep_apart,omitempty"`
+	Seed      *int        `json:"seed,omitempty"`
 }
 
 // DrawRoundParams defines parameters for DrawRound.
@@ -2140,7 +2148,7 @@ type ClientInterface interface {
 
 	// DrawRoundWithBody Draw the next round (organizer).
 	//
-	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2149,7 +2157,7 @@ type ClientInterface interface {
 
 	// DrawRound Draw the next round (organizer).
 	//
-	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2844,7 +2852,7 @@ func (c *Client) ListRounds(ctx context.Context, tid string, reqEditors ...Reque
 
 // DrawRoundWithBody Draw the next round (organizer).
 //
-// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2863,7 +2871,7 @@ func (c *Client) DrawRoundWithBody(ctx context.Context, tid string, params *Draw
 
 // DrawRound Draw the next round (organizer).
 //
-// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5843,7 +5851,7 @@ type ClientWithResponsesInterface interface {
 
 	// DrawRoundWithBodyWithResponse Draw the next round (organizer).
 	//
-	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5852,7 +5860,7 @@ type ClientWithResponsesInterface interface {
 
 	// DrawRoundWithResponse Draw the next round (organizer).
 	//
-	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+	// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8206,6 +8214,12 @@ type GetDrawResponse struct {
 			Round     *int       `json:"round,omitempty"`
 			Sha256    *string    `json:"sha256,omitempty"`
 		} `json:"commitment"`
+
+		// Constraints The fixed tables and players kept apart the round was drawn under (absent: none).
+		Constraints *struct {
+			FixedTables *map[string]int `json:"fixed_tables,omitempty"`
+			KeepApart   *[][]string     `json:"keep_apart,omitempty"`
+		} `json:"constraints,omitempty"`
 		Format  string `json:"format"`
 		History []struct {
 			Number *int `json:"number,omitempty"`
@@ -8247,6 +8261,12 @@ func (r GetDrawResponse) GetJSON200() *struct {
 		Round     *int       `json:"round,omitempty"`
 		Sha256    *string    `json:"sha256,omitempty"`
 	} `json:"commitment"`
+
+	// Constraints The fixed tables and players kept apart the round was drawn under (absent: none).
+	Constraints *struct {
+		FixedTables *map[string]int `json:"fixed_tables,omitempty"`
+		KeepApart   *[][]string     `json:"keep_apart,omitempty"`
+	} `json:"constraints,omitempty"`
 	Format  string `json:"format"`
 	History []struct {
 		Number *int `json:"number,omitempty"`
@@ -10112,7 +10132,7 @@ func (c *ClientWithResponses) ListRoundsWithResponse(ctx context.Context, tid st
 
 // DrawRoundWithBodyWithResponse Draw the next round (organizer).
 //
-// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10127,7 +10147,7 @@ func (c *ClientWithResponses) DrawRoundWithBodyWithResponse(ctx context.Context,
 
 // DrawRoundWithResponse Draw the next round (organizer).
 //
-// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53). 201 with the round and its table codes.
+// Seats the active players (sm: those still in; the final when they fit one table or number final_size or fewer). Optional body `{"seed": n}` (0 ≤ n < 2^53), with the organizer's constraints: `fixed_tables`, `keep_apart`, `clubs_apart` (see docs/tournaments.md); they are stored with the round and listed in its draw inputs. Unknown players in them: 400 `invalid_fixed_tables` / `invalid_keep_apart`. 201 with the round and its table codes.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12296,6 +12316,12 @@ func ParseGetDrawResponse(rsp *http.Response) (*GetDrawResponse, error) {
 				Round     *int       `json:"round,omitempty"`
 				Sha256    *string    `json:"sha256,omitempty"`
 			} `json:"commitment"`
+
+			// Constraints The fixed tables and players kept apart the round was drawn under (absent: none).
+			Constraints *struct {
+				FixedTables *map[string]int `json:"fixed_tables,omitempty"`
+				KeepApart   *[][]string     `json:"keep_apart,omitempty"`
+			} `json:"constraints,omitempty"`
 			Format  string `json:"format"`
 			History []struct {
 				Number *int `json:"number,omitempty"`

@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/sim"
@@ -237,6 +241,37 @@ func BenchmarkValidateSimDeal(b *testing.B) {
 		}
 		reportCPU(b, cpu0)
 	})
+	b.Run("FastDecoder", func(b *testing.B) {
+		b.ReportAllocs()
+		var f engine.FastDecoder
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			if _, ok := f.Deal(docs[i%len(docs)]); !ok {
+				b.Fatal("fast path refused a simulated deal")
+			}
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
+	// The yardstick for a fast path on jsontext (github.com/go-json-
+	// experiment/json, the base of encoding/json/v2): only reading every
+	// token of the same records and parsing their cards, the least such a
+	// decoder does before it builds anything (issue 16, item 6).
+	b.Run("JSONTextWalk", func(b *testing.B) {
+		b.ReportAllocs()
+		var rd bytes.Reader
+		dec := jsontext.NewDecoder(&rd)
+		cpu0, i := cpuTime(b), 0
+		for b.Loop() {
+			rd.Reset(docs[i%len(docs)])
+			dec.Reset(&rd)
+			if err := walkJSONText(dec); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+		reportCPU(b, cpu0)
+	})
 	b.Run("DecodeDealTree", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu0, i := cpuTime(b), 0
@@ -248,6 +283,33 @@ func BenchmarkValidateSimDeal(b *testing.B) {
 		}
 		reportCPU(b, cpu0)
 	})
+}
+
+// walkJSONText reads every token of a document, parsing strings of two
+// characters as cards.
+func walkJSONText(dec *jsontext.Decoder) error {
+	for {
+		switch dec.PeekKind() {
+		case 0:
+			_, err := dec.ReadToken()
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		case '{', '}', '[', ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+		default:
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if len(v) == 4 && v[0] == '"' {
+				engine.ParseCard(string(v[1:3]))
+			}
+		}
+	}
 }
 
 // cpuTime is the CPU time the process has used so far (all threads, the

@@ -23,3 +23,10 @@ func DecodeGameFast(data []byte) (g *GameRecord, ok bool) {
 	var f fastDecoder
 	return f.game(data)
 }
+
+// FastDecoder is the fast path with its buffers kept between records, as
+// a Validator keeps them.
+type FastDecoder struct{ f fastDecoder }
+
+// Deal decodes a deal record with the fast path only.
+func (d *FastDecoder) Deal(data []byte) (*DealRecord, bool) { return d.f.deal(data) }

@@ -192,10 +192,10 @@ func (c *recordChecker) check(data []byte, inProgress bool) ([]byte, recordStatu
 	out := c.val.Validate(data, engine.GameOptions{InProgress: inProgress})
 	var errs []engine.Problem
 	if out.Game {
-		c.buf = appendGameResult(c.buf[:0], out.GameResult)
+		c.buf = out.GameResult.AppendJSON(c.buf[:0])
 		errs = out.GameResult.Errors
 	} else {
-		c.buf = appendDealResult(c.buf[:0], out.DealResult)
+		c.buf = out.DealResult.AppendJSON(c.buf[:0])
 		errs = out.DealResult.Errors
 	}
 	st := problemsStatus(errs)

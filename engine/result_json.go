@@ -1,22 +1,20 @@
-package main
+package engine
 
 import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/revisor-sm/revisor/engine"
 )
 
-// The appenders below write engine results as JSON, byte for byte what
-// json.Marshal writes for them (engine's MarshalJSON: empty lists as [],
-// maps with sorted keys, HTML-safe escaping), without reflection: writing
-// results with encoding/json took about a fifth of validate --lines' time.
-// TestResultJSONMatchesMarshal keeps them equal to json.Marshal, and fails
-// when the engine adds a field to a result.
+// AppendJSON and its helpers write results as JSON, byte for byte what
+// json.Marshal writes for them (MarshalJSON in result.go: empty lists as
+// [], maps with sorted keys, HTML-safe escaping), without reflection:
+// writing results with encoding/json took about a fifth of revisor validate
+// --lines' time. TestResultJSONMatchesMarshal keeps the two equal, and
+// fails when a field is added to a result.
 
-// appendDealResult appends the JSON of r.
-func appendDealResult(b []byte, r *engine.DealResult) []byte {
+// AppendJSON appends the JSON of r to b, as json.Marshal writes it.
+func (r *DealResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"valid":`...)
 	b = strconv.AppendBool(b, r.Valid)
 	b = append(b, `,"errors":`...)
@@ -51,8 +49,8 @@ func appendDealResult(b []byte, r *engine.DealResult) []byte {
 	return append(b, '}')
 }
 
-// appendGameResult appends the JSON of r.
-func appendGameResult(b []byte, r *engine.GameResult) []byte {
+// AppendJSON appends the JSON of r to b, as json.Marshal writes it.
+func (r *GameResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"valid":`...)
 	b = strconv.AppendBool(b, r.Valid)
 	b = append(b, `,"errors":`...)
@@ -64,7 +62,7 @@ func appendGameResult(b []byte, r *engine.GameResult) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendDealResult(b, &r.Deals[i])
+		b = r.Deals[i].AppendJSON(b)
 	}
 	b = append(b, `],"scores":`...)
 	b = appendScores(b, r.Scores)
@@ -89,7 +87,7 @@ func appendGameResult(b []byte, r *engine.GameResult) []byte {
 	return append(b, '}')
 }
 
-func appendProblems(b []byte, ps []engine.Problem) []byte {
+func appendProblems(b []byte, ps []Problem) []byte {
 	b = append(b, '[')
 	for i, p := range ps {
 		if i > 0 {
@@ -106,7 +104,7 @@ func appendProblems(b []byte, ps []engine.Problem) []byte {
 	return append(b, ']')
 }
 
-func appendViolations(b []byte, vs []engine.Violation) []byte {
+func appendViolations(b []byte, vs []Violation) []byte {
 	b = append(b, '[')
 	for i, v := range vs {
 		if i > 0 {

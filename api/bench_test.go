@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // BenchmarkValidateDeal measures POST /api/v1/validate/deal inside the
@@ -21,7 +22,7 @@ func BenchmarkValidateDeal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := api.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, api.Deps{})
+	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, api.Deps{})
 	if err != nil {
 		b.Fatal(err)
 	}

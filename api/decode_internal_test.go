@@ -23,7 +23,9 @@ func TestBindGivesProblems(t *testing.T) {
 		Count int    `json:"count"`
 	}
 	var got body
-	s.e.POST("/test/bind/:name", func(c echo.Context) error {
+	e := echo.New()
+	e.HTTPErrorHandler, e.Binder = s.HandleError, binder{}
+	e.POST("/test/bind/:name", func(c echo.Context) error {
 		got = body{}
 		if err := c.Bind(&got); err != nil {
 			return err
@@ -44,7 +46,7 @@ func TestBindGivesProblems(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, "/test/bind/anna", strings.NewReader(tt.body))
 		req.Header.Set("Content-Type", tt.contentType)
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
+		e.ServeHTTP(rec, req)
 		code := ""
 		if rec.Code != http.StatusOK {
 			code = problemCode(t, rec)

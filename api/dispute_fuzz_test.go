@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -52,7 +53,7 @@ func FuzzDisputes(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := api.New(api.Config{}, api.Deps{Tournaments: svc, Referees: refs,
+	srv, err := server.New(api.Config{}, api.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	if err != nil {
 		f.Fatal(err)

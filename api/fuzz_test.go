@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // FuzzRequests sends arbitrary bodies, content types and Authorization
@@ -20,7 +21,7 @@ func FuzzRequests(f *testing.F) {
 	f.Add("/api/v1/validate/deal", "text/plain", "Basic abc", `{"players": [`)
 	f.Add("/api/v1/whoami", "", "Bearer admin", "")
 	f.Add("/api/v1/validate/deal", "application/json; charset=utf-8", "bearer  ", `{"hands":{"a":["10h","♠A"]}}`)
-	srv, err := api.New(api.Config{AdminTokenHash: api.HashToken("admin")}, api.Deps{})
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken("admin")}, api.Deps{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -39,9 +40,9 @@ func startServer(t *testing.T, cfg api.Config, deps api.Deps) *testServer {
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
-	srv, err := api.New(cfg, deps)
+	srv, err := server.New(cfg, deps)
 	if err != nil {
-		t.Fatalf("api.New: %v", err)
+		t.Fatalf("server.New: %v", err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -84,7 +85,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			req.Header.Get(echo.HeaderAuthorization) == "" {
 			return next(c)
 		}
-		if !printableToken(key, maxIdempotencyKey) {
+		if !httpx.PrintableToken(key, maxIdempotencyKey) {
 			return tournament.Errorf(tournament.KindInvalid, "invalid_idempotency_key",
 				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
 		}
@@ -288,7 +289,7 @@ func isWrite(method string) bool {
 func bodyReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return bodyTooLarge(tooLarge.Limit)
+		return httpx.BodyTooLarge(tooLarge.Limit)
 	}
 	return &tournament.Error{Kind: tournament.KindInvalid, Code: "unreadable_body",
 		Message: "the request body could not be read", Err: err}

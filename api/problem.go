@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -64,7 +64,7 @@ func problemOf(err error) problem {
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &te):
-		status := httperr.Status(te.Kind) // the one Kind→status table
+		status := httpx.Status(te.Kind) // the one Kind→status table
 		p := newProblem(status, te.Code, te.Message)
 		if status == http.StatusInternalServerError {
 			p.Detail = tournament.ErrorMessage(nil)
@@ -105,9 +105,10 @@ func newProblem(status int, code, detail string) problem {
 		Detail: detail, Code: code}
 }
 
-// handleError is echo's HTTPErrorHandler: every error ends here and leaves as
-// problem+json. Causes of server errors are logged, never sent.
-func (s *Server) handleError(err error, c echo.Context) {
+// HandleError answers an error of the API's requests (the router's
+// HTTPErrorHandler sends it those): every error leaves as problem+json.
+// Causes of server errors are logged, never sent.
+func (s *Server) HandleError(err error, c echo.Context) {
 	p := problemOf(err)
 	p.RequestID = c.Response().Header().Get(echo.HeaderXRequestID)
 	if p.Code == "route_not_found" {

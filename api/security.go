@@ -14,21 +14,14 @@ import (
 // nothing and are framed nowhere.
 const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 
-// securityHeaders sets the security headers of every API response: no
-// MIME sniffing, no framing, no referrer, a policy that loads nothing, and
-// HSTS when the request came over TLS (directly, or by the trusted proxy's
-// word). The web pages set their own (api/web).
+// securityHeaders adds the API's own security headers to those every
+// response gets (package httpx): no referrer, and a policy that loads
+// nothing. The web pages set their own (api/web).
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Content-Security-Policy", apiContentSecurityPolicy)
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if c.IsTLS() || (s.cfg.TrustProxy && strings.EqualFold(c.Request().Header.Get(echo.HeaderXForwardedProto), "https")) {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
-		}
 		return next(c)
 	}
 }

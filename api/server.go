@@ -1,6 +1,8 @@
-// Package api is Revisor's HTTP interface: a REST API on echo v4 under
-// /api/v1 (docs/api.md), problem+json errors (RFC 9457), health and
-// readiness probes, Prometheus metrics and the OpenAPI document.
+// Package api is Revisor's JSON API: a REST API on echo v4 under /api/v1
+// (docs/api.md), problem+json errors (RFC 9457), health and readiness
+// probes, Prometheus metrics and the OpenAPI document. Package server mounts
+// it on one router beside the web pages (package api/web), its peer; the
+// HTTP pieces both need are in package api/httpx.
 //
 // Handlers bind, validate, call a service and write the response; they hold
 // no SQL and no rules. Storage and services come in through Deps, so the
@@ -8,30 +10,29 @@
 // tournament/postgres.
 //
 // Adding a resource: write `func (s *Server) xRoutes(g *echo.Group)` in its own
-// file (api/x.go), add it to the list in routes, document its paths in
+// file (api/x.go), add it to the list in Register, document its paths in
 // openapi.json (TestOpenAPIMatchesRoutes names what is missing), and protect
 // each route with s.require(roles...).
 package api
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// DefaultBodyLimit is the largest request body the API reads: 1 MiB.
-const DefaultBodyLimit = 1 << 20
+// DefaultBodyLimit is the largest request body the server reads: 1 MiB.
+const DefaultBodyLimit = httpx.DefaultBodyLimit
 
 // Config holds the server's settings. The zero value works: no admin token,
 // 1 MiB bodies, logs discarded, the real clock.
@@ -56,6 +57,10 @@ type Config struct {
 	// SecureCookies marks the web pages' cookies Secure on plain HTTP too
 	// (behind a TLS-terminating proxy); requests over TLS always get them.
 	SecureCookies bool
+	// Failures counts wrong tokens per client address; the router gives
+	// the API and the pages the same one, so that a guesser has one budget
+	// for every door. Nil: a counter of the API's own.
+	Failures *ratelimit.Failures
 }
 
 // Deps are the services the handlers call. Every field may be nil in tests
@@ -81,53 +86,31 @@ type Deps struct {
 	// Failures counts wrong tokens per address across every process behind
 	// one address (postgres.FailureCounts). Nil: each process counts alone.
 	Failures ratelimit.Shared
-	// Registry collects the metrics served at /metrics. The server registers
-	// its HTTP metrics on it; register process and pool collectors beside
-	// them. Nil: a registry of the server's own.
+	// Registry collects the metrics served at /metrics. The router
+	// registers its HTTP metrics on it; register process and pool
+	// collectors beside them. Nil: a registry of the server's own.
 	Registry *prometheus.Registry
 }
 
-// Server is the HTTP handler of the API.
+// Server is the JSON API: its routes, its middleware and its errors, which
+// package server mounts on the one router beside the web pages.
 type Server struct {
-	e       *echo.Echo
 	cfg     Config
 	deps    Deps
 	log     *slog.Logger
-	metrics *httpMetrics
 	limiter *ratelimit.Failures
-	web     *echo.Echo // the web pages (api/webmount.go)
-	drain   *drain     // ends event streams on shutdown (middleware.go)
+	metrics echo.HandlerFunc // /metrics
+	routes  []Route          // what Register added, for Routes
 }
 
-// New returns a server with every route registered.
+// New returns the API, ready to Register on a router.
 func New(cfg Config, deps Deps) (*Server, error) {
 	cfg = withDefaults(cfg)
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
-	m, err := newHTTPMetrics(deps.Registry)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{e: echo.New(), cfg: cfg, deps: deps, log: cfg.Logger, metrics: m,
-		limiter: ratelimit.NewFailures(cfg.Now), drain: newDrain()}
-	if deps.Failures != nil {
-		s.limiter.Share(deps.Failures, func(err error) { s.log.Warn("count a wrong token", "error", err.Error()) })
-	}
-	s.e.HideBanner, s.e.HidePort = true, true
-	s.e.Logger.SetOutput(io.Discard)
-	s.e.HTTPErrorHandler = s.handleError
-	s.e.Binder = binder{}
-	s.e.IPExtractor = echo.ExtractIPDirect()
-	if cfg.TrustProxy {
-		s.e.IPExtractor = echo.ExtractIPFromXFFHeader()
-	}
-	s.e.Use(s.observe, s.recover, s.securityHeaders, s.cors(), s.limitBody, s.idempotent)
-	s.routes()
-	if err := s.mountWeb(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, limiter: cfg.Failures,
+		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -140,19 +123,23 @@ func withDefaults(cfg Config) Config {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.NewRequestID == nil {
-		cfg.NewRequestID = func() string { return rand.Text()[:16] }
+	if cfg.Failures == nil {
+		cfg.Failures = ratelimit.NewFailures(cfg.Now)
 	}
 	return cfg
 }
 
-// routes registers every route: probes and metrics outside /api/v1, and one
-// function per resource inside it.
-func (s *Server) routes() {
-	s.e.GET("/healthz", s.healthz)
-	s.e.GET("/readyz", s.readyz)
-	s.e.GET("/metrics", s.serveMetrics)
-	v1 := s.e.Group("/api/v1")
+// Register adds the API's routes to e: the probes and metrics outside
+// /api/v1, and one function per resource inside it. It also sets e's
+// Binder, so that c.Bind answers with the API's problems (the pages do not
+// bind bodies).
+func (s *Server) Register(e *echo.Echo) {
+	before := routeSet(e)
+	e.Binder = binder{}
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.metrics)
+	v1 := e.Group("/api/v1")
 	for _, register := range []func(*echo.Group){
 		s.openAPIRoutes,
 		s.validateRoutes,
@@ -170,14 +157,27 @@ func (s *Server) routes() {
 	} {
 		register(v1)
 	}
+	for _, r := range e.Routes() {
+		if r.Method != echo.RouteNotFound && !before[*r] {
+			s.routes = append(s.routes, Route{Method: r.Method, Path: openAPIPath(r.Path)})
+		}
+	}
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveWeb(w, r) {
-		return
+// Middleware is the API's own middleware, which the router runs on the
+// API's requests after the shared middleware (package httpx): its security
+// policy, CORS and idempotency keys.
+func (s *Server) Middleware() []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{s.securityHeaders, s.cors(), s.idempotent}
+}
+
+// routeSet is the set of routes registered on e.
+func routeSet(e *echo.Echo) map[echo.Route]bool {
+	set := map[echo.Route]bool{}
+	for _, r := range e.Routes() {
+		set[*r] = true
 	}
-	s.e.ServeHTTP(w, r)
+	return set
 }
 
 // Route is one registered route in OpenAPI notation: path parameters are
@@ -186,18 +186,9 @@ type Route struct {
 	Method, Path string
 }
 
-// Routes lists the registered routes, for the test that holds them and the
-// OpenAPI document together.
-func (s *Server) Routes() []Route {
-	var routes []Route
-	for _, r := range s.e.Routes() {
-		if r.Method == echo.RouteNotFound {
-			continue
-		}
-		routes = append(routes, Route{Method: r.Method, Path: openAPIPath(r.Path)})
-	}
-	return routes
-}
+// Routes lists the routes Register added, for the test that holds them and
+// the OpenAPI document together.
+func (s *Server) Routes() []Route { return s.routes }
 
 // openAPIPath turns echo's /a/:id/b into OpenAPI's /a/{id}/b.
 func openAPIPath(p string) string {

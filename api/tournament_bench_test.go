@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -25,7 +26,7 @@ import (
 func BenchmarkSubmitGameHTTP(b *testing.B) {
 	pool := dbtest.New(b)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -76,13 +76,13 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	}
 	p := h.newPage(c, "a.title")
 	if bad != nil {
-		if httperr.StatusOf(bad) >= 500 {
+		if httpx.StatusOf(bad) >= 500 {
 			return h.fail(c, bad)
 		}
 		d := adminData{Error: tournament.ErrorMessage(bad), Values: values}
 		d.Field = fieldOf(bad)
 		p.Data = d
-		return h.render(c, httperr.StatusOf(bad), "admin", p)
+		return h.render(c, httpx.StatusOf(bad), "admin", p)
 	}
 	p.Title = p.T("a.created")
 	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken}

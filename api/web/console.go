@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -218,7 +218,7 @@ func consoleTables(p *page, st *tournament.State, r *tournament.Round) []console
 // formError re-renders the console with err next to the form it concerns,
 // or an error page for errors no form can fix.
 func (h *Handler) formError(c echo.Context, form string, err error, values map[string]string) error {
-	status := httperr.StatusOf(err)
+	status := httpx.StatusOf(err)
 	if status >= 500 || status == http.StatusNotFound || status == http.StatusUnauthorized || status == http.StatusForbidden {
 		return h.fail(c, err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -167,13 +167,13 @@ func (h *Handler) openDispute(c echo.Context) error {
 	tid := c.Param("tid")
 	disp, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
 	if err != nil {
-		if s := httperr.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
+		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.fail(c, err)
 		}
 		d.DisputeError, d.DisputeField = tournament.ErrorMessage(err), fieldOf(err)
 		d.DisputeValues = map[string]string{"description": n.Description, "record": string(n.Record)}
 		p.Data = d
-		return h.render(c, httperr.StatusOf(err), "result", p)
+		return h.render(c, httpx.StatusOf(err), "result", p)
 	}
 	h.cache.invalidate(tid)
 	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(disp.ID, 10))
@@ -203,10 +203,10 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 	}
 	tid := c.Param("tid")
 	if _, err := h.deps.Referees.Rule(c.Request().Context(), consoleActor(c), tid, id, n); err != nil {
-		if s := httperr.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
+		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.fail(c, err)
 		}
-		return h.renderDispute(c, httperr.StatusOf(err), disputeData{Error: tournament.ErrorMessage(err), Field: fieldOf(err),
+		return h.renderDispute(c, httpx.StatusOf(err), disputeData{Error: tournament.ErrorMessage(err), Field: fieldOf(err),
 			Values: values, Decision: n.Decision})
 	}
 	h.cache.invalidate(tid)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -56,7 +57,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	t.Helper()
 	if !live {
 		svc := tournament.NewService(postgres.NewStore(pool))
-		srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+		srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
 			api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
 		if err != nil {
 			t.Fatalf("api.New: %v", err)
@@ -79,7 +80,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
-	srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
 		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -31,9 +32,9 @@ func TestWrongTokensShareOneLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-			srv, err := api.New(api.Config{AdminTokenHash: api.HashToken(adminToken), Now: func() time.Time { return now }}, api.Deps{})
+			srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), Now: func() time.Time { return now }}, api.Deps{})
 			if err != nil {
-				t.Fatalf("api.New: %v", err)
+				t.Fatalf("server.New: %v", err)
 			}
 			hs := httptest.NewServer(srv)
 			t.Cleanup(hs.Close)

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -140,7 +140,7 @@ type errorData struct {
 // fail renders an error page for err: the application's message for
 // visitor errors, nothing of the cause for server errors.
 func (h *Handler) fail(c echo.Context, err error) error {
-	status := httperr.StatusOf(err)
+	status := httpx.StatusOf(err)
 	p := h.newPage(c, "err.title")
 	msg := tournament.ErrorMessage(err)
 	var he *echo.HTTPError

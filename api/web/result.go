@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -203,11 +203,11 @@ func (h *Handler) submitResult(c echo.Context) error {
 	key := tournament.GameKey{TournamentID: st.Tournament.ID, Round: d.Round, Table: d.Table, Game: d.Game}
 	svc, _ := h.service()
 	if _, err := svc.SubmitGame(c.Request().Context(), consoleActor(c), key, data); err != nil {
-		if s := httperr.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
+		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
 			return h.fail(c, err)
 		}
 		placeErrors(d, err, dealRows)
-		return h.render(c, httperr.StatusOf(err), "result", p)
+		return h.render(c, httpx.StatusOf(err), "result", p)
 	}
 	h.cache.invalidate(st.Tournament.ID)
 	return c.Redirect(http.StatusSeeOther, consoleURL(st.Tournament.ID)+"?saved=1#round")

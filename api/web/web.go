@@ -12,7 +12,9 @@
 // tournament.EventSource (PostgreSQL LISTEN/NOTIFY in production), and the
 // seating search filters as one types. Texts are in Swedish and English.
 //
-// The package depends on the tournament service only; package api mounts it.
+// The package depends on the tournament service and package api/httpx only;
+// package server mounts it on one router beside the JSON API (package api),
+// its peer.
 package web
 
 import (
@@ -61,7 +63,7 @@ type Config struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Failures counts wrong tokens per client address. Pass the API's
-	// counter (package api does) so that a guesser has one budget for the
+	// counter (package server does) so that a guesser has one budget for the
 	// login form and the API together, not one per door. Nil: a counter
 	// of the pages' own.
 	Failures *ratelimit.Failures
@@ -115,7 +117,10 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		cache: newSnapshots(deps.Events, cfg.Now), organizers: newOrganizerCache(cfg.Now)}, nil
 }
 
-// Register mounts the pages on e, outside /api/v1.
+// Register adds the pages' routes to e, outside /api/v1, each with the
+// pages' security headers. The pages own the subtrees of their routes
+// (/t/..., /lang/..., /admin/...): an unknown path there is an HTML 404,
+// while any other unknown path is the API's (problem+json).
 func (h *Handler) Register(e *echo.Echo) {
 	static, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(static))
@@ -128,14 +133,18 @@ func (h *Handler) Register(e *echo.Echo) {
 		files.ServeHTTP(c.Response(), c.Request())
 		return nil
 	})
-	g := e.Group("", h.secure)
+	// No group middleware on the root: echo would add a catch-all route
+	// for it and take every unknown path (and the API's 405s) from the API.
+	with := func(mw ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+		return append([]echo.MiddlewareFunc{h.secure}, mw...)
+	}
 	// Public pages answer HEAD too (link checkers, uptime monitors).
 	page := func(path string, hf echo.HandlerFunc, mw ...echo.MiddlewareFunc) {
-		g.GET(path, hf, mw...)
-		g.HEAD(path, hf, mw...)
+		e.GET(path, hf, with(mw...)...)
+		e.HEAD(path, hf, with(mw...)...)
 	}
 	page("/", h.home)
-	g.GET("/lang/:lang", h.switchLanguage)
+	e.GET("/lang/:lang", h.switchLanguage, with()...)
 	page("/t/:tid", h.tournamentPage, h.cachedPage)
 	page("/t/:tid/standings", h.standingsPage, h.cachedPage)
 	page("/t/:tid/standings.csv", h.standingsCSV)
@@ -143,31 +152,19 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/players/:pid", h.playerPage, h.cachedPage)
 	page("/t/:tid/screen", h.screenPage, h.cachedPage)
 	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
-	g.GET("/t/:tid/events", h.events)
+	e.GET("/t/:tid/events", h.events, with()...)
 
-	forms := g.Group("", h.csrf())
-	forms.GET("/login", h.loginPage)
-	forms.POST("/login", h.loginSubmit)
-	forms.POST("/logout", h.logout)
-	forms.GET("/admin", h.adminPage)
-	forms.POST("/admin/tournaments", h.adminCreate)
-	h.consoleRoutes(forms.Group("/t/:tid/console"))
-	h.disputeRoutes(forms.Group("/t/:tid/disputes"))
-}
-
-// Owns reports whether path is one of the web pages' (the start page,
-// /t/..., /static/..., /lang/..., /login, /logout, /admin...); other paths
-// belong to the API, whose 404 is problem+json.
-func Owns(path string) bool {
-	if path == "/" || path == "/login" || path == "/logout" || path == "/admin" {
-		return true
+	csrf := h.csrf()
+	e.GET("/login", h.loginPage, with(csrf)...)
+	e.POST("/login", h.loginSubmit, with(csrf)...)
+	e.POST("/logout", h.logout, with(csrf)...)
+	e.GET("/admin", h.adminPage, with(csrf)...)
+	e.POST("/admin/tournaments", h.adminCreate, with(csrf)...)
+	h.consoleRoutes(e.Group("/t/:tid/console", with(csrf)...))
+	h.disputeRoutes(e.Group("/t/:tid/disputes", with(csrf)...))
+	for _, subtree := range []string{"/t/*", "/lang/*", "/admin/*"} {
+		e.RouteNotFound(subtree, echo.NotFoundHandler, with()...)
 	}
-	for _, prefix := range []string{"/t/", "/static/", "/lang/", "/admin/"} {
-		if strings.HasPrefix(path, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // secure sets the security headers of every page.

@@ -19,6 +19,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -101,7 +102,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
 	deps.Events = postgres.LiveEvents(ctx, pool, log)
-	srv, err := api.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
+	srv, err := server.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
 		CORSOrigins: cfg.corsOrigins}, deps)
 	if err != nil {
 		return err

@@ -1,8 +1,14 @@
-// Package httperr maps Revisor's application errors to HTTP status codes.
-// It holds the one table from tournament.Kind to status, so that the API's
-// problem+json responses and the web pages' error pages always agree (the
-// web pages cannot import package api, which mounts them).
-package httperr
+// Package httpx holds the HTTP pieces that Revisor's two adapters, the JSON
+// API (package api) and the web pages (package api/web), both need: the one
+// table from tournament.Kind to HTTP status, and the request middleware that
+// the router in package server applies once to every request (request IDs,
+// the access log, metrics, recovery from panics, security headers, the body
+// limit, and the end of event streams on shutdown).
+//
+// It exists so that the two adapters are peers: neither imports the other,
+// both import this small package, and package server mounts them side by
+// side on one echo router. It depends on the domain (tournament) only.
+package httpx
 
 import (
 	"errors"

@@ -1,25 +1,22 @@
-package api
+package httpx
 
 import (
 	"strconv"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// httpMetrics are the server's request metrics.
-type httpMetrics struct {
+// Metrics are the server's request metrics.
+type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
-	handler  echo.HandlerFunc
 }
 
-// newHTTPMetrics registers the request metrics on reg.
-func newHTTPMetrics(reg *prometheus.Registry) (*httpMetrics, error) {
-	m := &httpMetrics{
+// NewMetrics registers the request metrics on reg.
+func NewMetrics(reg *prometheus.Registry) (*Metrics, error) {
+	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "revisor_http_requests_total",
 			Help: "HTTP requests answered, by method, route template and status.",
@@ -39,15 +36,11 @@ func newHTTPMetrics(reg *prometheus.Registry) (*httpMetrics, error) {
 			return nil, err
 		}
 	}
-	m.handler = echo.WrapHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return m, nil
 }
 
 // observe counts one answered request.
-func (m *httpMetrics) observe(method, route string, status int, elapsed time.Duration) {
+func (m *Metrics) observe(method, route string, status int, elapsed time.Duration) {
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(method, route).Observe(elapsed.Seconds())
 }
-
-// serveMetrics serves the registry in Prometheus' text format.
-func (s *Server) serveMetrics(c echo.Context) error { return s.metrics.handler(c) }

@@ -1,7 +1,8 @@
-package api
+package httpx
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,26 +17,75 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
+// DefaultBodyLimit is the largest request body read by default: 1 MiB.
+const DefaultBodyLimit = 1 << 20
+
 // maxRequestIDLength bounds a client's X-Request-ID that the server adopts.
 const maxRequestIDLength = 64
 
+// MiddlewareConfig holds the settings of the shared request middleware.
+type MiddlewareConfig struct {
+	// Logger receives one JSON line per request and the panics. Nil
+	// discards them.
+	Logger *slog.Logger
+	// Metrics counts the requests (NewMetrics); required.
+	Metrics *Metrics
+	// NewRequestID makes request IDs; nil means 16 random base32 characters.
+	NewRequestID func() string
+	// BodyLimit is the largest request body in bytes; 0 means
+	// DefaultBodyLimit.
+	BodyLimit int64
+	// TrustProxy believes the proxy's X-Forwarded-Proto (HSTS).
+	TrustProxy bool
+}
+
+// Middleware is the request middleware every response passes, the API's
+// and the pages' alike, applied once by the router.
+type Middleware struct {
+	cfg   MiddlewareConfig
+	drain *drain
+}
+
+// NewMiddleware returns the middleware with cfg's defaults filled in.
+func NewMiddleware(cfg MiddlewareConfig) (*Middleware, error) {
+	if cfg.Metrics == nil {
+		return nil, fmt.Errorf("httpx.NewMiddleware: no Metrics")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.NewRequestID == nil {
+		cfg.NewRequestID = func() string { return rand.Text()[:16] }
+	}
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = DefaultBodyLimit
+	}
+	return &Middleware{cfg: cfg, drain: newDrain()}, nil
+}
+
+// Use installs the middleware on e, outermost first: observe, recover,
+// security headers, body limit.
+func (m *Middleware) Use(e *echo.Echo) {
+	e.Use(m.observe, m.recover, m.securityHeaders, m.limitBody)
+}
+
 // observe is the outermost middleware: it gives the request an ID, turns a
-// returned error into its problem response (so the status is final), and
-// then writes the access log line and the metrics. The Authorization header
-// and bodies are never logged.
-func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+// returned error into its response (so the status is final), and then
+// writes the access log line and the metrics. The Authorization header and
+// bodies are never logged.
+func (m *Middleware) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		req, res := c.Request(), c.Response()
 		id := req.Header.Get(echo.HeaderXRequestID)
 		if !validRequestID(id) {
-			id = s.cfg.NewRequestID()
+			id = m.cfg.NewRequestID()
 		}
 		res.Header().Set(echo.HeaderXRequestID, id)
-		s.metrics.inFlight.Inc()
-		defer s.metrics.inFlight.Dec()
+		m.cfg.Metrics.inFlight.Inc()
+		defer m.cfg.Metrics.inFlight.Dec()
 		if isEventStream(req) {
-			ctx, cancel := s.drain.context(req.Context())
+			ctx, cancel := m.drain.context(req.Context())
 			defer cancel()
 			c.SetRequest(req.WithContext(ctx))
 		}
@@ -47,8 +97,8 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		elapsed := time.Since(start)
 		route := routeLabel(c)
 		status := res.Status
-		s.metrics.observe(req.Method, route, status, elapsed)
-		s.log.LogAttrs(req.Context(), slog.LevelInfo, "http request",
+		m.cfg.Metrics.observe(req.Method, route, status, elapsed)
+		m.cfg.Logger.LogAttrs(req.Context(), slog.LevelInfo, "http request",
 			slog.String("request_id", id),
 			slog.String("method", req.Method),
 			slog.String("path", req.URL.Path),
@@ -66,11 +116,11 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 
 // validRequestID accepts a client's request ID only when it is short and
 // printable, so that it cannot forge log lines.
-func validRequestID(id string) bool { return printableToken(id, maxRequestIDLength) }
+func validRequestID(id string) bool { return PrintableToken(id, maxRequestIDLength) }
 
-// printableToken reports whether s is 1 to max printable ASCII characters
+// PrintableToken reports whether s is 1 to max printable ASCII characters
 // without spaces.
-func printableToken(s string, max int) bool {
+func PrintableToken(s string, max int) bool {
 	if s == "" || len(s) > max {
 		return false
 	}
@@ -95,8 +145,8 @@ func routeLabel(c echo.Context) string {
 func isCatchAll(p string) bool { return len(p) > 0 && p[len(p)-1] == '*' }
 
 // recover turns a panic in a handler into an internal error: the client gets
-// a 500 problem that tells nothing; the log gets the panic and its stack.
-func (s *Server) recover(next echo.HandlerFunc) echo.HandlerFunc {
+// a 500 that tells nothing; the log gets the panic and its stack.
+func (m *Middleware) recover(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			r := recover()
@@ -108,7 +158,7 @@ func (s *Server) recover(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			stack := make([]byte, 8<<10)
 			stack = stack[:runtime.Stack(stack, false)]
-			s.log.Error("panic in handler", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			m.cfg.Logger.Error("panic in handler", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
 				"panic", fmt.Sprint(r), "stack", string(stack))
 			err = &tournament.Error{Kind: tournament.KindInternal, Code: "internal",
 				Message: tournament.ErrorMessage(nil), Err: fmt.Errorf("panic: %v", r)}
@@ -117,22 +167,40 @@ func (s *Server) recover(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// limitBody answers 413 to a body larger than the limit: at once when
-// Content-Length says so, else when a handler reads past the limit.
-func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+// securityHeaders sets the headers every response carries: no MIME
+// sniffing, no framing, no shared browsing context, and HSTS when the
+// request came over TLS (directly, or by the trusted proxy's word). Each
+// adapter adds its own Content-Security-Policy and Referrer-Policy.
+func (m *Middleware) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		req := c.Request()
-		if req.ContentLength > s.cfg.BodyLimit {
-			return bodyTooLarge(s.cfg.BodyLimit)
-		}
-		if req.Body != nil && req.Body != http.NoBody {
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, s.cfg.BodyLimit)
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if c.IsTLS() || (m.cfg.TrustProxy && strings.EqualFold(c.Request().Header.Get(echo.HeaderXForwardedProto), "https")) {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
 		return next(c)
 	}
 }
 
-func bodyTooLarge(limit int64) error {
+// limitBody answers 413 to a body larger than the limit: at once when
+// Content-Length says so, else when a handler reads past the limit.
+func (m *Middleware) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > m.cfg.BodyLimit {
+			return BodyTooLarge(m.cfg.BodyLimit)
+		}
+		if req.Body != nil && req.Body != http.NoBody {
+			req.Body = http.MaxBytesReader(c.Response(), req.Body, m.cfg.BodyLimit)
+		}
+		return next(c)
+	}
+}
+
+// BodyTooLarge is the error of a request body over limit bytes (413).
+func BodyTooLarge(limit int64) error {
 	return tournament.Errorf(tournament.KindTooLarge, "body_too_large",
 		"the request body is larger than the limit of %s bytes", strconv.FormatInt(limit, 10))
 }
@@ -163,7 +231,7 @@ func (d *drain) context(ctx context.Context) (context.Context, context.CancelFun
 
 // Drain tells event streams to end; call it when shutdown begins
 // (http.Server.RegisterOnShutdown). Ordinary requests are not affected.
-func (s *Server) Drain() { s.drain.once.Do(func() { close(s.drain.done) }) }
+func (m *Middleware) Drain() { m.drain.once.Do(func() { close(m.drain.done) }) }
 
 // isEventStream reports whether the client asks for Server-Sent Events.
 func isEventStream(r *http.Request) bool {

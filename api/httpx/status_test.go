@@ -1,4 +1,4 @@
-package httperr_test
+package httpx_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httperr"
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -29,7 +29,7 @@ func TestStatus(t *testing.T) {
 		{tournament.Kind("no_such_kind"), http.StatusInternalServerError},
 	}
 	for _, tt := range tests {
-		if got := httperr.Status(tt.kind); got != tt.want {
+		if got := httpx.Status(tt.kind); got != tt.want {
 			t.Errorf("Status(%q) = %d, want %d", tt.kind, got, tt.want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestStatusOf(t *testing.T) {
 		{"plain error", fmt.Errorf("boom"), http.StatusInternalServerError},
 	}
 	for _, tt := range tests {
-		if got := httperr.StatusOf(tt.err); got != tt.want {
+		if got := httpx.StatusOf(tt.err); got != tt.want {
 			t.Errorf("StatusOf(%s) = %d, want %d", tt.name, got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package api
+package httpx
 
 import (
 	"net/http"
@@ -7,17 +7,24 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestDrainEndsEventStreams: Drain cancels the context of a request that
 // asked for an event stream, and only of such a request.
 func TestDrainEndsEventStreams(t *testing.T) {
-	s, err := New(Config{}, Deps{})
+	metrics, err := NewMetrics(prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, err := NewMiddleware(MiddlewareConfig{Metrics: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := echo.New()
+	s.Use(e)
 	ended := make(chan string, 2)
-	s.e.GET("/test/wait", func(c echo.Context) error {
+	e.GET("/test/wait", func(c echo.Context) error {
 		select {
 		case <-c.Request().Context().Done():
 			ended <- c.Request().Header.Get("Accept") + ": canceled"
@@ -26,7 +33,7 @@ func TestDrainEndsEventStreams(t *testing.T) {
 		}
 		return c.NoContent(http.StatusNoContent)
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(e)
 	defer hs.Close()
 	for _, accept := range []string{"text/event-stream", "application/json"} {
 		go func() {

@@ -1,0 +1,141 @@
+// Package server builds Revisor's one HTTP router: the JSON API (package
+// api) and the web pages (package api/web) mounted side by side on one echo
+// instance, behind the request middleware both share (package api/httpx),
+// applied once. cmd/revisor serves it; tests build the same router with it.
+//
+// Each adapter owns its routes: the API /api/v1/..., /healthz, /readyz and
+// /metrics; the pages the rest they register (/, /t/..., /login, /admin,
+// /static/...). A request's errors go back to the adapter that owns its
+// route, so the API answers problem+json and the pages HTML; a path no route
+// knows is the API's 404 (problem+json).
+package server
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/api/web"
+	"github.com/revisor-sm/revisor/internal/ratelimit"
+)
+
+// Server is the router, an http.Handler.
+type Server struct {
+	e          *echo.Echo
+	api        *api.Server
+	web        *web.Handler
+	middleware *httpx.Middleware
+	webRoutes  map[string]bool // the route templates the pages registered
+}
+
+// New builds the router. The API's Config and Deps are the server's: the
+// pages get the settings and services they share with the API (admin
+// token, clock, logger, secure cookies, the tournament service, referees,
+// live events), and both get one counter of wrong tokens, so that a guesser
+// has one budget for every door.
+func New(cfg api.Config, deps api.Deps) (*Server, error) {
+	if deps.Registry == nil {
+		deps.Registry = prometheus.NewRegistry()
+	}
+	if cfg.Failures == nil {
+		cfg.Failures = ratelimit.NewFailures(cfg.Now)
+		if deps.Failures != nil {
+			log := cfg.Logger
+			if log == nil {
+				log = slog.New(slog.DiscardHandler)
+			}
+			cfg.Failures.Share(deps.Failures, func(err error) { log.Warn("count a wrong token", "error", err.Error()) })
+		}
+	}
+	metrics, err := httpx.NewMetrics(deps.Registry)
+	if err != nil {
+		return nil, err
+	}
+	mw, err := httpx.NewMiddleware(httpx.MiddlewareConfig{Logger: cfg.Logger, Metrics: metrics,
+		NewRequestID: cfg.NewRequestID, BodyLimit: cfg.BodyLimit, TrustProxy: cfg.TrustProxy})
+	if err != nil {
+		return nil, err
+	}
+	a, err := api.New(cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	w, err := web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
+		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures},
+		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees})
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{e: echo.New(), api: a, web: w, middleware: mw, webRoutes: map[string]bool{}}
+	s.e.HideBanner, s.e.HidePort = true, true
+	s.e.Logger.SetOutput(io.Discard)
+	s.e.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		s.e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
+	s.e.HTTPErrorHandler = s.handleError
+	mw.Use(s.e)
+	s.e.Use(s.apiOnly(a.Middleware()...))
+	a.Register(s.e)
+	s.mountWeb()
+	return s, nil
+}
+
+// mountWeb registers the pages and remembers their route templates.
+func (s *Server) mountWeb() {
+	before := map[echo.Route]bool{}
+	for _, r := range s.e.Routes() {
+		before[*r] = true
+	}
+	s.web.Register(s.e)
+	for _, r := range s.e.Routes() {
+		if !before[*r] {
+			s.webRoutes[r.Path] = true
+		}
+	}
+}
+
+// isWeb reports whether the request's route is one of the pages'. echo
+// sets c.Path to the route template also for a wrong method (405).
+func (s *Server) isWeb(c echo.Context) bool { return s.webRoutes[c.Path()] }
+
+// apiOnly runs mw on the API's requests only.
+func (s *Server) apiOnly(mw ...echo.MiddlewareFunc) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		h := next
+		for i := len(mw) - 1; i >= 0; i-- {
+			h = mw[i](h)
+		}
+		return func(c echo.Context) error {
+			if s.isWeb(c) {
+				return next(c)
+			}
+			return h(c)
+		}
+	}
+}
+
+// handleError sends an error to the adapter that owns the request's route.
+func (s *Server) handleError(err error, c echo.Context) {
+	if s.isWeb(c) {
+		s.web.HandleError(err, c)
+		return
+	}
+	s.api.HandleError(err, c)
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+
+// Drain tells event streams to end; call it when shutdown begins
+// (http.Server.RegisterOnShutdown). Ordinary requests are not affected.
+func (s *Server) Drain() { s.middleware.Drain() }
+
+// Routes lists the API's routes, for the test that holds them and the
+// OpenAPI document together.
+func (s *Server) Routes() []api.Route { return s.api.Routes() }

@@ -13,7 +13,7 @@ import (
 
 // auditRoutes registers the audit log.
 func (s *Server) auditRoutes(g *echo.Group) {
-	g.GET("/tournaments/:tid/audit", s.getAudit, s.require(RoleReferee, RoleOrganizer, RoleAdmin))
+	g.GET("/tournaments/:tid/audit", s.getAudit, s.require(tournament.RoleReferee, tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
 // auditEntryJSON is one entry of the audit log.

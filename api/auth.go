@@ -10,21 +10,9 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// Role is what a token allows (docs/api.md, "Roles and tokens").
-type Role string
-
-// The roles. RolePublic is the caller without a token.
-const (
-	RolePublic    Role = "public"
-	RoleAdmin     Role = "admin"
-	RoleOrganizer Role = "organizer"
-	RoleReferee   Role = "referee"
-	RoleTable     Role = "table"
-)
-
 // Principal is who made a request, as far as its token says.
 type Principal struct {
-	Role Role
+	Role tournament.Role
 	// TokenID identifies the token in the audit log; never the token itself.
 	// "admin" for the admin token, empty for the public.
 	TokenID string
@@ -60,16 +48,16 @@ func PrincipalOf(c echo.Context) Principal {
 	if p, ok := c.Get(principalKey).(Principal); ok {
 		return p
 	}
-	return Principal{Role: RolePublic}
+	return Principal{Role: tournament.RolePublic}
 }
 
 // require returns middleware that admits only callers with one of roles,
-// and stores the caller for PrincipalOf. Listing RolePublic admits requests
+// and stores the caller for PrincipalOf. Listing tournament.RolePublic admits requests
 // without a token; a token that is given must still be valid. A scoped token
 // is only good for its own tournament (the route's :tid).
 //
-//	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(RoleOrganizer))
-func (s *Server) require(roles ...Role) echo.MiddlewareFunc {
+//	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(tournament.RoleOrganizer))
+func (s *Server) require(roles ...tournament.Role) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			p, err := s.authenticate(c)
@@ -92,7 +80,7 @@ func (s *Server) require(roles ...Role) echo.MiddlewareFunc {
 func (s *Server) authenticate(c echo.Context) (Principal, error) {
 	token, err := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil || token == "" {
-		return Principal{Role: RolePublic}, err
+		return Principal{Role: tournament.RolePublic}, err
 	}
 	tid := c.Param("tid")
 	if tid == "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
@@ -118,7 +106,7 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 // resolve finds the principal of a token: the admin, or a tournament's.
 func (s *Server) resolve(ctx context.Context, tid, token string) (Principal, error) {
 	if len(s.cfg.AdminTokenHash) > 0 && tournament.TokenMatches(token, s.cfg.AdminTokenHash) {
-		return Principal{Role: RoleAdmin, TokenID: "admin"}, nil
+		return Principal{Role: tournament.RoleAdmin, TokenID: "admin"}, nil
 	}
 	if s.deps.Tokens == nil {
 		return Principal{}, errUnknownToken()
@@ -146,12 +134,12 @@ func bearerToken(header string) (string, error) {
 }
 
 // permit checks a principal against a route's roles and tournament.
-func permit(p Principal, roles []Role, tid string) error {
-	if p.Role == RolePublic && !slices.Contains(roles, RolePublic) {
+func permit(p Principal, roles []tournament.Role, tid string) error {
+	if p.Role == tournament.RolePublic && !slices.Contains(roles, tournament.RolePublic) {
 		return tournament.Errorf(tournament.KindUnauthorized, "missing_token",
 			"this needs a token: send \"Authorization: Bearer <token>\"")
 	}
-	if !slices.Contains(roles, p.Role) && !slices.Contains(roles, RolePublic) {
+	if !slices.Contains(roles, p.Role) && !slices.Contains(roles, tournament.RolePublic) {
 		return tournament.Errorf(tournament.KindForbidden, "forbidden",
 			"this needs the role %s; the token has the role %s", joinRoles(roles), p.Role)
 	}
@@ -162,7 +150,7 @@ func permit(p Principal, roles []Role, tid string) error {
 	return nil
 }
 
-func joinRoles(roles []Role) string {
+func joinRoles(roles []tournament.Role) string {
 	s := make([]string, len(roles))
 	for i, r := range roles {
 		s[i] = string(r)

@@ -7,25 +7,25 @@ import (
 )
 
 func TestPermit(t *testing.T) {
-	organizer := Principal{Role: RoleOrganizer, Tournament: "T1"}
-	table := Principal{Role: RoleTable, Tournament: "T1", Round: 1, Table: 2}
-	admin := Principal{Role: RoleAdmin, TokenID: "admin"}
-	public := Principal{Role: RolePublic}
+	organizer := Principal{Role: tournament.RoleOrganizer, Tournament: "T1"}
+	table := Principal{Role: tournament.RoleTable, Tournament: "T1", Round: 1, Table: 2}
+	admin := Principal{Role: tournament.RoleAdmin, TokenID: "admin"}
+	public := Principal{Role: tournament.RolePublic}
 	tests := []struct {
 		p     Principal
-		roles []Role
+		roles []tournament.Role
 		tid   string
 		code  string // "" when admitted
 	}{
-		{organizer, []Role{RoleOrganizer}, "T1", ""},
-		{organizer, []Role{RoleOrganizer}, "T2", "wrong_tournament"},
-		{table, []Role{RoleOrganizer}, "T1", "forbidden"},
-		{table, []Role{RoleTable, RoleOrganizer}, "T1", ""},
-		{admin, []Role{RoleAdmin}, "", ""},
-		{admin, []Role{RoleOrganizer}, "T1", "forbidden"},
-		{public, []Role{RoleAdmin}, "", "missing_token"},
-		{public, []Role{RolePublic}, "T1", ""},
-		{organizer, []Role{RolePublic}, "T1", ""},
+		{organizer, []tournament.Role{tournament.RoleOrganizer}, "T1", ""},
+		{organizer, []tournament.Role{tournament.RoleOrganizer}, "T2", "wrong_tournament"},
+		{table, []tournament.Role{tournament.RoleOrganizer}, "T1", "forbidden"},
+		{table, []tournament.Role{tournament.RoleTable, tournament.RoleOrganizer}, "T1", ""},
+		{admin, []tournament.Role{tournament.RoleAdmin}, "", ""},
+		{admin, []tournament.Role{tournament.RoleOrganizer}, "T1", "forbidden"},
+		{public, []tournament.Role{tournament.RoleAdmin}, "", "missing_token"},
+		{public, []tournament.Role{tournament.RolePublic}, "T1", ""},
+		{organizer, []tournament.Role{tournament.RolePublic}, "T1", ""},
 	}
 	for _, tt := range tests {
 		err := permit(tt.p, tt.roles, tt.tid)

@@ -23,7 +23,7 @@ func (f fakeTokens) ResolveToken(_ context.Context, tid, token string) (api.Prin
 }
 
 func TestWhoami(t *testing.T) {
-	tokens := fakeTokens{"org-token": {Role: api.RoleOrganizer, TokenID: "t1", Tournament: "T1"}}
+	tokens := fakeTokens{"org-token": {Role: tournament.RoleOrganizer, TokenID: "t1", Tournament: "T1"}}
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret")}, api.Deps{Tokens: tokens})
 	tests := []struct {
 		auth   string

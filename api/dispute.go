@@ -13,8 +13,8 @@ import (
 
 // disputeRoutes registers disputes and rulings.
 func (s *Server) disputeRoutes(g *echo.Group) {
-	ref := s.require(RoleReferee, RoleOrganizer, RoleAdmin)
-	g.POST("/tournaments/:tid/disputes", s.openDispute, s.require(RoleTable, RoleOrganizer, RoleAdmin))
+	ref := s.require(tournament.RoleReferee, tournament.RoleOrganizer, tournament.RoleAdmin)
+	g.POST("/tournaments/:tid/disputes", s.openDispute, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
 	g.GET("/tournaments/:tid/disputes", s.listDisputes, ref)
 	g.GET("/tournaments/:tid/disputes/:id", s.getDispute, ref)
 	g.POST("/tournaments/:tid/disputes/:id/ruling", s.rule, ref)

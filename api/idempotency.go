@@ -155,7 +155,7 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 // fill the store. Answers larger than MaxStoredResponse are not either.
 func storable(c echo.Context, status, size int) bool {
 	return status < http.StatusInternalServerError && status != http.StatusTooManyRequests &&
-		PrincipalOf(c).Role != RolePublic && size <= MaxStoredResponse
+		PrincipalOf(c).Role != tournament.RolePublic && size <= MaxStoredResponse
 }
 
 // renewClaim renews the claim on key every claimRenewEvery until the

@@ -14,10 +14,10 @@ import (
 
 // playerRoutes registers the players of a tournament.
 func (s *Server) playerRoutes(g *echo.Group) {
-	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(RoleOrganizer, RoleAdmin))
-	g.POST("/tournaments/:tid/players\\:import", s.importPlayers, s.require(RoleOrganizer, RoleAdmin))
-	g.GET("/tournaments/:tid/players", s.listPlayers, s.require(RolePublic))
-	g.PATCH("/tournaments/:tid/players/:pid", s.updatePlayer, s.require(RoleOrganizer, RoleAdmin))
+	g.POST("/tournaments/:tid/players", s.addPlayer, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
+	g.POST("/tournaments/:tid/players\\:import", s.importPlayers, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
+	g.GET("/tournaments/:tid/players", s.listPlayers, s.require(tournament.RolePublic))
+	g.PATCH("/tournaments/:tid/players/:pid", s.updatePlayer, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
 // playerJSON is a player as the API shows it.

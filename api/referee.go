@@ -13,7 +13,7 @@ import (
 // refereeRoutes registers referee tokens: the organizer creates, lists and
 // revokes them.
 func (s *Server) refereeRoutes(g *echo.Group) {
-	org := s.require(RoleOrganizer, RoleAdmin)
+	org := s.require(tournament.RoleOrganizer, tournament.RoleAdmin)
 	g.POST("/tournaments/:tid/referees", s.createReferee, org)
 	g.GET("/tournaments/:tid/referees", s.listReferees, org)
 	g.DELETE("/tournaments/:tid/referees/:rid", s.revokeReferee, org)
@@ -57,7 +57,7 @@ func (r refereeTokens) ResolveToken(ctx context.Context, tid, token string) (Pri
 	if err != nil {
 		return Principal{}, err
 	}
-	return Principal{Role: RoleReferee, TokenID: "referee:" + t.ID, Tournament: t.TournamentID}, nil
+	return Principal{Role: tournament.RoleReferee, TokenID: "referee:" + t.ID, Tournament: t.TournamentID}, nil
 }
 
 // refereeRequest is the body of POST …/referees.

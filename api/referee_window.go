@@ -14,13 +14,13 @@ import (
 // windowRoutes registers the correction window (provisional and final
 // results, reopening) and verifiable draws (commitment, reveal).
 func (s *Server) windowRoutes(g *echo.Group) {
-	org := s.require(RoleOrganizer, RoleAdmin)
-	g.GET("/tournaments/:tid/rounds/:n/window", s.getWindow, s.require(RolePublic))
+	org := s.require(tournament.RoleOrganizer, tournament.RoleAdmin)
+	g.GET("/tournaments/:tid/rounds/:n/window", s.getWindow, s.require(tournament.RolePublic))
 	g.POST("/tournaments/:tid/rounds/:n/reopen", s.reopenRound, org)
 	g.PUT("/tournaments/:tid/correction-window", s.setCorrectionWindow, org)
 	g.POST("/tournaments/:tid/rounds/:n/commitment", s.commitSeed, org)
 	g.POST("/tournaments/:tid/rounds/:n/reveal", s.revealSeed, org)
-	g.GET("/tournaments/:tid/rounds/:n/draw", s.getDraw, s.require(RolePublic))
+	g.GET("/tournaments/:tid/rounds/:n/draw", s.getDraw, s.require(tournament.RolePublic))
 }
 
 // resultStatusJSON is one game's result with its status.

@@ -13,10 +13,10 @@ import (
 // roundRoutes registers the rounds of a tournament: drawing, reading,
 // table codes, closing and tie resolutions.
 func (s *Server) roundRoutes(g *echo.Group) {
-	org := s.require(RoleOrganizer, RoleAdmin)
+	org := s.require(tournament.RoleOrganizer, tournament.RoleAdmin)
 	g.POST("/tournaments/:tid/rounds", s.drawRound, org)
-	g.GET("/tournaments/:tid/rounds", s.listRounds, s.require(RolePublic))
-	g.GET("/tournaments/:tid/rounds/:n", s.getRound, s.require(RolePublic))
+	g.GET("/tournaments/:tid/rounds", s.listRounds, s.require(tournament.RolePublic))
+	g.GET("/tournaments/:tid/rounds/:n", s.getRound, s.require(tournament.RolePublic))
 	g.GET("/tournaments/:tid/rounds/:n/codes", s.roundCodes, org)
 	g.POST("/tournaments/:tid/rounds/:n/close", s.closeRound, org)
 	g.POST("/tournaments/:tid/rounds/:n/ties", s.resolveTie, org)

@@ -16,9 +16,9 @@ import (
 // appending deals one by one, and reading the result.
 func (s *Server) gameRoutes(g *echo.Group) {
 	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
-	g.PUT(game, s.submitGame, s.require(RoleTable, RoleOrganizer, RoleAdmin))
-	g.GET(game, s.getGame, s.require(RolePublic))
-	g.POST(game+"/deals", s.appendDeal, s.require(RoleTable, RoleOrganizer, RoleAdmin))
+	g.PUT(game, s.submitGame, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	g.GET(game, s.getGame, s.require(tournament.RolePublic))
+	g.POST(game+"/deals", s.appendDeal, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
 // placeJSON is one player's place in a game.

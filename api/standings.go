@@ -14,7 +14,7 @@ import (
 
 // standingsRoutes registers the standings of a tournament.
 func (s *Server) standingsRoutes(g *echo.Group) {
-	g.GET("/tournaments/:tid/standings", s.getStandings, s.require(RolePublic))
+	g.GET("/tournaments/:tid/standings", s.getStandings, s.require(tournament.RolePublic))
 }
 
 // standingJSON is one row of the standings.

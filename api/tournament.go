@@ -14,8 +14,8 @@ import (
 
 // tournamentRoutes registers the tournament resource.
 func (s *Server) tournamentRoutes(g *echo.Group) {
-	g.POST("/tournaments", s.createTournament, s.require(RoleAdmin))
-	g.GET("/tournaments/:tid", s.getTournament, s.require(RolePublic))
+	g.POST("/tournaments", s.createTournament, s.require(tournament.RoleAdmin))
+	g.GET("/tournaments/:tid", s.getTournament, s.require(tournament.RolePublic))
 }
 
 // tournaments returns the tournament service, or a 503 when the server was
@@ -31,16 +31,16 @@ func (s *Server) tournaments() (*tournament.Service, error) {
 func actorOf(c echo.Context) tournament.Actor {
 	p := PrincipalOf(c)
 	switch p.Role {
-	case RoleAdmin:
+	case tournament.RoleAdmin:
 		return tournament.Actor{Role: tournament.RoleAdmin}
-	case RoleOrganizer:
+	case tournament.RoleOrganizer:
 		return tournament.Actor{Role: tournament.RoleOrganizer}
-	case RoleTable:
+	case tournament.RoleTable:
 		return tournament.Actor{Role: tournament.RoleTable, Round: p.Round, Table: p.Table}
-	case RolePublic:
+	case tournament.RolePublic:
 		return tournament.Actor{Role: tournament.RolePublic}
 	}
-	return tournament.Actor{Role: tournament.Role(p.Role)}
+	return tournament.Actor{Role: p.Role}
 }
 
 // tournamentTokens resolves organizer tokens and table codes through the
@@ -58,7 +58,7 @@ func (r tournamentTokens) ResolveToken(ctx context.Context, tid, token string) (
 	if err != nil {
 		return Principal{}, err
 	}
-	p := Principal{Role: Role(id.Role), Tournament: id.Tournament, Round: id.Round, Table: id.Table}
+	p := Principal{Role: id.Role, Tournament: id.Tournament, Round: id.Round, Table: id.Table}
 	p.TokenID = tournament.Actor{Role: id.Role, Round: id.Round, Table: id.Table}.String()
 	return p, nil
 }

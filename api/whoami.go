@@ -4,11 +4,13 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // whoamiResponse tells a client what its token is good for.
 type whoamiResponse struct {
-	Role       Role   `json:"role"`
+	Role       string `json:"role"`
 	Tournament string `json:"tournament,omitempty"`
 	Round      int    `json:"round,omitempty"`
 	Table      int    `json:"table,omitempty"`
@@ -19,11 +21,11 @@ type whoamiResponse struct {
 // knows the tournament's table codes (a code means something only within
 // its tournament).
 func (s *Server) whoamiRoutes(g *echo.Group) {
-	g.GET("/whoami", s.whoami, s.require(RolePublic))
-	g.GET("/tournaments/:tid/whoami", s.whoami, s.require(RolePublic))
+	g.GET("/whoami", s.whoami, s.require(tournament.RolePublic))
+	g.GET("/tournaments/:tid/whoami", s.whoami, s.require(tournament.RolePublic))
 }
 
 func (s *Server) whoami(c echo.Context) error {
 	p := PrincipalOf(c)
-	return c.JSON(http.StatusOK, whoamiResponse{Role: p.Role, Tournament: p.Tournament, Round: p.Round, Table: p.Table})
+	return c.JSON(http.StatusOK, whoamiResponse{Role: string(p.Role), Tournament: p.Tournament, Round: p.Round, Table: p.Table})
 }

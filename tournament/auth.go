@@ -6,10 +6,12 @@ import (
 	"sync"
 )
 
-// Role is what a caller may do.
+// Role is what a caller may do: the one role type of the services, the
+// API (which guards its routes with roles) and the web pages. RoleReferee
+// is beside the referees (referee.go).
 type Role string
 
-// The roles of docs/api.md that tournaments know.
+// The roles (docs/api.md). RolePublic is the caller without a token.
 const (
 	RolePublic    Role = "public"
 	RoleAdmin     Role = "admin"

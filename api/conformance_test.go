@@ -279,6 +279,9 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	c.call("POST", "/api/v1/validate/deal", "/api/v1/validate/deal", "", []byte(`{"players":["a"]}`), 200)
 	c.call("POST", "/api/v1/validate/game", "/api/v1/validate/game", "", f.game(1, 1), 200)
 	c.call("POST", "/api/v1/validate/game", "/api/v1/validate/game", "", []byte(`{"players":`), 400)
+	c.call("POST", "/api/v1/validate/bridge", "/api/v1/validate/bridge", "", []byte(`{"game":"draw_bridge","players":["a","b"],"first_dealer":"a","deals":[{"auction":["P","1NT","P"],"tricks":8},{"auction":["P","P"]}]}`), 200)
+	c.call("POST", "/api/v1/validate/game", "/api/v1/validate/game", "", []byte(`{"game":"bridge_chicago","players":["a","b","c","d"],"first_dealer":"a","deals":[{"auction":["2S","2H"]}]}`), 200)
+	c.call("POST", "/api/v1/validate/bridge", "/api/v1/validate/bridge", "", []byte(`{"game":"bridge_chicago","players":"abcd"}`), 400)
 	c.call("POST", tournaments, tournaments, adminToken, map[string]any{"name": "Swiss", "format": "swiss", "rounds": 3,
 		"placement_points": []int{4, 3, 2, 1}, "tiebreaks": []string{"game_points"}}, 201)
 	c.call("POST", tournaments, tournaments, adminToken, map[string]any{"name": "X", "format": "cup"}, 400)

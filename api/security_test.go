@@ -154,7 +154,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	matrix := map[string]string{
 		"GET /healthz": anyone, "GET /readyz": anyone, "GET /metrics": anyone,
 		"GET /api/v1/openapi.json": anyone, "GET /api/v1/openapi.yaml": anyone,
-		"POST /api/v1/validate/deal": anyone, "POST /api/v1/validate/game": anyone,
+		"POST /api/v1/validate/deal": anyone, "POST /api/v1/validate/game": anyone, "POST /api/v1/validate/bridge": anyone,
 		"GET /api/v1/whoami":                                                   "public admin organizer other referee", // a table code means something only within its tournament
 		"GET /api/v1/tournaments/{tid}/whoami":                                 inside,
 		"POST /api/v1/tournaments":                                             adminOnly,

@@ -3,6 +3,8 @@ package bridge
 import (
 	"sort"
 	"strconv"
+
+	"github.com/revisor-sm/revisor/engine/internal/jsonw"
 )
 
 // MarshalJSON writes the record in the format Decode reads.
@@ -11,14 +13,14 @@ func (r *Record) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // AppendJSON appends the record's JSON to b.
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"game":`...)
-	b = appendString(b, r.Game)
+	b = jsonw.String(b, r.Game)
 	b = append(b, `,"players":`...)
-	b = appendStrings(b, r.Players)
+	b = jsonw.Strings(b, r.Players)
 	b = append(b, `,"first_dealer":`...)
-	b = appendString(b, r.FirstDealer)
+	b = jsonw.String(b, r.FirstDealer)
 	if r.Rules.Vulnerability != "" {
 		b = append(b, `,"rules":{"vulnerability":`...)
-		b = appendString(b, r.Rules.Vulnerability)
+		b = jsonw.String(b, r.Rules.Vulnerability)
 		b = append(b, '}')
 	}
 	if r.EndedByTime {
@@ -39,7 +41,7 @@ func (d *Deal) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	if d.Dealer != "" {
 		b = append(b, `"dealer":`...)
-		b = appendString(b, d.Dealer)
+		b = jsonw.String(b, d.Dealer)
 		b = append(b, ',')
 	}
 	b = append(b, `"auction":`...)
@@ -59,7 +61,7 @@ func (d *Deal) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, name)
+			b = jsonw.String(b, name)
 			b = append(b, ':')
 			b = appendList(b, d.Hands[name])
 		}
@@ -77,7 +79,7 @@ func (d *Deal) AppendJSON(b []byte) []byte {
 					b = append(b, ',')
 				}
 				b = append(b, `{"player":`...)
-				b = appendString(b, p.Player)
+				b = jsonw.String(b, p.Player)
 				b = append(b, `,"card":"`...)
 				b = append(b, p.Card.String()...)
 				b = append(b, `"}`...)
@@ -87,17 +89,6 @@ func (d *Deal) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
-}
-
-func appendStrings(b []byte, list []string) []byte {
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
 }
 
 // appendList appends a list of calls or cards, each as its String.

@@ -2,9 +2,9 @@ package bridge
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/internal/jsonw"
 )
 
 // Result is the answer to a match record. Per-side figures are indexed by
@@ -66,7 +66,7 @@ func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // AppendJSON appends the JSON of r to b.
 func (r *Result) AppendJSON(b []byte) []byte {
 	b = append(b, `{"game":`...)
-	b = appendString(b, r.Game)
+	b = jsonw.String(b, r.Game)
 	b = append(b, `,"valid":`...)
 	b = strconv.AppendBool(b, r.Valid)
 	b = append(b, `,"errors":[`...)
@@ -115,7 +115,7 @@ func (d *DealResult) appendJSON(b []byte) []byte {
 	b = append(b, `,"contract":"`...)
 	b = append(b, d.Contract.String()...)
 	b = append(b, `","declarer":`...)
-	b = appendString(b, d.Declarer)
+	b = jsonw.String(b, d.Declarer)
 	if !d.draw {
 		b = append(b, `,"side":"`...)
 		b = append(b, d.sides[d.Side]...)
@@ -153,11 +153,11 @@ func (d *DealResult) appendJSON(b []byte) []byte {
 
 func appendSides(b []byte, names [2]string, v [2]int) []byte {
 	b = append(b, '{')
-	b = appendString(b, names[0])
+	b = jsonw.String(b, names[0])
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(v[0]), 10)
 	b = append(b, ',')
-	b = appendString(b, names[1])
+	b = jsonw.String(b, names[1])
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(v[1]), 10)
 	return append(b, '}')
@@ -167,36 +167,19 @@ func appendNullString(b []byte, s string) []byte {
 	if s == "" {
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
+	return jsonw.String(b, s)
 }
 
 func appendProblem(b []byte, p engine.Problem) []byte {
 	b = append(b, `{"code":`...)
-	b = appendString(b, p.Code)
+	b = jsonw.String(b, p.Code)
 	b = append(b, `,"path":`...)
-	b = appendString(b, p.Path)
+	b = jsonw.String(b, p.Path)
 	b = append(b, `,"message":`...)
-	b = appendString(b, p.Message)
+	b = jsonw.String(b, p.Message)
 	if p.Player != "" {
 		b = append(b, `,"player":`...)
-		b = appendString(b, p.Player)
+		b = jsonw.String(b, p.Player)
 	}
 	return append(b, '}')
-}
-
-// appendString appends s as a JSON string (invalid UTF-8 becomes U+FFFD).
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&15])
-		default:
-			b = utf8.AppendRune(b, r)
-		}
-	}
-	return append(b, '"')
 }

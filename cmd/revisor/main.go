@@ -36,7 +36,6 @@ func commands() []command {
 		{"seat", "plan a whole seating offline and print it with its repeat count", runSeat},
 		{"validate", "check deal and game records (a file, stdin, or JSON Lines) and print the results", runValidate},
 		{"sim", "write simulated deal or game records as JSON Lines", runSim},
-		{"load", "load a local server with concurrent game submissions and print latency percentiles", runLoad},
 		{"export", "write a whole tournament as JSON (players, rounds, seating, results, ties)", runExport},
 		{"import", "load a tournament written by export into this server's database", runImport},
 	}

@@ -13,7 +13,7 @@
 // acknowledged submission is listed, so that fault tests can compare the
 // database with what the server promised.
 //
-// The package is the engine of `revisor load` and of the fault tests in
+// The package is the engine of cmd/revisor-load and of the fault tests in
 // internal/faulttest. It talks to loopback addresses only.
 package loadgen
 

@@ -38,8 +38,9 @@ cleanup() {
 trap cleanup EXIT
 
 ensure_go
-log "building revisor"
+log "building revisor and revisor-load"
 go build -o "$work/revisor" ./cmd/revisor
+go build -o "$work/revisor-load" ./cmd/revisor-load
 
 base=$(scripts/local-pg.sh start | tail -n 1)
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -72,13 +73,13 @@ for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&
 curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 
 echo "== 2. a $PLAYERS-player Chicago-SM tournament end to end, deal by deal, $CLIENTS concurrent tables"
-REVISOR_ADMIN_TOKEN=$admin "$work/revisor" load --url "http://127.0.0.1:$port" --players "$PLAYERS" \
+REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --players "$PLAYERS" \
   --clients "$CLIENTS" --duration 20m --server-pid "$server_pid" --seed 1
 
 echo "== 3. sustained submissions: one round of $SWEEP_PLAYERS players per client count"
 for c in $SWEEP; do
   echo "-- $c clients"
-  REVISOR_ADMIN_TOKEN=$admin "$work/revisor" load --url "http://127.0.0.1:$port" --players "$SWEEP_PLAYERS" \
+  REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --players "$SWEEP_PLAYERS" \
     --rounds 1 --clients "$c" --duration 10m --server-pid "$server_pid" --seed "$c" |
     grep -E '^(endpoint|deal|game) |acknowledged|load average|resident'
 done

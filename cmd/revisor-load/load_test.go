@@ -6,20 +6,18 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/revisor-sm/revisor/internal/dbtest"
 )
 
 // TestLoad runs a small load against a real server: every submission is
 // accepted and the percentiles are printed.
 func TestLoad(t *testing.T) {
 	const admin = "load-admin-token-0123456789"
-	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": admin})
-	var out, errOut bytes.Buffer
-	err := run(context.Background(), []string{"load", "--url", r.url, "--clients", "8", "--tables", "5", "--games", "4", "--max", "18"},
-		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, strings.NewReader(""), &out, &errOut)
+	url := startServer(t, admin)
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--url", url, "--clients", "8", "--tables", "5", "--games", "4", "--max", "18"},
+		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
 	if err != nil {
-		t.Fatalf("load: %v\n%s%s", err, out.String(), errOut.String())
+		t.Fatalf("revisor-load: %v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "load: 18 submissions in") || !strings.Contains(out.String(), ", 0 failed") ||
 		!strings.Contains(out.String(), "p99") {
@@ -29,8 +27,7 @@ func TestLoad(t *testing.T) {
 
 func TestLoadRefusesOtherHosts(t *testing.T) {
 	for _, u := range []string{"http://example.com", "http://10.0.0.1:8080", "ftp://127.0.0.1"} {
-		err := run(context.Background(), []string{"load", "--url", u, "--admin-token", "x"}, mapEnv{}.get,
-			strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+		err := run(context.Background(), []string{"--url", u, "--admin-token", "x"}, mapEnv{}.get, &bytes.Buffer{})
 		if !errors.Is(err, errUsage) {
 			t.Errorf("load --url %s = %v, want a usage error", u, err)
 		}

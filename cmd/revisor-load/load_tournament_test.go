@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/revisor-sm/revisor/internal/dbtest"
 )
 
 // TestLoadTournament plays a whole 16-player SM tournament deal by deal
@@ -19,13 +17,13 @@ import (
 // percentiles are printed.
 func TestLoadTournament(t *testing.T) {
 	const admin = "load-admin-token-0123456789"
-	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": admin})
-	var out, errOut bytes.Buffer
-	err := run(context.Background(), []string{"load", "--url", r.url, "--players", "16", "--clients", "4",
+	url := startServer(t, admin)
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--url", url, "--players", "16", "--clients", "4",
 		"--games-per-round", "2", "--put-share", "0.3", "--duration", "2m"},
-		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, strings.NewReader(""), &out, &errOut)
+		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
 	if err != nil {
-		t.Fatalf("load: %v\n%s%s", err, out.String(), errOut.String())
+		t.Fatalf("revisor-load: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{`(?m)^deal +\d+ .* 201:\d+$`, `(?m)^game +\d+ .* 201:\d+$`, `finished after \d rounds, champion \w+`,
 		`; 0 given up`, `p99`} {
@@ -41,8 +39,8 @@ func TestLoadTournamentFlags(t *testing.T) {
 		{"--players", "16", "--rounds", "-1"},
 		{"--players", "2"},
 	} {
-		err := run(context.Background(), append([]string{"load", "--url", "http://127.0.0.1:1", "--admin-token", "x"}, args...),
-			mapEnv{}.get, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+		err := run(context.Background(), append([]string{"--url", "http://127.0.0.1:1", "--admin-token", "x"}, args...),
+			mapEnv{}.get, &bytes.Buffer{})
 		if !errors.Is(err, errUsage) {
 			t.Errorf("load %v = %v, want a usage error", args, err)
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/loadgen"
 )
 
-// tourFlags are the flags of `revisor load --players N`: a whole Chicago-SM
+// tourFlags are the flags of `revisor-load --players N`: a whole Chicago-SM
 // tournament played through the API, deal by deal.
 type tourFlags struct {
 	players, gamesPerRound, rounds, retries int

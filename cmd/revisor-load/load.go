@@ -20,7 +20,7 @@ import (
 	"github.com/revisor-sm/revisor/engine/sim"
 )
 
-// loadConfig is the command line of `revisor load`.
+// loadConfig is the command line of revisor-load.
 type loadConfig struct {
 	url, adminToken string
 	clients, tables int
@@ -31,9 +31,9 @@ type loadConfig struct {
 	tour            tourFlags // --players: a whole SM tournament played deal by deal (load_tournament.go)
 }
 
-func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadConfig, error) {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func parseLoad(args []string, env func(string) string, out io.Writer) (*loadConfig, error) {
+	fs := flag.NewFlagSet("revisor-load", flag.ContinueOnError)
+	fs.SetOutput(out)
 	c := &loadConfig{}
 	fs.StringVar(&c.url, "url", "http://127.0.0.1:8080", "the server to load (loopback only)")
 	fs.StringVar(&c.adminToken, "admin-token", env("REVISOR_ADMIN_TOKEN"), "the server's admin token (default $REVISOR_ADMIN_TOKEN)")
@@ -51,7 +51,7 @@ func parseLoad(args []string, env func(string) string, stderr io.Writer) (*loadC
 	}
 	switch {
 	case c.adminToken == "":
-		return nil, fmt.Errorf("%w: load needs --admin-token or REVISOR_ADMIN_TOKEN", errUsage)
+		return nil, fmt.Errorf("%w: revisor-load needs --admin-token or REVISOR_ADMIN_TOKEN", errUsage)
 	case c.clients < 1 || c.clients > 1000, c.tables < 1 || c.tables > 5000, c.games < 1 || c.games > 20,
 		c.max < 1 || c.max > 200000, c.duration <= 0 || c.duration > 30*time.Minute, c.rate < 0 || c.rate > 10000:
 		return nil, fmt.Errorf("%w: clients 1-1000, tables 1-5000, games 1-20, max 1-200000, duration up to 30m, rate 0-10000", errUsage)
@@ -67,7 +67,7 @@ func checkLoopback(raw string) error {
 	}
 	host := u.Hostname()
 	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" {
-		return fmt.Errorf("%w: load runs against 127.0.0.1 or ::1 only, not %q", errUsage, host)
+		return fmt.Errorf("%w: revisor-load runs against 127.0.0.1 or ::1 only, not %q", errUsage, host)
 	}
 	return nil
 }
@@ -76,8 +76,8 @@ func checkLoopback(raw string) error {
 // --clients clients submit simulated games (score sheets) with their
 // tables' codes, each game once, until --max submissions or --duration. It
 // prints the latency percentiles of the submissions.
-func runLoad(ctx context.Context, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
-	cfg, err := parseLoad(args, env, stderr)
+func runLoad(ctx context.Context, args []string, env func(string) string, stdout io.Writer) error {
+	cfg, err := parseLoad(args, env, stdout)
 	if err != nil {
 		return err
 	}

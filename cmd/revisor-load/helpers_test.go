@@ -1,0 +1,47 @@
+package main
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/server"
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
+)
+
+// mapEnv is an environment for tests.
+type mapEnv map[string]string
+
+func (m mapEnv) get(k string) string { return m[k] }
+
+// startServer serves the real router over a fresh database, wired as
+// cmd/revisor wires it, with admin as the admin token, and returns its URL.
+func startServer(t *testing.T, admin string) string {
+	t.Helper()
+	pool := dbtest.New(t)
+	latest, err := migrations.Latest(migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.NewStore(pool)
+	svc := tournament.NewService(store)
+	refs := tournament.NewReferees(svc, store)
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, api.Deps{
+		Ready:       postgres.Readiness(pool, latest),
+		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
+		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
+		Tournaments: svc,
+		Referees:    refs,
+		Events:      tournament.NewBroker(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return hs.URL
+}

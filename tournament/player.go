@@ -37,12 +37,18 @@ type Player struct {
 	Status       PlayerStatus
 	Seq          int // registration order, 1-based
 	CreatedAt    time.Time
+	// PersonID is the player's entry in the server's register ("" only
+	// for players stored before the register existed).
+	PersonID string
 }
 
 // NewPlayer is a registration.
 type NewPlayer struct {
 	Name string
 	Club string
+	// Person is the register entry of the player, picked by the organizer;
+	// "" adds a new person with the player's name and club.
+	Person string
 }
 
 // PlayerUpdate changes a player; nil fields are left as they are.

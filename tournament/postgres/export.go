@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -49,13 +50,23 @@ func importTournamentRow(ctx context.Context, tx pgx.Tx, t *tournament.Tournamen
 	return err
 }
 
+// importPlayers stores the players, each a new person of this server's
+// register (the file's persons are another server's; the admin merges).
 func importPlayers(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
+	regs := make([]tournament.NewPlayer, len(st.Players))
+	for i, p := range st.Players {
+		regs[i] = tournament.NewPlayer{Name: p.Name, Club: p.Club}
+	}
+	persons, err := personsFor(ctx, tx, regs, time.Now().UTC())
+	if err != nil {
+		return err
+	}
 	rows := make([][]any, len(st.Players))
 	for i, p := range st.Players {
-		rows[i] = []any{tid, p.ID, p.Seq, p.Name, p.Club, string(p.Status), p.CreatedAt}
+		rows[i] = []any{tid, p.ID, p.Seq, p.Name, p.Club, string(p.Status), p.CreatedAt, persons[i]}
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"players"},
-		[]string{"tournament_id", "id", "seq", "name", "club", "status", "created_at"}, pgx.CopyFromRows(rows))
+	_, err = tx.CopyFrom(ctx, pgx.Identifier{"players"},
+		[]string{"tournament_id", "id", "seq", "name", "club", "status", "created_at", "person_id"}, pgx.CopyFromRows(rows))
 	return err
 }
 

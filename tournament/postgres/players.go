@@ -10,11 +10,11 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-const playerColumns = `tournament_id, id, seq, name, club, status, created_at`
+const playerColumns = `tournament_id, id, seq, name, club, status, created_at, coalesce(person_id, '')`
 
 func scanPlayer(row pgx.Row) (tournament.Player, error) {
 	var p tournament.Player
-	err := row.Scan(&p.TournamentID, &p.ID, &p.Seq, &p.Name, &p.Club, &p.Status, &p.CreatedAt)
+	err := row.Scan(&p.TournamentID, &p.ID, &p.Seq, &p.Name, &p.Club, &p.Status, &p.CreatedAt, &p.PersonID)
 	p.CreatedAt = p.CreatedAt.UTC()
 	return p, err
 }
@@ -49,18 +49,75 @@ func nextPlayerSeq(ctx context.Context, tx pgx.Tx, tid string) (int, error) {
 }
 
 func insertPlayers(ctx context.Context, tx pgx.Tx, tid string, next int, ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
+	persons, err := personsFor(ctx, tx, ps, now)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]tournament.Player, len(ps))
 	rows := make([][]any, len(ps))
 	for i, np := range ps {
 		seq := next + i
 		out[i] = tournament.Player{ID: "p" + strconv.Itoa(seq), TournamentID: tid, Name: np.Name, Club: np.Club,
-			Status: tournament.PlayerActive, Seq: seq, CreatedAt: now}
+			Status: tournament.PlayerActive, Seq: seq, CreatedAt: now, PersonID: persons[i]}
 		p := out[i]
-		rows[i] = []any{p.TournamentID, p.ID, p.Seq, p.Name, p.Club, p.Status, p.CreatedAt}
+		rows[i] = []any{p.TournamentID, p.ID, p.Seq, p.Name, p.Club, p.Status, p.CreatedAt, p.PersonID}
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"players"},
-		[]string{"tournament_id", "id", "seq", "name", "club", "status", "created_at"}, pgx.CopyFromRows(rows))
+	_, err = tx.CopyFrom(ctx, pgx.Identifier{"players"},
+		[]string{"tournament_id", "id", "seq", "name", "club", "status", "created_at", "person_id"}, pgx.CopyFromRows(rows))
 	return out, err
+}
+
+// personsFor returns the register entry of each registration: the one it
+// names, which must stand (not merged away), or a new person made from
+// the registration in the same transaction, in one statement for all.
+func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now time.Time) ([]string, error) {
+	out := make([]string, len(ps))
+	var named []string
+	var names, clubs []string
+	var fresh []int
+	for i, np := range ps {
+		if np.Person != "" {
+			out[i] = np.Person
+			named = append(named, np.Person)
+			continue
+		}
+		fresh = append(fresh, i)
+		names, clubs = append(names, np.Name), append(clubs, np.Club)
+	}
+	if len(named) > 0 {
+		var missing string
+		err := tx.QueryRow(ctx, `SELECT coalesce(min(x), '') FROM unnest($1::text[]) x
+			WHERE NOT EXISTS (SELECT 1 FROM people p WHERE p.id = x AND p.merged_into IS NULL)`, named).Scan(&missing)
+		if err != nil {
+			return nil, err
+		}
+		if missing != "" {
+			e := tournament.Errorf(tournament.KindInvalid, "person_not_found",
+				"the register has no person %s (or they were merged into another entry); pick them again", missing)
+			e.Details = map[string]any{"field": "person"}
+			return nil, e
+		}
+	}
+	if len(fresh) == 0 {
+		return out, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT 'P' || nextval('people_seq') FROM generate_series(1, $1)`, len(fresh))
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO people (id, name, club, created_at)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[]), (SELECT $4::timestamptz) t`, ids, names, clubs, now)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range fresh {
+		out[i] = ids[k]
+	}
+	return out, nil
 }
 
 // UpdatePlayer applies change to a player under the tournament's lock.

@@ -27,10 +27,12 @@ type playerJSON struct {
 	Club         string    `json:"club"`
 	Status       string    `json:"status"`
 	RegisteredAt time.Time `json:"registered_at"`
+	Person       string    `json:"person,omitempty"`
 }
 
 func toPlayer(p tournament.Player) playerJSON {
-	return playerJSON{ID: p.ID, Name: p.Name, Club: p.Club, Status: string(p.Status), RegisteredAt: p.CreatedAt}
+	return playerJSON{ID: p.ID, Name: p.Name, Club: p.Club, Status: string(p.Status), RegisteredAt: p.CreatedAt,
+		Person: p.PersonID}
 }
 
 func toPlayers(ps []tournament.Player) []playerJSON {
@@ -45,6 +47,8 @@ func toPlayers(ps []tournament.Player) []playerJSON {
 type playerRequest struct {
 	Name string `json:"name"`
 	Club string `json:"club"`
+	// Person picks the player's entry in the register; none adds one.
+	Person string `json:"person"`
 }
 
 // playerUpdateRequest is the body of PATCH …/players/{pid}.
@@ -78,7 +82,7 @@ func (s *Server) addPlayer(c echo.Context) error {
 		return err
 	}
 	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"),
-		[]tournament.NewPlayer{{Name: req.Name, Club: req.Club}})
+		[]tournament.NewPlayer{{Name: req.Name, Club: req.Club, Person: req.Person}})
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,8 @@ func startRefereeServer(t *testing.T) *refServer {
 	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
 	refs := tournament.NewReferees(svc, store)
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
-		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
+		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
+		Register: tournament.NewRegister(store, store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

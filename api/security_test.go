@@ -150,6 +150,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		referees  = "admin organizer referee"
 		tables    = "admin organizer table"
 		adminOnly = "admin"
+		// A table code means something only within its tournament: on the
+		// server's own routes it is an unknown token.
+		serverWide = "public admin organizer other referee"
 	)
 	matrix := map[string]string{
 		"GET /healthz": anyone, "GET /readyz": anyone, "GET /metrics": anyone,
@@ -187,6 +190,17 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/tournaments/{tid}/rounds/{n}/commitment":                 orgs,
 		"POST /api/v1/tournaments/{tid}/rounds/{n}/reveal":                     orgs,
 		"GET /api/v1/tournaments/{tid}/rounds/{n}/draw":                        inside,
+		"GET /api/v1/people":                                                   serverWide,
+		"POST /api/v1/people":                                                  adminOnly,
+		"GET /api/v1/people/{pid}":                                             serverWide,
+		"POST /api/v1/people/{pid}/merge":                                      adminOnly,
+		"GET /api/v1/register/log":                                             adminOnly,
+		"GET /api/v1/ratings":                                                  serverWide,
+		"POST /api/v1/series":                                                  adminOnly,
+		"GET /api/v1/series":                                                   serverWide,
+		"GET /api/v1/series/{sid}":                                             serverWide,
+		"POST /api/v1/series/{sid}/tournaments":                                adminOnly,
+		"GET /api/v1/series/{sid}/standings":                                   serverWide,
 	}
 	// Bodies that are wrong enough to change nothing for a role admitted.
 	bodies := map[string]any{
@@ -209,6 +223,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 			body = map[string]any{}
 		}
 		for role, token := range tokens {
+			if role == "table" && registerRoute(key) {
+				continue // unknown outside its tournament (whoami shows it); each try counts against the limiter
+			}
 			resp, b := s.call(t, r.Method, params.Replace(r.Path), token, body)
 			if msg := judgeStatus(resp.StatusCode, role, admitted, r.Path); msg != "" {
 				t.Errorf("%s as %s = %d %s, want %s", key, role, resp.StatusCode, b, msg)
@@ -235,4 +252,16 @@ func judgeStatus(status int, role, admitted, path string) string {
 		return "403"
 	}
 	return ""
+}
+
+// registerRoute reports whether a route is one of the register's
+// server-wide routes, where a table code is an unknown token.
+func registerRoute(key string) bool {
+	_, path, _ := strings.Cut(key, " ")
+	for _, p := range []string{"/api/v1/people", "/api/v1/ratings", "/api/v1/series", "/api/v1/register"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
 }

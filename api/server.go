@@ -80,6 +80,9 @@ type Deps struct {
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log (api/referee.go and beside it).
 	Referees *tournament.Referees
+	// Register runs the server's register of people, series and ratings
+	// (api/register.go).
+	Register *tournament.Register
 	// Events feeds the web pages' live updates (postgres.Listener into a
 	// tournament.Broker). Nil: pages do not update by themselves.
 	Events tournament.EventSource
@@ -153,6 +156,7 @@ func (s *Server) Register(e *echo.Echo) {
 		s.disputeRoutes,
 		s.auditRoutes,
 		s.windowRoutes,
+		s.registerRoutes,
 		// Add resources here, one function each (api/<resource>.go).
 	} {
 		register(v1)

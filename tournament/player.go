@@ -66,6 +66,9 @@ func (n NewPlayer) normalize() (NewPlayer, error) {
 	if err := checkPlayerName(n.Name); err != nil {
 		return n, err
 	}
+	if n.Person != "" && !validPersonID(n.Person) {
+		return n, invalidField("person", "person must name an entry of the register (P and digits), not %q", n.Person)
+	}
 	return n, checkClubName(n.Club)
 }
 

@@ -130,6 +130,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Tournaments: tournaments,
 		Referees:    referees,
 		Failures:    fails,
+		Register:    tournament.NewRegister(store, store, nil),
 		Registry:    reg,
 	}
 }

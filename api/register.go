@@ -15,7 +15,7 @@ import (
 // registerRoutes registers the server's register of people, the series
 // (seasons) and the ratings: the admin changes them, everyone reads them.
 func (s *Server) registerRoutes(g *echo.Group) {
-	admin, public := s.require(RoleAdmin), s.require(RolePublic)
+	admin, public := s.require(tournament.RoleAdmin), s.require(tournament.RolePublic)
 	g.GET("/people", s.listPeople, public)
 	g.POST("/people", s.addPerson, admin)
 	g.GET("/people/:pid", s.getPerson, public)
@@ -56,7 +56,7 @@ func toPerson(p tournament.Person, admin bool) personJSON {
 	return out
 }
 
-func isAdmin(c echo.Context) bool { return PrincipalOf(c).Role == RoleAdmin }
+func isAdmin(c echo.Context) bool { return PrincipalOf(c).Role == tournament.RoleAdmin }
 
 func (s *Server) listPeople(c echo.Context) error {
 	reg, err := s.register()

@@ -65,13 +65,15 @@ func New(cfg api.Config, deps api.Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
+	s := &Server{e: echo.New(), api: a, middleware: mw, webRoutes: map[string]bool{}}
+	// The table pages write through the API, in process, by this router:
+	// the same middleware, checks and Idempotency-Key replay as any client.
+	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
 		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures},
-		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees})
+		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees, API: s})
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{e: echo.New(), api: a, web: w, middleware: mw, webRoutes: map[string]bool{}}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.IPExtractor = echo.ExtractIPDirect()

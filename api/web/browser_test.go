@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -297,33 +296,20 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 // enterGame fills a game's score-sheet form in the browser and submits it.
 func enterGame(t *testing.T, c *chrome, tb tournament.Table, g int, rec []byte) {
 	t.Helper()
-	var game struct {
-		Deals []struct {
-			Sheet map[string]map[string]int `json:"sheet"`
-		} `json:"deals"`
-	}
-	if err := json.Unmarshal(rec, &game); err != nil {
-		t.Fatal(err)
-	}
+	deals := sheetLines(t, rec)
 	what := fmt.Sprintf("table %d game %d", tb.Number, g)
 	c.do("open "+what, chromedp.Click(chromedp.ID(fmt.Sprintf("game-%d-%d", tb.Number, g))),
 		chromedp.WaitVisible(chromedp.ID("result-form")))
-	for rows := mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`)); len(game.Deals) > rows; {
+	for rows := mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`)); len(deals) > rows; {
 		c.clickAndWait("more rows", `button[name="more"]`,
 			fmt.Sprintf(`Number(document.querySelector('input[name="rows"]').value) > %d`, rows))
 		rows = mustAtoi(t, c.eval(`document.querySelector('input[name="rows"]').value`))
 	}
 	var steps []chromedp.Action[chromedp.Void]
-	for k, d := range game.Deals {
+	for k, d := range deals {
 		for i, p := range tb.Players {
-			for src, v := range d.Sheet[p] {
-				field, val := src, strconv.Itoa(v)
-				switch src {
-				case "last_trick":
-					field = "last"
-				case "chicago":
-					field, val = "last", "C"+val
-				}
+			for src, v := range d[p] {
+				field, val := sheetField(src, v)
 				steps = append(steps, chromedp.SetValue(chromedp.ID(fmt.Sprintf("d%d_s%d_%s", k, i, field)), val))
 			}
 		}

@@ -28,6 +28,7 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.POST("/rounds/:n/close", h.closeRound)
 	g.POST("/rounds/:n/ties", h.resolveTie)
 	g.GET("/rounds/:n/cards", h.cardsPage, h.cachedPage)
+	g.GET("/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
 	g.POST("/rounds/:n/tables/:t/games/:g/dispute", h.openDispute)
@@ -389,8 +390,9 @@ type cardView struct {
 	Seats  []seatView
 	Dealer string
 	Code   string
+	QR     template.HTML // opens the table page, logged in
 	// Texts of the card, looked up once for all cards.
-	Heading, Sub, DealerLabel, CodeLabel string
+	Heading, Sub, DealerLabel, CodeLabel, ScanLabel string
 }
 
 // cardsPage prints one card per table of round n: the table number, the
@@ -415,7 +417,10 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	sub, dealer, code := st.Tournament.Name+" · "+p.T("p.round", n), p.T("card.dealer"), p.T("card.code")
 	for _, tv := range roundTables(st, r, "") {
 		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number],
-			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code}
+			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan")}
+		if cv.QR, err = h.qrs.svg(tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
+			return h.fail(c, err)
+		}
 		t, _ := r.Table(tv.Number)
 		cv.Dealer = names[t.FirstDealer].Name
 		d.Cards = append(d.Cards, cv)

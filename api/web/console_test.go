@@ -43,25 +43,12 @@ func createByForm(t *testing.T, b *browser, form url.Values) (string, string) {
 // sheetForm turns a sheet game record into the result form's fields.
 func sheetForm(t *testing.T, rec []byte, players []string) url.Values {
 	t.Helper()
-	var g struct {
-		Deals []struct {
-			Sheet map[string]map[string]int `json:"sheet"`
-		} `json:"deals"`
-	}
-	if err := json.Unmarshal(rec, &g); err != nil {
-		t.Fatal(err)
-	}
-	form := url.Values{"rows": {strconv.Itoa(max(12, len(g.Deals)))}}
-	for k, d := range g.Deals {
+	deals := sheetLines(t, rec)
+	form := url.Values{"rows": {strconv.Itoa(max(12, len(deals)))}}
+	for k, d := range deals {
 		for i, p := range players {
-			for src, v := range d.Sheet[p] {
-				field, val := src, strconv.Itoa(v)
-				switch src {
-				case "last_trick":
-					field = "last"
-				case "chicago":
-					field, val = "last", "C"+val
-				}
+			for src, v := range d[p] {
+				field, val := sheetField(src, v)
 				form.Set("d"+strconv.Itoa(k)+"_s"+strconv.Itoa(i)+"_"+field, val)
 			}
 		}

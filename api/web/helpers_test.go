@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -248,4 +250,36 @@ func (b *browser) login(token string) response {
 		b.t.Fatalf("POST /login = %d, want 303\n%s", r.Status, r.Body)
 	}
 	return r
+}
+
+// sheetLines reads the deals of a score-sheet game record: each deal's
+// points by player and source.
+func sheetLines(t testing.TB, rec []byte) []map[string]map[string]int {
+	t.Helper()
+	var game struct {
+		Deals []struct {
+			Sheet map[string]map[string]int `json:"sheet"`
+		} `json:"deals"`
+	}
+	if err := json.Unmarshal(rec, &game); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]map[string]map[string]int, len(game.Deals))
+	for k, d := range game.Deals {
+		out[k] = d.Sheet
+	}
+	return out
+}
+
+// sheetField is the score-sheet form's column and value of v points from
+// src: last trick and Chicago share a column, a Chicago written with a C.
+func sheetField(src string, v int) (field, val string) {
+	field, val = src, strconv.Itoa(v)
+	switch src {
+	case "last_trick":
+		field = "last"
+	case "chicago":
+		field, val = "last", "C"+val
+	}
+	return field, val
 }

@@ -3,12 +3,15 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -74,6 +77,16 @@ func (h *Handler) screenPage(c echo.Context) error {
 	return h.render(c, http.StatusOK, "screen", p)
 }
 
+// inConsole reports whether the request came by the console's route.
+func inConsole(c echo.Context) bool { return strings.Contains(c.Path(), "/console/") }
+
+// tableLink is the URL a table's QR code opens: the table page, with the
+// code in the fragment, which browsers never send to the server (so no
+// access log holds it); the page's script posts it and clears it.
+func tableLink(c echo.Context, tid, code string) string {
+	return c.Scheme() + "://" + c.Request().Host + tableURL(tid) + "#code=" + code
+}
+
 func pages(n, per int) int { return (n + per - 1) / per }
 
 func clampPage(n, of int) int { return min(max(n, 1), max(of, 1)) }
@@ -99,10 +112,12 @@ type sheetView struct {
 	Round, Table, Game int
 	Players            []string
 	Rows               []sheetRow
+	QR                 template.HTML // the table page's QR code: the console's sheets only
 }
 
 // sheetsData is the score sheets page's data.
 type sheetsData struct {
+	Base   string // /t/{tid} or, for the console's sheets, /t/{tid}/console
 	Round  int
 	Sheets []sheetView
 	Pages  []sheetPage // the groups of tables, when the round has several
@@ -133,7 +148,10 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 	}
 	onlyTable, _ := strconv.Atoi(c.QueryParam("table"))
 	onlyGame, _ := strconv.Atoi(c.QueryParam("game"))
-	d := sheetsData{Round: n}
+	d := sheetsData{Round: n, Base: "/t/" + urlPathEscape(st.Tournament.ID)}
+	if inConsole(c) {
+		d.Base += "/console"
+	}
 	group, _ := strconv.Atoi(c.QueryParam("page"))
 	group = clampPage(group, pages(len(r.Tables), sheetTables))
 	if onlyTable == 0 && len(r.Tables) > sheetTables {
@@ -144,6 +162,14 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 	}
 	svc, _ := h.service()
 	names := playerIndex(st)
+	// The console's sheets (organizer only) carry each table's QR code;
+	// the public sheets never show a code.
+	var codes map[int]string
+	if inConsole(c) {
+		if codes, err = svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n); err != nil {
+			return h.fail(c, err)
+		}
+	}
 	for _, t := range r.Tables {
 		if onlyTable > 0 && t.Number != onlyTable {
 			continue
@@ -160,7 +186,13 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 			if onlyGame > 0 && g != onlyGame {
 				continue
 			}
-			d.Sheets = append(d.Sheets, scoreSheet(results, r, t, g, names))
+			sv := scoreSheet(results, r, t, g, names)
+			if code, ok := codes[t.Number]; ok {
+				if sv.QR, err = h.qrs.svg(tableLink(c, st.Tournament.ID, code), p.T("card.qr", t.Number)); err != nil {
+					return h.fail(c, err)
+				}
+			}
+			d.Sheets = append(d.Sheets, sv)
 		}
 	}
 	p.Title = p.T("sheet.title", n)
@@ -199,11 +231,7 @@ func scoreSheet(results []tournament.GameResult, r *tournament.Round, t tourname
 
 // resultDeal is the part of the engine's deal result a sheet shows.
 type resultDeal struct {
-	Awards []struct {
-		Player string `json:"player"`
-		Source string `json:"source"`
-		Points int    `json:"points"`
-	} `json:"awards"`
+	Awards []engine.Award `json:"awards"`
 	Scores map[string]int `json:"scores"`
 }
 

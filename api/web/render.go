@@ -30,6 +30,8 @@ type page struct {
 	Nav        string // the active item of the tournament menu
 	// Events is the URL of the page's event stream when it updates live.
 	Events string
+	// Script is a page's own script under /static/, beside app.js.
+	Script string
 	// Refresh is a meta refresh ("15;url=...") for the big screen.
 	Refresh   string
 	CSRF      string

@@ -225,6 +225,18 @@ func lastTrickPoints(rules json.RawMessage) int {
 	return 5
 }
 
+// chicagoPoints reads chicago_points from a tournament's rules (15 under
+// sm), the value of a Chicago won or lost on the table page.
+func chicagoPoints(rules json.RawMessage) int {
+	var r struct {
+		Chicago *int `json:"chicago_points"`
+	}
+	if json.Unmarshal(rules, &r) == nil && r.Chicago != nil {
+		return *r.Chicago
+	}
+	return 15
+}
+
 // buildRecord makes the game record of the form's rows, skipping empty
 // rows; it returns the form row of each deal. Fields that are not numbers
 // are marked and nil is returned.

@@ -79,6 +79,9 @@ type Deps struct {
 	Events tournament.EventSource
 	// Referees runs disputes and rulings; nil: no dispute pages.
 	Referees *tournament.Referees
+	// API is the JSON API, which the table pages write through (required
+	// for them).
+	API http.Handler
 }
 
 // Handler serves the pages.
@@ -90,6 +93,7 @@ type Handler struct {
 	cache *snapshots
 	// organizers remembers recently checked organizer sessions.
 	organizers *organizerCache
+	qrs        qrCodes
 }
 
 // New parses the templates and returns the handler.
@@ -162,6 +166,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.POST("/admin/tournaments", h.adminCreate, with(csrf)...)
 	h.consoleRoutes(e.Group("/t/:tid/console", with(csrf)...))
 	h.disputeRoutes(e.Group("/t/:tid/disputes", with(csrf)...))
+	h.tableRoutes(e.Group("/t/:tid/table", with(csrf)...))
 	for _, subtree := range []string{"/t/*", "/lang/*", "/admin/*"} {
 		e.RouteNotFound(subtree, echo.NotFoundHandler, with()...)
 	}

@@ -1,0 +1,416 @@
+// The table page's script. Without it the page still works (plain forms).
+// With it:
+//  - the code in a QR code's URL fragment (#code=...) logs the phone in: it
+//    is posted like the typed code and cleared from the address bar, so it
+//    never reaches a server log or the browser's history;
+//  - every deal is first kept on this phone (localStorage) and then sent
+//    with an Idempotency-Key, again and again until the server has it: a
+//    dropped network, a reload or a closed tab loses nothing, and a deal is
+//    never stored twice;
+//  - the page follows the tournament live (deals from another phone at the
+//    table, the round clock) through the server's event stream.
+(function () {
+  "use strict";
+
+  var RETRY_MS = 3000;
+
+  function loginFromFragment() {
+    var form = document.getElementById("table-login");
+    if (!form) { return; }
+    var m = /(?:^#|&)code=([A-Za-z0-9-]{4,32})/.exec(window.location.hash);
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    }
+    if (!m) { return; }
+    form.querySelector("[name=code]").value = m[1];
+    form.submit();
+  }
+
+  // --- the outbox: deals kept on this phone until the server has them ---
+
+  function Outbox(app) {
+    this.name = "revisor.table." + app.dataset.tid + "." + app.dataset.round + "." + app.dataset.table;
+  }
+  Outbox.prototype.load = function () {
+    try {
+      return JSON.parse(window.localStorage.getItem(this.name) || "[]");
+    } catch (e) {
+      return [];
+    }
+  };
+  Outbox.prototype.save = function (items) {
+    window.localStorage.setItem(this.name, JSON.stringify(items));
+  };
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    var a = new Uint8Array(16);
+    window.crypto.getRandomValues(a);
+    return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function TablePage(app) {
+    this.app = app;
+    this.t = function (k) { return app.getAttribute("data-t-" + k) || k; };
+    this.outbox = new Outbox(app);
+    this.form = document.getElementById("deal-form");
+    this.sending = false;
+    this.timer = null;
+    this.clock = null;
+  }
+
+  TablePage.prototype.start = function () {
+    var self = this;
+    if (this.form) {
+      this.form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        self.keep();
+      });
+    }
+    window.addEventListener("online", function () { self.send(); });
+    window.addEventListener("offline", function () { self.network(false); });
+    this.render();
+    this.send();
+    this.listen();
+    this.loadClock();
+  };
+
+  // keep stores the form's deal on this phone and starts sending it.
+  TablePage.prototype.keep = function () {
+    var fields = {};
+    var any = false;
+    Array.prototype.forEach.call(this.form.elements, function (el) {
+      if (!el.name || el.name === "_csrf" || el.name === "idempotency_key" || el.name === "deal") { return; }
+      var v = el.value.trim();
+      if (v !== "") { fields[el.name] = v; any = true; }
+    });
+    if (!any) { return; }
+    var items = this.outbox.load();
+    var game = this.app.dataset.game;
+    var deal = parseInt(document.getElementById("deal-number").value, 10);
+    var fixing = this.form.getAttribute("data-fixing");
+    items = items.filter(function (it) { return !(fixing && it.key === fixing); });
+    items.push({ key: newKey(), game: game, deal: deal, fields: fields, state: "saved", at: Date.now() });
+    items.sort(function (a, b) { return a.game - b.game || a.deal - b.deal; });
+    this.outbox.save(items);
+    this.form.removeAttribute("data-fixing");
+    this.clearForm();
+    this.render();
+    this.send();
+  };
+
+  TablePage.prototype.clearForm = function () {
+    Array.prototype.forEach.call(this.form.elements, function (el) {
+      if (el.name && (el.tagName === "SELECT" || el.type === "text" || el.tagName === "TEXTAREA")) {
+        el.value = "";
+        el.removeAttribute("aria-invalid");
+      }
+    });
+    this.form.querySelectorAll(".field-error").forEach(function (p) { p.textContent = ""; });
+    document.getElementById("deal-errors").textContent = "";
+  };
+
+  // nextDeal is the number the form's deal gets: after the server's deals
+  // and those still on this phone.
+  TablePage.prototype.nextDeal = function () {
+    var live = document.getElementById("live");
+    var n = parseInt(live.getAttribute("data-next"), 10);
+    var game = this.app.dataset.game;
+    this.outbox.load().forEach(function (it) {
+      if (it.game === game && it.deal >= n) { n = it.deal + 1; }
+    });
+    return n;
+  };
+
+  // render shows the deals waiting on this phone under the server's, each
+  // with its state, and numbers the form's deal.
+  TablePage.prototype.render = function () {
+    var self = this;
+    var body = document.getElementById("outbox");
+    if (!body) { return; }
+    var game = this.app.dataset.game;
+    var items = this.outbox.load();
+    var live = document.getElementById("live");
+    var stored = parseInt(live.getAttribute("data-next"), 10) - 1;
+    body.textContent = "";
+    items.forEach(function (it) {
+      if (it.game !== game) { return; }
+      var tr = document.createElement("tr");
+      tr.className = "pending";
+      tr.setAttribute("data-deal", it.deal);
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = it.deal;
+      tr.appendChild(th);
+      var seats = document.querySelectorAll("#deal-form fieldset.player").length;
+      for (var s = 1; s <= seats; s++) {
+        var td = document.createElement("td");
+        td.className = "num";
+        var parts = ["hand1", "hand2", "last", "hand3"].map(function (src) {
+          var v = it.fields["s" + s + "_" + src];
+          return v ? v.replace(/^C/, "C ") : "·";
+        });
+        var span = document.createElement("span");
+        span.className = "parts";
+        span.textContent = parts.join(" ");
+        td.appendChild(span);
+        tr.appendChild(td);
+      }
+      var st = document.createElement("td");
+      st.className = "status";
+      st.setAttribute("data-status", it.state);
+      st.textContent = self.t(it.state === "error" ? "rejected" : it.state);
+      if (it.state === "error") {
+        var fix = document.createElement("button");
+        fix.type = "button";
+        fix.className = "secondary fix";
+        fix.textContent = self.t("fix");
+        fix.addEventListener("click", function () { self.fix(it.key); });
+        st.appendChild(document.createTextNode(" "));
+        st.appendChild(fix);
+      }
+      tr.appendChild(st);
+      body.appendChild(tr);
+      if (it.deal <= stored) { tr.hidden = true; }
+    });
+    if (this.form) {
+      var n = this.form.getAttribute("data-fixing") ? parseInt(document.getElementById("deal-number").value, 10) : this.nextDeal();
+      document.getElementById("deal-number").value = n;
+      document.getElementById("entry-heading").textContent = this.heading(n);
+    }
+    var waiting = items.filter(function (it) { return it.state !== "error"; }).length;
+    this.app.setAttribute("data-pending", String(waiting));
+  };
+
+  // heading names deal n and its dealer (the dealers take turns).
+  TablePage.prototype.heading = function (n) {
+    var dealers = (document.getElementById("live").getAttribute("data-dealers") || "").split("|");
+    return this.t("entry").replace("0", String(n)).replace("%s", dealers[(n - 1) % dealers.length] || "");
+  };
+
+  // fix puts a refused deal back into the form with the server's words
+  // beside its fields.
+  TablePage.prototype.fix = function (key) {
+    var it = this.outbox.load().filter(function (x) { return x.key === key; })[0];
+    if (!it || !this.form) { return; }
+    this.clearForm();
+    var form = this.form;
+    Object.keys(it.fields).forEach(function (name) {
+      var el = form.elements.namedItem(name);
+      if (el) { el.value = it.fields[name]; }
+    });
+    if (it.fields.record) { form.querySelector("details.paste").open = true; }
+    form.setAttribute("data-fixing", key);
+    document.getElementById("deal-number").value = it.deal;
+    document.getElementById("entry-heading").textContent = this.heading(it.deal);
+    this.showMessages(it.messages || []);
+    var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
+    if (first) { first.focus(); }
+  };
+
+  TablePage.prototype.showMessages = function (messages) {
+    var form = this.form;
+    var general = document.getElementById("deal-errors");
+    general.textContent = "";
+    messages.forEach(function (m) {
+      var el = m.field ? form.elements.namedItem(m.field) : null;
+      var p = document.createElement("p");
+      p.textContent = m.text;
+      if (el) {
+        el.setAttribute("aria-invalid", "true");
+        var box = el.closest("fieldset").querySelector(".field-error");
+        box.appendChild(p);
+      } else {
+        general.appendChild(p);
+      }
+    });
+  };
+
+  // send posts the oldest deal waiting on this phone, then the next, until
+  // none is left, one fails for the network (tried again later) or one is
+  // refused (it waits for the table to correct it; the deals after it wait
+  // too, since deals are numbered).
+  TablePage.prototype.send = function () {
+    var self = this;
+    if (this.sending) { return; }
+    var items = this.outbox.load();
+    var it = items.filter(function (x) { return x.state !== "error"; })[0];
+    var blocked = items.some(function (x) { return x.state === "error" && (!it || x.game === it.game && x.deal < it.deal); });
+    if (!it || blocked) { return; }
+    var csrf = document.querySelector("#deal-form [name=_csrf], .logout [name=_csrf]");
+    var data = new URLSearchParams();
+    data.set("_csrf", csrf ? csrf.value : "");
+    data.set("deal", String(it.deal));
+    Object.keys(it.fields).forEach(function (k) { data.set(k, it.fields[k]); });
+    this.sending = true;
+    this.mark(it.key, "sending");
+    fetch("/t/" + encodeURIComponent(this.app.dataset.tid) + "/table/games/" + it.game + "/deals", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "Idempotency-Key": it.key,
+        "Content-Type": "application/x-www-form-urlencoded" },
+      body: data.toString()
+    }).then(function (r) {
+      return r.json().catch(function () { return { retry: true }; }).then(function (ans) {
+        self.sending = false;
+        self.network(true);
+        if (r.ok && ans.ok) {
+          self.drop(it.key);
+          self.refresh();
+          self.send();
+        } else if (r.status === 401) {
+          self.mark(it.key, "saved");
+          self.notice(self.t("relogin"));
+        } else if (ans.retry || r.status >= 500) {
+          self.mark(it.key, "saved");
+          self.later();
+        } else {
+          self.mark(it.key, "error", ans.messages || []);
+          self.refresh();
+        }
+      });
+    }).catch(function () {
+      self.sending = false;
+      self.mark(it.key, "saved");
+      self.network(false);
+      self.later();
+    });
+  };
+
+  TablePage.prototype.later = function () {
+    var self = this;
+    if (this.timer) { return; }
+    this.timer = setTimeout(function () { self.timer = null; self.send(); }, RETRY_MS);
+  };
+
+  TablePage.prototype.mark = function (key, state, messages) {
+    var items = this.outbox.load();
+    items.forEach(function (it) {
+      if (it.key === key) {
+        it.state = state;
+        if (messages) { it.messages = messages; }
+      }
+    });
+    this.outbox.save(items);
+    this.render();
+    if (state === "error" && this.form && !this.form.getAttribute("data-fixing")) { this.fix(key); }
+  };
+
+  TablePage.prototype.drop = function (key) {
+    this.outbox.save(this.outbox.load().filter(function (it) { return it.key !== key; }));
+    if (this.form && this.form.getAttribute("data-fixing") === key) {
+      this.form.removeAttribute("data-fixing");
+      this.clearForm();
+    }
+  };
+
+  TablePage.prototype.network = function (up) {
+    var net = document.getElementById("net");
+    document.body.setAttribute("data-network", up ? "online" : "offline");
+    if (up) {
+      net.hidden = true;
+      return;
+    }
+    net.hidden = false;
+    net.textContent = this.t("offline");
+  };
+
+  TablePage.prototype.notice = function (text) {
+    var net = document.getElementById("net");
+    net.hidden = false;
+    net.textContent = text;
+  };
+
+  // refresh reads the page again and takes its live part: the deals the
+  // server holds (from this phone or another at the table).
+  TablePage.prototype.refresh = function () {
+    var self = this;
+    fetch(window.location.href, { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("live");
+        var here = document.getElementById("live");
+        if (!fresh || !here) { return; }
+        here.replaceWith(document.importNode(fresh, true));
+        var over = fresh.getAttribute("data-over") === "true";
+        if (over && self.form) {
+          // The game ended (on this phone or another): show it as it is now.
+          window.location.reload();
+          return;
+        }
+        self.render();
+        document.body.setAttribute("data-updated", String(Date.now()));
+      })
+      .catch(function () {});
+  };
+
+  TablePage.prototype.listen = function () {
+    var self = this;
+    var url = this.app.getAttribute("data-events");
+    if (!url || !window.EventSource) { return; }
+    var timer = null;
+    var es = new EventSource(url);
+    es.addEventListener("change", function () {
+      if (timer) { clearTimeout(timer); }
+      timer = setTimeout(function () { self.refresh(); self.loadClock(); }, 150);
+    });
+    es.addEventListener("clock", function () { self.loadClock(); });
+    es.addEventListener("open", function () {
+      document.body.setAttribute("data-live", "on");
+      self.send();
+    });
+  };
+
+  // --- the round clock, in the server's time ---
+
+  TablePage.prototype.loadClock = function () {
+    var self = this;
+    var url = this.app.getAttribute("data-clock");
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (c) {
+        if (!c) { return; }
+        // remaining_seconds is the server's: the phone's own clock may be wrong.
+        self.clock = { state: c.state, remaining: c.remaining_seconds || 0, at: Date.now() };
+        self.showClock();
+      })
+      .catch(function () {});
+  };
+
+  TablePage.prototype.showClock = function () {
+    var self = this;
+    var el = document.getElementById("clock");
+    var c = this.clock;
+    if (!c || !c.state || c.state === "idle") { el.hidden = true; return; }
+    el.hidden = false;
+    el.setAttribute("data-state", c.state);
+    var left = c.remaining;
+    if (c.state === "running") {
+      left = Math.max(0, c.remaining - Math.floor((Date.now() - c.at) / 1000));
+    }
+    var mmss = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+    if (c.state === "time_called") {
+      el.textContent = this.t("clock-called");
+    } else if (c.state === "running" && left === 0) {
+      el.textContent = this.t("clock-over");
+    } else if (c.state === "paused") {
+      el.textContent = this.t("clock-paused").replace("%s", mmss);
+    } else {
+      el.textContent = this.t("clock-running").replace("%s", mmss);
+    }
+    if (c.state === "running" && !this.ticking) {
+      this.ticking = setInterval(function () { self.showClock(); }, 1000);
+    } else if (c.state !== "running" && this.ticking) {
+      clearInterval(this.ticking);
+      this.ticking = null;
+    }
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    loginFromFragment();
+    var app = document.getElementById("table-app");
+    if (app) { new TablePage(app).start(); }
+  });
+}());

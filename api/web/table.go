@@ -1,0 +1,301 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// tableCookie holds the code of the table a phone has entered. Like the
+// login's session it is HttpOnly (the page's script never sees it),
+// SameSite=Strict and Secure over TLS; it is sent to the table's pages
+// only, and checked on every request, so it stops working when the next
+// round is drawn.
+const tableCookie = "revisor_table"
+
+// tableRoutes registers the table page under /t/:tid/table: the code
+// form, and the forms a table posts (deals, confirmations, disputes), all
+// with the CSRF token.
+func (h *Handler) tableRoutes(g *echo.Group) {
+	g.GET("", h.tablePage)
+	g.POST("/login", h.tableLogin)
+	g.POST("/logout", h.tableLogout)
+	g.POST("/games/:g/deals", h.tableDeal)
+	g.GET("/clock", h.tableClock)
+}
+
+func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" }
+
+// tableSession returns the table whose code the visitor's cookie holds.
+func (h *Handler) tableSession(c echo.Context) (code string, id tournament.Identity, ok bool) {
+	ck, err := c.Cookie(tableCookie)
+	if err != nil || ck.Value == "" || h.deps.Tournaments == nil {
+		return "", id, false
+	}
+	tid := c.Param("tid")
+	id, err = h.deps.Tournaments.Identify(c.Request().Context(), tid, ck.Value, tournament.Where{})
+	if err != nil || id.Role != tournament.RoleTable || id.Tournament != tid {
+		return "", id, false
+	}
+	return ck.Value, id, true
+}
+
+func (h *Handler) setTableCookie(c echo.Context, tid, code string, maxAge int) {
+	c.SetCookie(&http.Cookie{Name: tableCookie, Value: code, Path: tableURL(tid), MaxAge: maxAge,
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+}
+
+// tableLoginData is the code form's data.
+type tableLoginData struct {
+	Error string
+}
+
+// tableLogin checks a table's code (typed, or read by the page's script
+// from the QR code's URL fragment) and starts the table's session. Wrong
+// codes count against the same per-address budget as every other door.
+func (h *Handler) tableLogin(c echo.Context) error {
+	tid := c.Param("tid")
+	p, _, err := h.tournamentPageStart(c, "tbl.login", "")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Script, p.BodyClass = "table.js", "table-page"
+	ip := c.RealIP()
+	if !h.cfg.Failures.Take(ip) {
+		p.Data = tableLoginData{Error: p.T("login.many")}
+		return h.render(c, http.StatusTooManyRequests, "table_login", p)
+	}
+	code := tournament.NormalizeCode(c.FormValue("code"))
+	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, code, tournament.Where{})
+	if err == nil && id.Role == tournament.RoleTable && id.Tournament == tid {
+		h.cfg.Failures.Refund(ip)
+		h.setTableCookie(c, tid, code, int(sessionMaxAge.Seconds()))
+		return c.Redirect(http.StatusSeeOther, tableURL(tid))
+	}
+	if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
+		h.cfg.Failures.Refund(ip) // not a wrong code: the database failed
+		return h.fail(c, err)
+	}
+	h.cfg.Failures.Fail(c.Request().Context(), ip)
+	p.Data = tableLoginData{Error: p.T("tbl.badcode")}
+	return h.render(c, http.StatusUnauthorized, "table_login", p)
+}
+
+func (h *Handler) tableLogout(c echo.Context) error {
+	h.setTableCookie(c, c.Param("tid"), "", -1)
+	return c.Redirect(http.StatusSeeOther, tableURL(c.Param("tid")))
+}
+
+// tablePlayer is one player at the table.
+type tablePlayer struct {
+	Seat     int
+	ID, Name string
+	Short    string // the first name, when no one else at the table has it
+}
+
+// tableDeal is one deal of a game as the table page shows it.
+type tableDeal struct {
+	Number int
+	Dealer string
+	Cells  []sheetCell
+}
+
+// shortNames gives each player the first word of their name, unless
+// another player at the table has the same first word: a column of a
+// phone's width holds "Anna", not "Anna Andersson".
+func shortNames(ps []tablePlayer) {
+	first := func(s string) string { f, _, _ := strings.Cut(strings.TrimSpace(s), " "); return f }
+	for i := range ps {
+		ps[i].Short = first(ps[i].Name)
+		for j := range ps {
+			if j != i && first(ps[j].Name) == ps[i].Short {
+				ps[i].Short = ps[i].Name
+			}
+		}
+	}
+}
+
+// tableGame is one game of the table.
+type tableGame struct {
+	Number     int
+	Over       bool
+	Current    bool
+	Deals      []tableDeal
+	Totals     []int
+	NextDeal   int
+	NextDealer string
+	Dealers    []string // who deals deal 1, 2, …, in turn
+	Places     []placeView
+}
+
+// tableData is the table page's data.
+type tableData struct {
+	Round, Table int
+	Players      []tablePlayer
+	Games        []tableGame
+	Game         tableGame // the game shown
+	Fields       []tableFieldGroup
+	LastTrick    int
+	Chicago      int
+	Key          string // an Idempotency-Key for the form without script
+	Errors       []string
+	Values       map[string]string
+}
+
+// tableFieldGroup is one player's inputs of the entry form.
+type tableFieldGroup struct {
+	Player tablePlayer
+	Fields []formField
+	Errors []string // the messages about this player's fields
+}
+
+// tablePage is the table's page: the code form without a session, else
+// the game being played with its deals, running totals and the next
+// deal's form.
+func (h *Handler) tablePage(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	_, id, ok := h.tableSession(c)
+	if !ok {
+		p, _, err := h.tournamentPageStart(c, "tbl.login", "")
+		if err != nil {
+			return h.fail(c, err)
+		}
+		p.Data, p.Script, p.BodyClass = tableLoginData{}, "table.js", "table-page"
+		return h.render(c, http.StatusOK, "table_login", p)
+	}
+	p, d, err := h.tableView(c, id)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Data = d
+	return h.render(c, http.StatusOK, "table", p)
+}
+
+// tableView loads what the table page shows for the table of id.
+func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tableData, error) {
+	p, st, err := h.tournamentPageStart(c, "tbl.title", "")
+	if err != nil {
+		return nil, nil, err
+	}
+	r := roundOf(st, id.Round)
+	if r == nil {
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", id.Round)
+	}
+	t, _ := r.Table(id.Table)
+	names := playerIndex(st)
+	d := &tableData{Round: id.Round, Table: id.Table, LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
+		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{}}
+	for i, pid := range t.Players {
+		d.Players = append(d.Players, tablePlayer{Seat: i + 1, ID: pid, Name: names[pid].Name})
+	}
+	shortNames(d.Players)
+	svc, _ := h.service()
+	ctx := c.Request().Context()
+	results, err := svc.TableResults(ctx, st.Tournament.ID, id.Round, id.Table)
+	if err != nil {
+		return nil, nil, err
+	}
+	short := map[string]tournament.Player{}
+	for _, pl := range d.Players {
+		short[pl.ID] = tournament.Player{Name: pl.Short}
+	}
+	want, _ := strconv.Atoi(c.QueryParam("game"))
+	for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
+		gm := tableGame{Number: g}
+		var deals []resultDeal
+		if i := slices.IndexFunc(results, func(res tournament.GameResult) bool { return res.Key.Game == g }); i >= 0 {
+			gm.Over = true
+			deals = resultDeals(results[i].Result)
+			gm.Places = stored(results[i], names).Places
+		} else {
+			pr, err := svc.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
+			if err != nil {
+				return nil, nil, err
+			}
+			deals = progressDeals(pr.Deals)
+		}
+		fillGame(&gm, t, deals, short)
+		d.Games = append(d.Games, gm)
+	}
+	cur := slices.IndexFunc(d.Games, func(g tableGame) bool { return !g.Over })
+	if cur < 0 {
+		cur = len(d.Games) - 1
+	}
+	if want >= 1 && want <= len(d.Games) {
+		cur = want - 1
+	}
+	d.Games[cur].Current = true
+	d.Game = d.Games[cur]
+	d.Fields = entryFields(p, d.Players)
+	p.Title = p.T("tbl.heading", id.Table, id.Round)
+	p.BodyClass, p.Script = "table-page", "table.js"
+	return p, d, nil
+}
+
+// progressDeals turns the engine's results of the deals entered so far
+// into the sheet's lines.
+func progressDeals(rs []engine.DealResult) []resultDeal {
+	out := make([]resultDeal, len(rs))
+	for i, r := range rs {
+		out[i] = resultDeal{Awards: r.Awards, Scores: r.Scores}
+	}
+	return out
+}
+
+// fillGame writes the deals of game gm as score-sheet lines with their
+// dealers, the running totals, and the next deal's number and dealer.
+func fillGame(gm *tableGame, t tournament.Table, deals []resultDeal, names map[string]tournament.Player) {
+	first := max(0, slices.Index(t.Players, t.FirstDealerOf(gm.Number)))
+	dealer := func(k int) string { return names[t.Players[(first+k)%len(t.Players)]].Name }
+	for k, rd := range deals {
+		row := sheetRow{Deal: k + 1, Cells: make([]sheetCell, len(t.Players))}
+		fillRow(&row, rd, t.Players)
+		gm.Deals = append(gm.Deals, tableDeal{Number: k + 1, Dealer: dealer(k), Cells: row.Cells})
+	}
+	gm.Totals = make([]int, len(t.Players))
+	if n := len(deals); n > 0 {
+		for i, pid := range t.Players {
+			gm.Totals[i] = deals[n-1].Scores[pid]
+		}
+	}
+	gm.NextDeal, gm.NextDealer = len(deals)+1, dealer(len(deals))
+	for k := range t.Players {
+		gm.Dealers = append(gm.Dealers, dealer(k))
+	}
+}
+
+// entryFields builds the inputs of the next deal: each player's phase 1,
+// phase 2, last trick or Chicago and final hand.
+func entryFields(p *page, players []tablePlayer) []tableFieldGroup {
+	out := make([]tableFieldGroup, len(players))
+	for i, pl := range players {
+		g := tableFieldGroup{Player: pl}
+		for j, src := range sheetSources {
+			g.Fields = append(g.Fields, formField{Name: entryName(i, src),
+				Label: p.T(sourceLabel[j]), Value: ""})
+		}
+		out[i] = g
+	}
+	return out
+}
+
+// entryName is the form name of seat i's (0-based) field src.
+func entryName(seat int, src string) string { return "s" + strconv.Itoa(seat+1) + "_" + src }
+
+// newKey returns a fresh Idempotency-Key for a form.
+func newKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// trimmed reads a form value without surrounding space.
+func trimmed(c echo.Context, name string) string { return strings.TrimSpace(c.FormValue(name)) }

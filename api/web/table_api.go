@@ -1,0 +1,308 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// The table page writes through the JSON API, run in this process: the
+// same checks, the same Idempotency-Key replay, the same problems and the
+// same audit trail as any other client. The table's code travels from the
+// session cookie to the API's Authorization header, never into a URL or a
+// log line.
+
+// apiAnswer is what the API answered to one in-process request.
+type apiAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (a *apiAnswer) Header() http.Header { return a.header }
+func (a *apiAnswer) Write(b []byte) (int, error) {
+	if a.status == 0 {
+		a.status = http.StatusOK
+	}
+	return a.body.Write(b)
+}
+func (a *apiAnswer) WriteHeader(status int) {
+	if a.status == 0 {
+		a.status = status
+	}
+}
+
+// callAPI runs one API request for the table whose code is code. The
+// client's Idempotency-Key (the header the page's script sends, or the
+// form's field) goes with it.
+func (h *Handler) callAPI(c echo.Context, method, path, code string, body []byte) *apiAnswer {
+	in := c.Request()
+	req, _ := http.NewRequestWithContext(in.Context(), method, path, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+code)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	key := in.Header.Get("Idempotency-Key")
+	if key == "" {
+		key = c.FormValue("idempotency_key")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	for _, hd := range []string{"X-Forwarded-For", "X-Real-Ip", "User-Agent"} {
+		if v := in.Header.Get(hd); v != "" {
+			req.Header.Set(hd, v)
+		}
+	}
+	if id := c.Response().Header().Get(echo.HeaderXRequestID); id != "" {
+		req.Header.Set(echo.HeaderXRequestID, id)
+	}
+	req.RemoteAddr = in.RemoteAddr
+	a := &apiAnswer{header: http.Header{}}
+	h.deps.API.ServeHTTP(a, req)
+	if a.status == 0 {
+		a.status = http.StatusOK
+	}
+	return a
+}
+
+// gamePath is the API path of a game of the session's table.
+func gamePath(id tournament.Identity, g int) string {
+	return fmt.Sprintf("/api/v1/tournaments/%s/rounds/%d/tables/%d/games/%d",
+		urlPathEscape(id.Tournament), id.Round, id.Table, g)
+}
+
+// tableMessage is one problem of a post, in the table's words: the text
+// names players, never their IDs, and Field is the form input it concerns
+// ("" for the deal as a whole).
+type tableMessage struct {
+	Field string `json:"field"`
+	Text  string `json:"text"`
+}
+
+// tableAnswer is the answer to the page's script.
+type tableAnswer struct {
+	OK       bool           `json:"ok"`
+	Deal     int            `json:"deal,omitempty"`
+	GameOver bool           `json:"game_over,omitempty"`
+	Code     string         `json:"code,omitempty"`
+	Messages []tableMessage `json:"messages,omitempty"`
+	// Retry tells the script to keep the entry and send it again later
+	// (the server or the network failed, not the entry).
+	Retry bool `json:"retry,omitempty"`
+}
+
+// wantsJSON reports whether the page's script sent the request.
+func wantsJSON(c echo.Context) bool {
+	return strings.Contains(c.Request().Header.Get("Accept"), "application/json")
+}
+
+// tableDeal takes the next deal of a game from the entry form (or a pasted
+// deal record) and submits it as deal n through the API.
+func (h *Handler) tableDeal(c echo.Context) error {
+	code, id, ok := h.tableSession(c)
+	if !ok {
+		return h.tableGone(c)
+	}
+	g, err := strconv.Atoi(c.Param("g"))
+	n, err2 := strconv.Atoi(c.FormValue("deal"))
+	if err != nil || err2 != nil || g < 1 || g > 100 || n < 1 || n > 1000 {
+		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: "invalid_deal_number",
+			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.number")}}})
+	}
+	p := h.newPage(c, "tbl.title")
+	st, err := h.state(c.Request().Context(), id.Tournament)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	r := roundOf(st, id.Round)
+	t, _ := r.Table(id.Table)
+	body, msgs := entryDeal(c, p, t, lastTrickPoints(st.Tournament.Settings.Rules))
+	if msgs != nil {
+		return h.tableProblem(c, id, http.StatusUnprocessableEntity, tableAnswer{Code: "invalid_entry", Messages: msgs})
+	}
+	a := h.callAPI(c, http.MethodPost, gamePath(id, g)+"/deals?deal="+strconv.Itoa(n), code, body)
+	if a.status >= 300 {
+		ans := problemAnswer(p, a, t, playerIndex(st))
+		return h.tableProblem(c, id, a.status, ans)
+	}
+	h.cache.invalidate(id.Tournament)
+	var out struct {
+		Deal     int  `json:"deal"`
+		GameOver bool `json:"game_over"`
+	}
+	_ = json.Unmarshal(a.body.Bytes(), &out)
+	if wantsJSON(c) {
+		return c.JSON(a.status, tableAnswer{OK: true, Deal: out.Deal, GameOver: out.GameOver})
+	}
+	return c.Redirect(http.StatusSeeOther, tableURL(id.Tournament)+"?game="+strconv.Itoa(g))
+}
+
+// entryDeal builds the deal of the entry form: a pasted deal record as it
+// is, else the score sheet's line of the players' fields. Fields that are
+// not numbers are answered as messages.
+func entryDeal(c echo.Context, p *page, t tournament.Table, lastTrick int) ([]byte, []tableMessage) {
+	if rec := trimmed(c, "record"); rec != "" {
+		if !json.Valid([]byte(rec)) || !strings.HasPrefix(rec, "{") {
+			return nil, []tableMessage{{Field: "record", Text: p.T("tbl.e.record")}}
+		}
+		return []byte(rec), nil
+	}
+	sheet := map[string]map[string]int{}
+	var msgs []tableMessage
+	for i, pid := range t.Players {
+		for j, src := range sheetSources {
+			v := trimmed(c, entryName(i, src))
+			if v == "" {
+				continue
+			}
+			name, pts, ok := parseSheetValue(src, v, lastTrick)
+			if !ok {
+				msgs = append(msgs, tableMessage{Field: entryName(i, src), Text: p.T("tbl.e.nan", p.T(sourceLabel[j]))})
+				continue
+			}
+			if sheet[pid] == nil {
+				sheet[pid] = map[string]int{}
+			}
+			sheet[pid][name] = pts
+		}
+	}
+	if msgs != nil {
+		return nil, msgs
+	}
+	if len(sheet) == 0 {
+		return nil, []tableMessage{{Text: p.T("tbl.e.empty")}}
+	}
+	b, _ := json.Marshal(map[string]any{"sheet": sheet})
+	return b, nil
+}
+
+// sheetProblemPath matches the engine's paths into a posted deal's sheet
+// ("/deals/3/sheet/p11/last_trick", "/deals/3/sheet").
+var sheetProblemPath = regexp.MustCompile(`^/deals/\d+(?:/sheet(?:/([^/]+)(?:/([a-z_0-9]+))?)?)?`)
+
+// problemColumn is the form column of each source the engine names.
+var problemColumn = map[string]int{"hand1": 0, "hand2": 1, "last_trick": 2, "chicago": 2, "hand3": 3}
+
+// problemAnswer puts an API problem in the table's words: each engine
+// problem with the player's name and the field it concerns, the rest by
+// its code.
+func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]tournament.Player) tableAnswer {
+	var prob struct {
+		Code   string `json:"code"`
+		Errors []struct {
+			Code, Path, Player string
+		} `json:"errors"`
+	}
+	_ = json.Unmarshal(a.body.Bytes(), &prob)
+	ans := tableAnswer{Code: prob.Code, Retry: a.status >= 500 || a.status == http.StatusTooManyRequests ||
+		prob.Code == "idempotency_key_in_use"}
+	for _, e := range prob.Errors {
+		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, e.Player, t, names))
+	}
+	if len(ans.Messages) == 0 {
+		ans.Messages = []tableMessage{{Text: codeText(p, prob.Code)}}
+	}
+	return ans
+}
+
+// engineMessage words one engine problem.
+func engineMessage(p *page, code, path, player string, t tournament.Table, names map[string]tournament.Player) tableMessage {
+	m := sheetProblemPath.FindStringSubmatch(path)
+	if m != nil && m[1] != "" {
+		player = unescapePointer(m[1])
+	}
+	seat := slices.Index(t.Players, player)
+	if seat < 0 {
+		return tableMessage{Text: codeText(p, code)}
+	}
+	if m == nil {
+		return tableMessage{Text: names[player].Name + ": " + codeText(p, code)}
+	}
+	col, ok := problemColumn[m[2]]
+	if !ok {
+		return tableMessage{Text: names[player].Name + ": " + codeText(p, code)}
+	}
+	return tableMessage{Field: entryName(seat, sheetSources[col]),
+		Text: names[player].Name + ", " + p.T(sourceLabel[col]) + ": " + codeText(p, code)}
+}
+
+// codeText is the table's sentence for a problem code.
+func codeText(p *page, code string) string {
+	if s := p.T("tbl.e." + code); !strings.HasPrefix(s, "tbl.e.") {
+		return s
+	}
+	return p.T("tbl.e.other")
+}
+
+// unescapePointer undoes RFC 6901's escapes in one path segment.
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
+// tableProblem answers a refused post: JSON to the script, else the table
+// page again with the messages beside the fields and the values kept.
+func (h *Handler) tableProblem(c echo.Context, id tournament.Identity, status int, ans tableAnswer) error {
+	if wantsJSON(c) {
+		return c.JSON(status, ans)
+	}
+	p, d, err := h.tableView(c, id)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	for i := range d.Fields {
+		for j := range d.Fields[i].Fields {
+			f := &d.Fields[i].Fields[j]
+			f.Value = trimmed(c, f.Name)
+			for _, m := range ans.Messages {
+				if m.Field == f.Name {
+					f.Bad = true
+					d.Fields[i].Errors = append(d.Fields[i].Errors, m.Text)
+				}
+			}
+		}
+	}
+	for _, m := range ans.Messages {
+		if m.Field == "" || m.Field == "record" {
+			d.Errors = append(d.Errors, m.Text)
+		}
+	}
+	d.Values["record"] = trimmed(c, "record")
+	p.Data = d
+	return h.render(c, status, "table", p)
+}
+
+// tableGone answers a post whose session has ended (a new round was drawn,
+// or the cookie is gone): the script is told to log in again; a form is
+// sent to the code form.
+func (h *Handler) tableGone(c echo.Context) error {
+	if wantsJSON(c) {
+		return c.JSON(http.StatusUnauthorized, tableAnswer{Code: "login_required",
+			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.login_required")}}})
+	}
+	return c.Redirect(http.StatusSeeOther, tableURL(c.Param("tid")))
+}
+
+// tableClock answers the round clock of the session's round as the API
+// has it (state, ends_at, remaining_seconds, in the server's time); a
+// round without a clock, or a phone without a session, is "idle": the page
+// then shows no clock.
+func (h *Handler) tableClock(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	code, id, ok := h.tableSession(c)
+	if ok {
+		path := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%d/clock", urlPathEscape(id.Tournament), id.Round)
+		if a := h.callAPI(c, http.MethodGet, path, code, nil); a.status == http.StatusOK {
+			return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, a.body.Bytes())
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]string{"state": "idle"})
+}

@@ -1,0 +1,342 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// tab is one browser context (its own cookies and storage, as another
+// phone) of a shared Chromium.
+type tab struct {
+	ctx  context.Context
+	name string
+}
+
+// newTabs opens n browser contexts of one Chromium at width×height.
+func newTabs(t *testing.T, n, width, height int) []*tab {
+	t.Helper()
+	c := newChrome(t, width, height)
+	if _, err := chromedp.Run(c.ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	tabs := make([]*tab, n)
+	for i := range tabs {
+		ctx, cancel := chromedp.NewContext(c.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+			// The engine's refusals (422) and the cut network are provoked
+			// here: the browser's log lines about them are expected.
+			if e, ok := ev.(*log.EventEntryAdded); ok && e.Entry.Source == log.EntrySourceNetwork &&
+				(strings.Contains(e.Entry.Text, "status of 422") || strings.Contains(e.Entry.Text, "ERR_INTERNET_DISCONNECTED")) {
+				return
+			}
+			c.watch(ev)
+		}))
+		t.Cleanup(cancel)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+			t.Fatalf("open tab %d: %v", i, err)
+		}
+		tabs[i] = &tab{ctx: ctx, name: fmt.Sprintf("tab %d", i+1)}
+	}
+	return tabs
+}
+
+func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) error {
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		return fmt.Errorf("%s: %s: %w", b.name, what, err)
+	}
+	return nil
+}
+
+// until polls the JavaScript condition cond for up to d.
+func (b *tab) until(what, cond string, d time.Duration) error {
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(d),
+		chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		return fmt.Errorf("%s: %s: %w", b.name, what, err)
+	}
+	return nil
+}
+
+// untilAcrossLoads is until for a condition the page may reach by
+// loading itself again (the table page does when a game ends): evaluations
+// that fail while it loads are tried again.
+func (b *tab) untilAcrossLoads(what, cond string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (`+cond+`)`))
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: %s: not within %v (last error: %v)", b.name, what, d, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (b *tab) eval(expr string) (string, error) {
+	return chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+}
+
+func (b *tab) screenshot(t *testing.T, name string) {
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	writeArtifact(t, name, png)
+}
+
+// setOffline cuts or restores the tab's network, as DevTools' offline
+// switch does: requests fail and navigator.onLine follows.
+func (b *tab) setOffline(offline bool) error {
+	if _, err := chromedp.Call(b.ctx, network.Enable, network.EnableParams{}); err != nil {
+		return err
+	}
+	cond := []*network.Conditions{{Offline: offline, DownloadThroughput: -1, UploadThroughput: -1}}
+	if offline {
+		if _, err := chromedp.Call(b.ctx, network.EmulateNetworkConditionsByRule,
+			network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: cond}); err != nil {
+			return err
+		}
+	} else if _, err := chromedp.Call(b.ctx, network.EmulateNetworkConditionsByRule,
+		network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: []*network.Conditions{}}); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(b.ctx, network.OverrideNetworkState,
+		network.OverrideNetworkStateParams{Offline: offline, DownloadThroughput: -1, UploadThroughput: -1})
+	return err
+}
+
+// sheetDeals reads the deals of a score-sheet game record as the table
+// page's fields: seat s's source src is "s<s>_<src>".
+func sheetDeals(t *testing.T, rec []byte, players []string) []map[string]string {
+	t.Helper()
+	lines := sheetLines(t, rec)
+	out := make([]map[string]string, len(lines))
+	for k, sheet := range lines {
+		out[k] = map[string]string{}
+		for pid, line := range sheet {
+			seat := slices.Index(players, pid) + 1
+			for src, v := range line {
+				field, val := sheetField(src, v)
+				out[k][fmt.Sprintf("s%d_%s", seat, field)] = val
+			}
+		}
+	}
+	return out
+}
+
+// enterDeal fills the entry form with fields and saves the deal.
+func (b *tab) enterDeal(fields map[string]string) error {
+	js, _ := json.Marshal(fields)
+	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(function (v) {
+		var f = document.getElementById("deal-form");
+		f.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
+		Object.keys(v).forEach(function (k) { f.elements.namedItem(k).value = v[k]; });
+		document.getElementById("save-deal").click();
+		return true;
+	})(`+string(js)+`)`))
+	return err
+}
+
+// serverHas is the condition that the page shows the server holding n
+// deals of its game (or the game over, for its last deal).
+func serverHas(n int, last bool) string {
+	if last {
+		return `(function () { var l = document.getElementById("live"); return !!l && l.dataset.over === "true"; })()`
+	}
+	return fmt.Sprintf(`(function () { var l = document.getElementById("live"); return !!l && l.dataset.next === "%d"; })()`, n+1)
+}
+
+// TestBrowserTablePages plays a 13-player round of a club night at four
+// tables at once, each on its own phone-sized browser that opened the
+// table card's QR link: every deal entered on the table page, one table's
+// network cut for 30 seconds in the middle of its game, every deal stored
+// exactly once, and the round closed. Screenshots of the table page (entry,
+// error, offline) at 360 px in English and Swedish go to the artifacts.
+func TestBrowserTablePages(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	one := 1
+	c, err := s.svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Klubbkväll", Format: tournament.FormatSM, GamesPerRound: &one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken}
+	nps := make([]tournament.NewPlayer, 13)
+	for i := range nps {
+		nps[i] = tournament.NewPlayer{Name: playerName(i), Club: "BK Ess"}
+	}
+	if f.Players, err = s.svc.AddPlayers(ctx, org, f.ID, nps); err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(5)
+	if f.Round, err = s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Round.Tables) != 4 {
+		t.Fatalf("13 players at %d tables, want 4", len(f.Round.Tables))
+	}
+	codes, err := s.svc.TableCodes(ctx, org, f.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 13))
+	records := make([][]byte, 4)
+	for i, tb := range f.Round.Tables {
+		records[i] = tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1))
+	}
+
+	tabs := newTabs(t, 4, 360, 800)
+	langs := []string{"en", "en", "sv", "sv"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i, tb := range f.Round.Tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := playTable(t, tabs[i], s.URL, f.ID, langs[i], codes[tb.Number], tb, sheetDeals(t, records[i], tb.Players), i); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		return
+	}
+	// Every deal stored exactly once: each game's record is the game played.
+	for i, tb := range f.Round.Tables {
+		res, err := s.svc.Game(ctx, tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+		if err != nil {
+			t.Fatalf("table %d: %v", tb.Number, err)
+		}
+		var got, want struct{ Deals []json.RawMessage }
+		_ = json.Unmarshal(res.Record, &got)
+		_ = json.Unmarshal(records[i], &want)
+		if len(got.Deals) != len(want.Deals) {
+			t.Errorf("table %d stored %d deals, want %d", tb.Number, len(got.Deals), len(want.Deals))
+			continue
+		}
+		for k := range want.Deals {
+			if !jsonEqual(got.Deals[k], want.Deals[k]) {
+				t.Errorf("table %d deal %d stored %s, want %s", tb.Number, k+1, got.Deals[k], want.Deals[k])
+			}
+		}
+	}
+	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1); err != nil && tournament.ErrorCode(err) != "ties_unresolved" {
+		t.Fatalf("close round 1: %v", err)
+	}
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return string(xb) == string(yb)
+}
+
+// playTable opens the table's QR link in tab and enters its game deal by
+// deal. Table index 0 loses its network for 30 seconds after its third
+// deal; table index 1 first enters a deal the engine refuses.
+func playTable(t *testing.T, b *tab, base, tid, lang, code string, tb tournament.Table, deals []map[string]string, index int) error {
+	b.name = fmt.Sprintf("table %d", tb.Number)
+	if err := b.do("language", chromedp.Navigate(base+"/lang/"+lang+"?next=/")); err != nil {
+		return err
+	}
+	// The QR code's link: the code rides in the fragment.
+	if err := b.do("open the QR link", chromedp.Navigate(base+"/t/"+tid+"/table#code="+code),
+		chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
+		return err
+	}
+	if href, _ := b.eval(`location.href`); strings.Contains(href, code) {
+		return fmt.Errorf("%s: the code is still in the address bar: %s", b.name, href)
+	}
+	// Tables 2 and 3 first enter a deal the engine refuses (two players
+	// with the last trick; 9 points in phase 1) and correct it.
+	if bad, ok := map[int]map[string]string{1: {"s1_last": "5", "s2_last": "5"}, 2: {"s1_hand1": "9", "s2_last": "5"}}[index]; ok {
+		if err := b.enterDeal(bad); err != nil {
+			return err
+		}
+		if err := b.until("the refusal beside the field", `document.querySelector("fieldset .field-error p") !== null`, 20*time.Second); err != nil {
+			return err
+		}
+		b.screenshot(t, "table-error-360-"+lang)
+	}
+	var cut time.Time
+	for k, fields := range deals {
+		last := k == len(deals)-1
+		if err := b.enterDeal(fields); err != nil {
+			return err
+		}
+		if index == 0 && !cut.IsZero() {
+			// Offline: the deal waits on the phone.
+			if err := b.until("kept on the phone", fmt.Sprintf(`document.querySelector('#outbox tr[data-deal="%d"] td.status[data-status="saved"]') !== null`, k+1), 10*time.Second); err != nil {
+				return err
+			}
+			if k == 5 || last {
+				b.screenshot(t, "table-offline-360-"+lang)
+				time.Sleep(time.Until(cut.Add(30 * time.Second)))
+				if err := b.setOffline(false); err != nil {
+					return err
+				}
+				cut = time.Time{}
+				if err := b.untilAcrossLoads("every kept deal sent", serverHas(k+1, last)+` && !document.querySelector('#outbox tr:not([hidden])')`, 30*time.Second); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := b.untilAcrossLoads(fmt.Sprintf("deal %d stored", k+1), serverHas(k+1, last), 30*time.Second); err != nil {
+			return err
+		}
+		if k == 1 && index >= 2 {
+			b.screenshot(t, "table-entry-360-"+lang)
+		}
+		if index == 0 && k == 2 && !last && len(deals) > 4 {
+			if err := b.setOffline(true); err != nil {
+				return err
+			}
+			cut = time.Now()
+			if err := b.until("offline shown", `document.body.dataset.network === "offline" || !document.getElementById("net").hidden`, 5*time.Second); err != nil {
+				// The page learns of it at its first failed send.
+				_ = err
+			}
+		}
+	}
+	if index == 0 {
+		b.screenshot(t, "table-over-360-"+lang)
+	}
+	return nil
+}
+
+// writeArtifact writes a screenshot under the artifacts directory.
+func writeArtifact(t *testing.T, name string, png []byte) {
+	path := filepath.Join(artifactsDir(t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Errorf("write %s: %v", path, err)
+		return
+	}
+	t.Logf("screenshot: %s", path)
+}

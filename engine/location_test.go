@@ -328,3 +328,40 @@ func mutate(t *testing.T, rec []byte, f func(map[string]any)) []byte {
 func exchangeOf(r map[string]any, round, i int) map[string]any {
 	return r["exchanges"].([]any)[round].([]any)[i].(map[string]any)
 }
+
+// TestParseLocation checks, over the same broken records, that every
+// problem's path reads back into its location.
+func TestParseLocation(t *testing.T) {
+	n := 0
+	for _, rec := range locationCorpus(t) {
+		for _, data := range mutants(t, rec) {
+			for _, p := range outcomeProblems(engine.Validate(data, engine.GameOptions{})) {
+				n++
+				got, err := engine.ParseLocation(p.Path)
+				if err != nil || got != p.At {
+					t.Fatalf("ParseLocation(%q) = %+v, %v, want %+v", p.Path, got, err, p.At)
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("only %d problems read back; want the corpus's thousands", n)
+	}
+	if _, err := engine.ParseLocation("deals/0"); err == nil {
+		t.Errorf("ParseLocation(%q) = nil error, want one", "deals/0")
+	}
+}
+
+func FuzzParseLocation(f *testing.F) {
+	for _, s := range []string{"", "/", "/deals/3/sheet/p1/last_trick", "/tricks/2/1/card", "/rules/overrides/hand_points/pair", "/hands/a~1b/4", "x"} {
+		f.Add(s)
+	}
+	// Any text reads without a panic; only a pointer is taken. (That real
+	// problems read back exactly is TestParseLocation's.)
+	f.Fuzz(func(t *testing.T, path string) {
+		_, err := engine.ParseLocation(path)
+		if pointer := path == "" || path[0] == '/'; pointer != (err == nil) {
+			t.Fatalf("ParseLocation(%q) error = %v, want an error only for a non-pointer", path, err)
+		}
+	})
+}

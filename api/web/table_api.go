@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -185,13 +185,6 @@ func entryDeal(c echo.Context, p *page, t tournament.Table, lastTrick int) ([]by
 	return b, nil
 }
 
-// sheetProblemPath matches the engine's paths into a posted deal's sheet
-// ("/deals/3/sheet/p11/last_trick", "/deals/3/sheet").
-var sheetProblemPath = regexp.MustCompile(`^/deals/\d+(?:/sheet(?:/([^/]+)(?:/([a-z_0-9]+))?)?)?`)
-
-// problemColumn is the form column of each source the engine names.
-var problemColumn = map[string]int{"hand1": 0, "hand2": 1, "last_trick": 2, "chicago": 2, "hand3": 3}
-
 // problemAnswer puts an API problem in the table's words: each engine
 // problem with the player's name and the field it concerns, the rest by
 // its code.
@@ -199,14 +192,14 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 	var prob struct {
 		Code   string `json:"code"`
 		Errors []struct {
-			Code, Path, Player string
+			Code, Path string
 		} `json:"errors"`
 	}
 	_ = json.Unmarshal(a.body.Bytes(), &prob)
 	ans := tableAnswer{Code: prob.Code, Retry: a.status >= 500 || a.status == http.StatusTooManyRequests ||
 		prob.Code == "idempotency_key_in_use"}
 	for _, e := range prob.Errors {
-		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, e.Player, t, names))
+		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, t, names))
 	}
 	if len(ans.Messages) == 0 {
 		ans.Messages = []tableMessage{{Text: codeText(p, prob.Code)}}
@@ -214,25 +207,20 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 	return ans
 }
 
-// engineMessage words one engine problem.
-func engineMessage(p *page, code, path, player string, t tournament.Table, names map[string]tournament.Player) tableMessage {
-	m := sheetProblemPath.FindStringSubmatch(path)
-	if m != nil && m[1] != "" {
-		player = unescapePointer(m[1])
-	}
-	seat := slices.Index(t.Players, player)
-	if seat < 0 {
+// engineMessage words one engine problem: a problem in a player's line
+// of the sheet names the player and the field, and is placed beside it.
+func engineMessage(p *page, code, path string, t tournament.Table, names map[string]tournament.Player) tableMessage {
+	at, err := engine.ParseLocation(path)
+	seat := slices.Index(t.Players, at.Player)
+	if err != nil || at.Part != engine.PartSheet || seat < 0 {
 		return tableMessage{Text: codeText(p, code)}
 	}
-	if m == nil {
-		return tableMessage{Text: names[player].Name + ": " + codeText(p, code)}
-	}
-	col, ok := problemColumn[m[2]]
+	col, ok := sheetColumn[at.Member]
 	if !ok {
-		return tableMessage{Text: names[player].Name + ": " + codeText(p, code)}
+		return tableMessage{Text: names[at.Player].Name + ": " + codeText(p, code)}
 	}
 	return tableMessage{Field: entryName(seat, sheetSources[col]),
-		Text: names[player].Name + ", " + p.T(sourceLabel[col]) + ": " + codeText(p, code)}
+		Text: names[at.Player].Name + ", " + p.T(sourceLabel[col]) + ": " + codeText(p, code)}
 }
 
 // codeText is the table's sentence for a problem code.
@@ -241,11 +229,6 @@ func codeText(p *page, code string) string {
 		return s
 	}
 	return p.T("tbl.e.other")
-}
-
-// unescapePointer undoes RFC 6901's escapes in one path segment.
-func unescapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
 // tableProblem answers a refused post: JSON to the script, else the table

@@ -93,7 +93,15 @@ func (b *tab) eval(expr string) (string, error) {
 }
 
 func (b *tab) screenshot(t *testing.T, name string) {
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	var png []byte
+	var err error
+	// A page that has just loaded itself again may not be attached yet.
+	for range 20 {
+		if png, err = chromedp.Run(b.ctx, chromedp.FullScreenshot(100)); err == nil {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return

@@ -291,3 +291,28 @@ func TestQRCodes(t *testing.T) {
 		t.Errorf("console sheets without a login: want the redirect to the login")
 	}
 }
+
+// TestTableCodesAreRateLimited checks that wrong table codes count against
+// the per-address budget shared with the login and the API.
+func TestTableCodesAreRateLimited(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	b := s.browser(t)
+	limited := false
+	for range 15 {
+		if r := b.tableLogin(f, "WRONGCOD"); r.Status == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("15 wrong table codes: no 429")
+	}
+	if r := b.tableLogin(f, tableCode(t, s, f, 1)); r.Status != http.StatusTooManyRequests {
+		t.Errorf("the right code while limited = %d, want 429", r.Status)
+	}
+	// The same budget as the login page's.
+	if r := b.post("/login", "/login", url.Values{"token": {f.Token}}); r.Status != http.StatusTooManyRequests {
+		t.Errorf("login while limited = %d, want 429", r.Status)
+	}
+}

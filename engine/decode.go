@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/revisor-sm/revisor/engine/internal/jsontree"
 )
 
 // DecodeError is the error of DecodeDeal, DecodeGame and ParseRules.
@@ -118,13 +120,13 @@ func DecodeGameDeal(data []byte) (GameDeal, error) {
 }
 
 // parseJSON parses a whole document for a decoder.
-func parseJSON(data []byte) (node, *decoder, *DecodeError) { return parseJSONWith(data, nil) }
+func parseJSON(data []byte) (jsontree.Node, *decoder, *DecodeError) { return parseJSONWith(data, nil) }
 
 // parseJSONWith is parseJSON with buffers to reuse (bufs may be nil).
-func parseJSONWith(data []byte, bufs *parseBuffers) (node, *decoder, *DecodeError) {
-	root, t, err := parseTree(string(data), bufs)
+func parseJSONWith(data []byte, bufs *jsontree.Buffers) (jsontree.Node, *decoder, *DecodeError) {
+	root, t, err := jsontree.Parse(string(data), bufs)
 	if err != nil {
-		return node{}, nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
+		return jsontree.Node{}, nil, &DecodeError{Syntax: true, Problems: []Problem{{Code: "invalid_record", Path: "",
 			Message: "not JSON: " + err.Error()}}}
 	}
 	return root, &decoder{t: t}, nil
@@ -161,7 +163,7 @@ func escapeKey(k string) string {
 
 // decoder walks a parsed JSON tree and collects problems.
 type decoder struct {
-	t          tree
+	t          jsontree.Tree
 	probs      []Problem
 	wrongTypes int
 	slab       []Card // the card lists are cut from it
@@ -191,14 +193,14 @@ func (d *decoder) failed() *DecodeError {
 
 // kids returns the elements of an array, or the keys and values of an
 // object, alternating.
-func (d *decoder) kids(v node) []node { return d.t.arena[v.lo : v.lo+v.n] }
+func (d *decoder) kids(v jsontree.Node) []jsontree.Node { return d.t.Kids(v) }
 
 // members iterates over the keys and values of an object in document order.
-func (d *decoder) members(obj node) iter.Seq2[string, node] {
-	return func(yield func(string, node) bool) {
+func (d *decoder) members(obj jsontree.Node) iter.Seq2[string, jsontree.Node] {
+	return func(yield func(string, jsontree.Node) bool) {
 		kids := d.kids(obj)
 		for i := 0; i+1 < len(kids); i += 2 {
-			if !yield(d.t.text(kids[i]), kids[i+1]) {
+			if !yield(d.t.Text(kids[i]), kids[i+1]) {
 				return
 			}
 		}
@@ -206,56 +208,56 @@ func (d *decoder) members(obj node) iter.Seq2[string, node] {
 }
 
 // get returns the member key of an object (the last one when repeated).
-func (d *decoder) get(obj node, key string) (node, bool) {
+func (d *decoder) get(obj jsontree.Node, key string) (jsontree.Node, bool) {
 	kids := d.kids(obj)
 	for i := len(kids) - 2; i >= 0; i -= 2 {
-		if d.t.text(kids[i]) == key {
+		if d.t.Text(kids[i]) == key {
 			return kids[i+1], true
 		}
 	}
-	return node{}, false
+	return jsontree.Node{}, false
 }
 
 // opt returns a member that is present and not null.
-func (d *decoder) opt(obj node, key string) (node, bool) {
+func (d *decoder) opt(obj jsontree.Node, key string) (jsontree.Node, bool) {
 	v, ok := d.get(obj, key)
-	return v, ok && v.kind != kNull
+	return v, ok && v.Kind() != jsontree.Null
 }
 
-func typeName(v node) string {
-	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[v.kind]
+func typeName(v jsontree.Node) string {
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[v.Kind()]
 }
 
-func (d *decoder) object(v node, p *ptr) (node, bool) {
-	if v.kind != kObj {
+func (d *decoder) object(v jsontree.Node, p *ptr) (jsontree.Node, bool) {
+	if v.Kind() != jsontree.Obj {
 		d.wrongType(p, "an object", typeName(v))
 		return v, false
 	}
 	return v, true
 }
 
-func (d *decoder) array(v node, p *ptr) ([]node, bool) {
-	if v.kind != kArr {
+func (d *decoder) array(v jsontree.Node, p *ptr) ([]jsontree.Node, bool) {
+	if v.Kind() != jsontree.Arr {
 		d.wrongType(p, "an array", typeName(v))
 		return nil, false
 	}
 	return d.kids(v), true
 }
 
-func (d *decoder) str(v node, p *ptr) (string, bool) {
-	if v.kind != kStr {
+func (d *decoder) str(v jsontree.Node, p *ptr) (string, bool) {
+	if v.Kind() != jsontree.Str {
 		d.wrongType(p, "a string", typeName(v))
 		return "", false
 	}
-	return d.t.text(v), true
+	return d.t.Text(v), true
 }
 
-func (d *decoder) integer(v node, p *ptr) (int, bool) {
-	if v.kind != kNum {
+func (d *decoder) integer(v jsontree.Node, p *ptr) (int, bool) {
+	if v.Kind() != jsontree.Num {
 		d.wrongType(p, "a whole number", typeName(v))
 		return 0, false
 	}
-	s := d.t.text(v)
+	s := d.t.Text(v)
 	if i, err := strconv.Atoi(s); err == nil && i > -1<<53 && i < 1<<53 {
 		return i, true
 	}
@@ -267,7 +269,7 @@ func (d *decoder) integer(v node, p *ptr) (int, bool) {
 	return int(f), true
 }
 
-func (d *decoder) card(v node, p *ptr) (Card, bool) {
+func (d *decoder) card(v jsontree.Node, p *ptr) (Card, bool) {
 	s, ok := d.str(v, p)
 	if !ok {
 		return 0, false
@@ -282,7 +284,7 @@ func (d *decoder) card(v node, p *ptr) (Card, bool) {
 
 // cards decodes a list of cards; invalid entries are reported and left out.
 // The lists are cut from one slab to save allocations.
-func (d *decoder) cards(v node, p *ptr) []Card {
+func (d *decoder) cards(v jsontree.Node, p *ptr) []Card {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -304,7 +306,7 @@ func (d *decoder) cards(v node, p *ptr) []Card {
 }
 
 // field returns a member; a missing required member is reported.
-func (d *decoder) field(obj node, k string, p *ptr, required bool) (node, bool) {
+func (d *decoder) field(obj jsontree.Node, k string, p *ptr, required bool) (jsontree.Node, bool) {
 	v, ok := d.get(obj, k)
 	if !ok && required {
 		d.add("invalid_record", p, "missing %q", k)

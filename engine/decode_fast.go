@@ -1,6 +1,10 @@
 package engine
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/revisor-sm/revisor/engine/internal/jsontree"
+)
 
 // The fast path for deal records. fastDecoder reads the common shape of a
 // deal record in one pass over the bytes, straight into a DealRecord,
@@ -266,7 +270,7 @@ func (f *fastDecoder) rulesValue(dst **Rules) bool {
 	}
 	span := f.src[start:f.pos]
 	if !f.hasRules || !bytes.Equal(span, f.rulesSrc) {
-		root, t, err := parseTree(string(span), nil)
+		root, t, err := jsontree.Parse(string(span), nil)
 		if err != nil {
 			return false
 		}

@@ -1,8 +1,10 @@
 package engine
 
+import "github.com/revisor-sm/revisor/engine/internal/jsontree"
+
 // deal decodes a deal record at p. header: read rules, players, dealer and
 // scores (a stand-alone deal); inside a game they are ignored.
-func (d *decoder) deal(v node, p *ptr, header bool) *DealRecord {
+func (d *decoder) deal(v jsontree.Node, p *ptr, header bool) *DealRecord {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return nil
@@ -40,7 +42,7 @@ func (d *decoder) deal(v node, p *ptr, header bool) *DealRecord {
 	return rec
 }
 
-func (d *decoder) dealHeader(rec *DealRecord, obj node, p *ptr) {
+func (d *decoder) dealHeader(rec *DealRecord, obj jsontree.Node, p *ptr) {
 	if v, ok := d.opt(obj, "rules"); ok {
 		c := p.field("rules")
 		r := d.rules(v, &c)
@@ -57,7 +59,7 @@ func (d *decoder) dealHeader(rec *DealRecord, obj node, p *ptr) {
 	if v, ok := d.opt(obj, "scores"); ok {
 		c := p.field("scores")
 		if m, ok := d.object(v, &c); ok {
-			rec.Scores = make(map[string]int, m.n)
+			rec.Scores = make(map[string]int, m.Len())
 			for kvKey, kv := range d.members(m) {
 				kc := c.field(kvKey)
 				if n, ok := d.integer(kv, &kc); ok {
@@ -68,7 +70,7 @@ func (d *decoder) dealHeader(rec *DealRecord, obj node, p *ptr) {
 	}
 }
 
-func (d *decoder) strings(v node, p *ptr) []string {
+func (d *decoder) strings(v jsontree.Node, p *ptr) []string {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -83,12 +85,12 @@ func (d *decoder) strings(v node, p *ptr) []string {
 	return out
 }
 
-func (d *decoder) hands(v node, p *ptr) map[string][]Card {
+func (d *decoder) hands(v jsontree.Node, p *ptr) map[string][]Card {
 	m, ok := d.object(v, p)
 	if !ok {
 		return nil
 	}
-	out := make(map[string][]Card, m.n)
+	out := make(map[string][]Card, m.Len())
 	for kvKey, kv := range d.members(m) {
 		c := p.field(kvKey)
 		out[kvKey] = d.cards(kv, &c)
@@ -96,7 +98,7 @@ func (d *decoder) hands(v node, p *ptr) map[string][]Card {
 	return out
 }
 
-func (d *decoder) exchangeRounds(v node, p *ptr) [][]Exchange {
+func (d *decoder) exchangeRounds(v jsontree.Node, p *ptr) [][]Exchange {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -117,7 +119,7 @@ func (d *decoder) exchangeRounds(v node, p *ptr) [][]Exchange {
 	return out
 }
 
-func (d *decoder) exchange(v node, p *ptr) Exchange {
+func (d *decoder) exchange(v jsontree.Node, p *ptr) Exchange {
 	var x Exchange
 	obj, ok := d.object(v, p)
 	if !ok {
@@ -126,8 +128,8 @@ func (d *decoder) exchange(v node, p *ptr) Exchange {
 	hasPlayer := false
 	kids := d.kids(obj)
 	for i := 0; i+1 < len(kids); i += 2 {
-		key, v := d.t.text(kids[i]), kids[i+1]
-		if v.kind == kNull && key != "player" {
+		key, v := d.t.Text(kids[i]), kids[i+1]
+		if v.Kind() == jsontree.Null && key != "player" {
 			continue
 		}
 		c := p.field(key)
@@ -153,7 +155,7 @@ func (d *decoder) exchange(v node, p *ptr) Exchange {
 	return x
 }
 
-func (d *decoder) open(v node, p *ptr) *OpenCard {
+func (d *decoder) open(v jsontree.Node, p *ptr) *OpenCard {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return nil
@@ -171,7 +173,7 @@ func (d *decoder) open(v node, p *ptr) *OpenCard {
 }
 
 // player reads the required "player" field of an entry.
-func (d *decoder) player(obj node, p *ptr) string {
+func (d *decoder) player(obj jsontree.Node, p *ptr) string {
 	v, ok := d.field(obj, "player", p, true)
 	if !ok {
 		return ""
@@ -181,7 +183,7 @@ func (d *decoder) player(obj node, p *ptr) string {
 	return s
 }
 
-func (d *decoder) phases(v node, p *ptr) [][]Announcement {
+func (d *decoder) phases(v jsontree.Node, p *ptr) [][]Announcement {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -202,7 +204,7 @@ func (d *decoder) phases(v node, p *ptr) [][]Announcement {
 	return out
 }
 
-func (d *decoder) tricks(v node, p *ptr) [][]Play {
+func (d *decoder) tricks(v jsontree.Node, p *ptr) [][]Play {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -224,7 +226,7 @@ func (d *decoder) tricks(v node, p *ptr) [][]Play {
 }
 
 // announcement decodes one entry of a phase in a single pass.
-func (d *decoder) announcement(v node, p *ptr) Announcement {
+func (d *decoder) announcement(v jsontree.Node, p *ptr) Announcement {
 	var a Announcement
 	obj, ok := d.object(v, p)
 	if !ok {
@@ -233,13 +235,13 @@ func (d *decoder) announcement(v node, p *ptr) Announcement {
 	hasPlayer := false
 	kids := d.kids(obj)
 	for i := 0; i+1 < len(kids); i += 2 {
-		key, v := d.t.text(kids[i]), kids[i+1]
+		key, v := d.t.Text(kids[i]), kids[i+1]
 		switch {
 		case key == "player":
 			c := p.field(key)
 			hasPlayer = true
 			a.Player, _ = d.str(v, &c)
-		case key == "announce" && v.kind != kNull:
+		case key == "announce" && v.Kind() != jsontree.Null:
 			c := p.field(key)
 			a.Announce, _ = d.str(v, &c)
 		}
@@ -251,7 +253,7 @@ func (d *decoder) announcement(v node, p *ptr) Announcement {
 }
 
 // play decodes one card played to a trick in a single pass.
-func (d *decoder) play(v node, p *ptr) Play {
+func (d *decoder) play(v jsontree.Node, p *ptr) Play {
 	var pl Play
 	obj, ok := d.object(v, p)
 	if !ok {
@@ -260,7 +262,7 @@ func (d *decoder) play(v node, p *ptr) Play {
 	hasPlayer, hasCard := false, false
 	kids := d.kids(obj)
 	for i := 0; i+1 < len(kids); i += 2 {
-		key, v := d.t.text(kids[i]), kids[i+1]
+		key, v := d.t.Text(kids[i]), kids[i+1]
 		switch key {
 		case "player":
 			c := p.field(key)
@@ -282,7 +284,7 @@ func (d *decoder) play(v node, p *ptr) Play {
 }
 
 // game decodes a game record.
-func (d *decoder) game(v node) *GameRecord {
+func (d *decoder) game(v jsontree.Node) *GameRecord {
 	obj, ok := d.object(v, nil)
 	if !ok {
 		return nil
@@ -312,7 +314,7 @@ func (d *decoder) game(v node) *GameRecord {
 	return g
 }
 
-func (d *decoder) gameDeals(v node, p *ptr) []GameDeal {
+func (d *decoder) gameDeals(v jsontree.Node, p *ptr) []GameDeal {
 	a, ok := d.array(v, p)
 	if !ok {
 		return nil
@@ -334,19 +336,19 @@ func (d *decoder) gameDeals(v node, p *ptr) []GameDeal {
 	return out
 }
 
-func (d *decoder) sheet(v node, p *ptr) Sheet {
+func (d *decoder) sheet(v jsontree.Node, p *ptr) Sheet {
 	m, ok := d.object(v, p)
 	if !ok {
 		return nil
 	}
-	s := make(Sheet, m.n)
+	s := make(Sheet, m.Len())
 	for pvKey, pv := range d.members(m) {
 		c := p.field(pvKey)
 		src, ok := d.object(pv, &c)
 		if !ok {
 			continue
 		}
-		line := make(map[string]int, src.n)
+		line := make(map[string]int, src.Len())
 		for kvKey, kv := range d.members(src) {
 			kc := c.field(kvKey)
 			if n, ok := d.integer(kv, &kc); ok {

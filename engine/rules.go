@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/revisor-sm/revisor/engine/internal/jsontree"
 )
 
 // Values of the enumerated switches of docs/game-rules.md.
@@ -133,7 +135,7 @@ func (r *Rules) suitRank(s int) int {
 }
 
 // rules decodes a "rules" object.
-func (d *decoder) rules(v node, p *ptr) Rules {
+func (d *decoder) rules(v jsontree.Node, p *ptr) Rules {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return SM()
@@ -168,7 +170,7 @@ func (d *decoder) rules(v node, p *ptr) Rules {
 }
 
 // override sets one switch, reporting problems at p.
-func (d *decoder) override(r *Rules, name string, v node, p *ptr) {
+func (d *decoder) override(r *Rules, name string, v jsontree.Node, p *ptr) {
 	switch name {
 	case "players":
 		d.players(r, v, p)
@@ -215,9 +217,9 @@ func (d *decoder) override(r *Rules, name string, v node, p *ptr) {
 	}
 }
 
-func (d *decoder) players(r *Rules, v node, p *ptr) {
-	if v.kind == kStr {
-		s := d.t.text(v)
+func (d *decoder) players(r *Rules, v jsontree.Node, p *ptr) {
+	if v.Kind() == jsontree.Str {
+		s := d.t.Text(v)
 		lo, hi, found := strings.Cut(s, "-")
 		if !found {
 			hi = lo
@@ -242,7 +244,7 @@ func (d *decoder) players(r *Rules, v node, p *ptr) {
 	r.MinPlayers, r.MaxPlayers = n, n
 }
 
-func (d *decoder) suitOrder(r *Rules, v node, p *ptr) {
+func (d *decoder) suitOrder(r *Rules, v jsontree.Node, p *ptr) {
 	s, ok := d.str(v, p)
 	if !ok {
 		return
@@ -260,7 +262,7 @@ func (d *decoder) suitOrder(r *Rules, v node, p *ptr) {
 	d.add("unknown_rule", p, "suit_order %q: want none or the four suits highest first, such as shdc", s)
 }
 
-func (d *decoder) handPoints(r *Rules, v node, p *ptr) {
+func (d *decoder) handPoints(r *Rules, v jsontree.Node, p *ptr) {
 	obj, ok := d.object(v, p)
 	if !ok {
 		return
@@ -276,7 +278,7 @@ func (d *decoder) handPoints(r *Rules, v node, p *ptr) {
 	}
 }
 
-func (d *decoder) enum(v node, p *ptr, old string, allowed ...string) string {
+func (d *decoder) enum(v jsontree.Node, p *ptr, old string, allowed ...string) string {
 	s, ok := d.str(v, p)
 	if !ok {
 		return old
@@ -290,16 +292,16 @@ func (d *decoder) enum(v node, p *ptr, old string, allowed ...string) string {
 	return old
 }
 
-func (d *decoder) boolean(v node, p *ptr, old bool) bool {
-	if v.kind != kBool {
+func (d *decoder) boolean(v jsontree.Node, p *ptr, old bool) bool {
+	if v.Kind() != jsontree.Bool {
 		d.wrongType(p, "true or false", typeName(v))
 		return old
 	}
-	return v.b
+	return v.True()
 }
 
-func (d *decoder) nullInt(v node, p *ptr, old NullInt) NullInt {
-	if v.kind == kNull {
+func (d *decoder) nullInt(v jsontree.Node, p *ptr, old NullInt) NullInt {
+	if v.Kind() == jsontree.Null {
 		return NullInt{Null: true}
 	}
 	n, ok := d.integer(v, p)
@@ -309,7 +311,7 @@ func (d *decoder) nullInt(v node, p *ptr, old NullInt) NullInt {
 	return NullInt{Value: n}
 }
 
-func (d *decoder) number(v node, p *ptr, old int) int {
+func (d *decoder) number(v jsontree.Node, p *ptr, old int) int {
 	n, ok := d.integer(v, p)
 	if !ok {
 		return old

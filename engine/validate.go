@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/revisor-sm/revisor/engine/internal/jsontree"
+
 // Outcome is the answer of Validate to one record.
 type Outcome struct {
 	// Game is true for a game record (a record with a "deals" member).
@@ -38,7 +40,7 @@ func Validate(data []byte, opt GameOptions) Outcome {
 // the input.
 type Validator struct {
 	fast fastDecoder
-	bufs parseBuffers
+	bufs jsontree.Buffers
 }
 
 // Validate reads and checks one record; see the function Validate.
@@ -57,7 +59,7 @@ func (val *Validator) Validate(data []byte, opt GameOptions) Outcome {
 	if derr != nil {
 		return Outcome{Syntax: true, DealResult: derr.DealResult()}
 	}
-	if _, ok := d.get(v, "deals"); ok && v.kind == kObj {
+	if _, ok := d.get(v, "deals"); ok && v.Kind() == jsontree.Obj {
 		g := d.game(v)
 		if len(d.probs) > 0 {
 			return Outcome{Game: true, GameResult: (&DecodeError{Problems: d.probs}).GameResult()}

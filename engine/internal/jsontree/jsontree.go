@@ -1,4 +1,11 @@
-package engine
+// Package jsontree is the engine's small JSON parser, for the records the
+// fast path of package engine does not read. It builds a Tree of nodes in
+// one arena (children of a container are contiguous), keeps strings as
+// substrings of the input and never uses reflection, so decoding a deal
+// costs a handful of allocations. Object members keep document order;
+// package engine looks members up (with duplicate keys the last one wins,
+// as in encoding/json) and reports problems with their paths.
+package jsontree
 
 import (
 	"fmt"
@@ -8,85 +15,94 @@ import (
 	"unicode/utf8"
 )
 
-// A small JSON parser for records. It builds a tree of nodes in one arena
-// (children of a container are contiguous), keeps strings as substrings of
-// the input and never uses reflection, so decoding a deal costs a handful of
-// allocations. Object members keep document order; with duplicate keys the
-// last one wins, as in encoding/json.
-
-type kind uint8
+// Kind is the type of a JSON value.
+type Kind uint8
 
 const (
-	kNull kind = iota
-	kBool
-	kNum
-	kStr
-	kArr
-	kObj
+	Null Kind = iota
+	Bool
+	Num
+	Str
+	Arr
+	Obj
 )
 
-// node is a JSON value. It holds no pointers, so the arena is never
+// Node is a JSON value. It holds no pointers, so the arena is never
 // scanned by the garbage collector. Strings and number literals are
 // src[off:off+ln]; a string with escapes is decoded into strs[-ln-1].
-// The children of an object are key (a string node) and value, alternating.
-type node struct {
-	kind    kind
+// The children of an object are key (a string Node) and value, alternating.
+type Node struct {
+	kind    Kind
 	b       bool
 	off, ln int32
 	lo, n   int32 // children: arena[lo : lo+n]
 }
+
+// Kind returns the type of n.
+func (n Node) Kind() Kind { return n.kind }
+
+// True reports whether n is the literal true.
+func (n Node) True() bool { return n.b }
+
+// Len returns the number of children of an array or object node (an
+// object's keys and values both count).
+func (n Node) Len() int { return int(n.n) }
 
 const maxDepth = 256
 
 type parser struct {
 	src   string
 	pos   int
-	arena []node
-	stack []node
+	arena []Node
+	stack []Node
 	strs  []string // decoded strings that had escapes
 	depth int
 }
 
-// tree is a parsed document.
-type tree struct {
+// Tree is a parsed document.
+type Tree struct {
 	src   string
-	arena []node
+	arena []Node
 	strs  []string
 }
 
-// text returns the string of a string or number node.
-func (t *tree) text(n node) string {
+// Text returns the string of a string or number node.
+func (t *Tree) Text(n Node) string {
 	if n.ln < 0 {
 		return t.strs[-n.ln-1]
 	}
 	return t.src[n.off : n.off+n.ln]
 }
 
-// parseBuffers are the arena and stack of a parse, kept for the next one
-// by a Validator. The tree of a parse is valid until the next parse with
+// Kids returns the children of an array or object node: an object's are
+// its keys and values, alternating.
+func (t *Tree) Kids(n Node) []Node { return t.arena[n.lo : n.lo+n.n] }
+
+// Buffers are the arena and stack of a parse, kept for the next one
+// by a Validator. The Tree of a parse is valid until the next parse with
 // the same buffers.
-type parseBuffers struct {
-	arena, stack []node
+type Buffers struct {
+	arena, stack []Node
 }
 
-// maxKeptNodes bounds the buffers parseBuffers keep between parses.
+// maxKeptNodes bounds the buffers kept between parses.
 const maxKeptNodes = 1 << 16
 
-// parseTree parses one JSON document. It returns the root and the tree,
+// Parse parses one JSON document. It returns the root and the Tree,
 // or a syntax error. With bufs nil it allocates its own buffers.
-func parseTree(src string, bufs *parseBuffers) (node, tree, error) {
+func Parse(src string, bufs *Buffers) (Node, Tree, error) {
 	if len(src) > 1<<30 {
-		return node{}, tree{}, fmt.Errorf("document too large")
+		return Node{}, Tree{}, fmt.Errorf("document too large")
 	}
 	p := parser{src: src}
 	if bufs != nil {
 		p.arena, p.stack = bufs.arena[:0], bufs.stack[:0]
 	}
 	if cap(p.arena) < len(src)/5+16 {
-		p.arena = make([]node, 0, len(src)/5+16)
+		p.arena = make([]Node, 0, len(src)/5+16)
 	}
 	if cap(p.stack) < 64 {
-		p.stack = make([]node, 0, 64)
+		p.stack = make([]Node, 0, 64)
 	}
 	p.space()
 	v, err := p.value()
@@ -94,13 +110,13 @@ func parseTree(src string, bufs *parseBuffers) (node, tree, error) {
 		bufs.arena, bufs.stack = p.arena[:0], p.stack[:0] // kept unless a huge record grew them
 	}
 	if err != nil {
-		return node{}, tree{}, err
+		return Node{}, Tree{}, err
 	}
 	p.space()
 	if p.pos != len(p.src) {
-		return node{}, tree{}, p.errorf("data after the JSON value")
+		return Node{}, Tree{}, p.errorf("data after the JSON value")
 	}
-	return v, tree{src: src, arena: p.arena, strs: p.strs}, nil
+	return v, Tree{src: src, arena: p.arena, strs: p.strs}, nil
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -118,15 +134,15 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value() (node, error) {
+func (p *parser) value() (Node, error) {
 	if p.pos >= len(p.src) {
-		return node{}, p.errorf("unexpected end of input")
+		return Node{}, p.errorf("unexpected end of input")
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
-		return p.container(kObj, '}')
+		return p.container(Obj, '}')
 	case c == '[':
-		return p.container(kArr, ']')
+		return p.container(Arr, ']')
 	case c == '"':
 		return p.str()
 	case c == '-' || c >= '0' && c <= '9':
@@ -134,13 +150,13 @@ func (p *parser) value() (node, error) {
 	}
 	switch {
 	case p.literal("true"):
-		return node{kind: kBool, b: true}, nil
+		return Node{kind: Bool, b: true}, nil
 	case p.literal("false"):
-		return node{kind: kBool}, nil
+		return Node{kind: Bool}, nil
 	case p.literal("null"):
-		return node{kind: kNull}, nil
+		return Node{kind: Null}, nil
 	}
-	return node{}, p.errorf("invalid character %q", p.src[p.pos])
+	return Node{}, p.errorf("invalid character %q", p.src[p.pos])
 }
 
 // literal consumes text if the input continues with it.
@@ -154,9 +170,9 @@ func (p *parser) literal(text string) bool {
 
 // container parses an array or object; its children go to the arena
 // contiguously once the container is complete.
-func (p *parser) container(k kind, end byte) (node, error) {
+func (p *parser) container(k Kind, end byte) (Node, error) {
 	if p.depth++; p.depth > maxDepth {
-		return node{}, p.errorf("nesting deeper than %d", maxDepth)
+		return Node{}, p.errorf("nesting deeper than %d", maxDepth)
 	}
 	v, err := p.items(k, end)
 	p.depth--
@@ -165,40 +181,40 @@ func (p *parser) container(k kind, end byte) (node, error) {
 
 // items parses the elements or members of a container after its depth is
 // counted.
-func (p *parser) items(k kind, end byte) (node, error) {
+func (p *parser) items(k Kind, end byte) (Node, error) {
 	p.pos++
 	start := len(p.stack)
 	p.space()
 	if p.pos < len(p.src) && p.src[p.pos] == end {
 		p.pos++
-		return node{kind: k}, nil
+		return Node{kind: k}, nil
 	}
 	for {
 		p.space()
-		if k == kObj {
+		if k == Obj {
 			if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-				return node{}, p.errorf("want an object key")
+				return Node{}, p.errorf("want an object key")
 			}
 			key, err := p.str()
 			if err != nil {
-				return node{}, err
+				return Node{}, err
 			}
 			p.stack = append(p.stack, key)
 			p.space()
 			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-				return node{}, p.errorf("want ':' after an object key")
+				return Node{}, p.errorf("want ':' after an object key")
 			}
 			p.pos++
 			p.space()
 		}
 		v, err := p.value()
 		if err != nil {
-			return node{}, err
+			return Node{}, err
 		}
 		p.stack = append(p.stack, v)
 		p.space()
 		if p.pos >= len(p.src) {
-			return node{}, p.errorf("unexpected end of input")
+			return Node{}, p.errorf("unexpected end of input")
 		}
 		if c := p.src[p.pos]; c == ',' {
 			p.pos++
@@ -207,16 +223,16 @@ func (p *parser) items(k kind, end byte) (node, error) {
 			p.pos++
 			break
 		}
-		return node{}, p.errorf("invalid character %q in a list", p.src[p.pos])
+		return Node{}, p.errorf("invalid character %q in a list", p.src[p.pos])
 	}
 	lo := len(p.arena)
 	p.arena = append(p.arena, p.stack[start:]...)
 	p.stack = p.stack[:start]
-	return node{kind: k, lo: int32(lo), n: int32(len(p.arena) - lo)}, nil
+	return Node{kind: k, lo: int32(lo), n: int32(len(p.arena) - lo)}, nil
 }
 
 // str parses a string at p.pos (an opening quote).
-func (p *parser) str() (node, error) {
+func (p *parser) str() (Node, error) {
 	p.pos++
 	start := p.pos
 	end := strings.IndexByte(p.src[start:], '"')
@@ -227,19 +243,19 @@ func (p *parser) str() (node, error) {
 		if c := p.src[i]; c == '\\' || c < 0x20 {
 			p.pos = i
 			if c < 0x20 {
-				return node{}, p.errorf("control character in a string")
+				return Node{}, p.errorf("control character in a string")
 			}
 			s, err := p.escaped(start)
 			p.strs = append(p.strs, s)
-			return node{kind: kStr, ln: int32(-len(p.strs))}, err
+			return Node{kind: Str, ln: int32(-len(p.strs))}, err
 		}
 	}
 	p.pos = start + end
 	if p.pos >= len(p.src) {
-		return node{}, p.errorf("unterminated string")
+		return Node{}, p.errorf("unterminated string")
 	}
 	p.pos++
-	return node{kind: kStr, off: int32(start), ln: int32(end)}, nil
+	return Node{kind: Str, off: int32(start), ln: int32(end)}, nil
 }
 
 // escaped finishes a string that contains escapes.
@@ -325,7 +341,7 @@ func (p *parser) hex4() (rune, bool) {
 }
 
 // number checks the JSON number grammar and keeps the literal.
-func (p *parser) number() (node, error) {
+func (p *parser) number() (Node, error) {
 	start := p.pos
 	if p.src[p.pos] == '-' {
 		p.pos++
@@ -334,12 +350,12 @@ func (p *parser) number() (node, error) {
 	case p.pos < len(p.src) && p.src[p.pos] == '0':
 		p.pos++
 	case p.digits() == 0:
-		return node{}, p.errorf("invalid number")
+		return Node{}, p.errorf("invalid number")
 	}
 	if p.pos < len(p.src) && p.src[p.pos] == '.' {
 		p.pos++
 		if p.digits() == 0 {
-			return node{}, p.errorf("invalid number")
+			return Node{}, p.errorf("invalid number")
 		}
 	}
 	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
@@ -348,10 +364,10 @@ func (p *parser) number() (node, error) {
 			p.pos++
 		}
 		if p.digits() == 0 {
-			return node{}, p.errorf("invalid number")
+			return Node{}, p.errorf("invalid number")
 		}
 	}
-	return node{kind: kNum, off: int32(start), ln: int32(p.pos - start)}, nil
+	return Node{kind: Num, off: int32(start), ln: int32(p.pos - start)}, nil
 }
 
 func (p *parser) digits() int {

@@ -708,7 +708,7 @@ func TestChicagoLostInTheFirstTrick(t *testing.T) {
 }
 
 // TestGameEndsWhenEveryoneForfeited: the game is over when a deal ends
-// with anyone at the target (rules.md), also when every player forfeited
+// with anyone at the target (docs/game-rules.md), also when every player forfeited
 // by false announcements; nobody can win then, so there is no winner.
 func TestGameEndsWhenEveryoneForfeited(t *testing.T) {
 	tb := phaseTable(t)

@@ -911,7 +911,7 @@ type Dispute struct {
 	Status   DisputeStatus `json:"status"`
 	Table    int           `json:"table"`
 
-	// Verdict The engine's verdict on the reconstruction: `kind` (deal or game) and `result` (records.md: errors, violations with consequences, scores, placements, forfeits), or null.
+	// Verdict The engine's verdict on the reconstruction: `kind` (deal or game) and `result` (docs/records.md: errors, violations with consequences, scores, placements, forfeits), or null.
 	Verdict *struct {
 		Kind   *DisputeVerdictKind     `json:"kind,omitempty"`
 		Result *map[string]interface{} `json:"result,omitempty"`
@@ -1478,7 +1478,7 @@ type OpenDisputeJSONBody struct {
 	Description string `json:"description"`
 	Game        int    `json:"game"`
 
-	// Record Optional reconstruction: a deal record or a game record (records.md).
+	// Record Optional reconstruction: a deal record or a game record (docs/records.md).
 	Record interface{} `json:"record,omitempty"`
 	Round  int         `json:"round"`
 	Table  int         `json:"table"`

@@ -1,6 +1,6 @@
 package bridge
 
-// The error codes of bridge records (bridge.md). An error means the record
+// The error codes of bridge records (docs/bridge.md). An error means the record
 // could not have happened: an invalid record scores nothing.
 const (
 	CodeInvalidRecord   = "invalid_record"

@@ -59,7 +59,7 @@ type DealResult struct {
 	draw           bool
 }
 
-// MarshalJSON writes the result of bridge.md: per-side objects keyed by the
+// MarshalJSON writes the result of docs/bridge.md: per-side objects keyed by the
 // side ("ns", "ew") or, for draw bridge, the player.
 func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 

@@ -64,9 +64,9 @@ func NewMiddleware(cfg MiddlewareConfig) (*Middleware, error) {
 }
 
 // Use installs the middleware on e, outermost first: observe, recover,
-// security headers, body limit.
+// security headers, clean input (input.go), body limit.
 func (m *Middleware) Use(e *echo.Echo) {
-	e.Use(m.observe, m.recover, m.securityHeaders, m.limitBody)
+	e.Use(m.observe, m.recover, m.securityHeaders, m.cleanInput, m.limitBody)
 }
 
 // observe is the outermost middleware: it gives the request an ID, turns a

@@ -17,6 +17,8 @@ const (
 	codeUniqueViolation     = "23505"
 	codeForeignKeyViolation = "23503"
 	codeCheckViolation      = "23514"
+	codeBadCharacter        = "22021" // a NUL or bytes that are not UTF-8 in text
+	codeUntranslatable      = "22P05" // \u0000 in jsonb
 	codeSerialization       = "40001"
 	codeDeadlock            = "40P01"
 	codeTooManyConnections  = "53300"
@@ -32,6 +34,8 @@ const (
 //   - pgx.ErrNoRows → not found, code "<subject>_not_found";
 //   - unique violation (23505) → conflict, code "<subject>_exists";
 //   - foreign key (23503) or check (23514) violation → conflict or rejected;
+//   - text PostgreSQL cannot hold (NUL, not UTF-8: 22021, 22P05) → invalid,
+//     code "invalid_text" (a 400, not a server error);
 //   - serialization failure or deadlock → conflict "concurrent_update";
 //   - the database down, unreachable or refusing connections → unavailable;
 //   - a tournament error is returned as it is; anything else is internal.
@@ -61,6 +65,8 @@ func MapError(err error, subject string) error {
 			return wrap(tournament.KindConflict, "reference_violation", subject+" refers to or is referred to by something that does not allow the change")
 		case pgErr.Code == codeCheckViolation:
 			return wrap(tournament.KindRejected, "constraint_violation", subject+" breaks a rule of the data")
+		case pgErr.Code == codeBadCharacter || pgErr.Code == codeUntranslatable:
+			return wrap(tournament.KindInvalid, "invalid_text", subject+": the text holds a NUL character or bytes that are not UTF-8")
 		case pgErr.Code == codeSerialization || pgErr.Code == codeDeadlock:
 			return wrap(tournament.KindConflict, "concurrent_update", subject+" was changed at the same time by another request; try again")
 		case unavailableCode(pgErr.Code):

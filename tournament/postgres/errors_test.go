@@ -32,6 +32,8 @@ func TestMapError(t *testing.T) {
 		{&pgconn.PgError{Code: "57P01"}, tournament.KindUnavailable, "database_unavailable"},
 		{&pgconn.PgError{Code: "53300"}, tournament.KindUnavailable, "database_unavailable"},
 		{context.DeadlineExceeded, tournament.KindUnavailable, "database_unavailable"},
+		{&pgconn.PgError{Code: "22021"}, tournament.KindInvalid, "invalid_text"},
+		{&pgconn.PgError{Code: "22P05"}, tournament.KindInvalid, "invalid_text"},
 		{&pgconn.PgError{Code: "42601"}, tournament.KindInternal, "internal"},
 		{errors.New("boom"), tournament.KindInternal, "internal"},
 		{appErr, tournament.KindRejected, "bad_move"},
@@ -69,5 +71,17 @@ func TestMapErrorFromRealDatabase(t *testing.T) {
 	err = pool.QueryRow(ctx, `SELECT id FROM t WHERE id = 2`).Scan(&id)
 	if got := tournament.ErrorCode(postgres.MapError(err, "thing")); got != "thing_not_found" {
 		t.Errorf("missing row: code %q, want thing_not_found", got)
+	}
+	// Text PostgreSQL cannot hold is the caller's mistake (issue 13, item 6).
+	for _, bad := range []string{"a\x00b", "\xff"} {
+		var s string
+		err = pool.QueryRow(ctx, `SELECT $1::text`, bad).Scan(&s)
+		if got := tournament.ErrorCode(postgres.MapError(err, "thing")); got != "invalid_text" {
+			t.Errorf("text %q: code %q (%v), want invalid_text", bad, got, err)
+		}
+	}
+	err = pool.QueryRow(ctx, `SELECT $1::jsonb ->> 'a'`, `{"a":"\u0000"}`).Scan(new(string))
+	if got := tournament.ErrorCode(postgres.MapError(err, "thing")); got != "invalid_text" {
+		t.Errorf("jsonb with \\u0000: code %q (%v), want invalid_text", got, err)
 	}
 }

@@ -48,7 +48,8 @@ func FuzzRouteParameters(f *testing.F) {
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
-		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }})
+		Register: tournament.NewRegister(store, store, nil),
+		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -348,3 +348,46 @@ func writeArtifact(t *testing.T, name string, png []byte) {
 	}
 	t.Logf("screenshot: %s", path)
 }
+
+// TestBrowserTablePageDesktop takes the table page's screenshots at
+// desktop width in both languages: the code form, entry with deals, and a
+// refusal beside its field.
+func TestBrowserTablePageDesktop(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tb := f.Round.Tables[0]
+	code := tableCode(t, s, f, 1)
+	for _, lang := range []string{"en", "sv"} {
+		b := newTabs(t, 1, 1280, 900)[0]
+		if err := b.do("open the code form", chromedp.Navigate(s.URL+"/lang/"+lang+"?next=/"),
+			chromedp.Navigate(s.URL+"/t/"+f.ID+"/table"), chromedp.WaitVisible(chromedp.ID("table-code"))); err != nil {
+			t.Fatal(err)
+		}
+		b.screenshot(t, "table-login-desktop-"+lang)
+		if err := b.do("enter the code", chromedp.SendKeys(chromedp.ID("table-code"), strings.ToLower(code)),
+			chromedp.Click(chromedp.ID("table-enter")), chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
+			t.Fatal(err)
+		}
+		deals := sheetDeals(t, tournamenttest.SheetGame(rand.New(rand.NewPCG(2, 2)), tb.Players, tb.FirstDealerOf(1)), tb.Players)
+		next := 1
+		if lang == "sv" {
+			next = 4 // the English run entered three
+		}
+		for k := next - 1; k < min(next+2, len(deals)-1); k++ {
+			if err := b.enterDeal(deals[k]); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.untilAcrossLoads(fmt.Sprintf("deal %d stored", k+1), serverHas(k+1, k == len(deals)-1), 30*time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.screenshot(t, "table-entry-desktop-"+lang)
+		if err := b.enterDeal(map[string]string{"s1_last": "C-15", "s2_hand3": "3"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.until("the refusal", `document.querySelector("fieldset .field-error p") !== null`, 20*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		b.screenshot(t, "table-error-desktop-"+lang)
+	}
+}

@@ -27,8 +27,8 @@ type Constraints struct {
 	// against seats 2 and 4 (Chicago bridge), and counts the partnerships
 	// of History the same way. A pair who partnered before is made partners
 	// again only where the search finds no way around it (it weighs more
-	// than a repeat meeting); among tables as good, seats are spread as
-	// without partnerships. Tables of 3 have no partnerships.
+	// than seats and repeat meetings); among tables as good, seats are
+	// spread as without partnerships. Tables of 3 have no partnerships.
 	Partners bool
 }
 
@@ -48,10 +48,11 @@ func (e *ConstraintError) Error() string {
 }
 
 // The weights of broken constraints in the search's objective, in units of
-// one repeat meeting: a swap changes at most a few dozen meetings.
+// one repeat meeting: above the seat penalties, which weigh 12 repeats per
+// round played (Round), and any change of meetings a swap can make.
 const (
-	apartWeight   = 1000
-	partnerWeight = 4
+	apartWeight   = 1 << 24
+	partnerWeight = 1 << 16
 )
 
 // constraints are Constraints by player index.

@@ -70,6 +70,15 @@ type search struct {
 	regroupLeft int          // groups regrouping may still evaluate
 	cons        *constraints // the organizer's constraints, nil for none
 	consCost    int          // their cost over the free tables
+
+	// seatCounts, when set, are the players' earlier seat counts, and the
+	// objective then also counts free round 0's seat penalties (seatPen
+	// per table, seatTotal in all), each weighing seatScale repeats: above
+	// repeat meetings and standings, below the organizer's constraints.
+	seatCounts [][4]int
+	seatPen    []int
+	seatTotal  int
+	seatScale  int // repeats one seat penalty weighs, 0 when seats do not count
 }
 
 func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet meetings, baseC3 []int32) *search {
@@ -91,7 +100,9 @@ func newSearch(n int, sizes []int, model costModel, rng *rand.Rand, baseMeet mee
 }
 
 // cost is the search's objective.
-func (s *search) cost() int { return s.model.repW*s.pairs + s.spread + s.consCost }
+func (s *search) cost() int {
+	return s.model.repW*(s.pairs+s.consCost+s.seatScale*s.seatTotal) + s.spread
+}
 
 // load replaces the free rounds by the given table assignments and
 // recomputes all counts.
@@ -136,7 +147,14 @@ func (s *search) load(tab [][]int) {
 
 // recount recomputes the objective from the counts.
 func (s *search) recount() {
-	s.pairs, s.spread, s.consCost = 0, 0, 0
+	s.pairs, s.spread, s.consCost, s.seatTotal = 0, 0, 0, 0
+	if s.seatCounts != nil && len(s.tables) > 0 {
+		s.seatPen = make([]int, s.nt)
+		for t, ps := range s.tables[0] {
+			s.seatPen[t] = seatPenalty(ps, s.seatCounts)
+			s.seatTotal += s.seatPen[t]
+		}
+	}
 	s.meet.each(func(_, _ int, m int32) { s.pairs += s.model.pairCost(m) })
 	for w := range s.tables {
 		for _, ps := range s.tables[w] {
@@ -169,7 +187,19 @@ func (s *search) gap(ps []int, out, in int) int {
 // round w) swap.
 func (s *search) delta(w, a, b int) int {
 	dp, ds := s.deltaParts(w, a, b)
-	return s.model.repW*dp + ds + s.deltaCons(w, a, b)
+	return s.model.repW*(dp+s.deltaCons(w, a, b)+s.seatScale*s.deltaSeats(w, a, b)) + ds
+}
+
+// deltaSeats is the change of the seat penalties if a and b swap in round
+// w (zero unless they count).
+func (s *search) deltaSeats(w, a, b int) int {
+	if s.seatCounts == nil || w != 0 {
+		return 0
+	}
+	s.evals += 4 // two seat penalties cost about as much as four swaps
+	ta, tb := s.tab[0][a], s.tab[0][b]
+	return seatPenaltyWith(s.tables[0][ta], a, b, s.seatCounts) - s.seatPen[ta] +
+		seatPenaltyWith(s.tables[0][tb], b, a, s.seatCounts) - s.seatPen[tb]
 }
 
 // deltaCons is the change of the constraints' cost if a and b swap in
@@ -259,6 +289,13 @@ func (s *search) swap(w, a, b int) {
 	s.pairs += dp
 	s.spread += ds
 	s.consCost += dc
+	if s.seatCounts != nil && w == 0 {
+		for _, t := range [2]int{ta, tb} {
+			pen := seatPenalty(s.tables[0][t], s.seatCounts)
+			s.seatTotal += pen - s.seatPen[t]
+			s.seatPen[t] = pen
+		}
+	}
 }
 
 func (s *search) bump(a, b int, by int32) {

@@ -172,21 +172,33 @@ func nextPerm(p *[4]int) {
 // seatPenalty is the least, over the table's arrangements, of how many
 // seat uses above their least-used seat the players get.
 func seatPenalty(players []int, counts [][4]int) int {
+	var d [4][4]int // d[i][seat]: player i's uses of seat above their least-used
+	for i, p := range players {
+		c := counts[p]
+		lo := min(c[0], c[1], c[2], c[3])
+		d[i] = [4]int{c[0] - lo, c[1] - lo, c[2] - lo, c[3] - lo}
+	}
 	best := -1
-	perm := [4]int{0, 1, 2, 3}
-	for range 24 {
-		cost := 0
-		for i, p := range players {
-			c := counts[p]
-			cost += c[perm[i]] - min(c[0], c[1], c[2], c[3])
-		}
+	for _, perm := range allPerms {
+		cost := d[0][perm[0]] + d[1][perm[1]] + d[2][perm[2]] + d[3][perm[3]]
 		if best < 0 || cost < best {
-			best = cost
+			if best = cost; best == 0 {
+				break
+			}
 		}
-		nextPerm(&perm)
 	}
 	return best
 }
+
+// allPerms lists the 24 permutations of four seats.
+var allPerms = func() (out [24][4]int) {
+	perm := [4]int{0, 1, 2, 3}
+	for i := range out {
+		out[i] = perm
+		nextPerm(&perm)
+	}
+	return out
+}()
 
 // repairSeats swaps players of free round 0 between tables, where that
 // costs nothing in repeats or standings, so that more tables can give

@@ -47,9 +47,13 @@ func spreadSample(t *testing.T, n int, mode seating.Mode) spreadStats {
 }
 
 // TestSeatSpreadSample seats small fields round by round (the sm draw and
-// by_standings) and logs how often a player's seat spread reaches 2. Round
-// cannot change seats already played, and avoiding repeats comes first, so
-// the tight rounds (4 and 8) still reach 2; spread never goes past 2.
+// by_standings), 16 runs of 8 rounds, and checks every player's seat
+// spread after every round. Round weighs seats above repeat meetings in
+// fields up to maxSeatSearch players and balances the players' least-used
+// seats for the next round, so the tight rounds (4 and 8, when every
+// player has one least-used seat) keep the spread at 1. Nine players (three
+// tables of 3) in the sm draw may still reach 2 (once in these 1,152
+// player-rounds): a search limit, not proven unavoidable.
 func TestSeatSpreadSample(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("a measurement: slow under -short and -race")
@@ -59,8 +63,12 @@ func TestSeatSpreadSample(t *testing.T) {
 			st := spreadSample(t, n, mode)
 			t.Logf("Round(%d players, %v), 16 runs of 8 rounds: worst spread %d, runs reaching 2: %d, player-rounds at 2: %d of %d",
 				n, mode, st.worst, st.runs, st.over, 16*8*n)
-			if st.worst > 2 {
-				t.Errorf("Round(%d players, %v) x8: seat spread %d, want <= 2", n, mode, st.worst)
+			want := 1
+			if n == 9 && mode == seating.Draw {
+				want = 2
+			}
+			if st.worst > want {
+				t.Errorf("Round(%d players, %v) x8: seat spread %d, want <= %d", n, mode, st.worst, want)
 			}
 		}
 	}

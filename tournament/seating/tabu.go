@@ -226,6 +226,15 @@ func (s *search) run(lim limits) (timedOut bool) {
 // repeat a meeting, plus a few random ones when standings also count.
 func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 	cands := s.conflicts()
+	if s.seatCounts != nil {
+		for t, pen := range s.seatPen {
+			if pen > 0 {
+				for _, p := range s.tables[0][t] {
+					cands = append(cands, move{0, p})
+				}
+			}
+		}
+	}
 	if s.model.rank != nil || len(cands) == 0 {
 		for range 8 {
 			cands = append(cands, move{s.rng.IntN(len(s.tab)), s.rng.IntN(s.n)})

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -149,6 +150,17 @@ type dealJSON struct {
 	Game     *resultJSON        `json:"game,omitempty"`
 }
 
+// matchDealJSON is the answer to a deal entered at a bridge table: the
+// deal's result, the match as it stands (with next_dealer while it goes
+// on) and, when the deal ended it, the table's result.
+type matchDealJSON struct {
+	Deal     int                `json:"deal"`
+	Result   *bridge.DealResult `json:"result"`
+	Match    *bridge.Result     `json:"match"`
+	GameOver bool               `json:"game_over"`
+	Game     *resultJSON        `json:"game,omitempty"`
+}
+
 func (s *Server) appendDeal(c echo.Context) error {
 	svc, err := s.tournaments()
 	if err != nil {
@@ -173,6 +185,14 @@ func (s *Server) appendDeal(c echo.Context) error {
 	status := http.StatusCreated
 	if p.Repeat {
 		status = http.StatusOK
+	}
+	if p.Match != nil {
+		out := matchDealJSON{Deal: p.Deal, Result: p.MatchDeal, Match: p.Match, GameOver: p.Match.Complete}
+		if p.Final != nil {
+			g := toResult(p.Final, false, true)
+			out.Game = &g
+		}
+		return c.JSON(status, out)
 	}
 	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver}
 	if p.Final != nil {

@@ -20,10 +20,15 @@ import (
 //   - rules: absent (the tournament's rules apply) or equal to the
 //     tournament's rules.
 
-// checkRules validates a tournament's rules object with the engine.
-func checkRules(raw json.RawMessage) error {
+// checkRules validates a tournament's rules object with the engine of its
+// format's game.
+func checkRules(f Format, raw json.RawMessage) error {
 	if raw == nil {
 		return nil
+	}
+	if f == FormatBridge {
+		_, err := bridgeRules(raw)
+		return err
 	}
 	if _, err := engine.ParseRules(raw); err != nil {
 		return decodeError(err, "invalid_rules", "the rules are not valid")
@@ -106,13 +111,17 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 type checkedGame struct {
 	record []byte // canonical JSON of the record as submitted
 	hash   []byte
-	result *engine.GameResult
-	json   []byte // the result as JSON
+	json   []byte      // the result as JSON
+	places []GamePlace // what the result gives each player
 }
 
-// checkGame decodes a submitted game record, checks that it belongs to the
-// table and lets the engine judge it, and prepares what is stored.
-func checkGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*checkedGame, error) {
+// checkGame decodes a submitted game record (a bridge match in a
+// bridge_chicago tournament), checks that it belongs to the table and lets
+// the engine judge it, and prepares what is stored.
+func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.GameOptions) (*checkedGame, error) {
+	if f == FormatBridge {
+		return checkMatch(data, tb, s, opt.InProgress)
+	}
 	res, err := judgeGame(data, tb, g, s, opt)
 	if err != nil {
 		return nil, err
@@ -126,7 +135,7 @@ func checkGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions)
 		return nil, fmt.Errorf("encoding the engine's result: %w", err)
 	}
 	h := sha256.Sum256(canon)
-	return &checkedGame{record: canon, hash: h[:], result: res, json: out}, nil
+	return &checkedGame{record: canon, hash: h[:], json: out, places: s.places(res)}, nil
 }
 
 // judgeGame is checkGame without preparing what is stored (the canonical

@@ -27,14 +27,14 @@ func FuzzCheckGame(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := checkGame(data, tb, 1, set, engine.GameOptions{})
+		g, err := checkGame(data, tb, 1, FormatSM, set, engine.GameOptions{})
 		if err != nil {
 			if k := ErrorKind(err); k != KindInvalid && k != KindRejected {
 				t.Fatalf("checkGame(%q) = %v (kind %s), want a 400 or 422", data, err, k)
 			}
 			return
 		}
-		again, err := checkGame(g.record, tb, 1, set, engine.GameOptions{})
+		again, err := checkGame(g.record, tb, 1, FormatSM, set, engine.GameOptions{})
 		if err != nil || !bytes.Equal(again.hash, g.hash) {
 			t.Fatalf("canonical record %q: %v, hash equal %v", g.record, err, err == nil && bytes.Equal(again.hash, g.hash))
 		}

@@ -190,7 +190,7 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 // correction checks a corrected game record as a submission is checked and
 // makes the result row that supersedes the game's effective result.
 func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Actor, now time.Time) (*GameResult, json.RawMessage, error) {
-	g, err := checkGame(rec, tb, k.Game, st.Tournament.Settings, engine.GameOptions{})
+	g, err := checkGame(rec, tb, k.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,7 +198,7 @@ func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Ac
 		return nil, nil, err
 	}
 	res := &GameResult{Key: k, Kind: ResultCorrection, Record: g.record, RecordHash: g.hash, Result: g.json,
-		Places: st.Tournament.Settings.places(g.result), SubmittedBy: a.tokenID(), CreatedAt: now}
+		Places: g.places, SubmittedBy: a.tokenID(), CreatedAt: now}
 	if prev := effective(&st.State, k); prev != nil {
 		id := prev.ID
 		res.Supersedes = &id

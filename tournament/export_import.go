@@ -96,7 +96,7 @@ func importTournament(x ExportTournament) (*Tournament, error) {
 	}
 	settings, err := n.settings()
 	if err == nil {
-		err = checkRules(settings.Rules)
+		err = checkRules(n.Format, settings.Rules)
 	}
 	if err != nil {
 		return nil, importErr("/tournament", "%s", ErrorMessage(err))
@@ -194,7 +194,7 @@ func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
 			return nil, importErr(path, "no table %d or game %d in round %d, or the game is listed twice", x.Table, x.Game, x.Round)
 		}
 		seen[k] = true
-		g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Settings, engine.GameOptions{})
+		g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
 		if err != nil {
 			return nil, importErr(path+"/record", "%s", ErrorMessage(err))
 		}
@@ -203,7 +203,7 @@ func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
 			by = "import"
 		}
 		out[i] = GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-			Places: st.Tournament.Settings.places(g.result), SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}
+			Places: g.places, SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}
 	}
 	return out, nil
 }

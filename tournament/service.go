@@ -79,7 +79,7 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRules(settings.Rules); err != nil {
+	if err := checkRules(n.Format, settings.Rules); err != nil {
 		return nil, err
 	}
 	id, err := s.newID()

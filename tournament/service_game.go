@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/bridge"
 )
 
 // Submission is the answer to a game submission.
@@ -52,12 +53,12 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
-	g, err := checkGame(data, tb, k.Game, t.Settings, engine.GameOptions{})
+	g, err := checkGame(data, tb, k.Game, t.Format, t.Settings, engine.GameOptions{})
 	if err != nil {
 		return nil, err
 	}
 	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-		Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
+		Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	stored, created, err := s.store.SubmitResult(auditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
@@ -84,6 +85,10 @@ type DealProgress struct {
 	Game   *engine.GameResult
 	Final  *GameResult // the game's result when this deal ended it
 	Repeat bool        // the deal was already stored as deal Deal (AppendDealAt); nothing was written
+	// Match and MatchDeal replace Game and Result at a bridge table: the
+	// match as it stands and the deal's result in it.
+	Match     *bridge.Result
+	MatchDeal *bridge.DealResult
 }
 
 // AppendDeal adds one deal (a score-sheet line or a full deal, as an entry
@@ -114,6 +119,9 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	if err := roundOpen(r); err != nil {
 		return nil, err
+	}
+	if t.Format == FormatBridge {
+		return s.appendMatchDeal(ctx, a, k, n, t, tb, data)
 	}
 	deal, err := canonicalJSON(data)
 	if err != nil {
@@ -149,12 +157,12 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res}
 	if res.GameOver {
-		g, err := checkGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
+		g, err := checkGame(game, tb, k.Game, t.Format, t.Settings, engine.GameOptions{InProgress: true})
 		if err != nil {
 			return nil, err
 		}
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-			Places: t.Settings.places(g.result), SubmittedBy: a.String(), CreatedAt: s.clock()}
+			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
 	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 		return nil, err

@@ -68,6 +68,9 @@ func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
 	active := activePlayers(st.Players)
 	n := len(active)
 	final := t.Format == FormatSM && (n <= t.Settings.FinalSize || n <= 4)
+	if t.Format == FormatBridge {
+		return planBridgeRound(st, active, seed)
+	}
 	if n < 3 {
 		return nil, Errorf(KindConflict, "too_few_players",
 			"%d active player(s); a table needs at least 3. Register or reinstate players", n)
@@ -111,7 +114,7 @@ func canDraw(st *State) error {
 	if k := len(st.Rounds); k > 0 && st.Rounds[k-1].Status == RoundOpen {
 		return Errorf(KindConflict, "round_open", "round %d is still open; close it before drawing the next", k)
 	}
-	if t.Format == FormatSwiss && len(st.Rounds) >= t.Settings.Rounds {
+	if t.Format.cumulative() && len(st.Rounds) >= t.Settings.Rounds {
 		return Errorf(KindConflict, "all_rounds_drawn", "all %d rounds have been drawn", t.Settings.Rounds)
 	}
 	return nil
@@ -198,7 +201,7 @@ func decideClose(st *State, n int) (*RoundChange, error) {
 			ch.Eliminated = append(ch.Eliminated, o.Player)
 		}
 	}
-	if (t.Format == FormatSM && r.Final) || (t.Format == FormatSwiss && n >= t.Settings.Rounds) {
+	if (t.Format == FormatSM && r.Final) || (t.Format.cumulative() && n >= t.Settings.Rounds) {
 		ch.TournamentStatus = StatusFinished
 	}
 	return ch, nil

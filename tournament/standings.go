@@ -142,7 +142,7 @@ func rank(rows []Standing, format Format, tiebreaks []string) {
 		if c := compareBool(a.Player.Status != PlayerDisqualified, b.Player.Status != PlayerDisqualified); c != 0 {
 			return c
 		}
-		if format == FormatSwiss {
+		if format.cumulative() {
 			return compareStats(a.Stats, b.Stats, tiebreaks)
 		}
 		if c := compareBool(a.Champion, b.Champion); c != 0 {

@@ -18,7 +18,16 @@ const (
 	// FormatSwiss is the club format: everyone plays every round and the
 	// standings are cumulative.
 	FormatSwiss Format = "swiss"
+	// FormatBridge is an individual Chicago bridge event (docs/bridge.md):
+	// each round every table of four plays one Chicago with new partners,
+	// a table of two plays draw bridge, and the standings add each round's
+	// difference between the own side's total and the other side's.
+	FormatBridge Format = "bridge_chicago"
 )
+
+// cumulative reports whether everyone plays every round and the standings
+// add the rounds up (swiss and bridge), rather than sm's knockout.
+func (f Format) cumulative() bool { return f == FormatSwiss || f == FormatBridge }
 
 // Status is where a tournament is in its life.
 type Status string
@@ -169,6 +178,12 @@ func (n NewTournament) settings() (Settings, error) {
 	}
 	if s.Tiebreaks == nil {
 		s.Tiebreaks = slices.Clone(defaultTiebreaks)
+		if n.Format == FormatBridge {
+			s.Tiebreaks = slices.Clone(bridgeTiebreaks)
+		}
+	}
+	if n.Format == FormatBridge && n.GamesPerRound == nil {
+		s.GamesPerRound = 1
 	}
 	if len(s.AdvancePerTable) == 0 {
 		s.AdvancePerTable = []int{2}
@@ -190,8 +205,12 @@ func (n NewTournament) validate(s Settings) error {
 		return err
 	}
 	switch {
-	case n.Format != FormatSM && n.Format != FormatSwiss:
-		return invalidField("format", "format must be \"sm\" or \"swiss\", not %q", n.Format)
+	case n.Format != FormatSM && n.Format != FormatSwiss && n.Format != FormatBridge:
+		return invalidField("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", n.Format)
+	case n.Format == FormatBridge && s.GamesPerRound != 1:
+		return invalidField("games_per_round", "a bridge_chicago round is one Chicago a table: games_per_round is 1")
+	case n.Format == FormatBridge && s.Seating != SeatingMixed:
+		return invalidField("seating", "bridge_chicago seats players mixed (new partners every round)")
 	case s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound:
 		return invalidField("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
 	case len(s.PlacementPoints) != 4:
@@ -226,7 +245,7 @@ func (n NewTournament) validate(s Settings) error {
 		return nil
 	}
 	if s.Rounds < 1 || s.Rounds > maxRounds {
-		return invalidField("rounds", "a swiss tournament needs rounds between 1 and %d", maxRounds)
+		return invalidField("rounds", "a %s tournament needs rounds between 1 and %d", n.Format, maxRounds)
 	}
 	return nil
 }

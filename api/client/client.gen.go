@@ -147,16 +147,16 @@ func (e BridgeMatchEndedBy) Valid() bool {
 
 // Defines values for BridgeMatchGame.
 const (
-	BridgeChicago BridgeMatchGame = "bridge_chicago"
-	DrawBridge    BridgeMatchGame = "draw_bridge"
+	BridgeMatchGameBridgeChicago BridgeMatchGame = "bridge_chicago"
+	BridgeMatchGameDrawBridge    BridgeMatchGame = "draw_bridge"
 )
 
 // Valid indicates whether the value is a known member of the BridgeMatchGame enum.
 func (e BridgeMatchGame) Valid() bool {
 	switch e {
-	case BridgeChicago:
+	case BridgeMatchGameBridgeChicago:
 		return true
-	case DrawBridge:
+	case BridgeMatchGameDrawBridge:
 		return true
 	default:
 		return false
@@ -357,13 +357,16 @@ func (e StoredResultKind) Valid() bool {
 
 // Defines values for TournamentFormat.
 const (
-	TournamentFormatSm    TournamentFormat = "sm"
-	TournamentFormatSwiss TournamentFormat = "swiss"
+	TournamentFormatBridgeChicago TournamentFormat = "bridge_chicago"
+	TournamentFormatSm            TournamentFormat = "sm"
+	TournamentFormatSwiss         TournamentFormat = "swiss"
 )
 
 // Valid indicates whether the value is a known member of the TournamentFormat enum.
 func (e TournamentFormat) Valid() bool {
 	switch e {
+	case TournamentFormatBridgeChicago:
+		return true
 	case TournamentFormatSm:
 		return true
 	case TournamentFormatSwiss:
@@ -396,13 +399,16 @@ func (e TournamentStatus) Valid() bool {
 
 // Defines values for TournamentRequestFormat.
 const (
-	TournamentRequestFormatSm    TournamentRequestFormat = "sm"
-	TournamentRequestFormatSwiss TournamentRequestFormat = "swiss"
+	TournamentRequestFormatBridgeChicago TournamentRequestFormat = "bridge_chicago"
+	TournamentRequestFormatSm            TournamentRequestFormat = "sm"
+	TournamentRequestFormatSwiss         TournamentRequestFormat = "swiss"
 )
 
 // Valid indicates whether the value is a known member of the TournamentRequestFormat enum.
 func (e TournamentRequestFormat) Valid() bool {
 	switch e {
+	case TournamentRequestFormatBridgeChicago:
+		return true
 	case TournamentRequestFormatSm:
 		return true
 	case TournamentRequestFormatSwiss:
@@ -843,6 +849,9 @@ type BridgeResult struct {
 	// Games Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
 	Games *map[string]int `json:"games,omitempty"`
 
+	// NextDealer The player who deals next, while the match goes on.
+	NextDealer *string `json:"next_dealer,omitempty"`
+
 	// Totals Per side: `ns` and `ew` in a Chicago, the two players' names in draw bridge.
 	Totals map[string]int `json:"totals"`
 
@@ -1257,8 +1266,10 @@ type Tournament struct {
 	DayBreaks []int `json:"day_breaks"`
 
 	// FinalGames sm: games the final table plays.
-	FinalGames    int              `json:"final_games"`
-	FinalSize     int              `json:"final_size"`
+	FinalGames int `json:"final_games"`
+	FinalSize  int `json:"final_size"`
+
+	// Format sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 	Format        TournamentFormat `json:"format"`
 	GamesPerRound int              `json:"games_per_round"`
 	Id            string           `json:"id"`
@@ -1285,7 +1296,7 @@ type Tournament_AdvancePerTable struct {
 	union json.RawMessage
 }
 
-// TournamentFormat defines model for Tournament.Format.
+// TournamentFormat sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 type TournamentFormat string
 
 // TournamentStatus defines model for Tournament.Status.
@@ -1303,7 +1314,9 @@ type TournamentRequest struct {
 	FinalGames *int `json:"final_games,omitempty"`
 
 	// FinalSize sm: when this many or fewer remain (or they fit one table), they play the final.
-	FinalSize     *int                    `json:"final_size,omitempty"`
+	FinalSize *int `json:"final_size,omitempty"`
+
+	// Format sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 	Format        TournamentRequestFormat `json:"format"`
 	GamesPerRound *int                    `json:"games_per_round,omitempty"`
 	Name          string                  `json:"name"`
@@ -1333,7 +1346,7 @@ type TournamentRequest_AdvancePerTable struct {
 	union json.RawMessage
 }
 
-// TournamentRequestFormat defines model for TournamentRequest.Format.
+// TournamentRequestFormat sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 type TournamentRequestFormat string
 
 // TournamentRequestSeating swiss: seat by standings or mix for fewest repeat meetings.
@@ -2573,7 +2586,7 @@ type ClientInterface interface {
 
 	// SubmitGameWithBody Submit a game record (table code or organizer).
 	//
-	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2582,7 +2595,7 @@ type ClientInterface interface {
 
 	// SubmitGame Submit a game record (table code or organizer).
 	//
-	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2591,7 +2604,7 @@ type ClientInterface interface {
 
 	// AppendDealWithBody Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2600,7 +2613,7 @@ type ClientInterface interface {
 
 	// AppendDeal Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3674,7 +3687,7 @@ func (c *Client) GetGame(ctx context.Context, tid string, n int, t int, g int, r
 
 // SubmitGameWithBody Submit a game record (table code or organizer).
 //
-// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3693,7 +3706,7 @@ func (c *Client) SubmitGameWithBody(ctx context.Context, tid string, n int, t in
 
 // SubmitGame Submit a game record (table code or organizer).
 //
-// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3712,7 +3725,7 @@ func (c *Client) SubmitGame(ctx context.Context, tid string, n int, t int, g int
 
 // AppendDealWithBody Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3731,7 +3744,7 @@ func (c *Client) AppendDealWithBody(ctx context.Context, tid string, n int, t in
 
 // AppendDeal Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7161,7 +7174,7 @@ type ClientWithResponsesInterface interface {
 
 	// SubmitGameWithBodyWithResponse Submit a game record (table code or organizer).
 	//
-	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7170,7 +7183,7 @@ type ClientWithResponsesInterface interface {
 
 	// SubmitGameWithResponse Submit a game record (table code or organizer).
 	//
-	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+	// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7179,7 +7192,7 @@ type ClientWithResponsesInterface interface {
 
 	// AppendDealWithBodyWithResponse Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7188,7 +7201,7 @@ type ClientWithResponsesInterface interface {
 
 	// AppendDealWithResponse Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12602,7 +12615,7 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, tid strin
 
 // SubmitGameWithBodyWithResponse Submit a game record (table code or organizer).
 //
-// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12617,7 +12630,7 @@ func (c *ClientWithResponses) SubmitGameWithBodyWithResponse(ctx context.Context
 
 // SubmitGameWithResponse Submit a game record (table code or organizer).
 //
-// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding).
+// The record's `players` must be the table's ids in seat order and `first_dealer` the game's first dealer; `rules` absent or the tournament's. 201 with the engine's result and placement points (the record is not echoed; GET the game for it); the same record again 200 with the same answer; a different one 409 `result_exists` (results are binding). In a `bridge_chicago` tournament the record is a bridge match (BridgeMatch): a Chicago at a table of four, draw bridge at a table of two, finished (422 `match_not_finished`, `game_mismatch`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12632,7 +12645,7 @@ func (c *ClientWithResponses) SubmitGameWithResponse(ctx context.Context, tid st
 
 // AppendDealWithBodyWithResponse Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12647,7 +12660,7 @@ func (c *ClientWithResponses) AppendDealWithBodyWithResponse(ctx context.Context
 
 // AppendDealWithResponse Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

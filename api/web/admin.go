@@ -63,7 +63,7 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"])}
 	var bad error
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
-	if nt.Format == tournament.FormatSwiss {
+	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
 	} else {
 		nt.AdvancePerTable, bad = optionalInts(values["advance"], "advance_per_table", bad)

@@ -113,6 +113,24 @@ type sheetView struct {
 	Players            []string
 	Rows               []sheetRow
 	QR                 template.HTML // the table page's QR code: the console's sheets only
+	Bridge             *bridgeSheet  // a bridge table's sheet instead of Rows
+}
+
+// bridgeSheet is a Chicago bridge (or draw bridge) score sheet: each deal's
+// dealer and vulnerability printed in advance, the contract, declarer,
+// tricks and each side's points written in (or filled from the result).
+type bridgeSheet struct {
+	Sides [2]string // "Anna & Cecilia" (seats 1 and 3), or a player at a table of two
+	Draw  bool      // a table of two: draw bridge, a player vulnerable after a game
+	Rows  []bridgeRow
+}
+
+// bridgeRow is one deal of a bridge score sheet.
+type bridgeRow struct {
+	Deal                       int
+	Dealer, Vulnerable         string
+	Contract, Declarer, Tricks string
+	Points, Totals             [2]string
 }
 
 // sheetsData is the score sheets page's data.
@@ -181,6 +199,10 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 		results, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, t.Number)
 		if err != nil {
 			return h.fail(c, err)
+		}
+		if st.Tournament.Format == tournament.FormatBridge {
+			d.Sheets = append(d.Sheets, bridgeScoreSheet(p, st.Tournament.Settings, results, r, t, names))
+			continue
 		}
 		for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
 			if onlyGame > 0 && g != onlyGame {
@@ -267,6 +289,68 @@ func fillRow(row *sheetRow, d resultDeal, players []string) {
 			cell.Last = "C " + v
 		case "hand3":
 			cell.Final = v
+		}
+	}
+}
+
+// bridgeScoreSheet builds the sheet of a bridge table, filled from its
+// match's result when it has one.
+func bridgeScoreSheet(p *page, set tournament.Settings, results []tournament.GameResult, r *tournament.Round, t tournament.Table, names map[string]tournament.Player) sheetView {
+	sv := sheetView{Round: r.Number, Table: t.Number, Game: 1, Bridge: &bridgeSheet{Draw: len(t.Players) == 2}}
+	for _, pid := range t.Players {
+		sv.Players = append(sv.Players, names[pid].Name)
+	}
+	if sv.Bridge.Draw {
+		sv.Bridge.Sides = [2]string{sv.Players[0], sv.Players[1]}
+	} else {
+		sv.Bridge.Sides = [2]string{sv.Players[0] + " & " + sv.Players[2], sv.Players[1] + " & " + sv.Players[3]}
+	}
+	vul := map[[2]bool]string{{}: p.T("bsheet.none"), {true, false}: p.T("bsheet.ns"), {false, true}: p.T("bsheet.ew"), {true, true}: p.T("bsheet.both")}
+	for _, sd := range tournament.BridgeSheet(set, t) {
+		row := bridgeRow{Deal: sd.Deal, Dealer: names[sd.Dealer].Name}
+		if !sv.Bridge.Draw {
+			row.Vulnerable = vul[sd.Vulnerable]
+		}
+		sv.Bridge.Rows = append(sv.Bridge.Rows, row)
+	}
+	for _, res := range results {
+		if res.Key.Table == t.Number && res.Key.Game == 1 {
+			fillBridge(sv.Bridge, res.Result, t, names)
+		}
+	}
+	return sv
+}
+
+// fillBridge writes a match's counted deals into the sheet's rows.
+func fillBridge(b *bridgeSheet, raw json.RawMessage, t tournament.Table, names map[string]tournament.Player) {
+	var res struct {
+		Deals []struct {
+			Number   *int           `json:"number"`
+			Contract string         `json:"contract"`
+			Declarer string         `json:"declarer"`
+			Tricks   int            `json:"tricks"`
+			Points   map[string]int `json:"points"`
+			Totals   map[string]int `json:"totals"`
+		} `json:"deals"`
+	}
+	if json.Unmarshal(raw, &res) != nil {
+		return
+	}
+	keys := [2]string{"ns", "ew"}
+	if b.Draw {
+		keys = [2]string{t.Players[0], t.Players[1]}
+	}
+	for _, d := range res.Deals {
+		if d.Number == nil || *d.Number < 1 {
+			continue
+		}
+		for len(b.Rows) < *d.Number {
+			b.Rows = append(b.Rows, bridgeRow{Deal: len(b.Rows) + 1})
+		}
+		row := &b.Rows[*d.Number-1]
+		row.Contract, row.Declarer, row.Tricks = d.Contract, names[d.Declarer].Name, strconv.Itoa(d.Tricks)
+		for i, k := range keys {
+			row.Points[i], row.Totals[i] = strconv.Itoa(d.Points[k]), strconv.Itoa(d.Totals[k])
 		}
 	}
 }

@@ -82,6 +82,8 @@ var templateFuncs = template.FuncMap{
 		return out
 	},
 	"lower": strings.ToLower,
+	// pair passes two values to a template called from a range.
+	"pair": func(a, b any) struct{ A, B any } { return struct{ A, B any }{a, b} },
 }
 
 // parseTemplates parses each page template together with the layout.

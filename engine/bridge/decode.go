@@ -42,17 +42,9 @@ func Decode(data []byte) (*Record, error) {
 
 // decode reads a record; on failure it returns the game it names, if any.
 func decode(data []byte) (*Record, string, *engine.DecodeError) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil {
-		if _, terr := dec.Token(); terr != io.EOF {
-			err = fmt.Errorf("data after the record")
-		}
-	}
-	if err != nil {
-		return nil, "", &engine.DecodeError{Syntax: true, Problems: []engine.Problem{{Code: CodeInvalidRecord, Path: "", Message: "not JSON: " + err.Error()}}}
+	v, derr := parseAny(data)
+	if derr != nil {
+		return nil, "", derr
 	}
 	var d decoder
 	rec := d.record(v)
@@ -322,4 +314,21 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// parseAny reads one JSON value, numbers as json.Number.
+func parseAny(data []byte) (any, *engine.DecodeError) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = fmt.Errorf("data after the value")
+		}
+	}
+	if err != nil {
+		return nil, &engine.DecodeError{Syntax: true, Problems: []engine.Problem{{Code: CodeInvalidRecord, Path: "", Message: "not JSON: " + err.Error()}}}
+	}
+	return v, nil
 }

@@ -59,13 +59,21 @@ func (m *Match) Vulnerable() [2]bool {
 	if m.game == GameDraw {
 		return [2]bool{m.games[0] > 0, m.games[1] > 0}
 	}
-	switch m.counted + 1 {
+	return ChicagoVulnerable(m.counted+1, m.dealer, m.rules)
+}
+
+// ChicagoVulnerable tells which sides (0 ns, 1 ew) are vulnerable on
+// counted deal k (1-4) of a Chicago dealt from seat dealer: none on deal
+// 1, on deals 2 and 3 the dealer's side (VulDealer) or the other
+// (VulNonDealer), both on deal 4. Score sheets print it in advance.
+func ChicagoVulnerable(k, dealer int, rules Rules) [2]bool {
+	switch k {
 	case 1:
 		return [2]bool{}
 	case 2, 3:
 		var v [2]bool
-		side := m.dealer % 2
-		if m.rules.Vulnerability == VulNonDealer {
+		side := dealer % 2
+		if rules.Vulnerability == VulNonDealer {
 			side = 1 - side
 		}
 		v[side] = true
@@ -155,6 +163,7 @@ func (m *Match) made(d *DealResult, side int) {
 func (m *Match) Finish(res *Result, endedByTime bool) {
 	res.Sides, res.Totals, res.Games, res.Complete = m.sides, m.totals, m.games, m.complete
 	if !m.complete && !endedByTime {
+		res.NextDealer = m.names[m.dealer]
 		return
 	}
 	if !m.complete && m.game == GameDraw {

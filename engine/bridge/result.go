@@ -32,6 +32,8 @@ type Result struct {
 	// UnfinishedBonus is paid for a rubber cut short by the clock (draw
 	// bridge): 300 for a game, 100 for a partscore in the unfinished game.
 	UnfinishedBonus [2]int
+	// NextDealer is the player who deals next while the match goes on.
+	NextDealer string
 }
 
 // DealResult is one deal of a match.
@@ -94,6 +96,10 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	b = appendNullString(b, r.Winner)
 	b = append(b, `,"draw":`...)
 	b = strconv.AppendBool(b, r.Drawn)
+	if r.NextDealer != "" {
+		b = append(b, `,"next_dealer":`...)
+		b = appendString(b, r.NextDealer)
+	}
 	if r.Game == GameDraw {
 		b = append(b, `,"games":`...)
 		b = appendSides(b, r.Sides, r.Games)

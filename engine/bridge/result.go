@@ -98,7 +98,7 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, r.Drawn)
 	if r.NextDealer != "" {
 		b = append(b, `,"next_dealer":`...)
-		b = appendString(b, r.NextDealer)
+		b = jsonw.String(b, r.NextDealer)
 	}
 	if r.Game == GameDraw {
 		b = append(b, `,"games":`...)

@@ -318,6 +318,12 @@ func bridgeScoreSheet(p *page, set tournament.Settings, results []tournament.Gam
 			fillBridge(sv.Bridge, res.Result, t, names)
 		}
 	}
+	n := len(t.Players)
+	for k := range sv.Bridge.Rows { // rows a long rubber added: the deal keeps rotating
+		if row := &sv.Bridge.Rows[k]; row.Dealer == "" && k >= n {
+			row.Dealer = sv.Bridge.Rows[k-n].Dealer
+		}
+	}
 	return sv
 }
 

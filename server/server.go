@@ -70,7 +70,8 @@ func New(cfg api.Config, deps api.Deps) (*Server, error) {
 	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
 		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures},
-		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees, API: s})
+		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees, API: s,
+			Register: deps.Register})
 	if err != nil {
 		return nil, err
 	}

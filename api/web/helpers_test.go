@@ -40,6 +40,7 @@ type site struct {
 	URL  string
 	svc  *tournament.Service
 	refs *tournament.Referees
+	reg  *tournament.Register
 	pool *pgxpool.Pool
 }
 
@@ -82,14 +83,15 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
+	reg := tournament.NewRegister(store, store, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs})
+		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &site{URL: hs.URL, svc: svc, refs: refs, pool: pool}
+	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool}
 }
 
 // fixture is a tournament with players and a drawn round.

@@ -82,6 +82,8 @@ type Deps struct {
 	// API is the JSON API, which the table pages write through (required
 	// for them).
 	API http.Handler
+	// Register runs the register, series and ratings; nil: no such pages.
+	Register *tournament.Register
 }
 
 // Handler serves the pages.
@@ -157,6 +159,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/screen", h.screenPage, h.cachedPage)
 	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	e.GET("/t/:tid/events", h.events, with()...)
+	h.registerRoutes(page)
 
 	csrf := h.csrf()
 	e.GET("/login", h.loginPage, with(csrf)...)
@@ -167,7 +170,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	h.consoleRoutes(e.Group("/t/:tid/console", with(csrf)...))
 	h.disputeRoutes(e.Group("/t/:tid/disputes", with(csrf)...))
 	h.tableRoutes(e.Group("/t/:tid/table", with(csrf)...))
-	for _, subtree := range []string{"/t/*", "/lang/*", "/admin/*"} {
+	for _, subtree := range []string{"/t/*", "/lang/*", "/admin/*", "/people/*", "/series/*"} {
 		e.RouteNotFound(subtree, echo.NotFoundHandler, with()...)
 	}
 }

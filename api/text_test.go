@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/revisor-sm/revisor/api"
 )
 
 // TestBodiesWithBrokenTextAre400 (issue 13, item 11): names that are not
@@ -30,4 +32,16 @@ func TestBodiesWithBrokenTextAre400(t *testing.T) {
 	}
 	// A character outside the BMP, escaped as a surrogate pair, is fine.
 	s.must(t, http.StatusCreated, nil, "POST", "/api/v1/tournaments/"+tt.ID+"/players", tt.OrganizerToken, `{"name":"Bo \ud83c\udca1"}`)
+}
+
+// TestValidateGameAnswerIsBounded (issue 13, item 1): a 1 MiB record of
+// tiny deals was answered with 14.7 MB; now the answer stays small.
+func TestValidateGameAnswerIsBounded(t *testing.T) {
+	s := startServer(t, api.Config{}, api.Deps{})
+	body := `{"players":["a","b","c","d"],"first_dealer":"a","deals":[{}` + strings.Repeat(`,{}`, 340000) + `]}`
+	resp, b := s.postJSON(t, "/api/v1/validate/game", body)
+	if resp.StatusCode != http.StatusOK || len(b) > 4<<10 || !strings.Contains(string(b), "too_many_deals") {
+		t.Errorf("validate/game with %d bytes of tiny deals = %d, %d bytes: %.300s; want 200 with one too_many_deals, under 4 KiB",
+			len(body), resp.StatusCode, len(b), b)
+	}
 }

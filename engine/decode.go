@@ -45,8 +45,10 @@ func (e *DecodeError) DealResult() *DealResult {
 // GameResult returns the result for a game record that could not be decoded:
 // invalid, with the decode problems as errors.
 func (e *DecodeError) GameResult() *GameResult {
-	return &GameResult{Errors: e.Problems, Violations: []Violation{}, Deals: []DealResult{},
+	res := &GameResult{Errors: e.Problems, Violations: []Violation{}, Deals: []DealResult{},
 		Scores: map[string]int{}, Winners: []string{}, Placements: []Placement{}, Forfeits: []string{}}
+	res.boundErrors()
+	return res
 }
 
 // DecodeDeal reads a deal record (docs/records.md). The error, if any, is a

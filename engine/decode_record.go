@@ -319,6 +319,10 @@ func (d *decoder) gameDeals(v jsontree.Node, p *ptr) []GameDeal {
 	if !ok {
 		return nil
 	}
+	if len(a) > MaxGameDeals { // refused whole: its deals are not read
+		d.add("too_many_deals", p, "the record holds %d deals; a game holds at most %d", len(a), MaxGameDeals)
+		return nil
+	}
 	out := make([]GameDeal, len(a))
 	for i, e := range a {
 		c := p.index(i)

@@ -277,3 +277,34 @@ func TestNewDeck(t *testing.T) {
 		t.Errorf("NewDeck has %d cards, want 52", len(seen))
 	}
 }
+
+// TestGameRecordBounds (issue 13, item 1): a record of more deals than a
+// game holds is refused whole, with one error, and a result lists at most
+// MaxReportedErrors errors with the number of the rest.
+func TestGameRecordBounds(t *testing.T) {
+	long := game("anna bo cia dan")
+	for range engine.MaxGameDeals + 1 {
+		long.AppendSheet(engine.Sheet{"bo": {"last_trick": 5}})
+	}
+	res := engine.CheckGame(long, engine.GameOptions{})
+	if res.Valid || len(res.Errors) != 1 || res.Errors[0].Code != "too_many_deals" || len(res.Deals) != 0 {
+		t.Errorf("CheckGame(%d deals) = valid %v, %d errors (%v), %d deal results; want one too_many_deals and no deals checked",
+			engine.MaxGameDeals+1, res.Valid, len(res.Errors), res.Errors, len(res.Deals))
+	}
+	bad := game("anna bo cia dan")
+	for range engine.MaxGameDeals {
+		bad.AppendSheet(engine.Sheet{"nobody": {"last_trick": 5}, "anna": {"hand1": 1}})
+	}
+	res = engine.CheckGame(bad, engine.GameOptions{})
+	if res.Valid || len(res.Errors) != engine.MaxReportedErrors || res.ErrorsOmitted <= 0 {
+		t.Fatalf("CheckGame(%d bad deals) = valid %v, %d errors, %d omitted; want %d listed and the rest counted",
+			engine.MaxGameDeals, res.Valid, len(res.Errors), res.ErrorsOmitted, engine.MaxReportedErrors)
+	}
+	all := 0
+	for _, d := range res.Deals {
+		all += len(d.Errors)
+	}
+	if got := len(res.Errors) + res.ErrorsOmitted; got < all {
+		t.Errorf("listed + omitted = %d, want at least the %d errors of the deals", got, all)
+	}
+}

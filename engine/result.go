@@ -70,8 +70,11 @@ type Placement struct {
 type GameResult struct {
 	Valid bool `json:"valid"`
 	// Errors holds the game's errors and those of its deals, with paths from
-	// the game record's root.
+	// the game record's root: the first MaxReportedErrors of them.
 	Errors []Problem `json:"errors"`
+	// ErrorsOmitted is the number of errors past MaxReportedErrors, which
+	// are not listed.
+	ErrorsOmitted int `json:"errors_omitted,omitempty"`
 	// Violations holds the violations of all deals, with paths from the root.
 	Violations []Violation `json:"violations"`
 	// Deals holds one result per deal, with paths inside that deal.
@@ -95,6 +98,14 @@ func (r DealResult) MarshalJSON() ([]byte, error) {
 	c.Points = nonNilMap(c.Points)
 	c.Scores = nonNilMap(c.Scores)
 	return json.Marshal(c)
+}
+
+// boundErrors keeps the first MaxReportedErrors errors and counts the rest.
+func (r *GameResult) boundErrors() {
+	if len(r.Errors) > MaxReportedErrors {
+		r.ErrorsOmitted = len(r.Errors) - MaxReportedErrors
+		r.Errors = r.Errors[:MaxReportedErrors:MaxReportedErrors]
+	}
 }
 
 // MarshalJSON writes r with empty lists as [] and empty maps as {}.

@@ -55,6 +55,10 @@ func (r *GameResult) AppendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, r.Valid)
 	b = append(b, `,"errors":`...)
 	b = appendProblems(b, r.Errors)
+	if r.ErrorsOmitted != 0 {
+		b = append(b, `,"errors_omitted":`...)
+		b = strconv.AppendInt(b, int64(r.ErrorsOmitted), 10)
+	}
 	b = append(b, `,"violations":`...)
 	b = appendViolations(b, r.Violations)
 	b = append(b, `,"deals":[`...)

@@ -29,7 +29,7 @@ func jsonFieldCount(typ reflect.Type) int {
 // undecodable records, deals and games, and for awkward strings.
 func TestResultJSONMatchesMarshal(t *testing.T) {
 	for typ, n := range map[reflect.Type]int{
-		reflect.TypeFor[engine.DealResult](): 9, reflect.TypeFor[engine.GameResult](): 9,
+		reflect.TypeFor[engine.DealResult](): 9, reflect.TypeFor[engine.GameResult](): 10,
 		reflect.TypeFor[engine.Problem](): 4, reflect.TypeFor[engine.Violation](): 5,
 		reflect.TypeFor[engine.Award](): 4, reflect.TypeFor[engine.Placement](): 3,
 	} {
@@ -78,6 +78,12 @@ func TestResultJSONMatchesMarshal(t *testing.T) {
 	check("odd names, dealt", engine.CheckDeal(d))
 	g := &engine.GameRecord{Players: odd[:3], FirstDealer: odd[1], Deals: []engine.GameDeal{{Sheet: engine.Sheet{odd[2]: {"last_trick": 5, odd[5]: 1}}}}}
 	check("odd game", engine.CheckGame(g, engine.GameOptions{}))
+	many := &engine.GameRecord{Players: players, FirstDealer: "nobody"}
+	for range engine.MaxGameDeals {
+		many.Deals = append(many.Deals, engine.GameDeal{Sheet: engine.Sheet{"x": {"hand1": 1}}})
+	}
+	many.FirstDealer = players[0]
+	check("game with omitted errors", engine.CheckGame(many, engine.GameOptions{}))
 	for _, in := range []string{"nope", `{"players": 1}`, `{"players":["a","b","c"],"dealer":"a","hands":{"a":["Xx", "<&>"]}}`} {
 		_, err := engine.DecodeDeal([]byte(in))
 		var de *engine.DecodeError

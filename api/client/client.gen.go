@@ -966,15 +966,18 @@ type GameRecordEndedBy string
 
 // GameResult defines model for GameResult.
 type GameResult struct {
-	Deals      []DealResult    `json:"deals"`
-	Errors     []EngineProblem `json:"errors"`
-	Forfeits   []string        `json:"forfeits"`
-	GameOver   bool            `json:"game_over"`
-	Placements []Placement     `json:"placements"`
-	Scores     map[string]int  `json:"scores"`
-	Valid      bool            `json:"valid"`
-	Violations []Violation     `json:"violations"`
-	Winners    []string        `json:"winners"`
+	Deals  []DealResult    `json:"deals"`
+	Errors []EngineProblem `json:"errors"`
+
+	// ErrorsOmitted How many errors past the first 100 are not listed (absent when none).
+	ErrorsOmitted *int           `json:"errors_omitted,omitempty"`
+	Forfeits      []string       `json:"forfeits"`
+	GameOver      bool           `json:"game_over"`
+	Placements    []Placement    `json:"placements"`
+	Scores        map[string]int `json:"scores"`
+	Valid         bool           `json:"valid"`
+	Violations    []Violation    `json:"violations"`
+	Winners       []string       `json:"winners"`
 }
 
 // Person defines model for Person.

@@ -69,7 +69,7 @@ func newChrome(t *testing.T, width, height int) *chrome {
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
 	c := &chrome{ctx: ctx, t: t}
 	if err := chromedp.Listen(ctx, c.watch); err != nil {

@@ -30,6 +30,8 @@ func (h *Handler) tableRoutes(g *echo.Group) {
 	g.POST("/logout", h.tableLogout)
 	g.POST("/games/:g/deals", h.tableDeal)
 	g.GET("/clock", h.tableClock)
+	g.POST("/games/:g/confirmations", h.tableConfirmGame)
+	g.POST("/games/:g/dispute", h.tableDispute)
 }
 
 func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" }
@@ -148,6 +150,10 @@ type tableData struct {
 	Key          string // an Idempotency-Key for the form without script
 	Errors       []string
 	Values       map[string]string
+	// Confirms lists the shown game's confirmations once it is over (nil
+	// while it is played, or when the API has none to show).
+	Confirms  []tableConfirm
+	Confirmed bool // every player has confirmed
 }
 
 // tableFieldGroup is one player's inputs of the entry form.
@@ -234,6 +240,11 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	d.Games[cur].Current = true
 	d.Game = d.Games[cur]
+	if d.Game.Over {
+		code, _, _ := h.tableSession(c)
+		d.Confirms, _ = h.confirmations(c, code, id, d.Game.Number, d.Players)
+		d.Confirmed = allConfirmed(d.Confirms)
+	}
 	d.Fields = entryFields(p, d.Players)
 	p.Title = p.T("tbl.heading", id.Table, id.Round)
 	p.BodyClass, p.Script = "table-page", "table.js"

@@ -367,7 +367,7 @@
 
   TablePage.prototype.loadClock = function () {
     var self = this;
-    var url = this.app.getAttribute("data-clock");
+    var url = this.app.getAttribute("data-clock-src");
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (c) {

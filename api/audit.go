@@ -88,10 +88,7 @@ func queryError(name, format string, args ...any) error {
 }
 
 func (s *Server) getAudit(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	f, err := auditFilter(c)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkValidateDeal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, api.Deps{})
+	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, servertest.Complete(api.Deps{}))
 	if err != nil {
 		b.Fatal(err)
 	}

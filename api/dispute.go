@@ -117,10 +117,7 @@ func orNull(b json.RawMessage) json.RawMessage {
 }
 
 func (s *Server) openDispute(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	var req disputeRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -141,10 +138,7 @@ type disputesJSON struct {
 }
 
 func (s *Server) listDisputes(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	status := c.QueryParam("status")
 	if status != "" && status != string(tournament.DisputeOpen) && status != string(tournament.DisputeRuled) {
 		return queryError("status", "status must be %q or %q", tournament.DisputeOpen, tournament.DisputeRuled)
@@ -172,10 +166,7 @@ func disputeID(c echo.Context) (int64, error) {
 }
 
 func (s *Server) getDispute(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	id, err := disputeID(c)
 	if err != nil {
 		return err
@@ -214,10 +205,7 @@ type rulingAnswer struct {
 }
 
 func (s *Server) rule(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	id, err := disputeID(c)
 	if err != nil {
 		return err

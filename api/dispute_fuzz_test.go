@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -53,8 +54,8 @@ func FuzzDisputes(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := server.New(api.Config{}, api.Deps{Tournaments: svc, Referees: refs,
-		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
+	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{Tournaments: svc, Referees: refs,
+		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)}))
 	if err != nil {
 		f.Fatal(err)
 	}

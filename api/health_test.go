@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -55,12 +58,31 @@ func TestReadyz(t *testing.T) {
 	}
 }
 
-// TestReadyzWithoutCheck: a server started without a readiness check is
-// not ready.
-func TestReadyzWithoutCheck(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
-	resp, body := s.do(t, request{method: "GET", path: "/readyz"})
-	wantProblem(t, "GET /readyz without check", resp, body, http.StatusServiceUnavailable, "service_unavailable")
+// TestRequiredDependencies: a server is never started without one of its
+// services (it used to start and answer 503 where one was missing, such
+// as /readyz without a readiness check); New names the missing one.
+func TestRequiredDependencies(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		drop func(*api.Deps)
+	}{
+		{"Ready", func(d *api.Deps) { d.Ready = nil }},
+		{"Idempotency", func(d *api.Deps) { d.Idempotency = nil }},
+		{"Tokens", func(d *api.Deps) { d.Tokens = nil }},
+		{"Tournaments", func(d *api.Deps) { d.Tournaments = nil }},
+		{"Referees", func(d *api.Deps) { d.Referees = nil }},
+		{"Events", func(d *api.Deps) { d.Events = nil }},
+	} {
+		deps := servertest.Complete(api.Deps{})
+		tt.drop(&deps)
+		srv, err := server.New(api.Config{}, deps)
+		if err == nil || !strings.Contains(err.Error(), tt.name) {
+			t.Errorf("server.New without %s = %v, %v; want an error naming %s", tt.name, srv, err, tt.name)
+		}
+	}
+	if _, err := server.New(api.Config{}, servertest.Complete(api.Deps{})); err != nil {
+		t.Errorf("server.New with every dependency: %v", err)
+	}
 }
 
 func openPool(t *testing.T, url string) *pgxpool.Pool {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -40,7 +41,7 @@ func startServer(t *testing.T, cfg api.Config, deps api.Deps) *testServer {
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
-	srv, err := server.New(cfg, deps)
+	srv, err := server.New(cfg, servertest.Complete(deps))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

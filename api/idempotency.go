@@ -81,7 +81,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
 		key := req.Header.Get(headerIdempotencyKey)
-		if key == "" || !isWrite(req.Method) || s.deps.Idempotency == nil || c.Path() == "" ||
+		if key == "" || !isWrite(req.Method) || c.Path() == "" ||
 			req.Header.Get(echo.HeaderAuthorization) == "" {
 			return next(c)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 )
 
@@ -35,7 +36,7 @@ func fetchOpenAPI(t *testing.T, s *testServer) (openAPIDoc, []byte) {
 // every route echo serves is documented, and every documented operation is
 // served. When it fails, it lists exactly what to add where.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
-	srv, err := server.New(api.Config{}, api.Deps{})
+	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,10 +73,7 @@ type playersJSON struct {
 }
 
 func (s *Server) addPlayer(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	var req playerRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -92,10 +89,7 @@ func (s *Server) addPlayer(c echo.Context) error {
 // importPlayers takes a CSV (name,club) and registers every row, or none
 // when any row is bad.
 func (s *Server) importPlayers(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	if err := requireCSV(c.Request()); err != nil {
 		return err
 	}
@@ -125,10 +119,7 @@ func requireCSV(r *http.Request) error {
 }
 
 func (s *Server) listPlayers(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	ps, err := svc.Players(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err
@@ -137,10 +128,7 @@ func (s *Server) listPlayers(c echo.Context) error {
 }
 
 func (s *Server) updatePlayer(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	var req playerUpdateRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err

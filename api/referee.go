@@ -19,15 +19,6 @@ func (s *Server) refereeRoutes(g *echo.Group) {
 	g.DELETE("/tournaments/:tid/referees/:rid", s.revokeReferee, org)
 }
 
-// referees returns the referee service, or a 503 when the server was
-// started without one.
-func (s *Server) referees() (*tournament.Referees, error) {
-	if s.deps.Referees == nil {
-		return nil, unavailable("referees")
-	}
-	return s.deps.Referees, nil
-}
-
 // refereeActorOf is actorOf with the token's id, which the audit log and
 // the referee records name.
 func refereeActorOf(c echo.Context) tournament.Actor {
@@ -80,10 +71,7 @@ func toReferee(t *tournament.RefereeToken) refereeJSON {
 }
 
 func (s *Server) createReferee(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	var req refereeRequest
 	if c.Request().ContentLength != 0 {
 		if err := decodeJSON(c, &req); err != nil {
@@ -106,10 +94,7 @@ type refereesJSON struct {
 }
 
 func (s *Server) listReferees(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	ts, err := refs.Tokens(c.Request().Context(), refereeActorOf(c), c.Param("tid"))
 	if err != nil {
 		return err
@@ -122,10 +107,7 @@ func (s *Server) listReferees(c echo.Context) error {
 }
 
 func (s *Server) revokeReferee(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	t, err := refs.RevokeToken(c.Request().Context(), refereeActorOf(c), c.Param("tid"), c.Param("rid"))
 	if err != nil {
 		return err

@@ -48,10 +48,7 @@ type windowJSON struct {
 }
 
 func (s *Server) getWindow(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -85,10 +82,7 @@ type reopeningJSON struct {
 }
 
 func (s *Server) reopenRound(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -110,10 +104,7 @@ type correctionWindowJSON struct {
 }
 
 func (s *Server) setCorrectionWindow(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	var req correctionWindowJSON
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -140,10 +131,7 @@ type commitmentJSON struct {
 }
 
 func (s *Server) commitSeed(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -165,14 +153,8 @@ type revealRequest struct {
 }
 
 func (s *Server) revealSeed(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -215,10 +197,7 @@ type drawJSON struct {
 }
 
 func (s *Server) getDraw(c echo.Context) error {
-	refs, err := s.referees()
-	if err != nil {
-		return err
-	}
+	refs := s.deps.Referees
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err

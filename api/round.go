@@ -63,10 +63,7 @@ type drawRequest struct {
 }
 
 func (s *Server) drawRound(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	var req drawRequest
 	if c.Request().ContentLength != 0 {
 		if err := decodeJSON(c, &req); err != nil {
@@ -93,10 +90,7 @@ type roundsJSON struct {
 }
 
 func (s *Server) listRounds(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	rs, err := svc.Rounds(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err
@@ -109,10 +103,7 @@ func (s *Server) listRounds(c echo.Context) error {
 }
 
 func (s *Server) getRound(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -139,10 +130,7 @@ type codesJSON struct {
 }
 
 func (s *Server) roundCodes(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -183,10 +171,7 @@ type closeJSON struct {
 }
 
 func (s *Server) closeRound(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -225,10 +210,7 @@ type tieJSON struct {
 }
 
 func (s *Server) resolveTie(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err

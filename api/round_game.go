@@ -79,10 +79,7 @@ func gameKey(c echo.Context) (tournament.GameKey, error) {
 }
 
 func (s *Server) submitGame(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -125,10 +122,7 @@ func writeResult(c echo.Context, status int, r resultJSON) error {
 }
 
 func (s *Server) getGame(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -162,10 +156,7 @@ type matchDealJSON struct {
 }
 
 func (s *Server) appendDeal(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err

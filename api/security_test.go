@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 )
 
@@ -207,7 +208,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/tournaments/{tid}/disputes": map[string]any{"round": 2, "table": 1, "game": 1},
 	}
 	params := strings.NewReplacer("{tid}", tid, "{n}", "2", "{t}", "1", "{g}", "1", "{pid}", "p1", "{rid}", "rnone", "{id}", d.ID)
-	srv, err := server.New(api.Config{}, api.Deps{})
+	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

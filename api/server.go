@@ -17,7 +17,7 @@ package api
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -63,9 +63,10 @@ type Config struct {
 	Failures *ratelimit.Failures
 }
 
-// Deps are the services the handlers call. Every field may be nil in tests
-// of the parts that do not need it; a route whose dependency is missing
-// answers 503.
+// Deps are the services the handlers call. Ready, Idempotency, Tokens,
+// Tournaments and Referees are required (New says which one is missing),
+// so that no handler checks for a missing service; Events, Failures and
+// Registry may be nil.
 type Deps struct {
 	// Ready reports whether the database answers and its schema is current
 	// (postgres.Readiness). /readyz answers 503 with its error.
@@ -106,14 +107,37 @@ type Server struct {
 	routes  []Route          // what Register added, for Routes
 }
 
-// New returns the API, ready to Register on a router.
+// New returns the API, ready to Register on a router, or an error naming
+// the first required dependency that is missing.
 func New(cfg Config, deps Deps) (*Server, error) {
+	if err := deps.check(); err != nil {
+		return nil, err
+	}
 	cfg = withDefaults(cfg)
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
 	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, limiter: cfg.Failures,
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
+}
+
+// check names the first required dependency that is missing.
+func (d Deps) check() error {
+	for _, dep := range []struct {
+		name    string
+		missing bool
+	}{
+		{"Ready", d.Ready == nil},
+		{"Idempotency", d.Idempotency == nil},
+		{"Tokens", d.Tokens == nil},
+		{"Tournaments", d.Tournaments == nil},
+		{"Referees", d.Referees == nil},
+	} {
+		if dep.missing {
+			return fmt.Errorf("api.New: the dependency %s is missing", dep.name)
+		}
+	}
+	return nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -203,13 +227,4 @@ func openAPIPath(p string) string {
 		}
 	}
 	return strings.ReplaceAll(strings.Join(parts, "/"), `\:`, ":") // echo's escaped colon
-}
-
-// errMissingDependency is the cause logged when a route's service is nil.
-var errMissingDependency = errors.New("the server was started without this service")
-
-// unavailable is the answer of a route whose dependency is missing.
-func unavailable(what string) error {
-	return &tournament.Error{Kind: tournament.KindUnavailable, Code: "service_unavailable",
-		Message: what + " is not available on this server", Err: errMissingDependency}
 }

@@ -55,10 +55,7 @@ func toStanding(r tournament.Standing) standingJSON {
 }
 
 func (s *Server) getStandings(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	t, rows, err := svc.Standings(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err

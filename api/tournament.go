@@ -18,15 +18,6 @@ func (s *Server) tournamentRoutes(g *echo.Group) {
 	g.GET("/tournaments/:tid", s.getTournament, s.require(tournament.RolePublic))
 }
 
-// tournaments returns the tournament service, or a 503 when the server was
-// started without one.
-func (s *Server) tournaments() (*tournament.Service, error) {
-	if s.deps.Tournaments == nil {
-		return nil, unavailable("tournaments")
-	}
-	return s.deps.Tournaments, nil
-}
-
 // actorOf turns the request's principal into the tournament's actor.
 func actorOf(c echo.Context) tournament.Actor {
 	p := PrincipalOf(c)
@@ -122,10 +113,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 }
 
 func (s *Server) createTournament(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	var req tournamentRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -142,10 +130,7 @@ func (s *Server) createTournament(c echo.Context) error {
 }
 
 func (s *Server) getTournament(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	t, err := svc.Tournament(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err

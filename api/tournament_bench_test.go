@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -26,7 +27,7 @@ import (
 func BenchmarkSubmitGameHTTP(b *testing.B) {
 	pool := dbtest.New(b)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		b.Fatal(err)
 	}

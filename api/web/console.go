@@ -264,10 +264,7 @@ func (h *Handler) saved(c echo.Context, anchor string) error {
 }
 
 func (h *Handler) addPlayer(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club")}
 	if _, err := svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), []tournament.NewPlayer{np}); err != nil {
 		return h.formError(c, "add", err, map[string]string{"name": np.Name, "club": np.Club})
@@ -279,10 +276,7 @@ func (h *Handler) addPlayer(c echo.Context) error {
 const maxImportBytes = 1 << 20
 
 func (h *Handler) importPlayers(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	text := c.FormValue("csv")
 	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
 		f, err := fh.Open()
@@ -307,12 +301,9 @@ func (h *Handler) importPlayers(c echo.Context) error {
 }
 
 func (h *Handler) playerStatus(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	status := tournament.PlayerStatus(c.FormValue("status"))
-	_, err = svc.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
+	_, err := svc.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
 		tournament.PlayerUpdate{Status: &status})
 	if err != nil {
 		return h.formError(c, "players", err, nil)
@@ -321,10 +312,7 @@ func (h *Handler) playerStatus(c echo.Context) error {
 }
 
 func (h *Handler) drawRound(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	var seed *int64
 	if s := strings.TrimSpace(c.FormValue("seed")); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
@@ -340,10 +328,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 }
 
 func (h *Handler) closeRound(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
@@ -357,10 +342,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 // resolveTie records the organizer's order of tied players: fields
 // place1..placeN name the players best first.
 func (h *Handler) resolveTie(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
@@ -407,7 +389,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	if err != nil || n < 1 || r == nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
 	}
-	svc, _ := h.service()
+	svc := h.deps.Tournaments
 	codes, err := svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
 	if err != nil {
 		return h.fail(c, err)
@@ -434,10 +416,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
 	if err != nil {
 		return h.fail(c, err)
@@ -449,10 +428,6 @@ func (h *Handler) exportTournament(c echo.Context) error {
 
 // issueRefereeToken makes a referee token and shows it once on the console.
 func (h *Handler) issueRefereeToken(c echo.Context) error {
-	if h.deps.Referees == nil {
-		return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
-			"referees are not available on this server"))
-	}
 	name := c.FormValue("name")
 	tok, err := h.deps.Referees.IssueToken(c.Request().Context(), consoleActor(c), c.Param("tid"), name)
 	if err != nil {

@@ -27,10 +27,6 @@ func (h *Handler) disputeRoutes(g *echo.Group) {
 // admin; others are sent to log in.
 func (h *Handler) requireReferee(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if h.deps.Referees == nil {
-			return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
-				"disputes are not available on this server"))
-		}
 		a, err := h.actor(c, c.Param("tid"))
 		if err != nil {
 			return h.fail(c, err)
@@ -154,10 +150,6 @@ func verdictSummary(raw json.RawMessage) string {
 // to have an accepted result corrected; errors are shown on that page,
 // next to the fields.
 func (h *Handler) openDispute(c echo.Context) error {
-	if h.deps.Referees == nil {
-		return h.fail(c, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
-			"disputes are not available on this server"))
-	}
 	p, _, _, d, err := h.gameForm(c)
 	if err != nil {
 		return h.fail(c, err)

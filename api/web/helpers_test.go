@@ -20,6 +20,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -59,11 +60,13 @@ func startSite(t testing.TB, pool *pgxpool.Pool) *site { return startSiteWith(t,
 func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	t.Helper()
 	if !live {
-		svc := tournament.NewService(postgres.NewStore(pool))
+		store := postgres.NewStore(pool)
+		svc := tournament.NewService(store)
 		srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-			api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+			servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
+				Referees: tournament.NewReferees(svc, store)}))
 		if err != nil {
-			t.Fatalf("api.New: %v", err)
+			t.Fatalf("server.New: %v", err)
 		}
 		hs := httptest.NewServer(srv)
 		t.Cleanup(hs.Close)
@@ -85,9 +88,9 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	}
 	reg := tournament.NewRegister(store, store, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg})
+		servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg}))
 	if err != nil {
-		t.Fatalf("api.New: %v", err)
+		t.Fatalf("server.New: %v", err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

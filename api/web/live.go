@@ -20,16 +20,10 @@ type eventJSON struct {
 
 // events streams a tournament's changes as Server-Sent Events: one
 // "change" event per change, a comment every heartbeat. Pages that hear a
-// change read themselves again (static/app.js). Without an event source
-// the answer is 204, which tells browsers not to reconnect.
+// change read themselves again (static/app.js).
 func (h *Handler) events(c echo.Context) error {
-	if h.deps.Events == nil {
-		return c.NoContent(http.StatusNoContent)
-	}
 	tid := c.Param("tid")
-	if svc, err := h.service(); err != nil {
-		return h.fail(c, err)
-	} else if _, err := svc.Tournament(c.Request().Context(), tid); err != nil {
+	if _, err := h.deps.Tournaments.Tournament(c.Request().Context(), tid); err != nil {
 		return h.fail(c, err)
 	}
 	ch, stop := h.deps.Events.Subscribe(tid)

@@ -178,7 +178,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 				To: min(i*sheetTables, len(r.Tables)), Current: i == group})
 		}
 	}
-	svc, _ := h.service()
+	svc := h.deps.Tournaments
 	names := playerIndex(st)
 	// The console's sheets (organizer only) carry each table's QR code;
 	// the public sheets never show a code.

@@ -10,9 +10,12 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
 // TestWrongTokensShareOneLimit: the login form and the API count wrong
@@ -32,7 +35,9 @@ func TestWrongTokensShareOneLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-			srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), Now: func() time.Time { return now }}, api.Deps{})
+			svc := tournament.NewService(postgres.NewStore(dbtest.New(t))) // the form looks tokens up
+			srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), Now: func() time.Time { return now }},
+				servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
 			if err != nil {
 				t.Fatalf("server.New: %v", err)
 			}

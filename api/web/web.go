@@ -21,6 +21,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"embed"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -72,12 +73,14 @@ type Config struct {
 	Heartbeat time.Duration
 }
 
-// Deps are the services the pages read and change.
+// Deps are the services the pages read and change; all are required (New
+// says which one is missing), so that no handler checks for one.
 type Deps struct {
 	Tournaments *tournament.Service
-	// Events feeds the live updates; nil: pages do not update by themselves.
+	// Events feeds the live updates (a tournament.Broker when nothing
+	// else publishes).
 	Events tournament.EventSource
-	// Referees runs disputes and rulings; nil: no dispute pages.
+	// Referees runs disputes and rulings.
 	Referees *tournament.Referees
 	// API is the JSON API, which the table pages write through (required
 	// for them).
@@ -98,8 +101,17 @@ type Handler struct {
 	qrs        qrCodes
 }
 
-// New parses the templates and returns the handler.
+// New parses the templates and returns the handler, or an error naming the
+// first dependency that is missing.
 func New(cfg Config, deps Deps) (*Handler, error) {
+	switch {
+	case deps.Tournaments == nil:
+		return nil, errors.New("web.New: the dependency Tournaments is missing")
+	case deps.Events == nil:
+		return nil, errors.New("web.New: the dependency Events is missing")
+	case deps.Referees == nil:
+		return nil, errors.New("web.New: the dependency Referees is missing")
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -207,23 +219,9 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 // csrfField is the hidden form field holding the CSRF token.
 const csrfField = "_csrf"
 
-// service returns the tournament service, or an error page's error when
-// the server runs without one.
-func (h *Handler) service() (*tournament.Service, error) {
-	if h.deps.Tournaments == nil {
-		return nil, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
-			"tournaments are not available on this server")
-	}
-	return h.deps.Tournaments, nil
-}
-
 // state loads everything a tournament's pages show in one consistent read.
 func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, error) {
-	svc, err := h.service()
-	if err != nil {
-		return nil, err
-	}
-	return h.cache.load(ctx, tid, svc.Snapshot)
+	return h.cache.load(ctx, tid, h.deps.Tournaments.Snapshot)
 }
 
 // isAdminToken reports whether token is the server's admin token.

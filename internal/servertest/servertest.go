@@ -1,0 +1,60 @@
+// Package servertest gives tests of one part of the HTTP server the
+// dependencies they do not exercise. server.New requires every service
+// (no handler checks for a missing one), so a test of, say, request IDs
+// completes its api.Deps with stand-ins: a readiness check that says the
+// test has no database, an idempotency store that remembers nothing (every
+// request runs, as without the header), a token resolver that knows no
+// token, and tournament services over no storage. A test that calls a
+// service passes the real one (over dbtest) instead; a stand-in service
+// that is called anyway panics, which the server answers with a 500.
+package servertest
+
+import (
+	"context"
+
+	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Complete returns deps with each missing required service filled by its
+// stand-in.
+func Complete(deps api.Deps) api.Deps {
+	if deps.Ready == nil {
+		deps.Ready = func(context.Context) error { return errNoDatabase() }
+	}
+	if deps.Idempotency == nil {
+		deps.Idempotency = noIdempotency{}
+	}
+	if deps.Tokens == nil {
+		deps.Tokens = noTokens{}
+	}
+	if deps.Tournaments == nil {
+		deps.Tournaments = tournament.NewService(nil)
+	}
+	if deps.Referees == nil {
+		deps.Referees = tournament.NewReferees(deps.Tournaments, nil)
+	}
+	if deps.Events == nil {
+		deps.Events = tournament.NewBroker()
+	}
+	return deps
+}
+
+func errNoDatabase() error {
+	return tournament.Errorf(tournament.KindUnavailable, "database_unavailable", "this test runs without a database")
+}
+
+// noIdempotency remembers nothing: every claim is the first.
+type noIdempotency struct{}
+
+func (noIdempotency) Claim(context.Context, string, string, []byte) ([]byte, error) { return nil, nil }
+func (noIdempotency) Complete(context.Context, string, string, []byte) error        { return nil }
+func (noIdempotency) Release(context.Context, string, string) error                 { return nil }
+func (noIdempotency) Renew(context.Context, string, string) error                   { return nil }
+
+// noTokens knows no token but the admin's, which the API checks itself.
+type noTokens struct{}
+
+func (noTokens) ResolveToken(context.Context, string, string) (api.Principal, error) {
+	return api.Principal{}, tournament.Errorf(tournament.KindUnauthorized, "unknown_token", "the token is not known")
+}

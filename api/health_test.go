@@ -71,6 +71,7 @@ func TestRequiredDependencies(t *testing.T) {
 		{"Tokens", func(d *api.Deps) { d.Tokens = nil }},
 		{"Tournaments", func(d *api.Deps) { d.Tournaments = nil }},
 		{"Referees", func(d *api.Deps) { d.Referees = nil }},
+		{"Register", func(d *api.Deps) { d.Register = nil }},
 		{"Events", func(d *api.Deps) { d.Events = nil }},
 	} {
 		deps := servertest.Complete(api.Deps{})

@@ -29,14 +29,6 @@ func (s *Server) registerRoutes(g *echo.Group) {
 	g.GET("/series/:sid/standings", s.getSeriesStandings, public)
 }
 
-// register returns the register, or a 503 when the server has none.
-func (s *Server) register() (*tournament.Register, error) {
-	if s.deps.Register == nil {
-		return nil, unavailable("register")
-	}
-	return s.deps.Register, nil
-}
-
 // personJSON is an entry of the register. The membership number is shown
 // to the admin only.
 type personJSON struct {
@@ -59,10 +51,7 @@ func toPerson(p tournament.Person, admin bool) personJSON {
 func isAdmin(c echo.Context) bool { return PrincipalOf(c).Role == tournament.RoleAdmin }
 
 func (s *Server) listPeople(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	limit, err := optionalIntParam(c, "limit", 1, 500)
 	if err != nil {
 		return err
@@ -100,10 +89,7 @@ type personRequest struct {
 }
 
 func (s *Server) addPerson(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	var req personRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -161,10 +147,7 @@ func copysignHalf(f float64) float64 {
 }
 
 func (s *Server) getPerson(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	p, rated, hist, err := reg.RatingHistory(c.Request().Context(), c.Param("pid"))
 	if err != nil {
 		return err
@@ -191,10 +174,7 @@ type mergeRequest struct {
 }
 
 func (s *Server) mergePerson(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	var req mergeRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -222,10 +202,7 @@ type registerChangeJSON struct {
 }
 
 func (s *Server) registerLog(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	log, err := reg.Log(c.Request().Context(), c.QueryParam("person"))
 	if err != nil {
 		return err
@@ -239,10 +216,7 @@ func (s *Server) registerLog(c echo.Context) error {
 }
 
 func (s *Server) listRatings(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	list, err := reg.Ratings(c.Request().Context())
 	if err != nil {
 		return err
@@ -281,10 +255,7 @@ func toSeries(sr *tournament.Series) seriesJSON {
 }
 
 func (s *Server) createSeries(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	var req seriesRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -298,10 +269,7 @@ func (s *Server) createSeries(c echo.Context) error {
 }
 
 func (s *Server) listSeries(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	list, err := reg.ListSeries(c.Request().Context())
 	if err != nil {
 		return err
@@ -314,10 +282,7 @@ func (s *Server) listSeries(c echo.Context) error {
 }
 
 func (s *Server) getSeries(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	sr, err := reg.Series(c.Request().Context(), c.Param("sid"))
 	if err != nil {
 		return err
@@ -326,10 +291,7 @@ func (s *Server) getSeries(c echo.Context) error {
 }
 
 func (s *Server) addSeriesTournament(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	var req struct {
 		Tournament string `json:"tournament"`
 	}
@@ -360,10 +322,7 @@ type seriesRowJSON struct {
 }
 
 func (s *Server) getSeriesStandings(c echo.Context) error {
-	reg, err := s.register()
-	if err != nil {
-		return err
-	}
+	reg := s.deps.Register
 	sr, rows, err := reg.SeriesStandings(c.Request().Context(), c.Param("sid"))
 	if err != nil {
 		return err

@@ -64,7 +64,7 @@ type Config struct {
 }
 
 // Deps are the services the handlers call. Ready, Idempotency, Tokens,
-// Tournaments and Referees are required (New says which one is missing),
+// Tournaments, Referees and Register are required (New says which one is missing),
 // so that no handler checks for a missing service; Events, Failures and
 // Registry may be nil.
 type Deps struct {
@@ -85,7 +85,7 @@ type Deps struct {
 	// (api/register.go).
 	Register *tournament.Register
 	// Events feeds the web pages' live updates (postgres.Listener into a
-	// tournament.Broker). Nil: pages do not update by themselves.
+	// tournament.Broker); required by the pages.
 	Events tournament.EventSource
 	// Failures counts wrong tokens per address across every process behind
 	// one address (postgres.FailureCounts). Nil: each process counts alone.
@@ -132,6 +132,7 @@ func (d Deps) check() error {
 		{"Tokens", d.Tokens == nil},
 		{"Tournaments", d.Tournaments == nil},
 		{"Referees", d.Referees == nil},
+		{"Register", d.Register == nil},
 	} {
 		if dep.missing {
 			return fmt.Errorf("api.New: the dependency %s is missing", dep.name)

@@ -39,7 +39,7 @@ func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" 
 // tableSession returns the table whose code the visitor's cookie holds.
 func (h *Handler) tableSession(c echo.Context) (code string, id tournament.Identity, ok bool) {
 	ck, err := c.Cookie(tableCookie)
-	if err != nil || ck.Value == "" || h.deps.Tournaments == nil {
+	if err != nil || ck.Value == "" {
 		return "", id, false
 	}
 	tid := c.Param("tid")
@@ -203,7 +203,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		d.Players = append(d.Players, tablePlayer{Seat: i + 1, ID: pid, Name: names[pid].Name})
 	}
 	shortNames(d.Players)
-	svc, _ := h.service()
+	svc := h.deps.Tournaments
 	ctx := c.Request().Context()
 	results, err := svc.TableResults(ctx, st.Tournament.ID, id.Round, id.Table)
 	if err != nil {

@@ -34,6 +34,9 @@ func Complete(deps api.Deps) api.Deps {
 	if deps.Referees == nil {
 		deps.Referees = tournament.NewReferees(deps.Tournaments, nil)
 	}
+	if deps.Register == nil {
+		deps.Register = tournament.NewRegister(nil, nil, nil)
+	}
 	if deps.Events == nil {
 		deps.Events = tournament.NewBroker()
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -47,9 +48,9 @@ func FuzzRouteParameters(f *testing.F) {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{Tournaments: svc, Referees: refs,
 		Register: tournament.NewRegister(store, store, nil),
-		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }})
+		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
-		web.Deps{Tournaments: s.svc, Events: tournament.NewBroker(), Referees: tournament.NewReferees(s.svc, nil)})
+		web.Deps{Tournaments: s.svc, Events: tournament.NewBroker(), Referees: tournament.NewReferees(s.svc, nil), API: http.NotFoundHandler()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,8 +82,7 @@ type Deps struct {
 	Events tournament.EventSource
 	// Referees runs disputes and rulings.
 	Referees *tournament.Referees
-	// API is the JSON API, which the table pages write through (required
-	// for them).
+	// API is the JSON API, which the table pages write through.
 	API http.Handler
 	// Register runs the register, series and ratings; nil: no such pages.
 	Register *tournament.Register
@@ -111,6 +110,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, errors.New("web.New: the dependency Events is missing")
 	case deps.Referees == nil:
 		return nil, errors.New("web.New: the dependency Referees is missing")
+	case deps.API == nil:
+		return nil, errors.New("web.New: the dependency API is missing")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -64,7 +64,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 		svc := tournament.NewService(store)
 		srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
 			servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: tournament.NewReferees(svc, store)}))
+				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}

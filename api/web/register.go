@@ -24,16 +24,6 @@ func (h *Handler) registerRoutes(page func(string, echo.HandlerFunc, ...echo.Mid
 	page("/series/:sid/standings.csv", h.seriesCSV)
 }
 
-// register returns the register, or an error page's error when the
-// server runs without one.
-func (h *Handler) register() (*tournament.Register, error) {
-	if h.deps.Register == nil {
-		return nil, tournament.Errorf(tournament.KindUnavailable, "service_unavailable",
-			"the register is not available on this server")
-	}
-	return h.deps.Register, nil
-}
-
 // ratingRow is one line of the rating list.
 type ratingRow struct {
 	Rank           int
@@ -47,10 +37,7 @@ type ratingRow struct {
 func fmt1(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 func (h *Handler) ratingsPage(c echo.Context) error {
-	reg, err := h.register()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	reg := h.deps.Register
 	list, err := reg.Ratings(c.Request().Context())
 	if err != nil {
 		return h.fail(c, err)
@@ -92,10 +79,7 @@ type personData struct {
 }
 
 func (h *Handler) personPage(c echo.Context) error {
-	reg, err := h.register()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	reg := h.deps.Register
 	person, rated, hist, err := reg.RatingHistory(c.Request().Context(), c.Param("pid"))
 	if err != nil {
 		return h.fail(c, err)
@@ -148,10 +132,7 @@ type seriesData struct {
 }
 
 func (h *Handler) seriesData(c echo.Context) (*page, *seriesData, error) {
-	reg, err := h.register()
-	if err != nil {
-		return nil, nil, err
-	}
+	reg := h.deps.Register
 	ctx := c.Request().Context()
 	sr, rows, err := reg.SeriesStandings(ctx, c.Param("sid"))
 	if err != nil {

@@ -84,7 +84,7 @@ type Deps struct {
 	Referees *tournament.Referees
 	// API is the JSON API, which the table pages write through.
 	API http.Handler
-	// Register runs the register, series and ratings; nil: no such pages.
+	// Register runs the register, series and ratings.
 	Register *tournament.Register
 }
 
@@ -112,6 +112,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, errors.New("web.New: the dependency Referees is missing")
 	case deps.API == nil:
 		return nil, errors.New("web.New: the dependency API is missing")
+	case deps.Register == nil:
+		return nil, errors.New("web.New: the dependency Register is missing")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

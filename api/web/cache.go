@@ -41,6 +41,7 @@ type snapshots struct {
 	m    map[string]*snapEntry
 	gen  map[string]uint64 // bumped by every change event
 	subs map[string]bool   // tournaments whose events are followed
+	stop map[string]func() // ends the following of a tournament
 	// pages holds rendered public pages by tournament and key (language
 	// and URL), valid in the generation they were rendered from.
 	pages map[string]map[string]pageEntry
@@ -48,7 +49,7 @@ type snapshots struct {
 
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, subs: map[string]bool{},
-		pages: map[string]map[string]pageEntry{}}
+		stop: map[string]func(){}, pages: map[string]map[string]pageEntry{}}
 }
 
 // load returns tid's snapshot from the cache or from read.
@@ -72,6 +73,9 @@ func (c *snapshots) load(ctx context.Context, tid string, read func(context.Cont
 		c.follow(tid)
 	}
 	st, err := read(ctx, tid)
+	if tournament.ErrorKind(err) == tournament.KindNotFound {
+		c.forget(tid) // follow only tournaments that exist
+	}
 	if err != nil || !cacheable {
 		return st, err
 	}
@@ -87,12 +91,36 @@ func (c *snapshots) load(ctx context.Context, tid string, read func(context.Cont
 // subscription exists before the first snapshot is read, so no change
 // slips between the two.
 func (c *snapshots) follow(tid string) {
-	ch, _ := c.src.Subscribe(tid)
+	ch, cancel := c.src.Subscribe(tid)
+	done := make(chan struct{})
 	go func() {
-		for range ch {
-			c.invalidate(tid)
+		for {
+			select {
+			case <-ch:
+				c.invalidate(tid)
+			case <-done:
+				return
+			}
 		}
 	}()
+	c.mu.Lock()
+	c.stop[tid] = func() { cancel(); close(done) }
+	c.mu.Unlock()
+}
+
+// forget stops following tid (it does not exist) and frees its place.
+func (c *snapshots) forget(tid string) {
+	c.mu.Lock()
+	stop := c.stop[tid]
+	delete(c.stop, tid)
+	delete(c.subs, tid)
+	delete(c.gen, tid)
+	delete(c.m, tid)
+	delete(c.pages, tid)
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 }
 
 // invalidate forgets tid's snapshot: it changed.

@@ -27,6 +27,7 @@ type disputeRequest struct {
 	Game        int             `json:"game"`
 	Description string          `json:"description"`
 	Record      json.RawMessage `json:"record,omitempty"`
+	Deal        int             `json:"deal,omitempty"` // the disputed deal, 1-based
 }
 
 // actorJSON names who did something: a role and a token id, never a token.
@@ -46,6 +47,7 @@ type disputeJSON struct {
 	OpenedBy    actorJSON       `json:"opened_by"`
 	CreatedAt   time.Time       `json:"created_at"`
 	ResultID    *string         `json:"result_id"`
+	Deal        *int            `json:"deal"`
 	Record      json.RawMessage `json:"record"`
 	Verdict     json.RawMessage `json:"verdict"`
 	Ruling      *rulingJSON     `json:"ruling"`
@@ -76,7 +78,7 @@ type rulingJSON struct {
 func toDispute(d *tournament.Dispute) disputeJSON {
 	out := disputeJSON{ID: strconv.FormatInt(d.ID, 10), Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 		Description: d.Description, Status: string(d.Status), OpenedBy: actorJSON{string(d.OpenedRole), d.OpenedBy},
-		CreatedAt: d.CreatedAt, ResultID: idString(d.ResultID), Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
+		CreatedAt: d.CreatedAt, ResultID: idString(d.ResultID), Deal: d.Deal, Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
 	if d.Ruling != nil {
 		r := toRuling(d.Ruling)
 		out.Ruling = &r
@@ -123,7 +125,7 @@ func (s *Server) openDispute(c echo.Context) error {
 		return err
 	}
 	d, err := refs.OpenDispute(c.Request().Context(), refereeActorOf(c), c.Param("tid"), tournament.NewDispute{
-		Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record})
+		Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal})
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func TestDisqualificationFollowsAdvancement(t *testing.T) {
 		s.must(t, http.StatusCreated, nil, "PUT", gamePath(tid, 1, tb.Number, 1), tb.Code, json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1))))
 	}
 	var closed tClose
-	s.must(t, http.StatusOK, &closed, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close", tid), org, nil)
+	s.must(t, http.StatusOK, &closed, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close?accept_unconfirmed=true", tid), org, nil)
 	byRank := map[int]string{}
 	for _, o := range closed.Outcomes {
 		if o.Table == 1 {
@@ -87,7 +87,7 @@ func TestRulingOnTheFinal(t *testing.T) {
 	}
 	s.must(t, http.StatusCreated, nil, "PUT", gamePath(tid, 1, 1, 1), tb.Code, json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1))))
 	var closed tClose
-	s.must(t, http.StatusOK, &closed, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close", tid), org, nil)
+	s.must(t, http.StatusOK, &closed, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close?accept_unconfirmed=true", tid), org, nil)
 	second := ""
 	for _, o := range closed.Outcomes {
 		if o.Rank == 2 {

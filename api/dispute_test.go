@@ -29,7 +29,7 @@ func newClosedRound(t *testing.T) *closedRound {
 	s.must(t, http.StatusCreated, nil, "PUT", gamePath(c.tt.ID, 1, 1, 1), tb.Code, json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1))))
 	c.ref = s.newReferee(t, c.tt, "Greta")
 	c.closedAt = s.clock.Now()
-	s.must(t, http.StatusOK, nil, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close", c.tt.ID), c.tt.OrganizerToken, nil)
+	s.must(t, http.StatusOK, nil, "POST", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/close?accept_unconfirmed=true", c.tt.ID), c.tt.OrganizerToken, nil)
 	return c
 }
 

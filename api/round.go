@@ -176,7 +176,16 @@ func (s *Server) closeRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ch, err := svc.CloseRound(c.Request().Context(), actorOf(c), c.Param("tid"), n)
+	var opts []tournament.CloseOption
+	switch v := c.QueryParam("accept_unconfirmed"); v {
+	case "", "false":
+	case "true":
+		opts = append(opts, tournament.AcceptUnconfirmed())
+	default:
+		return tournament.Errorf(tournament.KindInvalid, "invalid_accept_unconfirmed",
+			"the query parameter accept_unconfirmed must be true or false, not %q", v)
+	}
+	ch, err := svc.CloseRound(c.Request().Context(), actorOf(c), c.Param("tid"), n, opts...)
 	if err != nil {
 		return err
 	}

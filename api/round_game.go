@@ -35,17 +35,20 @@ type placeJSON struct {
 // and the engine's result; the answer to a submission leaves out the record
 // (the client just sent it).
 type resultJSON struct {
-	ID              string          `json:"id"`
-	Round           int             `json:"round"`
-	Table           int             `json:"table"`
-	Game            int             `json:"game"`
-	Kind            string          `json:"kind"`
-	Places          []placeJSON     `json:"places"`
-	PlacementPoints map[string]int  `json:"placement_points"`
-	SubmittedBy     string          `json:"submitted_by"`
-	SubmittedAt     time.Time       `json:"submitted_at"`
-	Record          json.RawMessage `json:"record,omitempty"`
-	Result          json.RawMessage `json:"result,omitempty"`
+	ID              string         `json:"id"`
+	Round           int            `json:"round"`
+	Table           int            `json:"table"`
+	Game            int            `json:"game"`
+	Kind            string         `json:"kind"`
+	Places          []placeJSON    `json:"places"`
+	PlacementPoints map[string]int `json:"placement_points"`
+	SubmittedBy     string         `json:"submitted_by"`
+	SubmittedAt     time.Time      `json:"submitted_at"`
+	// Confirmations and Confirmed: GET …/games/{g} only.
+	Confirmations *[]confirmationJSON `json:"confirmations,omitempty"`
+	Confirmed     *bool               `json:"confirmed,omitempty"`
+	Record        json.RawMessage     `json:"record,omitempty"`
+	Result        json.RawMessage     `json:"result,omitempty"`
 }
 
 func toResult(r *tournament.GameResult, record, result bool) resultJSON {
@@ -127,11 +130,14 @@ func (s *Server) getGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := svc.Game(c.Request().Context(), k)
+	v, err := svc.GameWithConfirmations(c.Request().Context(), k)
 	if err != nil {
 		return err
 	}
-	return writeResult(c, http.StatusOK, toResult(r, true, true))
+	out := toResult(v.Result, true, true)
+	cs := toConfirmations(v.Confirmations)
+	out.Confirmations, out.Confirmed = &cs, &v.Confirmed
+	return writeResult(c, http.StatusOK, out)
 }
 
 // dealJSON is the answer to an appended deal: the deal's result, the game's
@@ -141,6 +147,7 @@ type dealJSON struct {
 	Result   *engine.DealResult `json:"result"`
 	Scores   map[string]int     `json:"scores"`
 	GameOver bool               `json:"game_over"`
+	EndedBy  string             `json:"ended_by,omitempty"` // once over: "target", or "time" when time was called
 	Game     *resultJSON        `json:"game,omitempty"`
 }
 
@@ -185,12 +192,7 @@ func (s *Server) appendDeal(c echo.Context) error {
 		}
 		return c.JSON(status, out)
 	}
-	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver}
-	if p.Final != nil {
-		g := toResult(p.Final, false, true)
-		out.Game = &g
-	}
-	return c.JSON(status, out)
+	return c.JSON(status, toDealJSON(p))
 }
 
 // dealNumber reads the optional ?deal=n of an appended deal: the number the

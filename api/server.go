@@ -176,6 +176,8 @@ func (s *Server) Register(e *echo.Echo) {
 		s.playerRoutes,
 		s.roundRoutes,
 		s.gameRoutes,
+		s.tablePlayRoutes,
+		s.clockRoutes,
 		s.standingsRoutes,
 		s.refereeRoutes,
 		s.disputeRoutes,

@@ -272,7 +272,7 @@ func TestTieResolutionHTTP(t *testing.T) {
 			map[string]any{"players": order, "method": "lot", "note": "card drawn by the head referee"})
 	}
 	var ch tClose
-	s.must(t, 200, &ch, "POST", closePath, tt.OrganizerToken, nil)
+	s.must(t, 200, &ch, "POST", closePath+"?accept_unconfirmed=true", tt.OrganizerToken, nil)
 	var round struct{ Outcomes []map[string]any }
 	s.must(t, 200, &round, "GET", "/api/v1/tournaments/"+tt.ID+"/rounds/1", "", nil)
 	if len(round.Outcomes) != 8 {

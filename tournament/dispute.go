@@ -20,6 +20,9 @@ const (
 	DisputeRuled DisputeStatus = "ruled"
 )
 
+// maxDealNumber bounds the deal number a dispute names.
+const maxDealNumber = 1000
+
 // maxDescription bounds a dispute's description and a ruling's reason.
 const maxDescription = 4000
 
@@ -33,6 +36,7 @@ type Dispute struct {
 	Record      json.RawMessage // the reconstruction; nil when none was given
 	Verdict     json.RawMessage // the engine's result on Record; nil without a record
 	ResultID    *int64          // the game's effective result when the dispute was opened
+	Deal        *int            // the disputed deal (1-based), when the dispute names one
 	Status      DisputeStatus
 	OpenedRole  Role
 	OpenedBy    string // the token id of who opened it
@@ -45,6 +49,7 @@ type NewDispute struct {
 	Round, Table, Game int
 	Description        string
 	Record             json.RawMessage // optional: a deal record or a game record
+	Deal               int             // optional: the disputed deal (1-based); 0 names none
 }
 
 // Verdict is what the engine says about a dispute's reconstruction: its
@@ -66,8 +71,14 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 	if err := checkText("description", desc); err != nil {
 		return nil, err
 	}
+	if n.Deal < 0 || n.Deal > maxDealNumber {
+		return nil, invalidField("deal", "deal must be a deal number from 1 to %d, not %d", maxDealNumber, n.Deal)
+	}
 	d := &Dispute{Key: GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
 		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+	if n.Deal > 0 {
+		d.Deal = &n.Deal
+	}
 	if rec := rawOrNil(n.Record); rec != nil {
 		canon, verdict, err := judge(rec)
 		if err != nil {

@@ -25,6 +25,9 @@ type Round struct {
 	Tables       []Table
 	CreatedAt    time.Time
 	ClosedAt     *time.Time
+	// TimeCalled: the round's clock has called time (read by Store.Table
+	// only, for the deals that then end their games).
+	TimeCalled bool
 }
 
 // Table is one table of a round. Players are player IDs in seat order

@@ -89,6 +89,9 @@ type DealProgress struct {
 	// match as it stands and the deal's result in it.
 	Match     *bridge.Result
 	MatchDeal *bridge.DealResult
+	// EndedByTime: the game ended after this deal because time was called
+	// before anybody reached the target.
+	EndedByTime bool
 }
 
 // AppendDeal adds one deal (a score-sheet line or a full deal, as an entry
@@ -135,7 +138,7 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		return nil, err
 	}
 	if n > 0 && n <= len(deals) {
-		return s.repeatDeal(ctx, k, tb, t.Settings, deals[:n], deal)
+		return s.repeatDeal(ctx, k, tb, t.Settings, deals[:n], deal, over && n == len(deals))
 	}
 	if over {
 		return nil, Errorf(KindConflict, "game_over", "this game already has a result; no more deals can be added")
@@ -144,7 +147,9 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		return nil, Errorf(KindConflict, "deal_out_of_order",
 			"this game has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
-	game, err := composeGame(tb, k.Game, append(deals, deal))
+	// Once time is called, the next deal a table enters ends its game
+	// (docs/tournaments.md, "The round clock").
+	game, err := composeGameEnded(tb, k.Game, append(deals, deal), r.TimeCalled)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +160,8 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if len(res.Deals) != len(deals)+1 {
 		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals)+1)
 	}
-	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res}
-	if res.GameOver {
+	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
+	if res.GameOver || r.TimeCalled {
 		g, err := checkGame(game, tb, k.Game, t.Format, t.Settings, engine.GameOptions{InProgress: true})
 		if err != nil {
 			return nil, err
@@ -172,7 +177,8 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 
 // repeatDeal answers a deal sent again: deals are the game's first n deals
 // as stored; the last must be deal.
-func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte) (*DealProgress, error) {
+// last says the deal is the game's last and the game has a result.
+func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte, last bool) (*DealProgress, error) {
 	n := len(deals)
 	stored, err := canonicalJSON(deals[n-1])
 	if err != nil {
@@ -194,21 +200,31 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), n)
 	}
 	p := &DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: true}
-	if res.GameOver {
+	if res.GameOver || last {
 		if p.Final, err = s.Game(ctx, k); err != nil {
 			return nil, err
 		}
+		p.EndedByTime = !res.GameOver && endedByTime(p.Final.Record)
 	}
 	return p, nil
 }
 
 // composeGame builds the game record of a table's game from its deals.
 func composeGame(tb Table, g int, deals []json.RawMessage) ([]byte, error) {
+	return composeGameEnded(tb, g, deals, false)
+}
+
+// composeGameEnded is composeGame for a game that time may have ended.
+func composeGameEnded(tb Table, g int, deals []json.RawMessage, byTime bool) ([]byte, error) {
 	rec := struct {
 		Players     []string          `json:"players"`
 		FirstDealer string            `json:"first_dealer"`
 		Deals       []json.RawMessage `json:"deals"`
-	}{tb.Players, tb.FirstDealerOf(g), deals}
+		EndedBy     string            `json:"ended_by,omitempty"`
+	}{tb.Players, tb.FirstDealerOf(g), deals, ""}
+	if byTime {
+		rec.EndedBy = engine.EndedByTime
+	}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return nil, fmt.Errorf("composing the game: %w", err)

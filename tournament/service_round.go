@@ -152,12 +152,31 @@ func standingOrder(st *State, active []string) []string {
 // who advances (the rest are eliminated) and, after the final, the
 // champion; in Swiss it records the table ranks and, after the last round,
 // finishes the tournament.
-func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int) (*RoundChange, error) {
+//
+// A game whose result was entered at the table must be confirmed by all its
+// players first (409 unconfirmed_games lists those that are not), unless
+// the organizer closes with AcceptUnconfirmed.
+func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, opts ...CloseOption) (*RoundChange, error) {
 	if err := a.requireOrganizer(); err != nil {
 		return nil, err
 	}
+	var o closeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var conf *confirmedResults
+	if !o.acceptUnconfirmed {
+		var err error
+		if conf, err = s.confirmedResults(ctx, tid, n); err != nil {
+			return nil, err
+		}
+	}
 	return s.store.CloseRound(auditAs(ctx, a), tid, n, s.clock(), func(st *State) (*RoundChange, error) {
-		return decideClose(st, n)
+		ch, err := decideClose(st, n)
+		if err != nil || conf == nil {
+			return ch, err
+		}
+		return ch, conf.check(st, n)
 	})
 }
 

@@ -26,6 +26,8 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.POST("/players/:pid/status", h.playerStatus)
 	g.POST("/rounds", h.drawRound)
 	g.POST("/rounds/:n/close", h.closeRound)
+	g.GET("/rounds/:n/room", h.roomPage)
+	g.POST("/rounds/:n/clock", h.setClock)
 	g.POST("/rounds/:n/ties", h.resolveTie)
 	g.GET("/rounds/:n/cards", h.cardsPage, h.cachedPage)
 	g.GET("/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
@@ -87,6 +89,10 @@ type consoleData struct {
 	Form    string // which form the error belongs to
 	Ties    []tieView
 	Values  map[string]string // the failed form's values, to fill in again
+	// Clock is the open round's clock; Unconfirmed its games that wait
+	// for their players' confirmations.
+	Clock       *clockView
+	Unconfirmed []unconfirmedView
 	// RefereeToken is a referee token just issued: shown this once.
 	RefereeToken, RefereeName string
 }
@@ -176,6 +182,11 @@ func (h *Handler) renderConsole(c echo.Context, status int, name string, d conso
 		(d.Round == nil || d.Round.Status == tournament.RoundClosed)
 	if d.Round != nil {
 		d.Tables = consoleTables(p, st, d.Round)
+	}
+	if d.Round != nil && d.Round.Status == tournament.RoundOpen && name == "console" {
+		if err := h.roundWatch(c, p, st, &d); err != nil {
+			return h.fail(c, err)
+		}
 	}
 	if name == "console_players" {
 		p.Title = p.T("c.players") + ": " + st.Tournament.Name
@@ -333,7 +344,16 @@ func (h *Handler) closeRound(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
 	}
-	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n); err != nil {
+	var opts []tournament.CloseOption
+	if c.FormValue("accept_unconfirmed") == "1" {
+		opts = append(opts, tournament.AcceptUnconfirmed())
+	}
+	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n, opts...); err != nil {
+		if tournament.ErrorCode(err) == "unconfirmed_games" {
+			// In the organizer's words; the list is on the page.
+			err = tournament.Errorf(tournament.KindConflict, "unconfirmed_games", "%s",
+				translate(language(c.Request()), "c.unconfirmed.ask"))
+		}
 		return h.formError(c, "close", err, nil)
 	}
 	return h.saved(c, "round")

@@ -51,6 +51,7 @@ type disputeRow struct {
 	ID                 int64
 	Round, Table, Game int
 	Description        string
+	Deal               int // the disputed deal; 0 when none is named
 	Status             string
 	Decision           string
 }
@@ -67,7 +68,7 @@ func (h *Handler) disputesPage(c echo.Context) error {
 	rows := make([]disputeRow, len(ds))
 	for i, d := range ds {
 		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
-			Description: d.Description, Status: string(d.Status)}
+			Description: d.Description, Deal: dealOf(&d), Status: string(d.Status)}
 		if d.Ruling != nil {
 			rows[i].Decision = d.Ruling.Decision
 		}
@@ -79,6 +80,7 @@ func (h *Handler) disputesPage(c echo.Context) error {
 // disputeData is one dispute's page.
 type disputeData struct {
 	Dispute  *tournament.Dispute
+	Deal     int         // the disputed deal; 0 when none is named
 	Players  []tiePlayer // the players of the dispute's table
 	Verdict  string      // the engine's verdict on the reconstruction, if any
 	Error    string
@@ -117,6 +119,7 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 	if len(disp.Verdict) > 0 {
 		d.Verdict = verdictSummary(disp.Verdict)
 	}
+	d.Deal = dealOf(disp)
 	p.Title = p.T("d.one", disp.ID)
 	p.Data = d
 	return h.render(c, status, "dispute", p)
@@ -203,4 +206,12 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 	}
 	h.cache.invalidate(tid)
 	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(id, 10)+"?saved=1")
+}
+
+// dealOf is the deal a dispute names, 0 for none.
+func dealOf(d *tournament.Dispute) int {
+	if d.Deal == nil {
+		return 0
+	}
+	return *d.Deal
 }

@@ -30,6 +30,7 @@ type screenData struct {
 	Rows     []standingRow
 	Tables   []tableView
 	Round    *tournament.Round
+	Clock    *clockView // the open round's clock, once started
 }
 
 // screenPage is the big-screen view. It alternates by itself (a meta
@@ -68,6 +69,11 @@ func (h *Handler) screenPage(c echo.Context) error {
 			nextView = "seating"
 		} else {
 			nextView = "standings"
+		}
+	}
+	if r != nil && r.Status == tournament.RoundOpen {
+		if d.Clock, err = h.screenClock(c, p, st.Tournament.ID, r.Number); err != nil {
+			return h.fail(c, err)
 		}
 	}
 	p.Refresh = fmt.Sprintf("%d;url=/t/%s/screen?view=%s&page=%d", screenSeconds, urlPathEscape(st.Tournament.ID), nextView, nextPage)

@@ -87,6 +87,12 @@ func TestGeneratedClientEndToEnd(t *testing.T) {
 		if len(res.Places) != len(tb.Players) || res.Result == nil || !res.Result.Valid {
 			t.Errorf("table %d: submitted game = %s, want a valid result placing %d players", tb.Number, sr.Body, len(tb.Players))
 		}
+		// Every player confirms the game at the table, so the round closes
+		// without asking.
+		for _, p := range tb.Players {
+			cr, err := c.ConfirmGameWithResponse(ctx, tid, round.Number, tb.Number, 1, nil, client.ConfirmGameJSONRequestBody{Player: p}, bearer(*tb.Code))
+			checked(t, "confirm game", cr.StatusCode(), cr.Body, err, http.StatusCreated, cr.JSON201)
+		}
 	}
 
 	cl, err := c.CloseRoundWithResponse(ctx, tid, round.Number, nil, bearer(org))

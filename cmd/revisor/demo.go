@@ -104,7 +104,7 @@ func (d *demo) rounds(c *tournament.Created, n int, complete bool) error {
 			}
 		}
 		if complete {
-			if _, err := d.svc.CloseRound(d.ctx, d.org, tid, r.Number); err != nil {
+			if _, err := d.svc.CloseRound(d.ctx, d.org, tid, r.Number, tournament.AcceptUnconfirmed()); err != nil {
 				return err
 			}
 		}

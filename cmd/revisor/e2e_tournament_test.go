@@ -191,7 +191,7 @@ func endsByTarget(rec []byte) bool { return !bytes.Contains(rec, []byte(`"ended_
 func (c *e2e) close(n int) eClose {
 	c.t.Helper()
 	var out eClose
-	c.must(200, &out, "POST", fmt.Sprintf("/tournaments/%s/rounds/%d/close", c.tid, n), c.org, nil)
+	c.must(200, &out, "POST", fmt.Sprintf("/tournaments/%s/rounds/%d/close?accept_unconfirmed=true", c.tid, n), c.org, nil)
 	return out
 }
 

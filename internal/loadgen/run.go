@@ -22,7 +22,10 @@ const (
 	EndpointDraw  = "draw"  // POST …/rounds
 	EndpointClose = "close" // POST …/rounds/{n}/close
 	EndpointTie   = "tie"   // POST …/rounds/{n}/ties
-	EndpointSetup = "setup" // creating the tournament and its players
+	// EndpointConfirm is each player's confirmation of a finished game, as
+	// the table page sends it: POST …/games/{g}/confirmations.
+	EndpointConfirm = "confirm"
+	EndpointSetup   = "setup" // creating the tournament and its players
 )
 
 // GameKey names a game of the tournament.
@@ -304,7 +307,7 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 			return false
 		}
 		resp, err := r.c.do(ctx, EndpointGame, "PUT", path, tb.Code, keyBase+"-put", "application/json", body)
-		return r.settle(k, 0, resp, err, http.StatusCreated, http.StatusOK)
+		return r.settle(k, 0, resp, err, http.StatusCreated, http.StatusOK) && r.confirm(ctx, tb, k, path, keyBase)
 	}
 	for i, d := range plan.Deals {
 		resp, err := r.c.do(ctx, EndpointDeal, "POST", fmt.Sprintf("%s/deals?deal=%d", path, i+1), tb.Code,
@@ -318,6 +321,31 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 		}
 		if err := json.Unmarshal(resp.body, &out); err != nil || out.Deal != i+1 || out.GameOver != (i == len(plan.Deals)-1) {
 			r.fail(k, i+1, fmt.Sprintf("deal %d of %d answered as deal %d, game over %v: %s", i+1, len(plan.Deals), out.Deal, out.GameOver, resp.body))
+			return false
+		}
+	}
+	return r.confirm(ctx, tb, k, path, keyBase)
+}
+
+// confirm has every player at the table confirm the finished game k, as
+// the players do on the table page, so that the round closes without the
+// organizer's override.
+func (r *runner) confirm(ctx context.Context, tb table, k GameKey, path, keyBase string) bool {
+	for _, p := range tb.Players {
+		body, err := json.Marshal(map[string]string{"player": p})
+		if err != nil {
+			r.fail(k, 0, err.Error())
+			return false
+		}
+		resp, err := r.c.do(ctx, EndpointConfirm, "POST", path+"/confirmations", tb.Code, keyBase+"-confirm-"+p, "application/json", body)
+		if err != nil || (resp.status != http.StatusCreated && resp.status != http.StatusOK) {
+			msg := fmt.Sprintf("round %d table %d game %d: confirmation by %s: ", k.Round, k.Table, k.Game, p)
+			if err != nil {
+				msg += err.Error()
+			} else {
+				msg += fmt.Sprintf("status %d %s", resp.status, resp.body)
+			}
+			r.fail(k, 0, msg)
 			return false
 		}
 	}

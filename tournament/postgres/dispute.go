@@ -10,7 +10,7 @@ import (
 )
 
 const disputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
-	opened_role, opened_by, created_at`
+	opened_role, opened_by, created_at, deal`
 
 func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
 	var (
@@ -19,7 +19,7 @@ func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
 	)
 	k := &d.Key
 	err := row.Scan(&d.ID, &k.TournamentID, &k.Round, &k.Table, &k.Game, &d.Description, &record, &verdict, &d.ResultID,
-		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt)
+		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt, &d.Deal)
 	if len(record) > 0 {
 		d.Record = record
 	}
@@ -46,10 +46,10 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 			return err
 		}
 		return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
-			result_id, status, opened_role, opened_by, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+			result_id, status, opened_role, opened_by, created_at, deal)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
 			k.TournamentID, k.Round, k.Table, k.Game, d.Description, jsonOrNil(d.Record), jsonOrNil(d.Verdict), d.ResultID,
-			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt).Scan(&d.ID)
+			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt, d.Deal).Scan(&d.ID)
 	})
 }
 

@@ -57,7 +57,8 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
 	const q = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
 			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
-			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, '')
+			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, ''),
+			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called')
 		FROM tournaments t
 		LEFT JOIN rounds r ON r.tournament_id = t.id AND r.number = $2
 		LEFT JOIN round_tables tb ON tb.tournament_id = t.id AND tb.round = $2 AND tb.number = $3
@@ -73,7 +74,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	err := s.pool.QueryRow(ctx, q, tid, n, t).Scan(&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
 		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
 		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks,
-		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer)
+		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled)
 	switch {
 	case err != nil:
 		return nil, nil, MapError(err, "tournament")
@@ -239,8 +240,11 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 		over bool
 	)
 	err := s.inTx(ctx, pgx.RepeatableRead, "deal", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT deal FROM game_deals
-			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4 ORDER BY seq`,
+		// Each deal in its latest version (migration 000030).
+		rows, err := tx.Query(ctx, `SELECT coalesce((SELECT c.deal FROM deal_corrections c
+				WHERE c.tournament_id = d.tournament_id AND c.round = d.round AND c.table_no = d.table_no
+					AND c.game = d.game AND c.seq = d.seq ORDER BY c.id DESC LIMIT 1), d.deal)
+			FROM game_deals d WHERE d.tournament_id = $1 AND d.round = $2 AND d.table_no = $3 AND d.game = $4 ORDER BY d.seq`,
 			k.TournamentID, k.Round, k.Table, k.Game)
 		if err != nil {
 			return err

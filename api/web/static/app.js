@@ -43,6 +43,7 @@
     var timer = null;
     var es = new EventSource(url);
     es.addEventListener("change", function () {
+      document.dispatchEvent(new Event("revisor:change"));
       if (timer) { clearTimeout(timer); }
       timer = setTimeout(refresh, 150);
     });
@@ -63,5 +64,49 @@
       b.hidden = false;
       b.addEventListener("click", function () { window.print(); });
     });
+  });
+}());
+
+// Round clocks: an element with data-clock (the clock's JSON URL) shows
+// the time left in server time. The page reads the clock, counts down by
+// itself, and reads it again every 30 s and whenever the tournament
+// changes, so a phone's own clock never matters.
+(function () {
+  "use strict";
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function watch(el) {
+    var clock = null;
+    var readAt = 0;
+    function show() {
+      if (!clock) { return; }
+      var left = clock.remaining_seconds;
+      if (clock.state === "running") {
+        left = Math.max(0, Math.ceil(left - (Date.now() - readAt) / 1000));
+      }
+      el.className = "clock clock-" + clock.state;
+      var label = el.getAttribute("data-" + clock.state);
+      el.querySelector(".clock-state").textContent = label || clock.state;
+      el.querySelector(".clock-time").textContent =
+        (clock.state === "running" || clock.state === "paused") ? Math.floor(left / 60) + ":" + pad(left % 60) : "";
+    }
+    function read() {
+      fetch(el.getAttribute("data-clock"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (c) {
+          if (c) { clock = c; readAt = Date.now(); show(); }
+        })
+        .catch(function () {});
+    }
+    read();
+    setInterval(show, 1000);
+    setInterval(read, 30000);
+    document.addEventListener("revisor:change", read);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!window.fetch) { return; }
+    document.querySelectorAll("[data-clock]").forEach(watch);
   });
 }());

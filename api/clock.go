@@ -1,0 +1,87 @@
+package api
+
+import (
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// clockRoutes registers the round clock: anyone reads it, the organizer
+// runs it.
+func (s *Server) clockRoutes(g *echo.Group) {
+	const clock = "/tournaments/:tid/rounds/:n/clock"
+	g.GET(clock, s.getClock, s.require(tournament.RolePublic))
+	g.POST(clock, s.setClock, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
+}
+
+// clockRequest is the body of POST …/clock.
+type clockRequest struct {
+	Action  string `json:"action"`
+	Minutes int    `json:"minutes,omitempty"`
+}
+
+// clockJSON is a round's clock in server time: remaining_seconds is
+// counted at server_time.
+type clockJSON struct {
+	Round            int        `json:"round"`
+	State            string     `json:"state"`
+	EndsAt           *time.Time `json:"ends_at"`
+	RemainingSeconds int        `json:"remaining_seconds"`
+	CalledAt         *time.Time `json:"called_at"`
+	ServerTime       time.Time  `json:"server_time"`
+	LastAction       string     `json:"last_action,omitempty"`
+	UpdatedAt        *time.Time `json:"updated_at,omitempty"`
+}
+
+// toClock writes a clock as it reads at now. A paused clock has no end
+// time; its remaining seconds stand still.
+func toClock(c *tournament.Clock, now time.Time) clockJSON {
+	out := clockJSON{Round: c.Round, State: string(c.State), EndsAt: c.EndsAt, CalledAt: c.CalledAt, ServerTime: now,
+		RemainingSeconds: int(math.Ceil(c.RemainingAt(now).Seconds())), LastAction: c.Action}
+	if !c.UpdatedAt.IsZero() {
+		out.UpdatedAt = &c.UpdatedAt
+	}
+	return out
+}
+
+func (s *Server) getClock(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	clk, err := svc.RoundClock(c.Request().Context(), c.Param("tid"), n)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return c.JSON(http.StatusOK, toClock(clk, svc.Now()))
+}
+
+func (s *Server) setClock(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	n, err := intParam(c, "n", "round")
+	if err != nil {
+		return err
+	}
+	var req clockRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	clk, err := svc.SetRoundClock(c.Request().Context(), actorOf(c), c.Param("tid"), n,
+		tournament.ClockAction{Action: req.Action, Minutes: req.Minutes})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toClock(clk, svc.Now()))
+}

@@ -1,0 +1,186 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// tablePlayRoutes registers what a table does at the table besides
+// entering deals: correcting a deal before the game is confirmed, reading
+// the game's deals as they stand, and each player's confirmation.
+func (s *Server) tablePlayRoutes(g *echo.Group) {
+	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
+	table := s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin)
+	g.GET(game+"/deals", s.listDeals, s.require(tournament.RolePublic))
+	g.PUT(game+"/deals/:d", s.correctDeal, table)
+	g.POST(game+"/confirmations", s.confirmGame, table)
+	g.GET("/tournaments/:tid/rounds/:n/room", s.getRoom, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
+}
+
+// correctionRequest is the body of PUT …/deals/{d}.
+type correctionRequest struct {
+	Deal   json.RawMessage `json:"deal"`
+	Reason string          `json:"reason"`
+}
+
+// correctedJSON is the answer to a correction: dealJSON with the deal's
+// version.
+type correctedJSON struct {
+	dealJSON
+	Version int `json:"version"`
+}
+
+// pathDeal reads the deal number of a path.
+func pathDeal(c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("d"))
+	if err != nil || n < 1 || n > 1000 {
+		return 0, tournament.Errorf(tournament.KindNotFound, "deal_not_found", "deal %q not found", c.Param("d"))
+	}
+	return n, nil
+}
+
+func (s *Server) correctDeal(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	n, err := pathDeal(c)
+	if err != nil {
+		return err
+	}
+	var req correctionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if len(req.Deal) == 0 || string(req.Deal) == "null" {
+		return tournament.Errorf(tournament.KindInvalid, "invalid_deal", "deal is required: the deal's new version, as it is entered with POST …/deals")
+	}
+	p, err := svc.CorrectDeal(c.Request().Context(), actorOf(c), k, n, req.Deal, req.Reason)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if p.Repeat {
+		status = http.StatusOK
+	}
+	return c.JSON(status, correctedJSON{dealJSON: toDealJSON(&p.DealProgress), Version: p.Version})
+}
+
+// toDealJSON writes a deal's progress.
+func toDealJSON(p *tournament.DealProgress) dealJSON {
+	out := dealJSON{Deal: p.Deal, Result: p.Result, Scores: p.Game.Scores, GameOver: p.Game.GameOver || p.Final != nil}
+	if p.Final != nil {
+		g := toResult(p.Final, false, true)
+		out.Game = &g
+		out.EndedBy = engine.EndedByTarget
+		if p.EndedByTime {
+			out.EndedBy = engine.EndedByTime
+		}
+	}
+	return out
+}
+
+// storedDealJSON is one deal of a game as it stands.
+type storedDealJSON struct {
+	Deal      int             `json:"deal"`
+	Version   int             `json:"version"`
+	EnteredAt time.Time       `json:"entered_at"`
+	Record    json.RawMessage `json:"record"`
+}
+
+// confirmationJSON is a player's confirmation.
+type confirmationJSON struct {
+	Player      string    `json:"player"`
+	ConfirmedAt time.Time `json:"confirmed_at"`
+	ConfirmedBy string    `json:"confirmed_by"`
+}
+
+// playedGameJSON is a game as it stands: GET …/deals.
+type playedGameJSON struct {
+	Deals         []storedDealJSON   `json:"deals"`
+	GameOver      bool               `json:"game_over"`
+	ResultID      *string            `json:"result_id"`
+	Confirmations []confirmationJSON `json:"confirmations"`
+}
+
+func toConfirmations(cs []tournament.Confirmation) []confirmationJSON {
+	out := make([]confirmationJSON, len(cs))
+	for i, c := range cs {
+		out[i] = confirmationJSON{Player: c.Player, ConfirmedAt: c.At, ConfirmedBy: c.ConfirmedBy}
+	}
+	return out
+}
+
+func (s *Server) listDeals(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	g, err := svc.PlayedGame(c.Request().Context(), k)
+	if err != nil {
+		return err
+	}
+	out := playedGameJSON{Deals: make([]storedDealJSON, len(g.Deals)), GameOver: g.Result != nil,
+		Confirmations: toConfirmations(g.Confirmations)}
+	for i, d := range g.Deals {
+		out.Deals[i] = storedDealJSON{Deal: i + 1, Version: d.Version, EnteredAt: d.At, Record: d.Deal}
+	}
+	if g.Result != nil {
+		out.ResultID = idString(&g.Result.ID)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// confirmRequest is the body of POST …/confirmations.
+type confirmRequest struct {
+	Player string `json:"player"`
+}
+
+// confirmedJSON is the answer to a confirmation.
+type confirmedJSON struct {
+	Player        string             `json:"player"`
+	ResultID      string             `json:"result_id"`
+	ConfirmedAt   time.Time          `json:"confirmed_at"`
+	Confirmations []confirmationJSON `json:"confirmations"`
+	Confirmed     bool               `json:"confirmed"` // every player at the table has confirmed
+}
+
+func (s *Server) confirmGame(c echo.Context) error {
+	svc, err := s.tournaments()
+	if err != nil {
+		return err
+	}
+	k, err := gameKey(c)
+	if err != nil {
+		return err
+	}
+	var req confirmRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	res, err := svc.ConfirmGame(c.Request().Context(), actorOf(c), k, req.Player)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if !res.Created {
+		status = http.StatusOK
+	}
+	return c.JSON(status, confirmedJSON{Player: res.Confirmation.Player, ResultID: strconv.FormatInt(res.Game.Result.ID, 10),
+		ConfirmedAt: res.Confirmation.At, Confirmations: toConfirmations(res.Game.Confirmations), Confirmed: res.Confirmed})
+}

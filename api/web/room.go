@@ -1,0 +1,231 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// staleMinutes is how long a table may enter nothing before the room view
+// marks it: a Chicago deal takes a few minutes.
+const staleMinutes = 10
+
+// clockView is a round's clock as a page shows it. Without script it is
+// what the server rendered; static/app.js keeps it counting from the
+// clock's JSON (URL) in server time.
+type clockView struct {
+	URL       string
+	State     string
+	Text      string // the state in words
+	Remaining string // m:ss
+	Labels    map[string]string
+}
+
+func newClockView(p *page, tid string, c *tournament.Clock, now time.Time) *clockView {
+	secs := int(math.Ceil(c.RemainingAt(now).Seconds()))
+	v := &clockView{URL: fmt.Sprintf("/api/v1/tournaments/%s/rounds/%d/clock", urlPathEscape(tid), c.Round),
+		State: string(c.State), Remaining: fmt.Sprintf("%d:%02d", secs/60, secs%60), Labels: map[string]string{}}
+	for _, s := range []tournament.ClockState{tournament.ClockIdle, tournament.ClockRunning, tournament.ClockPaused, tournament.ClockTimeCalled} {
+		v.Labels[string(s)] = p.T("clock." + string(s))
+	}
+	v.Text = v.Labels[v.State]
+	return v
+}
+
+// roomData is the room view's data.
+type roomData struct {
+	Round  *tournament.Round
+	Clock  *clockView
+	Tables []roomTableView
+	Stale  int // tables idle longer than staleMinutes
+	Open   int // games waiting for a result or for confirmations
+}
+
+type roomTableView struct {
+	Number int
+	Class  string // "stale", "waiting", "done" or ""
+	Games  []roomGameView
+}
+
+type roomGameView struct {
+	Game    int
+	Deals   int
+	Totals  []roomTotal
+	Idle    string // "n min" since the last entry, "" before any
+	State   string // the game's state in words
+	Waiting string // the names of the players still to confirm
+}
+
+type roomTotal struct {
+	Name  string
+	Score int
+}
+
+// roomPage shows the organizer every table of a round as it stands,
+// updating live; ?round=n shows another round.
+func (h *Handler) roomPage(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p, st, err := h.tournamentPageStart(c, "room.title", "console")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Organizer = true
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	room, err := svc.Room(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	names := playerIndex(st)
+	d := roomData{Round: room.Round, Clock: newClockView(p, st.Tournament.ID, room.Clock, room.Now)}
+	for _, t := range room.Tables {
+		tv := roomTableView{Number: t.Table.Number}
+		done := true
+		var last *time.Time // the table's last entry in any game
+		for _, g := range t.Games {
+			gv := roomGameView{Game: g.Game, Deals: g.Deals}
+			for _, pid := range t.Table.Players {
+				gv.Totals = append(gv.Totals, roomTotal{Name: names[pid].Name, Score: g.Scores[pid]})
+			}
+			if g.LastEntry != nil {
+				gv.Idle = p.T("room.idle", int(room.Now.Sub(*g.LastEntry).Minutes()))
+				if last == nil || g.LastEntry.After(*last) {
+					last = g.LastEntry
+				}
+			}
+			switch {
+			case g.Waiting:
+				gv.State = p.T("room.waiting")
+				var waiting []string
+				for _, pid := range t.Table.Players {
+					if !confirmedBy(g.Confirmations, pid) {
+						waiting = append(waiting, names[pid].Name)
+					}
+				}
+				gv.Waiting = strings.Join(waiting, ", ")
+				tv.Class = "waiting"
+				d.Open++
+			case g.Over:
+				gv.State = p.T("room.done")
+			case g.LastEntry == nil:
+				gv.State = p.T("room.notstarted")
+				done = false
+				d.Open++
+			default:
+				gv.State = p.T("room.playing")
+				done = false
+				d.Open++
+			}
+			tv.Games = append(tv.Games, gv)
+		}
+		// A table is stuck when it has started, is not done, and has
+		// entered nothing for staleMinutes; one that has not started may
+		// just be sitting down.
+		if !done && last != nil && room.Round.Status == tournament.RoundOpen && room.Now.Sub(*last) >= staleMinutes*time.Minute {
+			tv.Class = "stale"
+		}
+		if done && tv.Class == "" {
+			tv.Class = "done"
+		}
+		if tv.Class == "stale" {
+			d.Stale++
+		}
+		d.Tables = append(d.Tables, tv)
+	}
+	p.Title = p.T("room.title") + ": " + p.T("p.round", n)
+	p.Events = eventsURL(st.Tournament.ID)
+	p.Refresh = "60" // the minutes since the last entry move without events
+	p.Data = d
+	return h.render(c, http.StatusOK, "room", p)
+}
+
+func confirmedBy(cs []tournament.Confirmation, pid string) bool {
+	for _, c := range cs {
+		if c.Player == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// setClock applies a clock button of the console.
+func (h *Handler) setClock(c echo.Context) error {
+	svc, err := h.service()
+	if err != nil {
+		return h.fail(c, err)
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+	}
+	act := tournament.ClockAction{Action: c.FormValue("action")}
+	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {
+		v := strings.TrimSpace(c.FormValue("minutes"))
+		if act.Minutes, err = strconv.Atoi(v); err != nil {
+			return h.formError(c, "clock", fieldError("minutes", translate(language(c.Request()), "clock.minutes.bad")), map[string]string{"minutes": v})
+		}
+	}
+	if _, err := svc.SetRoundClock(c.Request().Context(), consoleActor(c), c.Param("tid"), n, act); err != nil {
+		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes")})
+	}
+	return h.saved(c, "clock")
+}
+
+// unconfirmedView is a game that waits for its players' confirmations.
+type unconfirmedView struct {
+	Table, Game int
+	Waiting     string // the names of the players who have not confirmed
+}
+
+// roundWatch adds the open round's clock and unconfirmed games to the
+// console.
+func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *consoleData) error {
+	svc, err := h.service()
+	if err != nil {
+		return err
+	}
+	ctx, tid, n := c.Request().Context(), st.Tournament.ID, d.Round.Number
+	clk, err := svc.RoundClock(ctx, tid, n)
+	if err != nil {
+		return err
+	}
+	d.Clock = newClockView(p, tid, clk, svc.Now())
+	us, err := svc.UnconfirmedGames(ctx, consoleActor(c), tid, n)
+	if err != nil {
+		return err
+	}
+	names := playerIndex(st)
+	for _, u := range us {
+		list := make([]string, len(u.Waiting))
+		for i, pid := range u.Waiting {
+			list[i] = names[pid].Name
+		}
+		d.Unconfirmed = append(d.Unconfirmed, unconfirmedView{Table: u.Table, Game: u.Game, Waiting: strings.Join(list, ", ")})
+	}
+	return nil
+}
+
+// screenClock is the clock the big screen shows: nil while idle.
+func (h *Handler) screenClock(c echo.Context, p *page, tid string, n int) (*clockView, error) {
+	svc, err := h.service()
+	if err != nil {
+		return nil, err
+	}
+	clk, err := svc.RoundClock(c.Request().Context(), tid, n)
+	if err != nil || clk.State == tournament.ClockIdle {
+		return nil, err
+	}
+	return newClockView(p, tid, clk, svc.Now()), nil
+}

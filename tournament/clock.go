@@ -1,0 +1,157 @@
+package tournament
+
+import (
+	"context"
+	"time"
+)
+
+// ClockState is where a round's clock stands.
+type ClockState string
+
+// The states of a round's clock.
+const (
+	ClockIdle       ClockState = "idle"
+	ClockRunning    ClockState = "running"
+	ClockPaused     ClockState = "paused"
+	ClockTimeCalled ClockState = "time_called"
+)
+
+// The organizer's clock actions.
+const (
+	ClockStart    = "start"
+	ClockPause    = "pause"
+	ClockResume   = "resume"
+	ClockAdd      = "add"
+	ClockCallTime = "call_time"
+)
+
+// MaxClockMinutes bounds a round's time and the time added at once.
+const MaxClockMinutes = 24 * 60
+
+// Clock is a round's clock. The clock only tells the time: games end when
+// the organizer calls time (ClockTimeCalled), not when it runs out.
+type Clock struct {
+	Round     int
+	State     ClockState
+	EndsAt    *time.Time    // running: when time is up
+	Remaining time.Duration // paused: what was left
+	CalledAt  *time.Time    // time_called: when
+	Action    string        // the last action ("" while idle)
+	Minutes   int           // the minutes of the last start or add
+	UpdatedBy string
+	UpdatedAt time.Time
+}
+
+// RemainingAt is the time left at now (0 when it has run out, when idle
+// and after time is called).
+func (c *Clock) RemainingAt(now time.Time) time.Duration {
+	switch c.State {
+	case ClockRunning:
+		return max(c.EndsAt.Sub(now), 0)
+	case ClockPaused:
+		return c.Remaining
+	}
+	return 0
+}
+
+// ClockAction is what the organizer does to a round's clock.
+type ClockAction struct {
+	Action  string
+	Minutes int // start: the round's time; add: the minutes added (negative takes time away)
+}
+
+// apply returns the clock after action at now, or a conflict when the
+// action does not fit the clock's state.
+func (c Clock) apply(act ClockAction, now time.Time, by string) (*Clock, error) {
+	wrong := func() error {
+		return Errorf(KindConflict, "clock_state", "the clock of round %d is %s; %s is not possible now", c.Round, c.State, act.Action)
+	}
+	next := Clock{Round: c.Round, Action: act.Action, Minutes: act.Minutes, UpdatedBy: by, UpdatedAt: now}
+	switch act.Action {
+	case ClockStart:
+		if c.State != ClockIdle {
+			return nil, wrong()
+		}
+		ends := now.Add(time.Duration(act.Minutes) * time.Minute)
+		next.State, next.EndsAt = ClockRunning, &ends
+	case ClockPause:
+		if c.State != ClockRunning {
+			return nil, wrong()
+		}
+		next.State, next.Remaining = ClockPaused, c.RemainingAt(now).Truncate(time.Millisecond)
+	case ClockResume:
+		if c.State != ClockPaused {
+			return nil, wrong()
+		}
+		ends := now.Add(c.Remaining)
+		next.State, next.EndsAt = ClockRunning, &ends
+	case ClockAdd:
+		d := time.Duration(act.Minutes) * time.Minute
+		switch c.State {
+		case ClockRunning:
+			ends := c.EndsAt.Add(d)
+			if ends.Before(now) {
+				ends = now
+			}
+			next.State, next.EndsAt = ClockRunning, &ends
+		case ClockPaused:
+			next.State, next.Remaining = ClockPaused, max(c.Remaining+d, 0)
+		default:
+			return nil, wrong()
+		}
+	case ClockCallTime:
+		if c.State == ClockTimeCalled {
+			return nil, wrong()
+		}
+		next.State, next.CalledAt = ClockTimeCalled, &now
+	}
+	return &next, nil
+}
+
+// check validates an action as sent.
+func (act ClockAction) check() error {
+	switch act.Action {
+	case ClockStart:
+		if act.Minutes < 1 || act.Minutes > MaxClockMinutes {
+			return invalidField("minutes", "minutes must be 1 to %d for start, not %d", MaxClockMinutes, act.Minutes)
+		}
+	case ClockAdd:
+		if act.Minutes == 0 || act.Minutes < -MaxClockMinutes || act.Minutes > MaxClockMinutes {
+			return invalidField("minutes", "minutes must be -%d to %d and not 0 for add, not %d", MaxClockMinutes, MaxClockMinutes, act.Minutes)
+		}
+	case ClockPause, ClockResume, ClockCallTime:
+		if act.Minutes != 0 {
+			return invalidField("minutes", "%s takes no minutes", act.Action)
+		}
+	default:
+		return invalidField("action", "action must be start, pause, resume, add or call_time, not %q", act.Action)
+	}
+	return nil
+}
+
+// RoundClock returns the clock of round n (idle before the organizer first
+// starts it). Public.
+func (s *Service) RoundClock(ctx context.Context, tid string, n int) (*Clock, error) {
+	return s.store.RoundClock(ctx, tid, n)
+}
+
+// SetRoundClock applies the organizer's action to the clock of round n,
+// which must be open.
+func (s *Service) SetRoundClock(ctx context.Context, a Actor, tid string, n int, act ClockAction) (*Clock, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	if err := act.check(); err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	return s.store.SetRoundClock(auditAs(ctx, a), tid, n, func(r *Round, c *Clock) (*Clock, error) {
+		if err := roundOpen(r); err != nil {
+			return nil, err
+		}
+		return c.apply(act, now, a.String())
+	})
+}
+
+// Now is the service's time: the server time the clock is read in.
+func (s *Service) Now() time.Time { return s.clock() }

@@ -1,0 +1,302 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// currentDeals reads the deals of the games of round n that where selects
+// (k's table and game, or all of the round), each in its latest version:
+// the game_deals row or its latest correction (migration 000030).
+const currentDeals = `SELECT d.table_no, d.game, d.seq, coalesce(c.deal, d.deal), 1 + coalesce(c.n, 0),
+		coalesce(c.created_at, d.created_at)
+	FROM game_deals d
+	LEFT JOIN LATERAL (
+		SELECT c.deal, c.created_at, count(*) OVER () AS n FROM deal_corrections c
+		WHERE c.tournament_id = d.tournament_id AND c.round = d.round AND c.table_no = d.table_no
+			AND c.game = d.game AND c.seq = d.seq
+		ORDER BY c.id DESC LIMIT 1) c ON true
+	WHERE d.tournament_id = $1 AND d.round = $2 AND ($3 = 0 OR (d.table_no = $3 AND d.game = $4))
+	ORDER BY d.table_no, d.game, d.seq`
+
+// playedGames reads the games of round n (only k's when k.Table is not 0)
+// with their deals, effective results and those results' confirmations.
+func playedGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tournament.PlayedGame, error) {
+	var (
+		out   []tournament.PlayedGame
+		index = map[[2]int]int{}
+	)
+	game := func(t, g int) *tournament.PlayedGame {
+		i, ok := index[[2]int{t, g}]
+		if !ok {
+			i = len(out)
+			index[[2]int{t, g}] = i
+			out = append(out, tournament.PlayedGame{Key: tournament.GameKey{TournamentID: k.TournamentID, Round: k.Round, Table: t, Game: g}})
+		}
+		return &out[i]
+	}
+	rows, err := tx.Query(ctx, currentDeals, k.TournamentID, k.Round, k.Table, k.Game)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		t, g, seq int
+		d         tournament.StoredDeal
+		raw       []byte
+	)
+	_, err = pgx.ForEachRow(rows, []any{&t, &g, &seq, &raw, &d.Version, &d.At}, func() error {
+		d.Deal, d.At = json.RawMessage(append([]byte(nil), raw...)), d.At.UTC()
+		pg := game(t, g)
+		pg.Deals = append(pg.Deals, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err = tx.Query(ctx, `SELECT DISTINCT ON (round, table_no, game) `+resultColumns+` FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND ($3 = 0 OR (table_no = $3 AND game = $4))
+		ORDER BY round, table_no, game, id DESC`, k.TournamentID, k.Round, k.Table, k.Game)
+	if err != nil {
+		return nil, err
+	}
+	results, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*tournament.GameResult, error) { return scanResult(r) })
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(results))
+	byID := map[int64]*tournament.PlayedGame{}
+	for i, r := range results {
+		pg := game(r.Key.Table, r.Key.Game)
+		pg.Result, ids[i] = r, r.ID
+		byID[r.ID] = pg
+	}
+	rows, err = tx.Query(ctx, `SELECT result_id, player_id, confirmed_by, created_at FROM game_confirmations
+		WHERE result_id = ANY($1) ORDER BY created_at, player_id`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var c tournament.Confirmation
+	_, err = pgx.ForEachRow(rows, []any{&c.ResultID, &c.Player, &c.ConfirmedBy, &c.At}, func() error {
+		c.At = c.At.UTC()
+		pg := byID[c.ResultID]
+		pg.Confirmations = append(pg.Confirmations, c)
+		return nil
+	})
+	return out, err
+}
+
+// PlayedGame returns a game as it stands (an empty game when nothing was
+// entered yet).
+func (s *Store) PlayedGame(ctx context.Context, k tournament.GameKey) (*tournament.PlayedGame, error) {
+	var out *tournament.PlayedGame
+	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
+		var err error
+		out, err = onePlayedGame(ctx, tx, k)
+		return err
+	})
+	return out, err
+}
+
+func onePlayedGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.PlayedGame, error) {
+	gs, err := playedGames(ctx, tx, k)
+	if err != nil || len(gs) == 0 {
+		return &tournament.PlayedGame{Key: k}, err
+	}
+	return &gs[0], nil
+}
+
+// PlayedGames returns every game of round n that has deals or a result.
+func (s *Store) PlayedGames(ctx context.Context, tid string, n int) ([]tournament.PlayedGame, error) {
+	var out []tournament.PlayedGame
+	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
+		var err error
+		out, err = playedGames(ctx, tx, tournament.GameKey{TournamentID: tid, Round: n})
+		return err
+	})
+	return out, err
+}
+
+// lockGame serializes the corrections and confirmations of one game for
+// the rest of the transaction.
+func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('game/' || $1 || '/' || $2 || '/' || $3 || '/' || $4, 0))`,
+		k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game))
+	return err
+}
+
+// CorrectDeal stores a new version of a deal, and the result it gives the
+// game, as decide approves.
+func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+	decide func(*tournament.Round, *tournament.PlayedGame) (*tournament.DealCorrection, error)) error {
+	return s.inTx(ctx, pgx.ReadCommitted, "deal", func(tx pgx.Tx) error {
+		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
+		if err != nil {
+			return err
+		}
+		if err := lockGame(ctx, tx, k); err != nil {
+			return err
+		}
+		g, err := onePlayedGame(ctx, tx, k)
+		if err != nil {
+			return err
+		}
+		c, err := decide(rd, g)
+		if err != nil || c.Repeat {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO deal_corrections (tournament_id, round, table_no, game, seq, deal, reason,
+			corrected_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			k.TournamentID, k.Round, k.Table, k.Game, seq, string(deal), reason, tournament.AuditActorFrom(ctx).Token, now)
+		if err != nil || c.Final == nil {
+			return err
+		}
+		if c.Final.Kind != tournament.ResultSubmission {
+			return insertCorrection(ctx, tx, c.Final)
+		}
+		created, err := insertResult(ctx, tx, c.Final)
+		if err == nil && !created {
+			err = gameOverError()
+		}
+		return err
+	})
+}
+
+// ConfirmGame stores a player's confirmation of the game's effective
+// result after check approves the game.
+func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
+	check func(*tournament.PlayedGame) error) (*tournament.PlayedGame, bool, error) {
+	var (
+		g       *tournament.PlayedGame
+		created bool
+	)
+	err := s.inTx(ctx, pgx.ReadCommitted, "confirmation", func(tx pgx.Tx) error {
+		if err := lockGame(ctx, tx, k); err != nil {
+			return err
+		}
+		var err error
+		if g, err = onePlayedGame(ctx, tx, k); err != nil {
+			return err
+		}
+		if err := check(g); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id,
+			player_id, confirmed_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+			k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At)
+		if err != nil {
+			return err
+		}
+		if created = tag.RowsAffected() == 1; created {
+			c.ResultID = g.Result.ID
+			g.Confirmations = append(g.Confirmations, c)
+		}
+		return nil
+	})
+	return g, created, err
+}
+
+// RoundClock returns the clock of round n.
+func (s *Store) RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error) {
+	var c *tournament.Clock
+	err := s.inTx(ctx, pgx.RepeatableRead, "clock", func(tx pgx.Tx) error {
+		var err error
+		c, err = readClock(ctx, tx, tid, n, "")
+		return err
+	})
+	return c, err
+}
+
+// readClock reads the clock of round n (idle when it has no row); lock is
+// "" or a locking clause for the round's row.
+func readClock(ctx context.Context, tx pgx.Tx, tid string, n int, lock string) (*tournament.Clock, error) {
+	c := &tournament.Clock{Round: n}
+	var (
+		state, action, by *string
+		minutes           *int
+		remaining         *int64
+		updated           *time.Time
+	)
+	err := tx.QueryRow(ctx, `SELECT c.state, c.ends_at, c.remaining_ms, c.called_at, c.action, c.minutes, c.updated_by, c.updated_at
+		FROM rounds r LEFT JOIN round_clocks c ON c.tournament_id = r.tournament_id AND c.round = r.number
+		WHERE r.tournament_id = $1 AND r.number = $2 `+lock, tid, n).
+		Scan(&state, &c.EndsAt, &remaining, &c.CalledAt, &action, &minutes, &by, &updated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if _, err := tournamentExists(ctx, tx, tid); err != nil {
+			return nil, err
+		}
+		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if state == nil {
+		c.State = tournament.ClockIdle
+		return c, nil
+	}
+	c.State, c.Action, c.Minutes, c.UpdatedBy, c.UpdatedAt = tournament.ClockState(*state), *action, *minutes, *by, updated.UTC()
+	if remaining != nil {
+		c.Remaining = time.Duration(*remaining) * time.Millisecond
+	}
+	c.EndsAt, c.CalledAt = utcOrNil(c.EndsAt), utcOrNil(c.CalledAt)
+	return c, nil
+}
+
+// tournamentExists tells a missing tournament (404 tournament_not_found)
+// from a missing round.
+func tournamentExists(ctx context.Context, tx pgx.Tx, tid string) (bool, error) {
+	var ok bool
+	err := tx.QueryRow(ctx, `SELECT true FROM tournaments WHERE id = $1`, tid).Scan(&ok)
+	return ok, MapError(err, "tournament")
+}
+
+func utcOrNil(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// SetRoundClock stores the clock decide makes from round n and its clock.
+func (s *Store) SetRoundClock(ctx context.Context, tid string, n int,
+	decide func(*tournament.Round, *tournament.Clock) (*tournament.Clock, error)) (*tournament.Clock, error) {
+	var out *tournament.Clock
+	err := s.inTx(ctx, pgx.ReadCommitted, "clock", func(tx pgx.Tx) error {
+		rd, err := lockRound(ctx, tx, tid, n)
+		if err != nil {
+			if _, err2 := tournamentExists(ctx, tx, tid); err2 != nil {
+				return err2
+			}
+			return err
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('clock/' || $1 || '/' || $2, 0))`, tid, itoa(n)); err != nil {
+			return err
+		}
+		c, err := readClock(ctx, tx, tid, n, "")
+		if err != nil {
+			return err
+		}
+		if out, err = decide(rd, c); err != nil {
+			return err
+		}
+		var remaining *int64
+		if out.State == tournament.ClockPaused {
+			ms := out.Remaining.Milliseconds()
+			remaining = &ms
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO round_clocks (tournament_id, round, state, ends_at, remaining_ms, called_at,
+			action, minutes, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			ON CONFLICT (tournament_id, round) DO UPDATE SET state = EXCLUDED.state, ends_at = EXCLUDED.ends_at,
+				remaining_ms = EXCLUDED.remaining_ms, called_at = EXCLUDED.called_at, action = EXCLUDED.action,
+				minutes = EXCLUDED.minutes, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+			tid, n, string(out.State), out.EndsAt, remaining, out.CalledAt, out.Action, out.Minutes, out.UpdatedBy, out.UpdatedAt)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,162 @@
+package postgres_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+func sheet(p string, h1, h2 int) []byte {
+	return []byte(fmt.Sprintf(`{"sheet":{%q:{"hand1":%d,"hand2":%d,"last_trick":5}}}`, p, h1, h2))
+}
+
+// TestStoreDealCorrections keeps every version of a corrected deal: the
+// deal as first entered stays in game_deals, the corrections in
+// deal_corrections, and the game reads the latest; a correction that
+// changes nothing writes nothing.
+func TestStoreDealCorrections(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Corrections", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	p := r.Tables[0].Players
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	if _, err := e.svc.AppendDealAt(e.ctx, org, k, 1, sheet(p[1], 2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{2, 3, 3} {
+		who := p[i%2]
+		if i == 2 {
+			who = p[1]
+		}
+		got, err := e.svc.CorrectDeal(e.ctx, org, k, 1, sheet(who, 6, 6), fmt.Sprintf("fix %d", i))
+		if err != nil {
+			t.Fatalf("correction %d: %v", i+1, err)
+		}
+		if got.Version != want {
+			t.Errorf("correction %d = version %d, want %d", i+1, got.Version, want)
+		}
+	}
+	var firsts, corrections int
+	if err := e.pool.QueryRow(e.ctx, `SELECT (SELECT count(*) FROM game_deals WHERE tournament_id = $1),
+		(SELECT count(*) FROM deal_corrections WHERE tournament_id = $1)`, tid).Scan(&firsts, &corrections); err != nil {
+		t.Fatal(err)
+	}
+	if firsts != 1 || corrections != 2 {
+		t.Errorf("stored %d first deals and %d corrections, want 1 and 2", firsts, corrections)
+	}
+	g, err := e.store.PlayedGame(e.ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Sheet map[string]any `json:"sheet"`
+	}
+	if err := json.Unmarshal(g.Deals[0].Deal, &d); err != nil || len(g.Deals) != 1 || g.Deals[0].Version != 3 || d.Sheet[p[1]] == nil {
+		t.Errorf("PlayedGame deals = %+v, want one deal, version 3, %s's", g.Deals, p[1])
+	}
+	deals, over, err := e.store.Deals(e.ctx, k)
+	if err != nil || over || len(deals) != 1 || string(deals[0]) != string(g.Deals[0].Deal) {
+		t.Errorf("Deals = %s, %v, %v; want the latest version", deals, over, err)
+	}
+	var reasons []string
+	rows, err := e.pool.Query(e.ctx, `SELECT reason FROM audit_log WHERE tournament_id = $1 AND kind = 'deal_corrections' ORDER BY id`, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		reasons = append(reasons, s)
+	}
+	if len(reasons) != 2 || reasons[0] != "fix 0" || reasons[1] != "fix 1" {
+		t.Errorf("audit reasons = %q, want [fix 0 fix 1]", reasons)
+	}
+}
+
+// TestStoreConfirmations stores one confirmation per player and result,
+// and none for a game without a result.
+func TestStoreConfirmations(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Confirmations", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	p := r.Tables[0].Players
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
+	if _, err := e.svc.ConfirmGame(e.ctx, table, k, p[0]); tournament.ErrorCode(err) != "game_not_finished" {
+		t.Fatalf("confirming a game without a result = %v, want game_not_finished", err)
+	}
+	for n := 1; n <= 4; n++ {
+		if _, err := e.svc.AppendDealAt(e.ctx, table, k, n, sheet(p[0], 6, 6)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, pl := range append(p, p[0]) {
+		got, err := e.svc.ConfirmGame(e.ctx, table, k, pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Created != (i < 4) || got.Confirmed != (i >= 3) {
+			t.Errorf("confirmation %d = created %v confirmed %v", i+1, got.Created, got.Confirmed)
+		}
+	}
+	var n int
+	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_confirmations WHERE tournament_id = $1`, tid).Scan(&n); err != nil || n != 4 {
+		t.Errorf("stored %d confirmations (%v), want 4", n, err)
+	}
+	if _, err := e.svc.CorrectDeal(e.ctx, table, k, 4, sheet(p[0], 6, 5), "x"); tournament.ErrorCode(err) != "game_confirmed" {
+		t.Errorf("correcting a confirmed game = %v, want game_confirmed", err)
+	}
+	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+		t.Errorf("closing a round whose games are all confirmed: %v", err)
+	}
+}
+
+// TestStoreRoundClock stores the clock's states and reads time called
+// with the table.
+func TestStoreRoundClock(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Clock", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	e.mustDraw(t, tid, 1)
+	if _, err := e.store.RoundClock(e.ctx, tid, 2); tournament.ErrorCode(err) != "round_not_found" {
+		t.Errorf("clock of round 2 = %v, want round_not_found", err)
+	}
+	if _, err := e.store.RoundClock(e.ctx, "nope", 1); tournament.ErrorCode(err) != "tournament_not_found" {
+		t.Errorf("clock of an unknown tournament = %v, want tournament_not_found", err)
+	}
+	for _, act := range []tournament.ClockAction{{Action: "start", Minutes: 20}, {Action: "pause"}, {Action: "add", Minutes: 3}} {
+		if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, act); err != nil {
+			t.Fatalf("%+v: %v", act, err)
+		}
+	}
+	clk, err := e.store.RoundClock(e.ctx, tid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The service's clock moves a second at each reading: 20 minutes less
+	// a second or two, then 3 more.
+	if clk.State != tournament.ClockPaused || clk.Remaining < 22*time.Minute+50*time.Second || clk.Remaining > 23*time.Minute {
+		t.Errorf("clock = %s with %v left, want paused with about 23 minutes", clk.State, clk.Remaining)
+	}
+	_, rd, err := e.store.Table(e.ctx, tid, 1, 1)
+	if err != nil || rd.TimeCalled {
+		t.Fatalf("Table before time is called: time called %v, %v", rd.TimeCalled, err)
+	}
+	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, rd, err = e.store.Table(e.ctx, tid, 1, 1); err != nil || !rd.TimeCalled {
+		t.Errorf("Table after time is called: time called %v, %v", rd.TimeCalled, err)
+	}
+	var entries int
+	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM audit_log WHERE tournament_id = $1 AND kind = 'round_clocks'`, tid).Scan(&entries); err != nil || entries != 4 {
+		t.Errorf("audit has %d clock entries (%v), want 4", entries, err)
+	}
+}

@@ -1,0 +1,113 @@
+package tournament
+
+import (
+	"context"
+	"time"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// Room is the organizer's live view of a round: every table with its
+// games as they stand, so that a table that is stuck is seen at once.
+type Room struct {
+	Round  *Round
+	Clock  *Clock
+	Tables []RoomTable
+	Now    time.Time // the server time the view was read at
+}
+
+// RoomTable is one table of a round in the room view.
+type RoomTable struct {
+	Table Table
+	Games []RoomGame // games 1 to games_per_round
+}
+
+// RoomGame is one game at a table as it stands.
+type RoomGame struct {
+	Game          int
+	Deals         int            // deals entered deal by deal
+	Scores        map[string]int // the running totals (final scores once over)
+	LastEntry     *time.Time     // the last deal or result entered; nil before any
+	Over          bool           // the game has its result
+	Confirmations []Confirmation // of the effective result
+	Confirmed     bool           // every player at the table has confirmed
+	Waiting       bool           // over, entered at the table, and not yet confirmed by all
+}
+
+// Room returns the room view of round n. Organizer only.
+func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	t, err := s.store.Tournament(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.store.Round(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	clk, err := s.store.RoundClock(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	games, err := s.store.PlayedGames(ctx, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[[2]int]*PlayedGame, len(games))
+	for i := range games {
+		byKey[[2]int{games[i].Key.Table, games[i].Key.Game}] = &games[i]
+	}
+	room := &Room{Round: r, Clock: clk, Tables: make([]RoomTable, len(r.Tables)), Now: s.clock()}
+	for i, tb := range r.Tables {
+		rt := RoomTable{Table: tb, Games: make([]RoomGame, t.Settings.GamesPerRound)}
+		for g := range rt.Games {
+			rt.Games[g] = roomGame(tb, g+1, byKey[[2]int{tb.Number, g + 1}], t.Settings)
+		}
+		room.Tables[i] = rt
+	}
+	return room, nil
+}
+
+// roomGame sums up one game (pg is nil when nothing was entered).
+func roomGame(tb Table, g int, pg *PlayedGame, st Settings) RoomGame {
+	out := RoomGame{Game: g, Scores: make(map[string]int, len(tb.Players))}
+	for _, p := range tb.Players {
+		out.Scores[p] = 0
+	}
+	if pg == nil {
+		return out
+	}
+	out.Deals = len(pg.Deals)
+	for _, d := range pg.Deals {
+		if out.LastEntry == nil || d.At.After(*out.LastEntry) {
+			at := d.At
+			out.LastEntry = &at
+		}
+	}
+	if r := pg.Result; r != nil {
+		out.Over, out.Confirmations = true, pg.Confirmations
+		out.Confirmed, out.Waiting = pg.ConfirmedBy(tb.Players), pg.NeedsConfirmation(tb.Players)
+		for _, p := range r.Places {
+			out.Scores[p.Player] = p.Score
+		}
+		if out.LastEntry == nil || r.CreatedAt.After(*out.LastEntry) {
+			at := r.CreatedAt
+			out.LastEntry = &at
+		}
+		return out
+	}
+	game, err := composeGame(tb, g, pg.rawDeals())
+	if err != nil {
+		return out
+	}
+	// The deals were checked as they came; a game the engine cannot read
+	// now (rules changed since) shows no totals rather than failing the view.
+	if res, err := judgeGame(game, tb, g, st, engine.GameOptions{InProgress: true}); err == nil {
+		for p, sc := range res.Scores {
+			out.Scores[p] = sc
+		}
+	}
+	return out
+}

@@ -1,0 +1,303 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/revisor-sm/revisor/engine"
+)
+
+// At the table (docs/tournaments.md, "Table pages"): a game entered deal by
+// deal can be corrected, deal by deal, until every player at the table has
+// confirmed its result. Corrections are append-only: a deal keeps every
+// version, and a correction of a finished game is a new result row
+// (ResultTableCorrection) that supersedes the one before it.
+
+// ResultTableCorrection is a result row made by a table's correction of a
+// deal after the game had its result.
+const ResultTableCorrection ResultKind = "table_correction"
+
+// StoredDeal is one deal of a game entered deal by deal, as it stands now.
+type StoredDeal struct {
+	Deal    json.RawMessage // the latest version
+	Version int             // 1 as first entered, +1 for each correction
+	At      time.Time       // when the latest version was stored
+}
+
+// Confirmation is one player's confirmation of a result row of a game.
+type Confirmation struct {
+	Player      string
+	ResultID    int64
+	ConfirmedBy string // the actor, e.g. "table:2/3"
+	At          time.Time
+}
+
+// PlayedGame is a game as the store holds it: its deals (when entered deal
+// by deal), its effective result and the confirmations of that result.
+type PlayedGame struct {
+	Key           GameKey
+	Deals         []StoredDeal
+	Result        *GameResult // nil while the game goes on
+	Confirmations []Confirmation
+}
+
+// ConfirmedBy reports whether every player of players has confirmed the
+// game's effective result.
+func (g *PlayedGame) ConfirmedBy(players []string) bool {
+	if g.Result == nil {
+		return false
+	}
+	for _, p := range players {
+		if !slices.ContainsFunc(g.Confirmations, func(c Confirmation) bool { return c.Player == p }) {
+			return false
+		}
+	}
+	return true
+}
+
+// NeedsConfirmation reports whether the game's result waits for its
+// players: a result entered by the table's code and not yet confirmed by
+// all of players. A result the organizer entered, and a referee's
+// correction, stand without them.
+func (g *PlayedGame) NeedsConfirmation(players []string) bool {
+	if g.Result == nil || g.Result.Kind == ResultCorrection || !strings.HasPrefix(g.Result.SubmittedBy, "table:") {
+		return false
+	}
+	return !g.ConfirmedBy(players)
+}
+
+// rawDeals returns the current version of each deal.
+func (g *PlayedGame) rawDeals() []json.RawMessage {
+	out := make([]json.RawMessage, len(g.Deals))
+	for i, d := range g.Deals {
+		out[i] = d.Deal
+	}
+	return out
+}
+
+// DealCorrection is what a correction writes: nothing when Repeat (the
+// deal already reads so), else the new version of the deal and, when the
+// game has or gets a result, the result it gives (a submission when the
+// corrected deal ends the game, a table correction that supersedes the
+// result before).
+type DealCorrection struct {
+	Repeat bool
+	Final  *GameResult
+}
+
+// CorrectedDeal is the answer to a correction: the deal's new standing and
+// the game's.
+type CorrectedDeal struct {
+	DealProgress
+	Version int
+}
+
+// maxReason bounds the reason of a correction.
+const maxReason = 500
+
+// CorrectDeal replaces deal n (1-based) of a game entered deal by deal with
+// a new version, for the table's code or the organizer, with a reason. The
+// engine checks the whole game with the new version in place. Refused once
+// every player has confirmed the game, after a referee's ruling on it, and
+// in a closed round.
+func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
+	if err := a.requireTable(k.Round, k.Table); err != nil {
+		return nil, err
+	}
+	reason = strings.TrimSpace(reason)
+	if err := checkText("reason", reason); err != nil {
+		return nil, err
+	}
+	if len(reason) > maxReason {
+		return nil, invalidField("reason", "reason is longer than %d bytes", maxReason)
+	}
+	t, r, tb, err := s.gameTable(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := roundOpen(r); err != nil {
+		return nil, err
+	}
+	deal, err := canonicalJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if deal[0] != '{' {
+		return nil, Errorf(KindInvalid, "invalid_deal", "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+	}
+	if err := storable(deal); err != nil {
+		return nil, err
+	}
+	out := &CorrectedDeal{}
+	now := s.clock()
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
+	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *PlayedGame) (*DealCorrection, error) {
+		if err := roundOpen(rd); err != nil {
+			return nil, err
+		}
+		p, c, err := s.planCorrection(a, t.Settings, tb, g, n, deal, now)
+		if err != nil {
+			return nil, err
+		}
+		out.DealProgress, out.Version = *p, g.Deals[n-1].Version
+		if !c.Repeat {
+			out.Version++
+		}
+		return c, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// planCorrection decides a correction of deal n of g to deal.
+func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *PlayedGame, n int, deal []byte, now time.Time) (*DealProgress, *DealCorrection, error) {
+	if n < 1 || n > len(g.Deals) {
+		return nil, nil, Errorf(KindNotFound, "deal_not_found", "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
+	}
+	if g.Result != nil && g.Result.Kind == ResultCorrection {
+		return nil, nil, Errorf(KindConflict, "result_ruled", "a referee has ruled on this game; only a referee can change it now")
+	}
+	if g.ConfirmedBy(tb.Players) {
+		return nil, nil, Errorf(KindConflict, "game_confirmed",
+			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
+	}
+	cur, err := canonicalJSON(g.Deals[n-1].Deal)
+	if err != nil {
+		return nil, nil, err
+	}
+	deals := g.rawDeals()
+	repeat := bytes.Equal(cur, deal)
+	deals[n-1] = deal
+	byTime := g.Result != nil && endedByTime(g.Result.Record)
+	game, err := composeGameEnded(tb, g.Key.Game, deals, byTime)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := judgeGame(game, tb, g.Key.Game, st, engine.GameOptions{InProgress: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res.Deals) != len(deals) {
+		return nil, nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals))
+	}
+	p := &DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: repeat, EndedByTime: byTime && !res.GameOver}
+	over := res.GameOver || byTime
+	switch {
+	case g.Result != nil && !over:
+		return nil, nil, problemsError("correction_reopens_game",
+			"with this correction nobody reaches the target after the last deal, so the game would go on; a finished game cannot be reopened at the table (open a dispute)",
+			[]engine.Problem{{Code: "correction_reopens_game", Path: fmt.Sprintf("/deals/%d", len(deals)-1),
+				Message: "the game would not be over after its last deal"}})
+	case repeat:
+		if g.Result != nil {
+			p.Final = g.Result
+		}
+		return p, &DealCorrection{Repeat: true}, nil
+	case !over:
+		return p, &DealCorrection{}, nil
+	}
+	chk, err := checkGame(game, tb, g.Key.Game, st, engine.GameOptions{InProgress: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Final = &GameResult{Key: g.Key, Kind: ResultSubmission, Record: chk.record, RecordHash: chk.hash, Result: chk.json,
+		Places: st.places(chk.result), SubmittedBy: a.String(), CreatedAt: now}
+	if g.Result != nil {
+		p.Final.Kind, p.Final.Supersedes = ResultTableCorrection, &g.Result.ID
+	}
+	return p, &DealCorrection{Final: p.Final}, nil
+}
+
+// endedByTime reports whether a stored game record says the game was ended
+// by time.
+func endedByTime(record json.RawMessage) bool {
+	var r struct {
+		EndedBy string `json:"ended_by"`
+	}
+	return json.Unmarshal(record, &r) == nil && r.EndedBy == engine.EndedByTime
+}
+
+// Confirmed is the answer to a confirmation.
+type Confirmed struct {
+	Confirmation Confirmation
+	Created      bool // false: the player had already confirmed this result
+	Game         *PlayedGame
+	Confirmed    bool // now every player at the table has confirmed
+}
+
+// ConfirmGame records that player confirms the effective result of a
+// finished game, for the table's code (or the organizer). A player who is
+// not at the table is refused (422); confirming again is harmless.
+func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
+	if err := a.requireTable(k.Round, k.Table); err != nil {
+		return nil, err
+	}
+	player = strings.TrimSpace(player)
+	if player == "" {
+		return nil, invalidField("player", "player is required: the id of the player who confirms")
+	}
+	_, _, tb, err := s.gameTable(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(tb.Players, player) {
+		return nil, Errorf(KindRejected, "player_not_at_table", "player %s does not play at table %d of round %d", player, k.Table, k.Round)
+	}
+	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
+	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *PlayedGame) error {
+		if g.Result == nil {
+			return Errorf(KindConflict, "game_not_finished", "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(tb.Players)}
+	for _, x := range g.Confirmations {
+		if x.Player == player {
+			out.Confirmation = x
+		}
+	}
+	return out, nil
+}
+
+// PlayedGame returns a game as it stands: its deals with their versions,
+// its effective result and that result's confirmations. Public.
+func (s *Service) PlayedGame(ctx context.Context, k GameKey) (*PlayedGame, error) {
+	if _, _, _, err := s.gameTable(ctx, k); err != nil {
+		return nil, err
+	}
+	return s.store.PlayedGame(ctx, k)
+}
+
+// GameView is a game's effective result with its confirmations.
+type GameView struct {
+	Result        *GameResult
+	Confirmations []Confirmation
+	Confirmed     bool // every player at the table has confirmed the result
+}
+
+// GameWithConfirmations returns a game's effective result and who
+// confirmed it.
+func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameView, error) {
+	_, _, tb, err := s.gameTable(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.store.PlayedGame(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if g.Result == nil {
+		return nil, Errorf(KindNotFound, "result_not_found", "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+	}
+	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Players)}, nil
+}

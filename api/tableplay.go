@@ -131,7 +131,7 @@ func (s *Server) listDeals(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := svc.PlayedGame(c.Request().Context(), k)
+	g, err := svc.TableGame(c.Request().Context(), k)
 	if err != nil {
 		return err
 	}

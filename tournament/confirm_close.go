@@ -50,7 +50,7 @@ func (s *Service) confirmedResults(ctx context.Context, tid string, n int) (*con
 	if err != nil {
 		return nil, err
 	}
-	games, err := s.store.PlayedGames(ctx, tid, n)
+	games, err := s.store.TableGames(ctx, tid, n)
 	if err != nil {
 		return nil, err
 	}

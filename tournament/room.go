@@ -51,11 +51,11 @@ func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 	if err != nil {
 		return nil, err
 	}
-	games, err := s.store.PlayedGames(ctx, tid, n)
+	games, err := s.store.TableGames(ctx, tid, n)
 	if err != nil {
 		return nil, err
 	}
-	byKey := make(map[[2]int]*PlayedGame, len(games))
+	byKey := make(map[[2]int]*TableGame, len(games))
 	for i := range games {
 		byKey[[2]int{games[i].Key.Table, games[i].Key.Game}] = &games[i]
 	}
@@ -71,7 +71,7 @@ func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 }
 
 // roomGame sums up one game (pg is nil when nothing was entered).
-func roomGame(tb Table, g int, pg *PlayedGame, st Settings) RoomGame {
+func roomGame(tb Table, g int, pg *TableGame, st Settings) RoomGame {
 	out := RoomGame{Game: g, Scores: make(map[string]int, len(tb.Players))}
 	for _, p := range tb.Players {
 		out.Scores[p] = 0

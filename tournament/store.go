@@ -80,11 +80,11 @@ type Store interface {
 	// transaction.
 	AppendDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, now time.Time, final *GameResult, check func(*Round) error) error
 
-	// PlayedGame returns a game as it stands: its deals (latest versions),
+	// TableGame returns a game as it stands: its deals (latest versions),
 	// its effective result and that result's confirmations.
-	PlayedGame(ctx context.Context, k GameKey) (*PlayedGame, error)
-	// PlayedGames returns every game of round n that has deals or a result.
-	PlayedGames(ctx context.Context, tid string, n int) ([]PlayedGame, error)
+	TableGame(ctx context.Context, k GameKey) (*TableGame, error)
+	// TableGames returns every game of round n that has deals or a result.
+	TableGames(ctx context.Context, tid string, n int) ([]TableGame, error)
 	// CorrectDeal stores a new version (deal) of deal seq (0-based) of a
 	// game, with its reason, as decide approves: decide gets the round's
 	// status and the game as it stands, read in the transaction that
@@ -92,12 +92,12 @@ type Store interface {
 	// confirmations. When decide answers a result, it is stored in the
 	// same transaction; Repeat writes nothing.
 	CorrectDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
-		decide func(*Round, *PlayedGame) (*DealCorrection, error)) error
+		decide func(*Round, *TableGame) (*DealCorrection, error)) error
 	// ConfirmGame stores c as a confirmation of the game's effective result
 	// after check approves the game as it stands (under the same lock as
 	// CorrectDeal); a player's second confirmation of the same result
 	// stores nothing (false). It returns the game with its confirmations.
-	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, check func(*PlayedGame) error) (*PlayedGame, bool, error)
+	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, check func(*TableGame) error) (*TableGame, bool, error)
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.
 	RoundClock(ctx context.Context, tid string, n int) (*Clock, error)

@@ -37,9 +37,9 @@ type Confirmation struct {
 	At          time.Time
 }
 
-// PlayedGame is a game as the store holds it: its deals (when entered deal
+// TableGame is a game as the store holds it: its deals (when entered deal
 // by deal), its effective result and the confirmations of that result.
-type PlayedGame struct {
+type TableGame struct {
 	Key           GameKey
 	Deals         []StoredDeal
 	Result        *GameResult // nil while the game goes on
@@ -48,7 +48,7 @@ type PlayedGame struct {
 
 // ConfirmedBy reports whether every player of players has confirmed the
 // game's effective result.
-func (g *PlayedGame) ConfirmedBy(players []string) bool {
+func (g *TableGame) ConfirmedBy(players []string) bool {
 	if g.Result == nil {
 		return false
 	}
@@ -64,7 +64,7 @@ func (g *PlayedGame) ConfirmedBy(players []string) bool {
 // players: a result entered by the table's code and not yet confirmed by
 // all of players. A result the organizer entered, and a referee's
 // correction, stand without them.
-func (g *PlayedGame) NeedsConfirmation(players []string) bool {
+func (g *TableGame) NeedsConfirmation(players []string) bool {
 	if g.Result == nil || g.Result.Kind == ResultCorrection || !strings.HasPrefix(g.Result.SubmittedBy, "table:") {
 		return false
 	}
@@ -72,7 +72,7 @@ func (g *PlayedGame) NeedsConfirmation(players []string) bool {
 }
 
 // rawDeals returns the current version of each deal.
-func (g *PlayedGame) rawDeals() []json.RawMessage {
+func (g *TableGame) rawDeals() []json.RawMessage {
 	out := make([]json.RawMessage, len(g.Deals))
 	for i, d := range g.Deals {
 		out[i] = d.Deal
@@ -97,8 +97,8 @@ type CorrectedDeal struct {
 	Version int
 }
 
-// maxReason bounds the reason of a correction.
-const maxReason = 500
+// maxCorrectionReason bounds the reason of a correction.
+const maxCorrectionReason = 500
 
 // CorrectDeal replaces deal n (1-based) of a game entered deal by deal with
 // a new version, for the table's code or the organizer, with a reason. The
@@ -113,8 +113,8 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	if err := checkText("reason", reason); err != nil {
 		return nil, err
 	}
-	if len(reason) > maxReason {
-		return nil, invalidField("reason", "reason is longer than %d bytes", maxReason)
+	if len(reason) > maxCorrectionReason {
+		return nil, invalidField("reason", "reason is longer than %d bytes", maxCorrectionReason)
 	}
 	t, r, tb, err := s.gameTable(ctx, k)
 	if err != nil {
@@ -136,7 +136,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	out := &CorrectedDeal{}
 	now := s.clock()
 	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
-	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *PlayedGame) (*DealCorrection, error) {
+	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
 		if err := roundOpen(rd); err != nil {
 			return nil, err
 		}
@@ -157,7 +157,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 }
 
 // planCorrection decides a correction of deal n of g to deal.
-func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *PlayedGame, n int, deal []byte, now time.Time) (*DealProgress, *DealCorrection, error) {
+func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n int, deal []byte, now time.Time) (*DealProgress, *DealCorrection, error) {
 	if n < 1 || n > len(g.Deals) {
 		return nil, nil, Errorf(KindNotFound, "deal_not_found", "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
 	}
@@ -228,7 +228,7 @@ func endedByTime(record json.RawMessage) bool {
 type Confirmed struct {
 	Confirmation Confirmation
 	Created      bool // false: the player had already confirmed this result
-	Game         *PlayedGame
+	Game         *TableGame
 	Confirmed    bool // now every player at the table has confirmed
 }
 
@@ -251,7 +251,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 		return nil, Errorf(KindRejected, "player_not_at_table", "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *PlayedGame) error {
+	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *TableGame) error {
 		if g.Result == nil {
 			return Errorf(KindConflict, "game_not_finished", "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}
@@ -269,13 +269,13 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	return out, nil
 }
 
-// PlayedGame returns a game as it stands: its deals with their versions,
+// TableGame returns a game as it stands: its deals with their versions,
 // its effective result and that result's confirmations. Public.
-func (s *Service) PlayedGame(ctx context.Context, k GameKey) (*PlayedGame, error) {
+func (s *Service) TableGame(ctx context.Context, k GameKey) (*TableGame, error) {
 	if _, _, _, err := s.gameTable(ctx, k); err != nil {
 		return nil, err
 	}
-	return s.store.PlayedGame(ctx, k)
+	return s.store.TableGame(ctx, k)
 }
 
 // GameView is a game's effective result with its confirmations.
@@ -292,7 +292,7 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 	if err != nil {
 		return nil, err
 	}
-	g, err := s.store.PlayedGame(ctx, k)
+	g, err := s.store.TableGame(ctx, k)
 	if err != nil {
 		return nil, err
 	}

@@ -25,19 +25,19 @@ const currentDeals = `SELECT d.table_no, d.game, d.seq, coalesce(c.deal, d.deal)
 	WHERE d.tournament_id = $1 AND d.round = $2 AND ($3 = 0 OR (d.table_no = $3 AND d.game = $4))
 	ORDER BY d.table_no, d.game, d.seq`
 
-// playedGames reads the games of round n (only k's when k.Table is not 0)
+// tableGames reads the games of round n (only k's when k.Table is not 0)
 // with their deals, effective results and those results' confirmations.
-func playedGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tournament.PlayedGame, error) {
+func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tournament.TableGame, error) {
 	var (
-		out   []tournament.PlayedGame
+		out   []tournament.TableGame
 		index = map[[2]int]int{}
 	)
-	game := func(t, g int) *tournament.PlayedGame {
+	game := func(t, g int) *tournament.TableGame {
 		i, ok := index[[2]int{t, g}]
 		if !ok {
 			i = len(out)
 			index[[2]int{t, g}] = i
-			out = append(out, tournament.PlayedGame{Key: tournament.GameKey{TournamentID: k.TournamentID, Round: k.Round, Table: t, Game: g}})
+			out = append(out, tournament.TableGame{Key: tournament.GameKey{TournamentID: k.TournamentID, Round: k.Round, Table: t, Game: g}})
 		}
 		return &out[i]
 	}
@@ -70,7 +70,7 @@ func playedGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourn
 		return nil, err
 	}
 	ids := make([]int64, len(results))
-	byID := map[int64]*tournament.PlayedGame{}
+	byID := map[int64]*tournament.TableGame{}
 	for i, r := range results {
 		pg := game(r.Key.Table, r.Key.Game)
 		pg.Result, ids[i] = r, r.ID
@@ -91,32 +91,32 @@ func playedGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourn
 	return out, err
 }
 
-// PlayedGame returns a game as it stands (an empty game when nothing was
+// TableGame returns a game as it stands (an empty game when nothing was
 // entered yet).
-func (s *Store) PlayedGame(ctx context.Context, k tournament.GameKey) (*tournament.PlayedGame, error) {
-	var out *tournament.PlayedGame
+func (s *Store) TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
+	var out *tournament.TableGame
 	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
 		var err error
-		out, err = onePlayedGame(ctx, tx, k)
+		out, err = oneTableGame(ctx, tx, k)
 		return err
 	})
 	return out, err
 }
 
-func onePlayedGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.PlayedGame, error) {
-	gs, err := playedGames(ctx, tx, k)
+func oneTableGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.TableGame, error) {
+	gs, err := tableGames(ctx, tx, k)
 	if err != nil || len(gs) == 0 {
-		return &tournament.PlayedGame{Key: k}, err
+		return &tournament.TableGame{Key: k}, err
 	}
 	return &gs[0], nil
 }
 
-// PlayedGames returns every game of round n that has deals or a result.
-func (s *Store) PlayedGames(ctx context.Context, tid string, n int) ([]tournament.PlayedGame, error) {
-	var out []tournament.PlayedGame
+// TableGames returns every game of round n that has deals or a result.
+func (s *Store) TableGames(ctx context.Context, tid string, n int) ([]tournament.TableGame, error) {
+	var out []tournament.TableGame
 	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
 		var err error
-		out, err = playedGames(ctx, tx, tournament.GameKey{TournamentID: tid, Round: n})
+		out, err = tableGames(ctx, tx, tournament.GameKey{TournamentID: tid, Round: n})
 		return err
 	})
 	return out, err
@@ -133,7 +133,7 @@ func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 // CorrectDeal stores a new version of a deal, and the result it gives the
 // game, as decide approves.
 func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
-	decide func(*tournament.Round, *tournament.PlayedGame) (*tournament.DealCorrection, error)) error {
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
 	return s.inTx(ctx, pgx.ReadCommitted, "deal", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
 		if err != nil {
@@ -142,7 +142,7 @@ func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, 
 		if err := lockGame(ctx, tx, k); err != nil {
 			return err
 		}
-		g, err := onePlayedGame(ctx, tx, k)
+		g, err := oneTableGame(ctx, tx, k)
 		if err != nil {
 			return err
 		}
@@ -170,9 +170,9 @@ func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, 
 // ConfirmGame stores a player's confirmation of the game's effective
 // result after check approves the game.
 func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
-	check func(*tournament.PlayedGame) error) (*tournament.PlayedGame, bool, error) {
+	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
 	var (
-		g       *tournament.PlayedGame
+		g       *tournament.TableGame
 		created bool
 	)
 	err := s.inTx(ctx, pgx.ReadCommitted, "confirmation", func(tx pgx.Tx) error {
@@ -180,7 +180,7 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 			return err
 		}
 		var err error
-		if g, err = onePlayedGame(ctx, tx, k); err != nil {
+		if g, err = oneTableGame(ctx, tx, k); err != nil {
 			return err
 		}
 		if err := check(g); err != nil {

@@ -48,7 +48,7 @@ func TestStoreDealCorrections(t *testing.T) {
 	if firsts != 1 || corrections != 2 {
 		t.Errorf("stored %d first deals and %d corrections, want 1 and 2", firsts, corrections)
 	}
-	g, err := e.store.PlayedGame(e.ctx, k)
+	g, err := e.store.TableGame(e.ctx, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestStoreDealCorrections(t *testing.T) {
 		Sheet map[string]any `json:"sheet"`
 	}
 	if err := json.Unmarshal(g.Deals[0].Deal, &d); err != nil || len(g.Deals) != 1 || g.Deals[0].Version != 3 || d.Sheet[p[1]] == nil {
-		t.Errorf("PlayedGame deals = %+v, want one deal, version 3, %s's", g.Deals, p[1])
+		t.Errorf("TableGame deals = %+v, want one deal, version 3, %s's", g.Deals, p[1])
 	}
 	deals, over, err := e.store.Deals(e.ctx, k)
 	if err != nil || over || len(deals) != 1 || string(deals[0]) != string(g.Deals[0].Deal) {

@@ -32,14 +32,16 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 		out   []tournament.TableGame
 		index = map[[2]int]int{}
 	)
-	game := func(t, g int) *tournament.TableGame {
+	// game returns the index of a game in out, adding it when new (an
+	// index: appending moves out, so pointers into it do not last).
+	game := func(t, g int) int {
 		i, ok := index[[2]int{t, g}]
 		if !ok {
 			i = len(out)
 			index[[2]int{t, g}] = i
 			out = append(out, tournament.TableGame{Key: tournament.GameKey{TournamentID: k.TournamentID, Round: k.Round, Table: t, Game: g}})
 		}
-		return &out[i]
+		return i
 	}
 	rows, err := tx.Query(ctx, currentDeals, k.TournamentID, k.Round, k.Table, k.Game)
 	if err != nil {
@@ -52,7 +54,7 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 	)
 	_, err = pgx.ForEachRow(rows, []any{&t, &g, &seq, &raw, &d.Version, &d.At}, func() error {
 		d.Deal, d.At = json.RawMessage(append([]byte(nil), raw...)), d.At.UTC()
-		pg := game(t, g)
+		pg := &out[game(t, g)]
 		pg.Deals = append(pg.Deals, d)
 		return nil
 	})
@@ -70,11 +72,11 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 		return nil, err
 	}
 	ids := make([]int64, len(results))
-	byID := map[int64]*tournament.TableGame{}
+	byID := map[int64]int{}
 	for i, r := range results {
-		pg := game(r.Key.Table, r.Key.Game)
-		pg.Result, ids[i] = r, r.ID
-		byID[r.ID] = pg
+		j := game(r.Key.Table, r.Key.Game)
+		out[j].Result, ids[i] = r, r.ID
+		byID[r.ID] = j
 	}
 	rows, err = tx.Query(ctx, `SELECT result_id, player_id, confirmed_by, created_at FROM game_confirmations
 		WHERE result_id = ANY($1) ORDER BY created_at, player_id`, ids)
@@ -84,7 +86,7 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 	var c tournament.Confirmation
 	_, err = pgx.ForEachRow(rows, []any{&c.ResultID, &c.Player, &c.ConfirmedBy, &c.At}, func() error {
 		c.At = c.At.UTC()
-		pg := byID[c.ResultID]
+		pg := &out[byID[c.ResultID]]
 		pg.Confirmations = append(pg.Confirmations, c)
 		return nil
 	})

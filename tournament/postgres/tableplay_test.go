@@ -160,3 +160,51 @@ func TestStoreRoundClock(t *testing.T) {
 		t.Errorf("audit has %d clock entries (%v), want 4", entries, err)
 	}
 }
+
+// TestStoreTableGamesOfARound reads every game of a round with its own
+// result and confirmations, however many games the round has.
+func TestStoreTableGamesOfARound(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Round", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(2)}, 12)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	want := map[[2]int]int{} // confirmations by table and game
+	for _, tb := range r.Tables {
+		table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
+		for g := 1; g <= 2; g++ {
+			k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: g}
+			for n := 1; n <= 4; n++ {
+				if _, err := e.svc.AppendDealAt(e.ctx, table, k, n, sheet(tb.Players[g], 6, 6)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, p := range tb.Players[:tb.Number] {
+				if _, err := e.svc.ConfirmGame(e.ctx, table, k, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want[[2]int{tb.Number, g}] = tb.Number
+		}
+	}
+	games, err := e.store.TableGames(e.ctx, tid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 2*len(r.Tables) {
+		t.Fatalf("TableGames = %d games, want %d", len(games), 2*len(r.Tables))
+	}
+	for _, g := range games {
+		k := [2]int{g.Key.Table, g.Key.Game}
+		if len(g.Deals) != 4 || g.Result == nil || len(g.Confirmations) != want[k] {
+			t.Errorf("table %d game %d = %d deals, result %v, %d confirmations; want 4, a result, %d", k[0], k[1], len(g.Deals), g.Result != nil, len(g.Confirmations), want[k])
+		}
+		for _, c := range g.Confirmations {
+			if c.ResultID != g.Result.ID {
+				t.Errorf("table %d game %d: a confirmation of result %d under result %d", k[0], k[1], c.ResultID, g.Result.ID)
+			}
+		}
+	}
+	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); tournament.ErrorCode(err) != "unconfirmed_games" {
+		t.Errorf("closing with games confirmed by some players = %v, want unconfirmed_games", err)
+	}
+}

@@ -123,6 +123,10 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
+	if t.Format == FormatBridge {
+		return nil, Errorf(KindConflict, "correction_not_supported",
+			"deals of a Chicago bridge match are not corrected at the table; open a dispute for the referees")
+	}
 	deal, err := canonicalJSON(data)
 	if err != nil {
 		return nil, err
@@ -203,12 +207,12 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 	case !over:
 		return p, &DealCorrection{}, nil
 	}
-	chk, err := checkGame(game, tb, g.Key.Game, st, engine.GameOptions{InProgress: true})
+	chk, err := checkGame(game, tb, g.Key.Game, FormatSM, st, engine.GameOptions{InProgress: true})
 	if err != nil {
 		return nil, nil, err
 	}
 	p.Final = &GameResult{Key: g.Key, Kind: ResultSubmission, Record: chk.record, RecordHash: chk.hash, Result: chk.json,
-		Places: st.places(chk.result), SubmittedBy: a.String(), CreatedAt: now}
+		Places: chk.places, SubmittedBy: a.String(), CreatedAt: now}
 	if g.Result != nil {
 		p.Final.Kind, p.Final.Supersedes = ResultTableCorrection, &g.Result.ID
 	}

@@ -181,6 +181,57 @@ func (e BridgeMatchRulesVulnerability) Valid() bool {
 	}
 }
 
+// Defines values for ClockLastAction.
+const (
+	ClockLastActionAdd      ClockLastAction = "add"
+	ClockLastActionCallTime ClockLastAction = "call_time"
+	ClockLastActionPause    ClockLastAction = "pause"
+	ClockLastActionResume   ClockLastAction = "resume"
+	ClockLastActionStart    ClockLastAction = "start"
+)
+
+// Valid indicates whether the value is a known member of the ClockLastAction enum.
+func (e ClockLastAction) Valid() bool {
+	switch e {
+	case ClockLastActionAdd:
+		return true
+	case ClockLastActionCallTime:
+		return true
+	case ClockLastActionPause:
+		return true
+	case ClockLastActionResume:
+		return true
+	case ClockLastActionStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ClockState.
+const (
+	ClockStateIdle       ClockState = "idle"
+	ClockStatePaused     ClockState = "paused"
+	ClockStateRunning    ClockState = "running"
+	ClockStateTimeCalled ClockState = "time_called"
+)
+
+// Valid indicates whether the value is a known member of the ClockState enum.
+func (e ClockState) Valid() bool {
+	switch e {
+	case ClockStateIdle:
+		return true
+	case ClockStatePaused:
+		return true
+	case ClockStateRunning:
+		return true
+	case ClockStateTimeCalled:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DealResultEnded.
 const (
 	ChicagoLost DealResultEnded = "chicago_lost"
@@ -339,16 +390,16 @@ func (e RulingDecision) Valid() bool {
 
 // Defines values for StoredResultKind.
 const (
-	Correction StoredResultKind = "correction"
-	Submission StoredResultKind = "submission"
+	StoredResultKindCorrection StoredResultKind = "correction"
+	StoredResultKindSubmission StoredResultKind = "submission"
 )
 
 // Valid indicates whether the value is a known member of the StoredResultKind enum.
 func (e StoredResultKind) Valid() bool {
 	switch e {
-	case Correction:
+	case StoredResultKindCorrection:
 		return true
-	case Submission:
+	case StoredResultKindSubmission:
 		return true
 	default:
 		return false
@@ -378,19 +429,19 @@ func (e TournamentFormat) Valid() bool {
 
 // Defines values for TournamentStatus.
 const (
-	Finished     TournamentStatus = "finished"
-	Registration TournamentStatus = "registration"
-	Running      TournamentStatus = "running"
+	TournamentStatusFinished     TournamentStatus = "finished"
+	TournamentStatusRegistration TournamentStatus = "registration"
+	TournamentStatusRunning      TournamentStatus = "running"
 )
 
 // Valid indicates whether the value is a known member of the TournamentStatus enum.
 func (e TournamentStatus) Valid() bool {
 	switch e {
-	case Finished:
+	case TournamentStatusFinished:
 		return true
-	case Registration:
+	case TournamentStatusRegistration:
 		return true
-	case Running:
+	case TournamentStatusRunning:
 		return true
 	default:
 		return false
@@ -568,6 +619,141 @@ func (e UpdatePlayerJSONBodyStatus) Valid() bool {
 	case UpdatePlayerJSONBodyStatusActive:
 		return true
 	case UpdatePlayerJSONBodyStatusWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SetClockJSONBodyAction.
+const (
+	SetClockJSONBodyActionAdd      SetClockJSONBodyAction = "add"
+	SetClockJSONBodyActionCallTime SetClockJSONBodyAction = "call_time"
+	SetClockJSONBodyActionPause    SetClockJSONBodyAction = "pause"
+	SetClockJSONBodyActionResume   SetClockJSONBodyAction = "resume"
+	SetClockJSONBodyActionStart    SetClockJSONBodyAction = "start"
+)
+
+// Valid indicates whether the value is a known member of the SetClockJSONBodyAction enum.
+func (e SetClockJSONBodyAction) Valid() bool {
+	switch e {
+	case SetClockJSONBodyActionAdd:
+		return true
+	case SetClockJSONBodyActionCallTime:
+		return true
+	case SetClockJSONBodyActionPause:
+		return true
+	case SetClockJSONBodyActionResume:
+		return true
+	case SetClockJSONBodyActionStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CloseRoundParamsAcceptUnconfirmed.
+const (
+	False CloseRoundParamsAcceptUnconfirmed = "false"
+	True  CloseRoundParamsAcceptUnconfirmed = "true"
+)
+
+// Valid indicates whether the value is a known member of the CloseRoundParamsAcceptUnconfirmed enum.
+func (e CloseRoundParamsAcceptUnconfirmed) Valid() bool {
+	switch e {
+	case False:
+		return true
+	case True:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGame200JSONResponseBodyKind.
+const (
+	GetGame200JSONResponseBodyKindCorrection GetGame200JSONResponseBodyKind = "correction"
+	GetGame200JSONResponseBodyKindSubmission GetGame200JSONResponseBodyKind = "submission"
+)
+
+// Valid indicates whether the value is a known member of the GetGame200JSONResponseBodyKind enum.
+func (e GetGame200JSONResponseBodyKind) Valid() bool {
+	switch e {
+	case GetGame200JSONResponseBodyKindCorrection:
+		return true
+	case GetGame200JSONResponseBodyKindSubmission:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AppendDeal200JSONResponseBodyEndedBy.
+const (
+	AppendDeal200JSONResponseBodyEndedByTarget AppendDeal200JSONResponseBodyEndedBy = "target"
+	AppendDeal200JSONResponseBodyEndedByTime   AppendDeal200JSONResponseBodyEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the AppendDeal200JSONResponseBodyEndedBy enum.
+func (e AppendDeal200JSONResponseBodyEndedBy) Valid() bool {
+	switch e {
+	case AppendDeal200JSONResponseBodyEndedByTarget:
+		return true
+	case AppendDeal200JSONResponseBodyEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AppendDeal201JSONResponseBodyEndedBy.
+const (
+	AppendDeal201JSONResponseBodyEndedByTarget AppendDeal201JSONResponseBodyEndedBy = "target"
+	AppendDeal201JSONResponseBodyEndedByTime   AppendDeal201JSONResponseBodyEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the AppendDeal201JSONResponseBodyEndedBy enum.
+func (e AppendDeal201JSONResponseBodyEndedBy) Valid() bool {
+	switch e {
+	case AppendDeal201JSONResponseBodyEndedByTarget:
+		return true
+	case AppendDeal201JSONResponseBodyEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CorrectDeal200JSONResponseBodyEndedBy.
+const (
+	CorrectDeal200JSONResponseBodyEndedByTarget CorrectDeal200JSONResponseBodyEndedBy = "target"
+	CorrectDeal200JSONResponseBodyEndedByTime   CorrectDeal200JSONResponseBodyEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the CorrectDeal200JSONResponseBodyEndedBy enum.
+func (e CorrectDeal200JSONResponseBodyEndedBy) Valid() bool {
+	switch e {
+	case CorrectDeal200JSONResponseBodyEndedByTarget:
+		return true
+	case CorrectDeal200JSONResponseBodyEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CorrectDeal201JSONResponseBodyEndedBy.
+const (
+	CorrectDeal201JSONResponseBodyEndedByTarget CorrectDeal201JSONResponseBodyEndedBy = "target"
+	CorrectDeal201JSONResponseBodyEndedByTime   CorrectDeal201JSONResponseBodyEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the CorrectDeal201JSONResponseBodyEndedBy enum.
+func (e CorrectDeal201JSONResponseBodyEndedBy) Valid() bool {
+	switch e {
+	case CorrectDeal201JSONResponseBodyEndedByTarget:
+		return true
+	case CorrectDeal201JSONResponseBodyEndedByTime:
 		return true
 	default:
 		return false
@@ -866,6 +1052,42 @@ type BridgeResult struct {
 // Card Rank then suit, e.g. "Th", "As", "2c".
 type Card = string
 
+// Clock defines model for Clock.
+type Clock struct {
+	// CalledAt When time was called.
+	CalledAt *time.Time `json:"called_at"`
+
+	// EndsAt While running: when time is up (server time). Null otherwise.
+	EndsAt     *time.Time       `json:"ends_at"`
+	LastAction *ClockLastAction `json:"last_action,omitempty"`
+
+	// RemainingSeconds Seconds left at `server_time` (rounded up): running, counting down; paused, standing still; 0 when idle, run out or time called.
+	RemainingSeconds int `json:"remaining_seconds"`
+	Round            int `json:"round"`
+
+	// ServerTime The server's time when the answer was made; a page counts down from `remaining_seconds` at it.
+	ServerTime time.Time  `json:"server_time"`
+	State      ClockState `json:"state"`
+	UpdatedAt  *time.Time `json:"updated_at,omitempty"`
+}
+
+// ClockLastAction defines model for Clock.LastAction.
+type ClockLastAction string
+
+// ClockState defines model for Clock.State.
+type ClockState string
+
+// Confirmation defines model for Confirmation.
+type Confirmation struct {
+	ConfirmedAt time.Time `json:"confirmed_at"`
+
+	// ConfirmedBy Who sent it: `table:n/t` (the table's code) or `organizer`.
+	ConfirmedBy string `json:"confirmed_by"`
+
+	// Player The player who confirmed.
+	Player string `json:"player"`
+}
+
 // DealRecord A deal record as in docs/records.md.
 type DealRecord struct {
 	Announcements [][]map[string]interface{} `json:"announcements"`
@@ -904,10 +1126,13 @@ type DealResultEnded string
 
 // Dispute defines model for Dispute.
 type Dispute struct {
-	CreatedAt   time.Time `json:"created_at"`
-	Description string    `json:"description"`
-	Game        int       `json:"game"`
-	Id          string    `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Deal The disputed deal (1-based), when the dispute names one.
+	Deal        *int   `json:"deal"`
+	Description string `json:"description"`
+	Game        int    `json:"game"`
+	Id          string `json:"id"`
 
 	// OpenedBy Who did something: a role and the token's id (never the token).
 	OpenedBy Actor `json:"opened_by"`
@@ -1491,6 +1716,8 @@ type ListDisputesParamsStatus string
 
 // OpenDisputeJSONBody defines parameters for OpenDispute.
 type OpenDisputeJSONBody struct {
+	// Deal Optional: the disputed deal (1-based), shown to the referees.
+	Deal        *int   `json:"deal,omitempty"`
 	Description string `json:"description"`
 	Game        int    `json:"game"`
 
@@ -1599,11 +1826,32 @@ type DrawRoundParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
-// CloseRoundParams defines parameters for CloseRound.
-type CloseRoundParams struct {
+// SetClockJSONBody defines parameters for SetClock.
+type SetClockJSONBody struct {
+	Action  SetClockJSONBodyAction `json:"action"`
+	Minutes *int                   `json:"minutes,omitempty"`
+}
+
+// SetClockParams defines parameters for SetClock.
+type SetClockParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// SetClockJSONBodyAction defines parameters for SetClock.
+type SetClockJSONBodyAction string
+
+// CloseRoundParams defines parameters for CloseRound.
+type CloseRoundParams struct {
+	// AcceptUnconfirmed `true`: close although games entered at the tables are not confirmed by all their players (the organizer was asked). Without it such games are 409 `unconfirmed_games`.
+	AcceptUnconfirmed *CloseRoundParamsAcceptUnconfirmed `form:"accept_unconfirmed,omitempty" json:"accept_unconfirmed,omitempty"`
+
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CloseRoundParamsAcceptUnconfirmed defines parameters for CloseRound.
+type CloseRoundParamsAcceptUnconfirmed string
 
 // CommitSeedJSONBody defines parameters for CommitSeed.
 type CommitSeedJSONBody struct {
@@ -1639,8 +1887,23 @@ type RevealSeedParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetGame200JSONResponseBodyKind defines parameters for GetGame.
+type GetGame200JSONResponseBodyKind string
+
 // SubmitGameParams defines parameters for SubmitGame.
 type SubmitGameParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ConfirmGameJSONBody defines parameters for ConfirmGame.
+type ConfirmGameJSONBody struct {
+	// Player The id of the confirming player.
+	Player string `json:"player"`
+}
+
+// ConfirmGameParams defines parameters for ConfirmGame.
+type ConfirmGameParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -1656,6 +1919,33 @@ type AppendDealParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// AppendDeal200JSONResponseBodyEndedBy defines parameters for AppendDeal.
+type AppendDeal200JSONResponseBodyEndedBy string
+
+// AppendDeal201JSONResponseBodyEndedBy defines parameters for AppendDeal.
+type AppendDeal201JSONResponseBodyEndedBy string
+
+// CorrectDealJSONBody defines parameters for CorrectDeal.
+type CorrectDealJSONBody struct {
+	// Deal The deal's new version: one entry of a game record's `deals`, as sent to `POST …/deals`.
+	Deal map[string]interface{} `json:"deal"`
+
+	// Reason Why the deal is corrected (kept in the audit log).
+	Reason string `json:"reason"`
+}
+
+// CorrectDealParams defines parameters for CorrectDeal.
+type CorrectDealParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CorrectDeal200JSONResponseBodyEndedBy defines parameters for CorrectDeal.
+type CorrectDeal200JSONResponseBodyEndedBy string
+
+// CorrectDeal201JSONResponseBodyEndedBy defines parameters for CorrectDeal.
+type CorrectDeal201JSONResponseBodyEndedBy string
 
 // ResolveTieJSONBody defines parameters for ResolveTie.
 type ResolveTieJSONBody struct {
@@ -1757,6 +2047,9 @@ type CreateRefereeJSONRequestBody CreateRefereeJSONBody
 // DrawRoundJSONRequestBody defines body for DrawRound for application/json ContentType.
 type DrawRoundJSONRequestBody DrawRoundJSONBody
 
+// SetClockJSONRequestBody defines body for SetClock for application/json ContentType.
+type SetClockJSONRequestBody SetClockJSONBody
+
 // CommitSeedJSONRequestBody defines body for CommitSeed for application/json ContentType.
 type CommitSeedJSONRequestBody CommitSeedJSONBody
 
@@ -1769,8 +2062,14 @@ type RevealSeedJSONRequestBody RevealSeedJSONBody
 // SubmitGameJSONRequestBody defines body for SubmitGame for application/json ContentType.
 type SubmitGameJSONRequestBody = GameRecord
 
+// ConfirmGameJSONRequestBody defines body for ConfirmGame for application/json ContentType.
+type ConfirmGameJSONRequestBody ConfirmGameJSONBody
+
 // AppendDealJSONRequestBody defines body for AppendDeal for application/json ContentType.
 type AppendDealJSONRequestBody = AppendDealJSONBody
+
+// CorrectDealJSONRequestBody defines body for CorrectDeal for application/json ContentType.
+type CorrectDealJSONRequestBody CorrectDealJSONBody
 
 // ResolveTieJSONRequestBody defines body for ResolveTie for application/json ContentType.
 type ResolveTieJSONRequestBody ResolveTieJSONBody
@@ -2505,9 +2804,34 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n} (the `GetRound` operationId).
 	GetRound(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetClock The round's clock (public).
+	//
+	// In server time. Changes are announced on the live events (`kind` `round_clocks`).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/clock (the `GetClock` operationId).
+	GetClock(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClockWithBody Run the round's clock (organizer).
+	//
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+	SetClockWithBody(ctx context.Context, tid string, n int, params *SetClockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClock Run the round's clock (organizer).
+	//
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+	SetClock(ctx context.Context, tid string, n int, params *SetClockParams, body SetClockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CloseRound Close a round (organizer).
 	//
-	// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament.
+	// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament. Games whose result a table entered must first be confirmed by all their players (results the organizer entered and referees' corrections need no confirmation); otherwise 409 `unconfirmed_games` with `games` (table, game, waiting: the ids of the players who have not confirmed), unless `accept_unconfirmed=true`.
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/close (the `CloseRound` operationId).
 	CloseRound(ctx context.Context, tid string, n int, params *CloseRoundParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2580,6 +2904,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reveal (the `RevealSeed` operationId).
 	RevealSeed(ctx context.Context, tid string, n int, params *RevealSeedParams, body RevealSeedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetRoom The room: every table of a round as it stands (organizer).
+	//
+	// For the organizer's live view: per table and game the deals entered, the running totals, confirmations and the minutes since the last entry, with the round's clock.
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/room (the `GetRoom` operationId).
+	GetRoom(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGame A game's effective result with its record.
 	//
 	// Public.
@@ -2605,9 +2936,34 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g} (the `SubmitGame` operationId).
 	SubmitGame(ctx context.Context, tid string, n int, t int, g int, params *SubmitGameParams, body SubmitGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ConfirmGameWithBody A player confirms a finished game (table code or organizer).
+	//
+	// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+	ConfirmGameWithBody(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConfirmGame A player confirms a finished game (table code or organizer).
+	//
+	// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+	ConfirmGame(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, body ConfirmGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDeals A game's deals as they stand (public).
+	//
+	// The deals of a game entered deal by deal, each in its latest version, with the game's result id once it is over and the players' confirmations of that result.
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `ListDeals` operationId).
+	ListDeals(ctx context.Context, tid string, n int, t int, g int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AppendDealWithBody Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2616,12 +2972,30 @@ type ClientInterface interface {
 
 	// AppendDeal Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `AppendDeal` operationId).
 	AppendDeal(ctx context.Context, tid string, n int, t int, g int, params *AppendDealParams, body AppendDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CorrectDealWithBody Correct a deal before the game is confirmed (table code or organizer).
+	//
+	// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+	CorrectDealWithBody(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CorrectDeal Correct a deal before the game is confirmed (table code or organizer).
+	//
+	// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+	CorrectDeal(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResolveTieWithBody Resolve a tie at an advancement line (organizer).
 	//
@@ -3506,9 +3880,64 @@ func (c *Client) GetRound(ctx context.Context, tid string, n int, reqEditors ...
 	return c.Client.Do(req)
 }
 
+// GetClock The round's clock (public).
+//
+// In server time. Changes are announced on the live events (`kind` `round_clocks`).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/clock (the `GetClock` operationId).
+func (c *Client) GetClock(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClockRequest(c.Server, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClockWithBody Run the round's clock (organizer).
+//
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+func (c *Client) SetClockWithBody(ctx context.Context, tid string, n int, params *SetClockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClockRequestWithBody(c.Server, tid, n, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClock Run the round's clock (organizer).
+//
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+func (c *Client) SetClock(ctx context.Context, tid string, n int, params *SetClockParams, body SetClockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClockRequest(c.Server, tid, n, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CloseRound Close a round (organizer).
 //
-// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament.
+// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament. Games whose result a table entered must first be confirmed by all their players (results the organizer entered and referees' corrections need no confirmation); otherwise 409 `unconfirmed_games` with `games` (table, game, waiting: the ids of the players who have not confirmed), unless `accept_unconfirmed=true`.
 //
 // Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/close (the `CloseRound` operationId).
 func (c *Client) CloseRound(ctx context.Context, tid string, n int, params *CloseRoundParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3671,6 +4100,23 @@ func (c *Client) RevealSeed(ctx context.Context, tid string, n int, params *Reve
 	return c.Client.Do(req)
 }
 
+// GetRoom The room: every table of a round as it stands (organizer).
+//
+// For the organizer's live view: per table and game the deals entered, the running totals, confirmations and the minutes since the last entry, with the round's clock.
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/room (the `GetRoom` operationId).
+func (c *Client) GetRoom(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRoomRequest(c.Server, tid, n)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGame A game's effective result with its record.
 //
 // Public.
@@ -3726,9 +4172,64 @@ func (c *Client) SubmitGame(ctx context.Context, tid string, n int, t int, g int
 	return c.Client.Do(req)
 }
 
+// ConfirmGameWithBody A player confirms a finished game (table code or organizer).
+//
+// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+func (c *Client) ConfirmGameWithBody(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmGameRequestWithBody(c.Server, tid, n, t, g, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConfirmGame A player confirms a finished game (table code or organizer).
+//
+// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+func (c *Client) ConfirmGame(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, body ConfirmGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmGameRequest(c.Server, tid, n, t, g, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDeals A game's deals as they stand (public).
+//
+// The deals of a game entered deal by deal, each in its latest version, with the game's result id once it is over and the players' confirmations of that result.
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `ListDeals` operationId).
+func (c *Client) ListDeals(ctx context.Context, tid string, n int, t int, g int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDealsRequest(c.Server, tid, n, t, g)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AppendDealWithBody Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3747,13 +4248,51 @@ func (c *Client) AppendDealWithBody(ctx context.Context, tid string, n int, t in
 
 // AppendDeal Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `AppendDeal` operationId).
 func (c *Client) AppendDeal(ctx context.Context, tid string, n int, t int, g int, params *AppendDealParams, body AppendDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAppendDealRequest(c.Server, tid, n, t, g, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CorrectDealWithBody Correct a deal before the game is confirmed (table code or organizer).
+//
+// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+func (c *Client) CorrectDealWithBody(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCorrectDealRequestWithBody(c.Server, tid, n, t, g, d, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CorrectDeal Correct a deal before the game is confirmed (table code or organizer).
+//
+// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+func (c *Client) CorrectDeal(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCorrectDealRequest(c.Server, tid, n, t, g, d, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5570,6 +6109,116 @@ func NewGetRoundRequest(server string, tid string, n int) (*http.Request, error)
 	return req, nil
 }
 
+// NewGetClockRequest constructs an http.Request for the GetClock method
+func NewGetClockRequest(server string, tid string, n int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/clock", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetClockRequest calls the generic SetClock builder with application/json body
+func NewSetClockRequest(server string, tid string, n int, params *SetClockParams, body SetClockJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetClockRequestWithBody(server, tid, n, params, "application/json", bodyReader)
+}
+
+// NewSetClockRequestWithBody constructs an http.Request for the SetClock method, with any body, and a specified content type
+func NewSetClockRequestWithBody(server string, tid string, n int, params *SetClockParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/clock", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewCloseRoundRequest constructs an http.Request for the CloseRound method
 func NewCloseRoundRequest(server string, tid string, n int, params *CloseRoundParams) (*http.Request, error) {
 	var err error
@@ -5601,6 +6250,33 @@ func NewCloseRoundRequest(server string, tid string, n int, params *CloseRoundPa
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AcceptUnconfirmed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "accept_unconfirmed", *params.AcceptUnconfirmed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
@@ -5915,6 +6591,47 @@ func NewRevealSeedRequestWithBody(server string, tid string, n int, params *Reve
 	return req, nil
 }
 
+// NewGetRoomRequest constructs an http.Request for the GetRoom method
+func NewGetRoomRequest(server string, tid string, n int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/room", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGameRequest constructs an http.Request for the GetGame method
 func NewGetGameRequest(server string, tid string, n int, t int, g int) (*http.Request, error) {
 	var err error
@@ -6053,6 +6770,144 @@ func NewSubmitGameRequestWithBody(server string, tid string, n int, t int, g int
 	return req, nil
 }
 
+// NewConfirmGameRequest calls the generic ConfirmGame builder with application/json body
+func NewConfirmGameRequest(server string, tid string, n int, t int, g int, params *ConfirmGameParams, body ConfirmGameJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewConfirmGameRequestWithBody(server, tid, n, t, g, params, "application/json", bodyReader)
+}
+
+// NewConfirmGameRequestWithBody constructs an http.Request for the ConfirmGame method, with any body, and a specified content type
+func NewConfirmGameRequestWithBody(server string, tid string, n int, t int, g int, params *ConfirmGameParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "t", t, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "g", g, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/tables/%s/games/%s/confirmations", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListDealsRequest constructs an http.Request for the ListDeals method
+func NewListDealsRequest(server string, tid string, n int, t int, g int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "t", t, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "g", g, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/tables/%s/games/%s/deals", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewAppendDealRequest calls the generic AppendDeal builder with application/json body
 func NewAppendDealRequest(server string, tid string, n int, t int, g int, params *AppendDealParams, body AppendDealJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -6139,6 +6994,96 @@ func NewAppendDealRequestWithBody(server string, tid string, n int, t int, g int
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCorrectDealRequest calls the generic CorrectDeal builder with application/json body
+func NewCorrectDealRequest(server string, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCorrectDealRequestWithBody(server, tid, n, t, g, d, params, "application/json", bodyReader)
+}
+
+// NewCorrectDealRequestWithBody constructs an http.Request for the CorrectDeal method, with any body, and a specified content type
+func NewCorrectDealRequestWithBody(server string, tid string, n int, t int, g int, d int, params *CorrectDealParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "t", t, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "g", g, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam4 string
+
+	pathParam4, err = runtime.StyleParamWithOptions("simple", false, "d", d, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/tables/%s/games/%s/deals/%s", pathParam0, pathParam1, pathParam2, pathParam3, pathParam4)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -7085,9 +8030,36 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n} (the `GetRound` operationId).
 	GetRoundWithResponse(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*GetRoundResponse, error)
 
+	// GetClockWithResponse The round's clock (public).
+	//
+	// In server time. Changes are announced on the live events (`kind` `round_clocks`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/clock (the `GetClock` operationId).
+	GetClockWithResponse(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*GetClockResponse, error)
+
+	// SetClockWithBodyWithResponse Run the round's clock (organizer).
+	//
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+	SetClockWithBodyWithResponse(ctx context.Context, tid string, n int, params *SetClockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClockResponse, error)
+
+	// SetClockWithResponse Run the round's clock (organizer).
+	//
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+	SetClockWithResponse(ctx context.Context, tid string, n int, params *SetClockParams, body SetClockJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClockResponse, error)
+
 	// CloseRoundWithResponse Close a round (organizer).
 	//
-	// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament.
+	// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament. Games whose result a table entered must first be confirmed by all their players (results the organizer entered and referees' corrections need no confirmation); otherwise 409 `unconfirmed_games` with `games` (table, game, waiting: the ids of the players who have not confirmed), unless `accept_unconfirmed=true`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7166,6 +8138,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reveal (the `RevealSeed` operationId).
 	RevealSeedWithResponse(ctx context.Context, tid string, n int, params *RevealSeedParams, body RevealSeedJSONRequestBody, reqEditors ...RequestEditorFn) (*RevealSeedResponse, error)
 
+	// GetRoomWithResponse The room: every table of a round as it stands (organizer).
+	//
+	// For the organizer's live view: per table and game the deals entered, the running totals, confirmations and the minutes since the last entry, with the round's clock.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/room (the `GetRoom` operationId).
+	GetRoomWithResponse(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*GetRoomResponse, error)
+
 	// GetGameWithResponse A game's effective result with its record.
 	//
 	// Public.
@@ -7193,9 +8174,36 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g} (the `SubmitGame` operationId).
 	SubmitGameWithResponse(ctx context.Context, tid string, n int, t int, g int, params *SubmitGameParams, body SubmitGameJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitGameResponse, error)
 
+	// ConfirmGameWithBodyWithResponse A player confirms a finished game (table code or organizer).
+	//
+	// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+	ConfirmGameWithBodyWithResponse(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConfirmGameResponse, error)
+
+	// ConfirmGameWithResponse A player confirms a finished game (table code or organizer).
+	//
+	// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+	ConfirmGameWithResponse(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, body ConfirmGameJSONRequestBody, reqEditors ...RequestEditorFn) (*ConfirmGameResponse, error)
+
+	// ListDealsWithResponse A game's deals as they stand (public).
+	//
+	// The deals of a game entered deal by deal, each in its latest version, with the game's result id once it is over and the players' confirmations of that result.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `ListDeals` operationId).
+	ListDealsWithResponse(ctx context.Context, tid string, n int, t int, g int, reqEditors ...RequestEditorFn) (*ListDealsResponse, error)
+
 	// AppendDealWithBodyWithResponse Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7204,12 +8212,30 @@ type ClientWithResponsesInterface interface {
 
 	// AppendDealWithResponse Append one deal to a game in progress (table code or organizer).
 	//
-	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+	// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `AppendDeal` operationId).
 	AppendDealWithResponse(ctx context.Context, tid string, n int, t int, g int, params *AppendDealParams, body AppendDealJSONRequestBody, reqEditors ...RequestEditorFn) (*AppendDealResponse, error)
+
+	// CorrectDealWithBodyWithResponse Correct a deal before the game is confirmed (table code or organizer).
+	//
+	// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+	CorrectDealWithBodyWithResponse(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CorrectDealResponse, error)
+
+	// CorrectDealWithResponse Correct a deal before the game is confirmed (table code or organizer).
+	//
+	// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+	CorrectDealWithResponse(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*CorrectDealResponse, error)
 
 	// ResolveTieWithBodyWithResponse Resolve a tie at an advancement line (organizer).
 	//
@@ -9966,6 +10992,193 @@ func (r GetRoundResponse) ContentType() string {
 	return ""
 }
 
+type GetClockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Clock
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetClockResponse) GetJSON200() *Clock {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClockResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SetClockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Clock
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *IdempotencyKeyReused
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetClockResponse) GetJSON200() *Clock {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetClockResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SetClockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetClockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetClockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetClockResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CloseRoundResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9983,6 +11196,8 @@ type CloseRoundResponse struct {
 		Status           string `json:"status"`
 		TournamentStatus string `json:"tournament_status"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10014,6 +11229,11 @@ func (r CloseRoundResponse) GetJSON200() *struct {
 	TournamentStatus string `json:"tournament_status"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CloseRoundResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -10633,11 +11853,36 @@ func (r RevealSeedResponse) ContentType() string {
 	return ""
 }
 
-type GetGameResponse struct {
+type GetRoomResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *StoredResult
+	JSON200 *struct {
+		Clock  Clock  `json:"clock"`
+		Round  int    `json:"round"`
+		Status string `json:"status"`
+		Tables []struct {
+			Games []struct {
+				Confirmations []Confirmation `json:"confirmations"`
+				Confirmed     bool           `json:"confirmed"`
+
+				// Deals Deals entered deal by deal.
+				Deals                 int        `json:"deals"`
+				Game                  int        `json:"game"`
+				LastEntryAt           *time.Time `json:"last_entry_at"`
+				MinutesSinceLastEntry *int       `json:"minutes_since_last_entry"`
+				Over                  bool       `json:"over"`
+
+				// Scores Running totals by player id (final scores once over).
+				Scores map[string]int `json:"scores"`
+
+				// WaitingForConfirmation Over, entered at the table, not yet confirmed by every player: closing the round asks first.
+				WaitingForConfirmation bool `json:"waiting_for_confirmation"`
+			} `json:"games"`
+			Players []string `json:"players"`
+			Table   int      `json:"table"`
+		} `json:"tables"`
+	}
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10651,7 +11896,144 @@ type GetGameResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r GetGameResponse) GetJSON200() *StoredResult {
+func (r GetRoomResponse) GetJSON200() *struct {
+	Clock  Clock  `json:"clock"`
+	Round  int    `json:"round"`
+	Status string `json:"status"`
+	Tables []struct {
+		Games []struct {
+			Confirmations []Confirmation `json:"confirmations"`
+			Confirmed     bool           `json:"confirmed"`
+
+			// Deals Deals entered deal by deal.
+			Deals                 int        `json:"deals"`
+			Game                  int        `json:"game"`
+			LastEntryAt           *time.Time `json:"last_entry_at"`
+			MinutesSinceLastEntry *int       `json:"minutes_since_last_entry"`
+			Over                  bool       `json:"over"`
+
+			// Scores Running totals by player id (final scores once over).
+			Scores map[string]int `json:"scores"`
+
+			// WaitingForConfirmation Over, entered at the table, not yet confirmed by every player: closing the round asks first.
+			WaitingForConfirmation bool `json:"waiting_for_confirmation"`
+		} `json:"games"`
+		Players []string `json:"players"`
+		Table   int      `json:"table"`
+	} `json:"tables"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRoomResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRoomResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRoomResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRoomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
+		Confirmed       *bool                          `json:"confirmed,omitempty"`
+		Game            int                            `json:"game"`
+		Id              string                         `json:"id"`
+		Kind            GetGame200JSONResponseBodyKind `json:"kind"`
+		PlacementPoints map[string]int                 `json:"placement_points"`
+		Places          []GamePlace                    `json:"places"`
+
+		// Record A game record as in docs/records.md: full deals and score-sheet lines.
+		Record      *GameRecord `json:"record,omitempty"`
+		Result      *GameResult `json:"result,omitempty"`
+		Round       int         `json:"round"`
+		SubmittedAt time.Time   `json:"submitted_at"`
+
+		// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
+		SubmittedBy string `json:"submitted_by"`
+		Table       int    `json:"table"`
+	}
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetGameResponse) GetJSON200() *struct {
+	Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
+	Confirmed       *bool                          `json:"confirmed,omitempty"`
+	Game            int                            `json:"game"`
+	Id              string                         `json:"id"`
+	Kind            GetGame200JSONResponseBodyKind `json:"kind"`
+	PlacementPoints map[string]int                 `json:"placement_points"`
+	Places          []GamePlace                    `json:"places"`
+
+	// Record A game record as in docs/records.md: full deals and score-sheet lines.
+	Record      *GameRecord `json:"record,omitempty"`
+	Result      *GameResult `json:"result,omitempty"`
+	Round       int         `json:"round"`
+	SubmittedAt time.Time   `json:"submitted_at"`
+
+	// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
+	SubmittedBy string `json:"submitted_by"`
+	Table       int    `json:"table"`
+} {
 	return r.JSON200
 }
 
@@ -10827,24 +12209,284 @@ func (r SubmitGameResponse) ContentType() string {
 	return ""
 }
 
+type ConfirmGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Confirmations []Confirmation `json:"confirmations"`
+
+		// Confirmed Every player at the table has now confirmed.
+		Confirmed   bool      `json:"confirmed"`
+		ConfirmedAt time.Time `json:"confirmed_at"`
+		Player      string    `json:"player"`
+		ResultId    string    `json:"result_id"`
+	}
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		Confirmations []Confirmation `json:"confirmations"`
+
+		// Confirmed Every player at the table has now confirmed.
+		Confirmed   bool      `json:"confirmed"`
+		ConfirmedAt time.Time `json:"confirmed_at"`
+		Player      string    `json:"player"`
+		ResultId    string    `json:"result_id"`
+	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConfirmGameResponse) GetJSON200() *struct {
+	Confirmations []Confirmation `json:"confirmations"`
+
+	// Confirmed Every player at the table has now confirmed.
+	Confirmed   bool      `json:"confirmed"`
+	ConfirmedAt time.Time `json:"confirmed_at"`
+	Player      string    `json:"player"`
+	ResultId    string    `json:"result_id"`
+} {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ConfirmGameResponse) GetJSON201() *struct {
+	Confirmations []Confirmation `json:"confirmations"`
+
+	// Confirmed Every player at the table has now confirmed.
+	Confirmed   bool      `json:"confirmed"`
+	ConfirmedAt time.Time `json:"confirmed_at"`
+	Player      string    `json:"player"`
+	ResultId    string    `json:"result_id"`
+} {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ConfirmGameResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ConfirmGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConfirmGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConfirmGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConfirmGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListDealsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Confirmations []Confirmation `json:"confirmations"`
+		Deals         []struct {
+			Deal int `json:"deal"`
+
+			// EnteredAt When the latest version was stored.
+			EnteredAt time.Time `json:"entered_at"`
+
+			// Record The deal entry as stored (a score-sheet line or a full deal).
+			Record  map[string]interface{} `json:"record"`
+			Version int                    `json:"version"`
+		} `json:"deals"`
+		GameOver bool    `json:"game_over"`
+		ResultId *string `json:"result_id"`
+	}
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDealsResponse) GetJSON200() *struct {
+	Confirmations []Confirmation `json:"confirmations"`
+	Deals         []struct {
+		Deal int `json:"deal"`
+
+		// EnteredAt When the latest version was stored.
+		EnteredAt time.Time `json:"entered_at"`
+
+		// Record The deal entry as stored (a score-sheet line or a full deal).
+		Record  map[string]interface{} `json:"record"`
+		Version int                    `json:"version"`
+	} `json:"deals"`
+	GameOver bool    `json:"game_over"`
+	ResultId *string `json:"result_id"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDealsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDealsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDealsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDealsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type AppendDealResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Deal     int            `json:"deal"`
-		Game     *StoredResult  `json:"game,omitempty"`
-		GameOver bool           `json:"game_over"`
-		Result   DealResult     `json:"result"`
-		Scores   map[string]int `json:"scores"`
+		Deal int `json:"deal"`
+
+		// EndedBy Once the game is over: `time` when it ended because time was called.
+		EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+		Game     *StoredResult                         `json:"game,omitempty"`
+		GameOver bool                                  `json:"game_over"`
+		Result   DealResult                            `json:"result"`
+		Scores   map[string]int                        `json:"scores"`
 	}
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Deal     int            `json:"deal"`
-		Game     *StoredResult  `json:"game,omitempty"`
-		GameOver bool           `json:"game_over"`
-		Result   DealResult     `json:"result"`
-		Scores   map[string]int `json:"scores"`
+		Deal int `json:"deal"`
+
+		// EndedBy Once the game is over: `time` when it ended because time was called.
+		EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+		Game     *StoredResult                         `json:"game,omitempty"`
+		GameOver bool                                  `json:"game_over"`
+		Result   DealResult                            `json:"result"`
+		Scores   map[string]int                        `json:"scores"`
 	}
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
@@ -10870,22 +12512,28 @@ type AppendDealResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AppendDealResponse) GetJSON200() *struct {
-	Deal     int            `json:"deal"`
-	Game     *StoredResult  `json:"game,omitempty"`
-	GameOver bool           `json:"game_over"`
-	Result   DealResult     `json:"result"`
-	Scores   map[string]int `json:"scores"`
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult                         `json:"game,omitempty"`
+	GameOver bool                                  `json:"game_over"`
+	Result   DealResult                            `json:"result"`
+	Scores   map[string]int                        `json:"scores"`
 } {
 	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r AppendDealResponse) GetJSON201() *struct {
-	Deal     int            `json:"deal"`
-	Game     *StoredResult  `json:"game,omitempty"`
-	GameOver bool           `json:"game_over"`
-	Result   DealResult     `json:"result"`
-	Scores   map[string]int `json:"scores"`
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult                         `json:"game,omitempty"`
+	GameOver bool                                  `json:"game_over"`
+	Result   DealResult                            `json:"result"`
+	Scores   map[string]int                        `json:"scores"`
 } {
 	return r.JSON201
 }
@@ -10963,6 +12611,172 @@ func (r AppendDealResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AppendDealResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CorrectDealResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Deal int `json:"deal"`
+
+		// EndedBy Once the game is over: `time` when it ended because time was called.
+		EndedBy  *CorrectDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+		Game     *StoredResult                          `json:"game,omitempty"`
+		GameOver bool                                   `json:"game_over"`
+		Result   DealResult                             `json:"result"`
+		Scores   map[string]int                         `json:"scores"`
+
+		// Version The deal's version now: 1 as first entered, one more for each correction.
+		Version int `json:"version"`
+	}
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		Deal int `json:"deal"`
+
+		// EndedBy Once the game is over: `time` when it ended because time was called.
+		EndedBy  *CorrectDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+		Game     *StoredResult                          `json:"game,omitempty"`
+		GameOver bool                                   `json:"game_over"`
+		Result   DealResult                             `json:"result"`
+		Scores   map[string]int                         `json:"scores"`
+
+		// Version The deal's version now: 1 as first entered, one more for each correction.
+		Version int `json:"version"`
+	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CorrectDealResponse) GetJSON200() *struct {
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *CorrectDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult                          `json:"game,omitempty"`
+	GameOver bool                                   `json:"game_over"`
+	Result   DealResult                             `json:"result"`
+	Scores   map[string]int                         `json:"scores"`
+
+	// Version The deal's version now: 1 as first entered, one more for each correction.
+	Version int `json:"version"`
+} {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CorrectDealResponse) GetJSON201() *struct {
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *CorrectDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult                          `json:"game,omitempty"`
+	GameOver bool                                   `json:"game_over"`
+	Result   DealResult                             `json:"result"`
+	Scores   map[string]int                         `json:"scores"`
+
+	// Version The deal's version now: 1 as first entered, one more for each correction.
+	Version int `json:"version"`
+} {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CorrectDealResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CorrectDealResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CorrectDealResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CorrectDealResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CorrectDealResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12466,9 +14280,54 @@ func (c *ClientWithResponses) GetRoundWithResponse(ctx context.Context, tid stri
 	return ParseGetRoundResponse(rsp)
 }
 
+// GetClockWithResponse The round's clock (public).
+//
+// In server time. Changes are announced on the live events (`kind` `round_clocks`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/clock (the `GetClock` operationId).
+func (c *ClientWithResponses) GetClockWithResponse(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*GetClockResponse, error) {
+	rsp, err := c.GetClock(ctx, tid, n, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClockResponse(rsp)
+}
+
+// SetClockWithBodyWithResponse Run the round's clock (organizer).
+//
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+func (c *ClientWithResponses) SetClockWithBodyWithResponse(ctx context.Context, tid string, n int, params *SetClockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClockResponse, error) {
+	rsp, err := c.SetClockWithBody(ctx, tid, n, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClockResponse(rsp)
+}
+
+// SetClockWithResponse Run the round's clock (organizer).
+//
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/clock (the `SetClock` operationId).
+func (c *ClientWithResponses) SetClockWithResponse(ctx context.Context, tid string, n int, params *SetClockParams, body SetClockJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClockResponse, error) {
+	rsp, err := c.SetClock(ctx, tid, n, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClockResponse(rsp)
+}
+
 // CloseRoundWithResponse Close a round (organizer).
 //
-// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament.
+// Every game must have a result. sm: the best advance_per_table of each table go on (round score, then the tiebreaks), the rest are eliminated; closing the final names the champion. swiss: records table ranks; the last round finishes the tournament. Games whose result a table entered must first be confirmed by all their players (results the organizer entered and referees' corrections need no confirmation); otherwise 409 `unconfirmed_games` with `games` (table, game, waiting: the ids of the players who have not confirmed), unless `accept_unconfirmed=true`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12601,6 +14460,21 @@ func (c *ClientWithResponses) RevealSeedWithResponse(ctx context.Context, tid st
 	return ParseRevealSeedResponse(rsp)
 }
 
+// GetRoomWithResponse The room: every table of a round as it stands (organizer).
+//
+// For the organizer's live view: per table and game the deals entered, the running totals, confirmations and the minutes since the last entry, with the round's clock.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/room (the `GetRoom` operationId).
+func (c *ClientWithResponses) GetRoomWithResponse(ctx context.Context, tid string, n int, reqEditors ...RequestEditorFn) (*GetRoomResponse, error) {
+	rsp, err := c.GetRoom(ctx, tid, n, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRoomResponse(rsp)
+}
+
 // GetGameWithResponse A game's effective result with its record.
 //
 // Public.
@@ -12646,9 +14520,54 @@ func (c *ClientWithResponses) SubmitGameWithResponse(ctx context.Context, tid st
 	return ParseSubmitGameResponse(rsp)
 }
 
+// ConfirmGameWithBodyWithResponse A player confirms a finished game (table code or organizer).
+//
+// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+func (c *ClientWithResponses) ConfirmGameWithBodyWithResponse(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConfirmGameResponse, error) {
+	rsp, err := c.ConfirmGameWithBody(ctx, tid, n, t, g, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfirmGameResponse(rsp)
+}
+
+// ConfirmGameWithResponse A player confirms a finished game (table code or organizer).
+//
+// Records that `player` confirms the game's effective result. A player not at the table is 422 `player_not_at_table`; confirming again is harmless (200). A correction makes a new result, which needs confirming again. Until every player has confirmed, the table may still correct deals; closing the round asks the organizer first.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/confirmations (the `ConfirmGame` operationId).
+func (c *ClientWithResponses) ConfirmGameWithResponse(ctx context.Context, tid string, n int, t int, g int, params *ConfirmGameParams, body ConfirmGameJSONRequestBody, reqEditors ...RequestEditorFn) (*ConfirmGameResponse, error) {
+	rsp, err := c.ConfirmGame(ctx, tid, n, t, g, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfirmGameResponse(rsp)
+}
+
+// ListDealsWithResponse A game's deals as they stand (public).
+//
+// The deals of a game entered deal by deal, each in its latest version, with the game's result id once it is over and the players' confirmations of that result.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals (the `ListDeals` operationId).
+func (c *ClientWithResponses) ListDealsWithResponse(ctx context.Context, tid string, n int, t int, g int, reqEditors ...RequestEditorFn) (*ListDealsResponse, error) {
+	rsp, err := c.ListDeals(ctx, tid, n, t, g, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDealsResponse(rsp)
+}
+
 // AppendDealWithBodyWithResponse Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12663,7 +14582,7 @@ func (c *ClientWithResponses) AppendDealWithBodyWithResponse(ctx context.Context
 
 // AppendDealWithResponse Append one deal to a game in progress (table code or organizer).
 //
-// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md).
+// Body: one entry of a game record's `deals` (a score-sheet line `{"sheet": …}` or a full deal), checked by the engine against the deals before it. The deal that ends the game stores the game's result (in `game`). In a `bridge_chicago` tournament a deal is entered as on a Chicago score sheet, `{"contract": "4SX", "declarer": "<player id>", "tricks": 9}` or `{"passed_out": true}` (or as a record's deal with its `auction`), checked live against the deals before it; the answer is `{"deal", "result" (the deal's BridgeDealResult), "match" (the BridgeResult so far, with `next_dealer`), "game_over", "game"}` (docs/bridge.md). Once the organizer has called time (`POST …/rounds/{n}/clock` `call_time`), the next deal a game in progress receives ends it: `game_over` true, `ended_by` `time`, placements by the totals.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12674,6 +14593,36 @@ func (c *ClientWithResponses) AppendDealWithResponse(ctx context.Context, tid st
 		return nil, err
 	}
 	return ParseAppendDealResponse(rsp)
+}
+
+// CorrectDealWithBodyWithResponse Correct a deal before the game is confirmed (table code or organizer).
+//
+// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+func (c *ClientWithResponses) CorrectDealWithBodyWithResponse(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CorrectDealResponse, error) {
+	rsp, err := c.CorrectDealWithBody(ctx, tid, n, t, g, d, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCorrectDealResponse(rsp)
+}
+
+// CorrectDealWithResponse Correct a deal before the game is confirmed (table code or organizer).
+//
+// Stores a new version of deal `d` (append-only: every version is kept, and the audit log records who, when and the reason, kind `deal_corrections`). The engine checks the whole game with the new version in place. When the game already has its result, the corrected game must still be over after its last deal, and its new result supersedes the old one (kind `table_correction`); the players' confirmations of the old result no longer count. Refused once every player at the table has confirmed the game (409 `game_confirmed`), after a referee's ruling (409 `result_ruled`) and in a closed round (409 `round_closed`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
+func (c *ClientWithResponses) CorrectDealWithResponse(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*CorrectDealResponse, error) {
+	rsp, err := c.CorrectDeal(ctx, tid, n, t, g, d, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCorrectDealResponse(rsp)
 }
 
 // ResolveTieWithBodyWithResponse Resolve a tie at an advancement line (organizer).
@@ -15025,6 +16974,163 @@ func ParseGetRoundResponse(rsp *http.Response) (*GetRoundResponse, error) {
 	return response, nil
 }
 
+// ParseGetClockResponse parses an HTTP response from a GetClockWithResponse call
+func ParseGetClockResponse(rsp *http.Response) (*GetClockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Clock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSetClockResponse parses an HTTP response from a SetClockWithResponse call
+func ParseSetClockResponse(rsp *http.Response) (*SetClockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetClockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Clock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseCloseRoundResponse parses an HTTP response from a CloseRoundWithResponse call
 func ParseCloseRoundResponse(rsp *http.Response) (*CloseRoundResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15057,6 +17163,13 @@ func ParseCloseRoundResponse(rsp *http.Response) (*CloseRoundResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -15542,6 +17655,92 @@ func ParseRevealSeedResponse(rsp *http.Response) (*RevealSeedResponse, error) {
 	return response, nil
 }
 
+// ParseGetRoomResponse parses an HTTP response from a GetRoomWithResponse call
+func ParseGetRoomResponse(rsp *http.Response) (*GetRoomResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRoomResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Clock  Clock  `json:"clock"`
+			Round  int    `json:"round"`
+			Status string `json:"status"`
+			Tables []struct {
+				Games []struct {
+					Confirmations []Confirmation `json:"confirmations"`
+					Confirmed     bool           `json:"confirmed"`
+
+					// Deals Deals entered deal by deal.
+					Deals                 int        `json:"deals"`
+					Game                  int        `json:"game"`
+					LastEntryAt           *time.Time `json:"last_entry_at"`
+					MinutesSinceLastEntry *int       `json:"minutes_since_last_entry"`
+					Over                  bool       `json:"over"`
+
+					// Scores Running totals by player id (final scores once over).
+					Scores map[string]int `json:"scores"`
+
+					// WaitingForConfirmation Over, entered at the table, not yet confirmed by every player: closing the round asks first.
+					WaitingForConfirmation bool `json:"waiting_for_confirmation"`
+				} `json:"games"`
+				Players []string `json:"players"`
+				Table   int      `json:"table"`
+			} `json:"tables"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetGameResponse parses an HTTP response from a GetGameWithResponse call
 func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15557,7 +17756,25 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest StoredResult
+		var dest struct {
+			Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
+			Confirmed       *bool                          `json:"confirmed,omitempty"`
+			Game            int                            `json:"game"`
+			Id              string                         `json:"id"`
+			Kind            GetGame200JSONResponseBodyKind `json:"kind"`
+			PlacementPoints map[string]int                 `json:"placement_points"`
+			Places          []GamePlace                    `json:"places"`
+
+			// Record A game record as in docs/records.md: full deals and score-sheet lines.
+			Record      *GameRecord `json:"record,omitempty"`
+			Result      *GameResult `json:"result,omitempty"`
+			Round       int         `json:"round"`
+			SubmittedAt time.Time   `json:"submitted_at"`
+
+			// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
+			SubmittedBy string `json:"submitted_by"`
+			Table       int    `json:"table"`
+		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -15706,6 +17923,200 @@ func ParseSubmitGameResponse(rsp *http.Response) (*SubmitGameResponse, error) {
 	return response, nil
 }
 
+// ParseConfirmGameResponse parses an HTTP response from a ConfirmGameWithResponse call
+func ParseConfirmGameResponse(rsp *http.Response) (*ConfirmGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConfirmGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Confirmations []Confirmation `json:"confirmations"`
+
+			// Confirmed Every player at the table has now confirmed.
+			Confirmed   bool      `json:"confirmed"`
+			ConfirmedAt time.Time `json:"confirmed_at"`
+			Player      string    `json:"player"`
+			ResultId    string    `json:"result_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			Confirmations []Confirmation `json:"confirmations"`
+
+			// Confirmed Every player at the table has now confirmed.
+			Confirmed   bool      `json:"confirmed"`
+			ConfirmedAt time.Time `json:"confirmed_at"`
+			Player      string    `json:"player"`
+			ResultId    string    `json:"result_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListDealsResponse parses an HTTP response from a ListDealsWithResponse call
+func ParseListDealsResponse(rsp *http.Response) (*ListDealsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDealsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Confirmations []Confirmation `json:"confirmations"`
+			Deals         []struct {
+				Deal int `json:"deal"`
+
+				// EnteredAt When the latest version was stored.
+				EnteredAt time.Time `json:"entered_at"`
+
+				// Record The deal entry as stored (a score-sheet line or a full deal).
+				Record  map[string]interface{} `json:"record"`
+				Version int                    `json:"version"`
+			} `json:"deals"`
+			GameOver bool    `json:"game_over"`
+			ResultId *string `json:"result_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseAppendDealResponse parses an HTTP response from a AppendDealWithResponse call
 func ParseAppendDealResponse(rsp *http.Response) (*AppendDealResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15722,11 +18133,14 @@ func ParseAppendDealResponse(rsp *http.Response) (*AppendDealResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Deal     int            `json:"deal"`
-			Game     *StoredResult  `json:"game,omitempty"`
-			GameOver bool           `json:"game_over"`
-			Result   DealResult     `json:"result"`
-			Scores   map[string]int `json:"scores"`
+			Deal int `json:"deal"`
+
+			// EndedBy Once the game is over: `time` when it ended because time was called.
+			EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+			Game     *StoredResult                         `json:"game,omitempty"`
+			GameOver bool                                  `json:"game_over"`
+			Result   DealResult                            `json:"result"`
+			Scores   map[string]int                        `json:"scores"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -15735,11 +18149,141 @@ func ParseAppendDealResponse(rsp *http.Response) (*AppendDealResponse, error) {
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Deal     int            `json:"deal"`
-			Game     *StoredResult  `json:"game,omitempty"`
-			GameOver bool           `json:"game_over"`
-			Result   DealResult     `json:"result"`
-			Scores   map[string]int `json:"scores"`
+			Deal int `json:"deal"`
+
+			// EndedBy Once the game is over: `time` when it ended because time was called.
+			EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+			Game     *StoredResult                         `json:"game,omitempty"`
+			GameOver bool                                  `json:"game_over"`
+			Result   DealResult                            `json:"result"`
+			Scores   map[string]int                        `json:"scores"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCorrectDealResponse parses an HTTP response from a CorrectDealWithResponse call
+func ParseCorrectDealResponse(rsp *http.Response) (*CorrectDealResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CorrectDealResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Deal int `json:"deal"`
+
+			// EndedBy Once the game is over: `time` when it ended because time was called.
+			EndedBy  *CorrectDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+			Game     *StoredResult                          `json:"game,omitempty"`
+			GameOver bool                                   `json:"game_over"`
+			Result   DealResult                             `json:"result"`
+			Scores   map[string]int                         `json:"scores"`
+
+			// Version The deal's version now: 1 as first entered, one more for each correction.
+			Version int `json:"version"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			Deal int `json:"deal"`
+
+			// EndedBy Once the game is over: `time` when it ended because time was called.
+			EndedBy  *CorrectDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
+			Game     *StoredResult                          `json:"game,omitempty"`
+			GameOver bool                                   `json:"game_over"`
+			Result   DealResult                             `json:"result"`
+			Scores   map[string]int                         `json:"scores"`
+
+			// Version The deal's version now: 1 as first entered, one more for each correction.
+			Version int `json:"version"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

@@ -49,10 +49,7 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 }
 
 func (s *Server) getClock(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err
@@ -66,10 +63,7 @@ func (s *Server) getClock(c echo.Context) error {
 }
 
 func (s *Server) setClock(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err

@@ -37,10 +37,7 @@ type roomJSON struct {
 }
 
 func (s *Server) getRoom(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	n, err := intParam(c, "n", "round")
 	if err != nil {
 		return err

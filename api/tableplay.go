@@ -47,10 +47,7 @@ func pathDeal(c echo.Context) (int, error) {
 }
 
 func (s *Server) correctDeal(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -123,10 +120,7 @@ func toConfirmations(cs []tournament.Confirmation) []confirmationJSON {
 }
 
 func (s *Server) listDeals(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -161,10 +155,7 @@ type confirmedJSON struct {
 }
 
 func (s *Server) confirmGame(c echo.Context) error {
-	svc, err := s.tournaments()
-	if err != nil {
-		return err
-	}
+	svc := s.deps.Tournaments
 	k, err := gameKey(c)
 	if err != nil {
 		return err

@@ -71,10 +71,7 @@ type roomTotal struct {
 // roomPage shows the organizer every table of a round as it stands,
 // updating live; ?round=n shows another round.
 func (h *Handler) roomPage(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	p, st, err := h.tournamentPageStart(c, "room.title", "console")
 	if err != nil {
 		return h.fail(c, err)
@@ -162,10 +159,7 @@ func confirmedBy(cs []tournament.Confirmation, pid string) bool {
 
 // setClock applies a clock button of the console.
 func (h *Handler) setClock(c echo.Context) error {
-	svc, err := h.service()
-	if err != nil {
-		return h.fail(c, err)
-	}
+	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
@@ -192,10 +186,7 @@ type unconfirmedView struct {
 // roundWatch adds the open round's clock and unconfirmed games to the
 // console.
 func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *consoleData) error {
-	svc, err := h.service()
-	if err != nil {
-		return err
-	}
+	svc := h.deps.Tournaments
 	ctx, tid, n := c.Request().Context(), st.Tournament.ID, d.Round.Number
 	clk, err := svc.RoundClock(ctx, tid, n)
 	if err != nil {
@@ -219,10 +210,7 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 
 // screenClock is the clock the big screen shows: nil while idle.
 func (h *Handler) screenClock(c echo.Context, p *page, tid string, n int) (*clockView, error) {
-	svc, err := h.service()
-	if err != nil {
-		return nil, err
-	}
+	svc := h.deps.Tournaments
 	clk, err := svc.RoundClock(c.Request().Context(), tid, n)
 	if err != nil || clk.State == tournament.ClockIdle {
 		return nil, err

@@ -29,7 +29,7 @@ func TestRegisterEndpoints(t *testing.T) {
 		{"add as the public", "POST", "/api/v1/people", "", map[string]string{"name": "B"}, 401, "missing_token"},
 		{"add as an organizer", "POST", "/api/v1/people", tt.OrganizerToken, map[string]string{"name": "B"}, 403, "forbidden"},
 		{"an unknown person", "GET", "/api/v1/people/P999999", "", nil, 404, "person_not_found"},
-		{"a malformed person", "GET", "/api/v1/people/%FF", "", nil, 404, "person_not_found"},
+		{"a malformed person", "GET", "/api/v1/people/%FF", "", nil, 404, "route_not_found"},
 		{"merge into nobody", "POST", "/api/v1/people/" + p.ID + "/merge", adminToken, map[string]string{"into": "P999999", "reason": "r"}, 404, "person_not_found"},
 		{"merge into themself", "POST", "/api/v1/people/" + p.ID + "/merge", adminToken, map[string]string{"into": p.ID, "reason": "r"}, 400, "invalid_into"},
 		{"register a player as an unknown person", "POST", "/api/v1/tournaments/" + tt.ID + "/players", tt.OrganizerToken, map[string]string{"name": "X", "person": "P999999"}, 400, "person_not_found"},
@@ -39,7 +39,8 @@ func TestRegisterEndpoints(t *testing.T) {
 		{"a series without a name", "POST", "/api/v1/series", adminToken, map[string]any{"best_of": 2}, 400, "invalid_name"},
 		{"a series of an unknown tournament", "POST", "/api/v1/series", adminToken, map[string]any{"name": "S", "tournaments": []string{"nope"}}, 404, "tournament_not_found"},
 		{"an unknown series", "GET", "/api/v1/series/aaaaaaaaaaaaaaaa/standings", "", nil, 404, "series_not_found"},
-		{"a malformed series", "GET", "/api/v1/series/x%00/standings", "", nil, 404, "series_not_found"},
+		{"a malformed series", "GET", "/api/v1/series/x%00/standings", "", nil, 404, "route_not_found"},
+		{"a series id of the wrong shape", "GET", "/api/v1/series/x/standings", "", nil, 404, "series_not_found"},
 		{"the log as an organizer", "GET", "/api/v1/register/log", tt.OrganizerToken, nil, 403, "forbidden"},
 	}
 	for _, c := range cases {

@@ -82,9 +82,7 @@ func auditFilter(c echo.Context) (tournament.AuditFilter, error) {
 }
 
 func queryError(name, format string, args ...any) error {
-	e := tournament.Errorf(tournament.KindInvalid, "invalid_"+name, format, args...)
-	e.Details = map[string]any{"parameter": name}
-	return e
+	return tournament.InvalidParameter(name, format, args...)
 }
 
 func (s *Server) getAudit(c echo.Context) error {

@@ -86,12 +86,12 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 	if tid == "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
 		// Not a guess, not counted: a code is looked up only within its
 		// tournament.
-		return Principal{}, tournament.Errorf(tournament.KindUnauthorized, "tournament_required",
+		return Principal{}, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeTournamentRequired,
 			"a table code belongs to one tournament: present it on that tournament's paths (/api/v1/tournaments/{tid}/whoami)")
 	}
 	ip := c.RealIP()
 	if !s.limiter.Take(ip) {
-		return Principal{}, tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
+		return Principal{}, tournament.Errorf(tournament.KindTooMany, tournament.CodeTooManyAttempts,
 			"too many requests with unknown tokens from this address; wait a minute")
 	}
 	p, err := s.resolve(c.Request().Context(), tid, token)
@@ -120,7 +120,7 @@ func bearerToken(header string) (string, error) {
 	scheme, token, ok := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", tournament.Errorf(tournament.KindUnauthorized, "invalid_authorization",
+		return "", tournament.Errorf(tournament.KindUnauthorized, tournament.CodeInvalidAuthorization,
 			"the Authorization header must be \"Bearer <token>\"")
 	}
 	return token, nil
@@ -129,15 +129,15 @@ func bearerToken(header string) (string, error) {
 // permit checks a principal against a route's roles and tournament.
 func permit(p Principal, roles []tournament.Role, tid string) error {
 	if p.Role == tournament.RolePublic && !slices.Contains(roles, tournament.RolePublic) {
-		return tournament.Errorf(tournament.KindUnauthorized, "missing_token",
+		return tournament.Errorf(tournament.KindUnauthorized, tournament.CodeMissingToken,
 			"this needs a token: send \"Authorization: Bearer <token>\"")
 	}
 	if !slices.Contains(roles, p.Role) && !slices.Contains(roles, tournament.RolePublic) {
-		return tournament.Errorf(tournament.KindForbidden, "forbidden",
+		return tournament.Errorf(tournament.KindForbidden, tournament.CodeForbidden,
 			"this needs the role %s; the token has the role %s", joinRoles(roles), p.Role)
 	}
 	if p.Tournament != "" && tid != "" && p.Tournament != tid {
-		return tournament.Errorf(tournament.KindForbidden, "wrong_tournament",
+		return tournament.Errorf(tournament.KindForbidden, tournament.CodeWrongTournament,
 			"the token belongs to another tournament")
 	}
 	return nil

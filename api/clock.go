@@ -50,7 +50,7 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 
 func (s *Server) getClock(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *Server) getClock(c echo.Context) error {
 
 func (s *Server) setClock(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func hex4(b []byte) (rune, bool) {
 }
 
 func invalidText(format string, args ...any) error {
-	return tournament.Errorf(tournament.KindInvalid, "invalid_text", format, args...)
+	return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidText, format, args...)
 }
 
 // requireJSON answers 415 unless Content-Type is application/json or a
@@ -167,9 +167,9 @@ func jsonError(err error) error {
 	case errors.As(err, &syntax):
 		return malformedJSON("the body is not valid JSON: %s (at byte %d)", syntax.Error(), syntax.Offset)
 	case errors.As(err, &typ):
-		fe := FieldError{Code: "invalid_type", Path: jsonPointer(typ.Field),
+		fe := FieldError{Code: tournament.CodeInvalidType, Path: jsonPointer(typ.Field),
 			Message: fmt.Sprintf("want %s, got JSON %s", typeName(typ), typ.Value)}
-		e := tournament.Errorf(tournament.KindInvalid, "invalid_field_type", "%s: %s", fieldName(fe.Path), fe.Message)
+		e := tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidFieldType, "%s: %s", fieldName(fe.Path), fe.Message)
 		e.Details = map[string]any{"errors": []FieldError{fe}}
 		return e
 	}
@@ -177,7 +177,7 @@ func jsonError(err error) error {
 }
 
 func malformedJSON(format string, args ...any) error {
-	return tournament.Errorf(tournament.KindInvalid, "malformed_json", format, args...)
+	return tournament.Errorf(tournament.KindInvalid, tournament.CodeMalformedJSON, format, args...)
 }
 
 // jsonPointer turns encoding/json's dotted field path into a JSON Pointer.

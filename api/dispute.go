@@ -162,7 +162,7 @@ func (s *Server) listDisputes(c echo.Context) error {
 func disputeID(c echo.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id < 1 {
-		return 0, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id"))
+		return 0, tournament.Errorf(tournament.KindNotFound, tournament.CodeDisputeNotFound, "dispute %q not found", c.Param("id"))
 	}
 	return id, nil
 }

@@ -41,6 +41,6 @@ func asUnavailable(err error) error {
 	if tournament.ErrorKind(err) == tournament.KindUnavailable {
 		return err
 	}
-	return &tournament.Error{Kind: tournament.KindUnavailable, Code: "not_ready",
+	return &tournament.Error{Kind: tournament.KindUnavailable, Code: tournament.CodeNotReady,
 		Message: "the database is not ready", Err: err}
 }

@@ -86,7 +86,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if !httpx.PrintableToken(key, maxIdempotencyKey) {
-			return tournament.Errorf(tournament.KindInvalid, "invalid_idempotency_key",
+			return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidIdempotencyKey,
 				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
 		}
 		body, err := io.ReadAll(req.Body)
@@ -196,7 +196,7 @@ func (s *Server) retryRelease(ctx context.Context, scope, key string) {
 func replay(c echo.Context, stored []byte) error {
 	var r storedResponse
 	if err := json.Unmarshal(stored, &r); err != nil {
-		return &tournament.Error{Kind: tournament.KindInternal, Code: "internal", Err: err}
+		return &tournament.Error{Kind: tournament.KindInternal, Code: tournament.CodeInternal, Err: err}
 	}
 	h := c.Response().Header()
 	h.Set(headerReplayed, "true")
@@ -291,7 +291,7 @@ func bodyReadError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return httpx.BodyTooLarge(tooLarge.Limit)
 	}
-	return &tournament.Error{Kind: tournament.KindInvalid, Code: "unreadable_body",
+	return &tournament.Error{Kind: tournament.KindInvalid, Code: tournament.CodeUnreadableBody,
 		Message: "the request body could not be read", Err: err}
 }
 

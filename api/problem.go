@@ -31,10 +31,10 @@ var codeOfStatus = map[int]string{
 	http.StatusForbidden:             "forbidden",
 	http.StatusNotFound:              "route_not_found",
 	http.StatusMethodNotAllowed:      "method_not_allowed",
-	http.StatusRequestEntityTooLarge: "body_too_large",
+	http.StatusRequestEntityTooLarge: tournament.CodeBodyTooLarge,
 	http.StatusUnsupportedMediaType:  "unsupported_media_type",
 	http.StatusTooManyRequests:       "too_many_requests",
-	http.StatusServiceUnavailable:    "service_unavailable",
+	http.StatusServiceUnavailable:    tournament.CodeServiceUnavailable,
 }
 
 // problem is an RFC 9457 problem document with Revisor's code and, for
@@ -74,7 +74,7 @@ func problemOf(err error) problem {
 	case errors.As(err, &he):
 		return echoProblem(he)
 	}
-	p := newProblem(http.StatusInternalServerError, "internal", tournament.ErrorMessage(nil))
+	p := newProblem(http.StatusInternalServerError, tournament.CodeInternal, tournament.ErrorMessage(nil))
 	p.cause = err
 	return p
 }

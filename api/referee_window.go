@@ -49,7 +49,7 @@ type windowJSON struct {
 
 func (s *Server) getWindow(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ type reopeningJSON struct {
 
 func (s *Server) reopenRound(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (s *Server) setCorrectionWindow(c echo.Context) error {
 		return err
 	}
 	if req.CorrectionMinutes == nil {
-		return tournament.Errorf(tournament.KindInvalid, "invalid_correction_minutes", "correction_minutes is required")
+		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidCorrectionMinutes, "correction_minutes is required")
 	}
 	if err := refs.SetCorrectionMinutes(c.Request().Context(), refereeActorOf(c), c.Param("tid"), *req.CorrectionMinutes); err != nil {
 		return err
@@ -132,7 +132,7 @@ type commitmentJSON struct {
 
 func (s *Server) commitSeed(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ type revealRequest struct {
 func (s *Server) revealSeed(c echo.Context) error {
 	refs := s.deps.Referees
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (s *Server) revealSeed(c echo.Context) error {
 		return err
 	}
 	if req.Seed == nil {
-		return tournament.Errorf(tournament.KindInvalid, "invalid_seed", "seed is required: the seed whose SHA-256 was committed")
+		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidSeed, "seed is required: the seed whose SHA-256 was committed")
 	}
 	ctx, a, tid := c.Request().Context(), refereeActorOf(c), c.Param("tid")
 	r, err := refs.Reveal(ctx, a, tid, n, *req.Seed)
@@ -198,7 +198,7 @@ type drawJSON struct {
 
 func (s *Server) getDraw(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}

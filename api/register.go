@@ -76,7 +76,7 @@ func optionalIntParam(c echo.Context, name string, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, tournament.Errorf(tournament.KindInvalid, "invalid_parameter",
+		return 0, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidParameter,
 			"%s must be a whole number from %d to %d", name, lo, hi)
 	}
 	return n, nil

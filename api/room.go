@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // roomGameJSON is one game in the room view.
@@ -38,7 +40,7 @@ type roomJSON struct {
 
 func (s *Server) getRoom(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,7 @@ func (s *Server) listRounds(c echo.Context) error {
 
 func (s *Server) getRound(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ type codesJSON struct {
 
 func (s *Server) roundCodes(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ type closeJSON struct {
 
 func (s *Server) closeRound(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ type tieJSON struct {
 
 func (s *Server) resolveTie(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", "round")
+	n, err := intParam(c, "n", tournament.RoundParamNotFound)
 	if err != nil {
 		return err
 	}

@@ -71,13 +71,13 @@ func toResult(r *tournament.GameResult, record, result bool) resultJSON {
 func gameKey(c echo.Context) (tournament.GameKey, error) {
 	k := tournament.GameKey{TournamentID: c.Param("tid")}
 	var err error
-	if k.Round, err = intParam(c, "n", "round"); err != nil {
+	if k.Round, err = intParam(c, "n", tournament.RoundParamNotFound); err != nil {
 		return k, err
 	}
-	if k.Table, err = intParam(c, "t", "table"); err != nil {
+	if k.Table, err = intParam(c, "t", tableNotFound); err != nil {
 		return k, err
 	}
-	k.Game, err = intParam(c, "g", "game")
+	k.Game, err = intParam(c, "g", gameNotFound)
 	return k, err
 }
 
@@ -205,7 +205,7 @@ func dealNumber(c echo.Context) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return 0, tournament.Errorf(tournament.KindInvalid, "invalid_deal_number",
+		return 0, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDealNumber,
 			"the query parameter deal must be a deal number of 1 or more, not %q", v)
 	}
 	return n, nil

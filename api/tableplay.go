@@ -41,7 +41,7 @@ type correctedJSON struct {
 func pathDeal(c echo.Context) (int, error) {
 	n, err := strconv.Atoi(c.Param("d"))
 	if err != nil || n < 1 || n > 1000 {
-		return 0, tournament.Errorf(tournament.KindNotFound, "deal_not_found", "deal %q not found", c.Param("d"))
+		return 0, tournament.Errorf(tournament.KindNotFound, tournament.CodeDealNotFound, "deal %q not found", c.Param("d"))
 	}
 	return n, nil
 }
@@ -61,7 +61,7 @@ func (s *Server) correctDeal(c echo.Context) error {
 		return err
 	}
 	if len(req.Deal) == 0 || string(req.Deal) == "null" {
-		return tournament.Errorf(tournament.KindInvalid, "invalid_deal", "deal is required: the deal's new version, as it is entered with POST …/deals")
+		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "deal is required: the deal's new version, as it is entered with POST …/deals")
 	}
 	p, err := svc.CorrectDeal(c.Request().Context(), actorOf(c), k, n, req.Deal, req.Reason)
 	if err != nil {

@@ -139,11 +139,21 @@ func (s *Server) getTournament(c echo.Context) error {
 }
 
 // intParam reads a positive path parameter; anything else names no
-// resource and is a 404.
-func intParam(c echo.Context, name, what string) (int, error) {
+// resource and is the 404 notFound makes of it.
+func intParam(c echo.Context, name string, notFound func(param string) *tournament.Error) (int, error) {
 	n, err := strconv.Atoi(c.Param(name))
 	if err != nil || n < 1 || n > 1_000_000 {
-		return 0, tournament.Errorf(tournament.KindNotFound, what+"_not_found", "%s %q not found", what, c.Param(name))
+		return 0, notFound(c.Param(name))
 	}
 	return n, nil
+}
+
+// tableNotFound and gameNotFound are the 404s of the table and game path
+// parameters (tournament.RoundParamNotFound is the round's).
+func tableNotFound(param string) *tournament.Error {
+	return tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "table %q not found", param)
+}
+
+func gameNotFound(param string) *tournament.Error {
+	return tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound, "game %q not found", param)
 }

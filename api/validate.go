@@ -44,7 +44,7 @@ func (s *Server) validateGame(c echo.Context) error {
 	if q := c.QueryParam("in_progress"); q != "" {
 		b, err := strconv.ParseBool(q)
 		if err != nil {
-			return tournament.Errorf(tournament.KindInvalid, "invalid_query", "in_progress must be true or false, not %q", q)
+			return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidQuery, "in_progress must be true or false, not %q", q)
 		}
 		opt.InProgress = b
 	}
@@ -98,15 +98,12 @@ func decodeProblem(err error) (*engine.DecodeError, error) {
 		return nil, err
 	}
 	if derr.Syntax {
-		e := tournament.Errorf(tournament.KindInvalid, "malformed_json", "the body is not valid JSON: %s", derr.Error())
-		e.Details = map[string]any{"errors": derr.Problems}
-		return nil, e
+		return nil, tournament.Errorf(tournament.KindInvalid, tournament.CodeMalformedJSON,
+			"the body is not valid JSON: %s", derr.Error()).WithProblems(derr.Problems)
 	}
 	if derr.WrongTypes > 0 {
-		e := tournament.Errorf(tournament.KindInvalid, "invalid_field_type",
-			"%d field(s) have the wrong JSON type; the first problem: %s", derr.WrongTypes, derr.Error())
-		e.Details = map[string]any{"errors": derr.Problems}
-		return nil, e
+		return nil, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidFieldType,
+			"%d field(s) have the wrong JSON type; the first problem: %s", derr.WrongTypes, derr.Error()).WithProblems(derr.Problems)
 	}
 	return derr, nil
 }

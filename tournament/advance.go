@@ -191,19 +191,22 @@ func tieError(st *State, ties []Tie) error {
 	}
 	var parts []string
 	list := make([]map[string]any, len(ties))
+	open := make([]OpenTie, len(ties))
 	for i, t := range ties {
 		var who []string
 		players := make([]map[string]any, len(t.Players))
+		open[i] = OpenTie{Table: t.Table, Places: t.Places, Players: make([]Player, len(t.Players))}
 		for j, p := range t.Players {
 			who = append(who, fmt.Sprintf("%s (%s)", names[p], p))
 			players[j] = map[string]any{"id": p, "name": names[p]}
+			open[i].Players[j] = Player{ID: p, Name: names[p]}
 		}
 		parts = append(parts, fmt.Sprintf("table %d: %s tie for %d place(s)", t.Table, strings.Join(who, ", "), t.Places))
 		list[i] = map[string]any{"table": t.Table, "players": players, "places": t.Places}
 	}
-	e := Errorf(KindConflict, "unresolved_tie",
+	e := Errorf(KindConflict, CodeUnresolvedTie,
 		"the tiebreaks leave ties at the advancement line: %s; resolve them with POST .../ties (a lot drawn or your choice) and close again",
 		strings.Join(parts, "; "))
-	e.Details = map[string]any{"ties": list}
+	e.Details, e.ties = map[string]any{"ties": list}, open
 	return e
 }

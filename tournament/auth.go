@@ -49,9 +49,9 @@ func (a Actor) requireOrganizer() error {
 	case a.Organizes():
 		return nil
 	case a.Role == RolePublic:
-		return Errorf(KindUnauthorized, "token_required", "this needs the organizer's token")
+		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs the organizer's token")
 	default:
-		return Errorf(KindForbidden, "organizer_only", "only the tournament's organizer may do this")
+		return Errorf(KindForbidden, CodeOrganizerOnly, "only the tournament's organizer may do this")
 	}
 }
 
@@ -61,11 +61,11 @@ func (a Actor) requireTable(n, t int) error {
 	case a.Organizes(), a.Role == RoleTable && a.Round == n && a.Table == t:
 		return nil
 	case a.Role == RolePublic:
-		return Errorf(KindUnauthorized, "token_required", "this needs the table's code or the organizer's token")
+		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs the table's code or the organizer's token")
 	case a.Role == RoleTable:
-		return Errorf(KindForbidden, "wrong_table", "this code belongs to table %d of round %d, not table %d of round %d", a.Table, a.Round, t, n)
+		return Errorf(KindForbidden, CodeWrongTable, "this code belongs to table %d of round %d, not table %d of round %d", a.Table, a.Round, t, n)
 	default:
-		return Errorf(KindForbidden, "table_only", "only the table's code or the organizer may do this")
+		return Errorf(KindForbidden, CodeTableOnly, "only the table's code or the organizer may do this")
 	}
 }
 
@@ -191,5 +191,5 @@ func (s *Service) roundCodes(ctx context.Context, tid string, n int) (*roundCode
 }
 
 func unknownToken() error {
-	return Errorf(KindUnauthorized, "unknown_token", "the token is not known")
+	return Errorf(KindUnauthorized, CodeUnknownToken, "the token is not known")
 }

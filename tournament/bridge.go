@@ -35,13 +35,13 @@ func bridgeRules(raw json.RawMessage) (bridge.Rules, error) {
 		return bridge.Rules{}, nil
 	}
 	if err := strictJSON(raw, &r); err != nil {
-		return bridge.Rules{}, invalidField("rules", "a bridge_chicago tournament's rules are {\"vulnerability\": \"dealer\" or \"non_dealer\"}")
+		return bridge.Rules{}, InvalidField("rules", "a bridge_chicago tournament's rules are {\"vulnerability\": \"dealer\" or \"non_dealer\"}")
 	}
 	switch r.Vulnerability {
 	case "", bridge.VulDealer, bridge.VulNonDealer:
 		return bridge.Rules{Vulnerability: r.Vulnerability}, nil
 	}
-	return bridge.Rules{}, invalidField("rules", "the vulnerability rule is \"dealer\" or \"non_dealer\", not %q", r.Vulnerability)
+	return bridge.Rules{}, InvalidField("rules", "the vulnerability rule is \"dealer\" or \"non_dealer\", not %q", r.Vulnerability)
 }
 
 // strictJSON decodes raw into v, refusing unknown members.
@@ -58,7 +58,7 @@ func strictJSON(raw json.RawMessage, v any) error {
 // that do not repeat while that is possible.
 func planBridgeRound(st *State, active []string, seed int64) (*Round, error) {
 	if len(active) < 2 {
-		return nil, Errorf(KindConflict, "too_few_players",
+		return nil, Errorf(KindConflict, CodeTooFewPlayers,
 			"%d active player(s); a bridge table needs at least 2. Register or reinstate players", len(active))
 	}
 	tables, err := bridgeTables(st.Rounds, active, seed)
@@ -138,17 +138,17 @@ func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGam
 func judgeMatch(data []byte, tb Table, s Settings, inProgress bool) (*bridge.Result, error) {
 	rec, err := bridge.Decode(data)
 	if err != nil {
-		return nil, decodeError(err, "invalid_record", "the match record cannot be read")
+		return nil, decodeError(err, CodeInvalidRecord, "the match record cannot be read")
 	}
 	if err := matchBridgeTable(rec, tb, s); err != nil {
 		return nil, err
 	}
 	res := bridge.Check(rec)
 	if !res.Valid {
-		return nil, problemsError("invalid_record", "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
+		return nil, problemsError(CodeInvalidRecord, "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
 	}
 	if !inProgress && !res.Complete && !rec.EndedByTime {
-		return nil, mismatch("match_not_finished", engine.PartDeals,
+		return nil, mismatch(CodeMatchNotFinished, engine.PartDeals,
 			"the match is not over: a Chicago has four deals, a rubber ends when a player has two games (or ended_by \"time\")")
 	}
 	return res, nil
@@ -163,13 +163,13 @@ func matchBridgeTable(rec *bridge.Record, tb Table, s Settings) error {
 		game = bridge.GameDraw
 	}
 	if rec.Game != game {
-		return mismatch("game_mismatch", engine.PartWhole, "this table plays %s, not %s", game, rec.Game)
+		return mismatch(CodeGameMismatch, engine.PartWhole, "this table plays %s, not %s", game, rec.Game)
 	}
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch("players_mismatch", engine.PartPlayers, "players must be the table's player ids in seat order")
+		return mismatch(CodePlayersMismatch, engine.PartPlayers, "players must be the table's player ids in seat order")
 	}
 	if rec.FirstDealer != tb.FirstDealer {
-		return mismatch("first_dealer_mismatch", engine.PartFirstDealer,
+		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer at this table is %s, not %s", tb.FirstDealer, rec.FirstDealer)
 	}
 	want, _ := bridgeRules(s.Rules) // checked at creation
@@ -177,7 +177,7 @@ func matchBridgeTable(rec *bridge.Record, tb Table, s Settings) error {
 		rec.Rules.Vulnerability = want.Vulnerability
 	}
 	if normVul(rec.Rules.Vulnerability) != normVul(want.Vulnerability) {
-		return mismatch("rules_mismatch", engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
+		return mismatch(CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }
@@ -222,9 +222,9 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 	case n > 0 && n <= len(deals):
 		idx = n - 1
 	case over:
-		return nil, Errorf(KindConflict, "game_over", "this match already has a result; no more deals can be added")
+		return nil, Errorf(KindConflict, CodeGameOver, "this match already has a result; no more deals can be added")
 	case n > len(deals)+1:
-		return nil, Errorf(KindConflict, "deal_out_of_order",
+		return nil, Errorf(KindConflict, CodeDealOutOfOrder,
 			"this match has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
 	before, err := s.judgeDeals(tb, t.Settings, deals[:idx])
@@ -232,7 +232,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 		return nil, err
 	}
 	if before.Complete {
-		return nil, Errorf(KindConflict, "game_over", "this match is over; no more deals can be added")
+		return nil, Errorf(KindConflict, CodeGameOver, "this match is over; no more deals can be added")
 	}
 	deal, err := enteredDeal(data, tb, before.NextDealer)
 	if err != nil {
@@ -244,7 +244,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 			return nil, err
 		}
 		if !bytes.Equal(stored, deal) {
-			return nil, Errorf(KindConflict, "deal_exists",
+			return nil, Errorf(KindConflict, CodeDealExists,
 				"deal %d of this match was already entered with other content; only a referee can change it", idx+1)
 		}
 	}
@@ -305,13 +305,13 @@ func composeMatch(tb Table, deals []json.RawMessage) []byte {
 func enteredDeal(data []byte, tb Table, dealer string) ([]byte, error) {
 	e, d, full, err := bridge.DecodeEntry(data)
 	if err != nil {
-		return nil, decodeError(err, "invalid_deal", "the deal cannot be read")
+		return nil, decodeError(err, CodeInvalidDeal, "the deal cannot be read")
 	}
 	if !full {
 		var probs []engine.Problem
 		d, probs = bridge.EntryDeal(e, tb.Players, max(slices.Index(tb.Players, dealer), 0))
 		if probs != nil {
-			return nil, problemsError("invalid_deal", "the deal cannot be entered: "+firstProblem(probs), probs)
+			return nil, problemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
 		}
 	}
 	return canonicalJSON(d.AppendJSON(nil))

@@ -31,7 +31,7 @@ func checkRules(f Format, raw json.RawMessage) error {
 		return err
 	}
 	if _, err := engine.ParseRules(raw); err != nil {
-		return decodeError(err, "invalid_rules", "the rules are not valid")
+		return decodeError(err, CodeInvalidRules, "the rules are not valid")
 	}
 	return nil
 }
@@ -57,25 +57,18 @@ func decodeError(err error, code, what string) error {
 		return &Error{Kind: KindInvalid, Code: code, Message: what, Err: err}
 	}
 	if de.Syntax {
-		return &Error{Kind: KindInvalid, Code: "malformed_json", Message: what + ": " + de.Error(), Err: err}
+		return &Error{Kind: KindInvalid, Code: CodeMalformedJSON, Message: what + ": " + de.Error(), Err: err}
 	}
 	if de.WrongTypes > 0 {
-		e := Errorf(KindInvalid, "invalid_field_type", "%s: %d field(s) have the wrong JSON type; the first problem: %s",
-			what, de.WrongTypes, de.Error())
-		e.Details = map[string]any{"errors": de.Problems}
-		return e
+		return Errorf(KindInvalid, CodeInvalidFieldType, "%s: %d field(s) have the wrong JSON type; the first problem: %s",
+			what, de.WrongTypes, de.Error()).WithProblems(de.Problems)
 	}
 	return problemsError(code, what+": "+de.Error(), de.Problems)
 }
 
 // problemsError is a 422 that lists problems in the engine's format.
 func problemsError(code, msg string, ps []engine.Problem) error {
-	if ps == nil {
-		ps = []engine.Problem{}
-	}
-	e := Errorf(KindRejected, code, "%s", msg)
-	e.Details = map[string]any{"errors": ps}
-	return e
+	return Errorf(KindRejected, code, "%s", msg).WithProblems(ps)
 }
 
 // mismatch is a 422 for a record that does not name its table right.
@@ -88,12 +81,12 @@ func mismatch(code string, part engine.Part, format string, args ...any) error {
 // gives it the tournament's rules when it names none.
 func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch("players_mismatch", engine.PartPlayers,
+		return mismatch(CodePlayersMismatch, engine.PartPlayers,
 			"players must be the table's player ids in seat order: [%s], not [%s]",
 			strings.Join(tb.Players, ", "), strings.Join(rec.Players, ", "))
 	}
 	if want := tb.FirstDealerOf(g); rec.FirstDealer != want {
-		return mismatch("first_dealer_mismatch", engine.PartFirstDealer,
+		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
 	}
 	want := s.rules()
@@ -102,7 +95,7 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 		return nil
 	}
 	if *rec.Rules != want {
-		return mismatch("rules_mismatch", engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
+		return mismatch(CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }
@@ -145,14 +138,14 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 func judgeGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, error) {
 	rec, err := engine.DecodeGame(data)
 	if err != nil {
-		return nil, decodeError(err, "invalid_record", "the game record cannot be read")
+		return nil, decodeError(err, CodeInvalidRecord, "the game record cannot be read")
 	}
 	if err := matchTable(rec, tb, g, s); err != nil {
 		return nil, err
 	}
 	res := engine.CheckGame(rec, opt)
 	if !res.Valid {
-		return nil, problemsError("invalid_record", "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+		return nil, problemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
 	}
 	return res, nil
 }
@@ -172,7 +165,7 @@ func canonicalJSON(data []byte) ([]byte, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, Errorf(KindInvalid, "malformed_json", "the body is not JSON: %v", err)
+		return nil, Errorf(KindInvalid, CodeMalformedJSON, "the body is not JSON: %v", err)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -113,18 +113,18 @@ func (act ClockAction) check() error {
 	switch act.Action {
 	case ClockStart:
 		if act.Minutes < 1 || act.Minutes > MaxClockMinutes {
-			return invalidField("minutes", "minutes must be 1 to %d for start, not %d", MaxClockMinutes, act.Minutes)
+			return InvalidField("minutes", "minutes must be 1 to %d for start, not %d", MaxClockMinutes, act.Minutes)
 		}
 	case ClockAdd:
 		if act.Minutes == 0 || act.Minutes < -MaxClockMinutes || act.Minutes > MaxClockMinutes {
-			return invalidField("minutes", "minutes must be -%d to %d and not 0 for add, not %d", MaxClockMinutes, MaxClockMinutes, act.Minutes)
+			return InvalidField("minutes", "minutes must be -%d to %d and not 0 for add, not %d", MaxClockMinutes, MaxClockMinutes, act.Minutes)
 		}
 	case ClockPause, ClockResume, ClockCallTime:
 		if act.Minutes != 0 {
-			return invalidField("minutes", "%s takes no minutes", act.Action)
+			return InvalidField("minutes", "%s takes no minutes", act.Action)
 		}
 	default:
-		return invalidField("action", "action must be start, pause, resume, add or call_time, not %q", act.Action)
+		return InvalidField("action", "action must be start, pause, resume, add or call_time, not %q", act.Action)
 	}
 	return nil
 }

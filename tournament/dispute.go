@@ -72,7 +72,7 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 		return nil, err
 	}
 	if n.Deal < 0 || n.Deal > maxDealNumber {
-		return nil, invalidField("deal", "deal must be a deal number from 1 to %d, not %d", maxDealNumber, n.Deal)
+		return nil, InvalidField("deal", "deal must be a deal number from 1 to %d, not %d", maxDealNumber, n.Deal)
 	}
 	d := &Dispute{Key: GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
 		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.tokenID(), CreatedAt: r.svc.clock()}
@@ -111,14 +111,14 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 	canon, err = canonicalJSON(rec)
 	if err != nil {
-		return nil, nil, invalidField("record", "record is not JSON")
+		return nil, nil, InvalidField("record", "record is not JSON")
 	}
 	if err := storable(canon); err != nil {
 		return nil, nil, err
 	}
 	out := engine.Validate(canon, engine.GameOptions{})
 	if out.Syntax {
-		return nil, nil, invalidField("record", "record is not a JSON object")
+		return nil, nil, InvalidField("record", "record is not a JSON object")
 	}
 	v := Verdict{Kind: "deal"}
 	if out.Game {
@@ -135,7 +135,7 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 // the NUL character (\u0000).
 func storable(canon []byte) error {
 	if bytes.Contains(canon, []byte(`\u0000`)) {
-		return invalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
+		return InvalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
 	}
 	return nil
 }
@@ -148,10 +148,10 @@ func gameOf(st *RefereeState, k GameKey) (Table, error) {
 	}
 	tb, ok := r.Table(k.Table)
 	if !ok {
-		return Table{}, Errorf(KindNotFound, "table_not_found", "round %d has no table %d", k.Round, k.Table)
+		return Table{}, Errorf(KindNotFound, CodeTableNotFound, "round %d has no table %d", k.Round, k.Table)
 	}
 	if games := st.Tournament.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
-		return Table{}, Errorf(KindNotFound, "game_not_found",
+		return Table{}, Errorf(KindNotFound, CodeGameNotFound,
 			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return tb, nil

@@ -107,17 +107,17 @@ func (r *Referees) Rule(ctx context.Context, a Actor, tid string, id int64, n Ne
 func (n *NewRuling) validate() error {
 	n.Reason = strings.TrimSpace(n.Reason)
 	if n.Decision != DecisionUpheld && n.Decision != DecisionRejected {
-		return invalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
+		return InvalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
 	}
 	if err := checkText("reason", n.Reason); err != nil {
 		return err
 	}
 	n.Record = rawOrNil(n.Record)
 	if n.Record != nil && n.Decision != DecisionUpheld {
-		return invalidField("record", "a corrected record comes only with an upheld dispute")
+		return InvalidField("record", "a corrected record comes only with an upheld dispute")
 	}
 	if len(n.Adjustments) > 16 || len(n.Disqualify) > 4 {
-		return invalidField("adjustments", "at most 16 adjustments and 4 disqualifications per ruling")
+		return InvalidField("adjustments", "at most 16 adjustments and 4 disqualifications per ruling")
 	}
 	for i := range n.Adjustments {
 		if err := n.Adjustments[i].normalize(n.Reason); err != nil {
@@ -137,11 +137,11 @@ func (a *NewAdjustment) normalize(reason string) error {
 	}
 	switch {
 	case a.Player == "":
-		return invalidField("adjustments", "each adjustment names a player")
+		return InvalidField("adjustments", "each adjustment names a player")
 	case a.Points == 0 || a.Points < -maxAdjustment || a.Points > maxAdjustment:
-		return invalidField("adjustments", "an adjustment's points must be non-zero and between -%d and %d", maxAdjustment, maxAdjustment)
+		return InvalidField("adjustments", "an adjustment's points must be non-zero and between -%d and %d", maxAdjustment, maxAdjustment)
 	case a.Scale != ScalePlacementPoints && a.Scale != ScaleGamePoints:
-		return invalidField("adjustments", "scale must be %q or %q", ScalePlacementPoints, ScaleGamePoints)
+		return InvalidField("adjustments", "scale must be %q or %q", ScalePlacementPoints, ScaleGamePoints)
 	}
 	return checkText("adjustments", a.Reason)
 }
@@ -149,7 +149,7 @@ func (a *NewAdjustment) normalize(reason string) error {
 // decideRuling makes the change a ruling writes, on the locked state.
 func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.Time) (*RulingChange, error) {
 	if d.Status != DisputeOpen {
-		return nil, Errorf(KindConflict, "dispute_ruled", "dispute %d was already ruled", d.ID)
+		return nil, Errorf(KindConflict, CodeDisputeRuled, "dispute %d was already ruled", d.ID)
 	}
 	tb, err := gameOf(st, d.Key)
 	if err != nil {
@@ -164,7 +164,7 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 	}
 	for _, adj := range n.Adjustments {
 		if !slices.Contains(tb.Players, adj.Player) {
-			return nil, invalidField("adjustments", "%s did not play at table %d of round %d", adj.Player, d.Key.Table, d.Key.Round)
+			return nil, InvalidField("adjustments", "%s did not play at table %d of round %d", adj.Player, d.Key.Table, d.Key.Round)
 		}
 		ru.Adjustments = append(ru.Adjustments, Adjustment{Key: d.Key, Player: adj.Player, Points: adj.Points,
 			Scale: adj.Scale, Reason: adj.Reason, CreatedAt: now})
@@ -172,7 +172,7 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 	status := playerStatuses(st.Players)
 	for _, p := range n.Disqualify {
 		if _, ok := status[p]; !ok {
-			return nil, invalidField("disqualify", "%s is not a player of this tournament", p)
+			return nil, InvalidField("disqualify", "%s is not a player of this tournament", p)
 		}
 		if !slices.Contains(ru.Disqualified, p) {
 			ru.Disqualified = append(ru.Disqualified, p)

@@ -88,7 +88,7 @@ func (w Window) admits(now time.Time) error {
 		return nil
 	}
 	at := w.ClosesAt.UTC().Format(time.RFC3339)
-	e := Errorf(KindConflict, "correction_window_closed",
+	e := Errorf(KindConflict, CodeCorrectionWindowClosed,
 		"the results of round %d are final: the correction window closed at %s; only the organizer can reopen them", w.Round, at)
 	e.Details = map[string]any{"closed_at": at, "round": w.Round}
 	return e
@@ -141,7 +141,7 @@ func (r *Referees) SetCorrectionMinutes(ctx context.Context, a Actor, tid string
 		return err
 	}
 	if minutes < 0 || minutes > maxCorrectionMinutes {
-		return invalidField("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+		return InvalidField("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
 	}
 	return r.store.SetCorrectionMinutes(auditAs(ctx, a), tid, minutes)
 }
@@ -157,7 +157,7 @@ func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes i
 		return nil, err
 	}
 	if minutes < 1 || minutes > maxCorrectionMinutes {
-		return nil, invalidField("minutes", "minutes must be between 1 and %d", maxCorrectionMinutes)
+		return nil, InvalidField("minutes", "minutes must be between 1 and %d", maxCorrectionMinutes)
 	}
 	now := r.svc.clock()
 	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.tokenID(), CreatedAt: now}
@@ -168,7 +168,7 @@ func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes i
 			return err
 		}
 		if rd.Status != RoundClosed {
-			return Errorf(KindConflict, "round_open", "round %d is still open; its results are not final", n)
+			return Errorf(KindConflict, CodeRoundOpen, "round %d is still open; its results are not final", n)
 		}
 		return nil
 	})

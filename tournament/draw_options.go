@@ -43,21 +43,21 @@ func (o DrawOptions) drawConstraints(players []Player) (*DrawConstraints, error)
 	}
 	for _, id := range slices.Sorted(maps.Keys(o.FixedTables)) {
 		if !known[id] {
-			return nil, invalidField("fixed_tables", "fixed_tables names %q, who is not a player of this tournament", id)
+			return nil, InvalidField("fixed_tables", "fixed_tables names %q, who is not a player of this tournament", id)
 		}
 		if t := o.FixedTables[id]; t < 1 {
-			return nil, invalidField("fixed_tables", "fixed_tables gives player %s table %d; tables are numbered from 1", id, t)
+			return nil, InvalidField("fixed_tables", "fixed_tables gives player %s table %d; tables are numbered from 1", id, t)
 		}
 	}
 	total := 0
 	for _, g := range o.KeepApart {
 		for _, id := range g {
 			if !known[id] {
-				return nil, invalidField("keep_apart", "keep_apart names %q, who is not a player of this tournament", id)
+				return nil, InvalidField("keep_apart", "keep_apart names %q, who is not a player of this tournament", id)
 			}
 		}
 		if total += len(g); total > 4*len(players) {
-			return nil, invalidField("keep_apart", "keep_apart lists more than %d players in all", 4*len(players))
+			return nil, InvalidField("keep_apart", "keep_apart lists more than %d players in all", 4*len(players))
 		}
 	}
 	c := &DrawConstraints{KeepApart: slices.Clone(o.KeepApart)}

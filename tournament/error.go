@@ -6,6 +6,8 @@ package tournament
 import (
 	"errors"
 	"fmt"
+
+	"github.com/revisor-sm/revisor/engine"
 )
 
 // Kind classifies an application error by what the caller did wrong. The API
@@ -27,15 +29,30 @@ const (
 )
 
 // Error is Revisor's application error. Code is a stable snake_case string
-// that clients may rely on; Message is for people. Details, when set, is
-// extra machine-readable context (for example the engine's error list) that
-// the API adds to the problem document.
+// that clients may rely on (codes.go names them); Message is for people.
+// Details, when set, is extra machine-readable context that the API adds to
+// the problem document as it is; Go code reads the context it needs through
+// the typed accessors (Problems, Field, Ties), which the constructors set
+// together with Details.
 type Error struct {
 	Kind    Kind
 	Code    string
 	Message string
 	Details map[string]any
 	Err     error // the underlying cause, never shown to clients
+
+	problems []engine.Problem
+	field    string
+	ties     []OpenTie
+}
+
+// OpenTie is a tie the tiebreaks leave open at an advancement line, with
+// the tied players' names (ID and Name set), as an unresolved_tie error
+// reports it.
+type OpenTie struct {
+	Table   int
+	Players []Player
+	Places  int
 }
 
 // Error implements the error interface.
@@ -54,6 +71,54 @@ func Errorf(kind Kind, code, format string, args ...any) *Error {
 	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// InvalidField returns a 400 naming the field of a request at fault: its
+// code is "invalid_<field>", Field returns field and the problem document
+// has a "field" member.
+func InvalidField(field, format string, args ...any) *Error {
+	e := Errorf(KindInvalid, "invalid_"+field, format, args...)
+	e.field, e.Details = field, map[string]any{"field": field}
+	return e
+}
+
+// InvalidParameter returns a 400 naming the query parameter at fault: its
+// code is "invalid_<name>" and the problem document has a "parameter"
+// member.
+func InvalidParameter(name, format string, args ...any) *Error {
+	e := Errorf(KindInvalid, "invalid_"+name, format, args...)
+	e.Details = map[string]any{"parameter": name}
+	return e
+}
+
+// RoundNotFound returns the 404 for round n, which does not exist.
+func RoundNotFound(n int) *Error {
+	return Errorf(KindNotFound, CodeRoundNotFound, "round %d not found", n)
+}
+
+// RoundParamNotFound returns the 404 for a round named by a request
+// parameter that is no round's number.
+func RoundParamNotFound(param string) *Error {
+	return Errorf(KindNotFound, CodeRoundNotFound, "round %q not found", param)
+}
+
+// WithProblems sets the engine problems of a rejected record, which the
+// problem document lists as "errors".
+func (e *Error) WithProblems(ps []engine.Problem) *Error {
+	if ps == nil {
+		ps = []engine.Problem{}
+	}
+	e.problems, e.Details = ps, map[string]any{"errors": ps}
+	return e
+}
+
+// Problems returns the engine problems of a rejected record, or nil.
+func (e *Error) Problems() []engine.Problem { return e.problems }
+
+// Field returns the request field an InvalidField error names, or "".
+func (e *Error) Field() string { return e.field }
+
+// Ties returns the ties an unresolved_tie error reports, or nil.
+func (e *Error) Ties() []OpenTie { return e.ties }
+
 // ErrorKind returns the kind of the application error in err's chain, or
 // KindInternal when there is none.
 func ErrorKind(err error) Kind {
@@ -71,7 +136,7 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return "internal"
+	return CodeInternal
 }
 
 // ErrorMessage returns the human message of the application error in err's

@@ -22,7 +22,7 @@ type Importer interface {
 // what a submission could not. Only the admin may import.
 func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, error) {
 	if a.Role != RoleAdmin {
-		return nil, Errorf(KindForbidden, "admin_only", "only the server's admin imports tournaments")
+		return nil, Errorf(KindForbidden, CodeAdminOnly, "only the server's admin imports tournaments")
 	}
 	st, err := stateOf(ex)
 	if err != nil {
@@ -30,7 +30,7 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	}
 	imp, ok := s.store.(Importer)
 	if !ok {
-		return nil, Errorf(KindUnavailable, "import_unavailable", "this server's storage cannot import tournaments")
+		return nil, Errorf(KindUnavailable, CodeImportUnavailable, "this server's storage cannot import tournaments")
 	}
 	if st.Tournament.ID, err = s.newID(); err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 
 // importError is a 422 about a place in the file.
 func importErr(path, format string, args ...any) error {
-	e := Errorf(KindRejected, "invalid_import", "%s: %s", path, fmt.Sprintf(format, args...))
+	e := Errorf(KindRejected, CodeInvalidImport, "%s: %s", path, fmt.Sprintf(format, args...))
 	e.Details = map[string]any{"path": path}
 	return e
 }

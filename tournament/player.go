@@ -67,7 +67,7 @@ func (n NewPlayer) normalize() (NewPlayer, error) {
 		return n, err
 	}
 	if n.Person != "" && !validPersonID(n.Person) {
-		return n, invalidField("person", "person must name an entry of the register (P and digits), not %q", n.Person)
+		return n, InvalidField("person", "person must name an entry of the register (P and digits), not %q", n.Person)
 	}
 	return n, checkClubName(n.Club)
 }
@@ -97,16 +97,16 @@ func (u PlayerUpdate) validate(current PlayerStatus) error {
 	switch *u.Status {
 	case PlayerWithdrawn:
 		if current != PlayerActive {
-			return Errorf(KindConflict, "invalid_status_change", "a player who is %s cannot withdraw", current)
+			return Errorf(KindConflict, CodeInvalidStatusChange, "a player who is %s cannot withdraw", current)
 		}
 	case PlayerActive:
 		if current != PlayerWithdrawn {
-			return Errorf(KindConflict, "invalid_status_change", "only a withdrawn player can be reinstated; this player is %s", current)
+			return Errorf(KindConflict, CodeInvalidStatusChange, "only a withdrawn player can be reinstated; this player is %s", current)
 		}
 	case PlayerEliminated, PlayerDisqualified:
-		return invalidField("status", "status %q is set by the tournament (closing rounds, referees' rulings), not by an update", *u.Status)
+		return InvalidField("status", "status %q is set by the tournament (closing rounds, referees' rulings), not by an update", *u.Status)
 	default:
-		return invalidField("status", "unknown status %q (use \"withdrawn\" or \"active\")", *u.Status)
+		return InvalidField("status", "unknown status %q (use \"withdrawn\" or \"active\")", *u.Status)
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
 				bad = append(bad, RowError{Row: pe.StartLine, Message: pe.Err.Error()})
 				return nil, importError(bad)
 			}
-			return nil, Errorf(KindInvalid, "invalid_csv", "reading the CSV: %v", err)
+			return nil, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
 		}
 		if row == 1 {
 			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
@@ -171,14 +171,14 @@ func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
 		}
 		players = append(players, p)
 		if len(players) > maxImportRows {
-			return nil, Errorf(KindTooLarge, "too_many_rows", "an import holds at most %d players", maxImportRows)
+			return nil, Errorf(KindTooLarge, CodeTooManyRows, "an import holds at most %d players", maxImportRows)
 		}
 	}
 	if len(bad) > 0 {
 		return nil, importError(bad)
 	}
 	if len(players) == 0 {
-		return nil, Errorf(KindInvalid, "empty_import", "the CSV holds no players")
+		return nil, Errorf(KindInvalid, CodeEmptyImport, "the CSV holds no players")
 	}
 	return players, nil
 }
@@ -200,8 +200,7 @@ func parseRow(rec []string, line int) (NewPlayer, *RowError) {
 	if err != nil {
 		var e *Error
 		errors.As(err, &e)
-		col, _ := e.Details["field"].(string)
-		return p, &RowError{Row: line, Column: col, Message: e.Message}
+		return p, &RowError{Row: line, Column: e.Field(), Message: e.Message}
 	}
 	return p, nil
 }
@@ -211,7 +210,7 @@ func importError(bad []RowError) error {
 	for i, b := range bad {
 		rows[i] = map[string]any{"row": b.Row, "column": b.Column, "message": b.Message}
 	}
-	e := Errorf(KindRejected, "invalid_csv", "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
+	e := Errorf(KindRejected, CodeInvalidCSV, "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
 		len(bad), bad[0].Row, bad[0].Message)
 	e.Details = map[string]any{"rows": rows}
 	return e

@@ -164,7 +164,7 @@ func (r *Referees) Identify(ctx context.Context, token string) (*RefereeToken, e
 		return nil, unknownToken()
 	}
 	if t.RevokedAt != nil {
-		return nil, Errorf(KindUnauthorized, "token_revoked", "this referee token was revoked at %s", t.RevokedAt.Format(time.RFC3339))
+		return nil, Errorf(KindUnauthorized, CodeTokenRevoked, "this referee token was revoked at %s", t.RevokedAt.Format(time.RFC3339))
 	}
 	return t, nil
 }
@@ -175,9 +175,9 @@ func (a Actor) requireReferee() error {
 	case a.Organizes(), a.Role == RoleReferee:
 		return nil
 	case a.Role == RolePublic:
-		return Errorf(KindUnauthorized, "token_required", "this needs a referee's or the organizer's token")
+		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs a referee's or the organizer's token")
 	default:
-		return Errorf(KindForbidden, "referee_only", "only a referee or the organizer may do this")
+		return Errorf(KindForbidden, CodeRefereeOnly, "only a referee or the organizer may do this")
 	}
 }
 
@@ -198,10 +198,10 @@ func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter
 		f.Limit = DefaultAuditLimit
 	}
 	if f.Limit < 1 || f.Limit > MaxAuditLimit {
-		return nil, invalidField("limit", "limit must be between 1 and %d", MaxAuditLimit)
+		return nil, InvalidField("limit", "limit must be between 1 and %d", MaxAuditLimit)
 	}
 	if f.Round < 0 || f.Table < 0 || f.After < 0 {
-		return nil, invalidField("filter", "round, table and after must not be negative")
+		return nil, InvalidField("filter", "round, table and after must not be negative")
 	}
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err

@@ -38,14 +38,14 @@ func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHa
 	}
 	h, err := hex.DecodeString(strings.TrimSpace(hexHash))
 	if err != nil || len(h) != sha256.Size {
-		return nil, invalidField("sha256", "sha256 must be 64 hexadecimal digits: the SHA-256 of the seed's decimal digits")
+		return nil, InvalidField("sha256", "sha256 must be 64 hexadecimal digits: the SHA-256 of the seed's decimal digits")
 	}
 	t, err := r.svc.store.Tournament(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	if n <= t.CurrentRound {
-		return nil, Errorf(KindConflict, "round_drawn", "round %d is already drawn; a commitment must come before the draw", n)
+		return nil, Errorf(KindConflict, CodeRoundDrawn, "round %d is already drawn; a commitment must come before the draw", n)
 	}
 	c := &Commitment{TournamentID: tid, Round: n, SeedSHA256: h, By: a.tokenID(), CreatedAt: r.svc.clock()}
 	if err := r.store.Commit(auditAs(ctx, a), c); err != nil {
@@ -67,14 +67,14 @@ func (r *Referees) Reveal(ctx context.Context, a Actor, tid string, n int, seed 
 		return nil, err
 	}
 	if n != len(st.Rounds)+1 {
-		return nil, Errorf(KindConflict, "not_next_round", "the next round to draw is %d, not %d", len(st.Rounds)+1, n)
+		return nil, Errorf(KindConflict, CodeNotNextRound, "the next round to draw is %d, not %d", len(st.Rounds)+1, n)
 	}
 	c := commitmentOf(st, n)
 	if c == nil {
-		return nil, Errorf(KindConflict, "no_commitment", "round %d has no published commitment; draw it with POST …/rounds", n)
+		return nil, Errorf(KindConflict, CodeNoCommitment, "round %d has no published commitment; draw it with POST …/rounds", n)
 	}
 	if subtle.ConstantTimeCompare(SeedHash(seed), c.SeedSHA256) != 1 {
-		return nil, Errorf(KindRejected, "seed_mismatch", "SHA-256 of %d is %x, not the commitment %x published at %s",
+		return nil, Errorf(KindRejected, CodeSeedMismatch, "SHA-256 of %d is %x, not the commitment %x published at %s",
 			seed, SeedHash(seed), c.SeedSHA256, c.CreatedAt.Format(time.RFC3339))
 	}
 	return r.svc.DrawRound(ctx, a, tid, &seed)

@@ -141,9 +141,9 @@ func requireAdmin(a Actor) error {
 	case RoleAdmin:
 		return nil
 	case RolePublic:
-		return Errorf(KindUnauthorized, "token_required", "this needs the admin token")
+		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs the admin token")
 	}
-	return Errorf(KindForbidden, "admin_only", "only the server's admin may change the register")
+	return Errorf(KindForbidden, CodeAdminOnly, "only the server's admin may change the register")
 }
 
 // AddPerson adds a person to the register (admin).
@@ -161,7 +161,7 @@ func (r *Register) AddPerson(ctx context.Context, a Actor, n NewPerson) (Person,
 // Person returns one entry of the register.
 func (r *Register) Person(ctx context.Context, id string) (Person, error) {
 	if !validPersonID(id) {
-		return Person{}, Errorf(KindNotFound, "person_not_found", "no person %q in the register", id)
+		return Person{}, Errorf(KindNotFound, CodePersonNotFound, "no person %q in the register", id)
 	}
 	return r.store.Person(ctx, id)
 }
@@ -189,7 +189,7 @@ func (r *Register) Merge(ctx context.Context, a Actor, from, into, reason string
 		return err
 	}
 	if from == into {
-		return invalidField("into", "a person cannot be merged into themself")
+		return InvalidField("into", "a person cannot be merged into themself")
 	}
 	for _, id := range []string{from, into} {
 		p, err := r.Person(ctx, id)
@@ -197,7 +197,7 @@ func (r *Register) Merge(ctx context.Context, a Actor, from, into, reason string
 			return err
 		}
 		if p.MergedInto != "" {
-			return Errorf(KindConflict, "person_merged", "%s (%s) was already merged into %s", p.Name, p.ID, p.MergedInto)
+			return Errorf(KindConflict, CodePersonMerged, "%s (%s) was already merged into %s", p.Name, p.ID, p.MergedInto)
 		}
 	}
 	return r.store.MergePeople(ctx, from, into, a.String(), reason, r.clock())

@@ -29,11 +29,11 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 	if err != nil {
 		var se *seating.SplitError
 		if errors.As(err, &se) {
-			return nil, Errorf(KindConflict, "cannot_split", "%s", se.Error())
+			return nil, Errorf(KindConflict, CodeCannotSplit, "%s", se.Error())
 		}
 		var ce *seating.ConstraintError
 		if errors.As(err, &ce) {
-			return nil, Errorf(KindConflict, "cannot_fix_table", "%s", ce.Error())
+			return nil, Errorf(KindConflict, CodeCannotFixTable, "%s", ce.Error())
 		}
 		return nil, err
 	}

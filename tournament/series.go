@@ -65,13 +65,13 @@ func (r *Register) CreateSeries(ctx context.Context, a Actor, n NewSeries) (*Ser
 		return nil, err
 	}
 	if n.Rule.BestOf < 0 || n.Rule.BestOf > maxSeriesNights {
-		return nil, invalidField("best_of", "best_of must be between 0 (every night) and %d", maxSeriesNights)
+		return nil, InvalidField("best_of", "best_of must be between 0 (every night) and %d", maxSeriesNights)
 	}
 	if n.Rule.MinNights < 0 || n.Rule.MinNights > maxSeriesNights {
-		return nil, invalidField("min_nights", "min_nights must be between 0 and %d", maxSeriesNights)
+		return nil, InvalidField("min_nights", "min_nights must be between 0 and %d", maxSeriesNights)
 	}
 	if len(n.Tournaments) > maxSeriesNights {
-		return nil, invalidField("tournaments", "a series holds at most %d tournaments", maxSeriesNights)
+		return nil, InvalidField("tournaments", "a series holds at most %d tournaments", maxSeriesNights)
 	}
 	for _, tid := range n.Tournaments {
 		if _, err := r.tourns.Tournament(ctx, tid); err != nil {
@@ -100,7 +100,7 @@ func (r *Register) AddToSeries(ctx context.Context, a Actor, sid, tid string) (*
 		return nil, err
 	}
 	if len(s.Tournaments) >= maxSeriesNights {
-		return nil, Errorf(KindConflict, "series_full", "a series holds at most %d tournaments", maxSeriesNights)
+		return nil, Errorf(KindConflict, CodeSeriesFull, "a series holds at most %d tournaments", maxSeriesNights)
 	}
 	if _, err := r.tourns.Tournament(ctx, tid); err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func (r *Register) AddToSeries(ctx context.Context, a Actor, sid, tid string) (*
 // Series returns a series.
 func (r *Register) Series(ctx context.Context, id string) (*Series, error) {
 	if !validSeriesID(id) {
-		return nil, Errorf(KindNotFound, "series_not_found", "no series %q", id)
+		return nil, Errorf(KindNotFound, CodeSeriesNotFound, "no series %q", id)
 	}
 	return r.store.Series(ctx, id)
 }

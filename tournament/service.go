@@ -71,9 +71,9 @@ type Created struct {
 func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament) (*Created, error) {
 	if a.Role != RoleAdmin {
 		if a.Role == RolePublic {
-			return nil, Errorf(KindUnauthorized, "token_required", "creating a tournament needs the admin token")
+			return nil, Errorf(KindUnauthorized, CodeTokenRequired, "creating a tournament needs the admin token")
 		}
-		return nil, Errorf(KindForbidden, "admin_only", "only the server's admin creates tournaments")
+		return nil, Errorf(KindForbidden, CodeAdminOnly, "only the server's admin creates tournaments")
 	}
 	settings, err := n.settings()
 	if err != nil {
@@ -145,7 +145,7 @@ func (s *Service) roomFor(registered, adding int) error {
 	if registered+adding <= s.maxPlayers {
 		return nil
 	}
-	e := Errorf(KindConflict, "too_many_players",
+	e := Errorf(KindConflict, CodeTooManyPlayers,
 		"a tournament holds at most %d players on this server; it has %d, and %d more would make %d",
 		s.maxPlayers, registered, adding, registered+adding)
 	e.Details = map[string]any{"limit": s.maxPlayers, "registered": registered}
@@ -155,9 +155,9 @@ func (s *Service) roomFor(registered, adding int) error {
 func registrationOpen(t *Tournament) error {
 	switch {
 	case t.Status == StatusFinished:
-		return Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+		return Errorf(KindConflict, CodeTournamentFinished, "the tournament is finished")
 	case t.Format == FormatSM && t.Status != StatusRegistration:
-		return Errorf(KindConflict, "registration_closed", "an sm tournament takes players only before round 1 is drawn")
+		return Errorf(KindConflict, CodeRegistrationClosed, "an sm tournament takes players only before round 1 is drawn")
 	}
 	return nil
 }
@@ -182,11 +182,11 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u 
 		}
 		if u.Status != nil && *u.Status != p.Status {
 			if t.Status == StatusFinished {
-				return p, Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+				return p, Errorf(KindConflict, CodeTournamentFinished, "the tournament is finished")
 			}
 			// In sm a reinstated player would skip rounds they did not win.
 			if *u.Status == PlayerActive && t.Format == FormatSM && t.Status != StatusRegistration {
-				return p, Errorf(KindConflict, "invalid_status_change", "in sm a withdrawn player can be reinstated only before round 1 is drawn")
+				return p, Errorf(KindConflict, CodeInvalidStatusChange, "in sm a withdrawn player can be reinstated only before round 1 is drawn")
 			}
 		}
 		return u.apply(p), nil

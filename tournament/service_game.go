@@ -25,7 +25,7 @@ func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round
 		return nil, nil, Table{}, err
 	}
 	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
-		return nil, nil, Table{}, Errorf(KindNotFound, "game_not_found",
+		return nil, nil, Table{}, Errorf(KindNotFound, CodeGameNotFound,
 			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return t, r, r.Tables[0], nil
@@ -34,7 +34,7 @@ func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round
 // roundOpen refuses results for a closed round.
 func roundOpen(r *Round) error {
 	if r.Status != RoundOpen {
-		return Errorf(KindConflict, "round_closed", "round %d is closed; only a referee can change its results", r.Number)
+		return Errorf(KindConflict, CodeRoundClosed, "round %d is closed; only a referee can change its results", r.Number)
 	}
 	return nil
 }
@@ -70,7 +70,7 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 }
 
 func resultExists(k GameKey, stored *GameResult) error {
-	e := Errorf(KindConflict, "result_exists",
+	e := Errorf(KindConflict, CodeResultExists,
 		"game %d of table %d in round %d already has a different result (accepted %s); results are binding, only a referee can change them",
 		k.Game, k.Table, k.Round, stored.CreatedAt.Format("2006-01-02T15:04:05Z"))
 	e.Details = map[string]any{"result_id": strconv.FormatInt(stored.ID, 10)} // IDs are opaque strings (docs/api.md)
@@ -111,7 +111,7 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 // conflict.
 func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
 	if n < 0 {
-		return nil, invalidField("deal", "the deal number must be 1 or more, not %d", n)
+		return nil, InvalidField("deal", "the deal number must be 1 or more, not %d", n)
 	}
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		return nil, err
 	}
 	if deal[0] != '{' {
-		return nil, Errorf(KindInvalid, "invalid_deal", "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
 	}
 	deals, over, err := s.store.Deals(ctx, k)
 	if err != nil {
@@ -141,10 +141,10 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		return s.repeatDeal(ctx, k, tb, t.Settings, deals[:n], deal, over && n == len(deals))
 	}
 	if over {
-		return nil, Errorf(KindConflict, "game_over", "this game already has a result; no more deals can be added")
+		return nil, Errorf(KindConflict, CodeGameOver, "this game already has a result; no more deals can be added")
 	}
 	if n > len(deals)+1 {
-		return nil, Errorf(KindConflict, "deal_out_of_order",
+		return nil, Errorf(KindConflict, CodeDealOutOfOrder,
 			"this game has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
 	// Once time is called, the next deal a table enters ends its game
@@ -185,7 +185,7 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 		return nil, err
 	}
 	if !bytes.Equal(stored, deal) {
-		return nil, Errorf(KindConflict, "deal_exists",
+		return nil, Errorf(KindConflict, CodeDealExists,
 			"deal %d of this game was already entered with other content; only a referee can change it", n)
 	}
 	game, err := composeGame(tb, k.Game, deals)
@@ -294,7 +294,7 @@ func (s *Service) Game(ctx context.Context, k GameKey) (*GameResult, error) {
 			return &res[i], nil
 		}
 	}
-	return nil, Errorf(KindNotFound, "result_not_found", "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+	return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 }
 
 // Rounds returns every round of a tournament with its tables.

@@ -26,7 +26,7 @@ func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o Draw
 		return nil, err
 	}
 	if o.Seed != nil && (*o.Seed < 0 || *o.Seed >= maxSeed) {
-		return nil, invalidField("seed", "seed must be between 0 and 2^53-1")
+		return nil, InvalidField("seed", "seed must be between 0 and 2^53-1")
 	}
 	sd, err := s.seed(o.Seed)
 	if err != nil {
@@ -72,11 +72,11 @@ func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
 		return planBridgeRound(st, active, seed)
 	}
 	if n < 3 {
-		return nil, Errorf(KindConflict, "too_few_players",
+		return nil, Errorf(KindConflict, CodeTooFewPlayers,
 			"%d active player(s); a table needs at least 3. Register or reinstate players", n)
 	}
 	if !final && !splittable(n) {
-		return nil, Errorf(KindConflict, "cannot_split",
+		return nil, Errorf(KindConflict, CodeCannotSplit,
 			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
 	}
 	tables, err := seatTables(st, active, seed, cons)
@@ -109,13 +109,13 @@ func seatTables(st *State, active []string, seed int64, cons *DrawConstraints) (
 func canDraw(st *State) error {
 	t := &st.Tournament
 	if t.Status == StatusFinished {
-		return Errorf(KindConflict, "tournament_finished", "the tournament is finished")
+		return Errorf(KindConflict, CodeTournamentFinished, "the tournament is finished")
 	}
 	if k := len(st.Rounds); k > 0 && st.Rounds[k-1].Status == RoundOpen {
-		return Errorf(KindConflict, "round_open", "round %d is still open; close it before drawing the next", k)
+		return Errorf(KindConflict, CodeRoundOpen, "round %d is still open; close it before drawing the next", k)
 	}
 	if t.Format.cumulative() && len(st.Rounds) >= t.Settings.Rounds {
-		return Errorf(KindConflict, "all_rounds_drawn", "all %d rounds have been drawn", t.Settings.Rounds)
+		return Errorf(KindConflict, CodeAllRoundsDrawn, "all %d rounds have been drawn", t.Settings.Rounds)
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, op
 
 func findRound(st *State, n int) (*Round, error) {
 	if n < 1 || n > len(st.Rounds) {
-		return nil, Errorf(KindNotFound, "round_not_found", "round %d not found", n)
+		return nil, RoundNotFound(n)
 	}
 	return &st.Rounds[n-1], nil
 }
@@ -193,7 +193,7 @@ func decideClose(st *State, n int) (*RoundChange, error) {
 		return nil, err
 	}
 	if r.Status != RoundOpen {
-		return nil, Errorf(KindConflict, "round_closed", "round %d is already closed", n)
+		return nil, Errorf(KindConflict, CodeRoundClosed, "round %d is already closed", n)
 	}
 	if err := allGamesPlayed(st, r, nil); err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func allGamesPlayed(st *State, r *Round, only *Table) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	e := Errorf(KindConflict, "games_missing", "%d game(s) of round %d have no result yet, first table %v game %v",
+	e := Errorf(KindConflict, CodeGamesMissing, "%d game(s) of round %d have no result yet, first table %v game %v",
 		len(missing), r.Number, missing[0]["table"], missing[0]["game"])
 	e.Details = map[string]any{"missing": missing}
 	return e
@@ -263,13 +263,13 @@ func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, pl
 		return nil, err
 	}
 	if method != TieByLot && method != TieByChoice {
-		return nil, invalidField("method", "method must be %q or %q", TieByLot, TieByChoice)
+		return nil, InvalidField("method", "method must be %q or %q", TieByLot, TieByChoice)
 	}
 	if len(players) < 2 || len(players) > 4 {
-		return nil, invalidField("players", "a tie resolution orders 2 to 4 players")
+		return nil, InvalidField("players", "a tie resolution orders 2 to 4 players")
 	}
 	if len(note) > 1000 {
-		return nil, invalidField("note", "note is longer than 1000 bytes")
+		return nil, InvalidField("note", "note is longer than 1000 bytes")
 	}
 	res := &TieResolution{Round: n, Players: players, Method: method, Note: note, By: a.String(), CreatedAt: s.clock()}
 	err := s.store.AddTieResolution(auditAs(ctx, a), tid, res, func(st *State) error { return checkTie(st, n, players) })
@@ -284,16 +284,16 @@ func checkTie(st *State, n int, players []string) error {
 		return err
 	}
 	if r.Status != RoundOpen {
-		return Errorf(KindConflict, "round_closed", "round %d is closed", n)
+		return Errorf(KindConflict, CodeRoundClosed, "round %d is closed", n)
 	}
 	tb, ok := r.TableOf(players[0])
 	for _, p := range players {
 		if !slices.Contains(tb.Players, p) || !ok {
-			return invalidField("players", "%s does not sit at the same table as %s in round %d", p, players[0], n)
+			return InvalidField("players", "%s does not sit at the same table as %s in round %d", p, players[0], n)
 		}
 	}
 	if dup := duplicate(players); dup != "" {
-		return invalidField("players", "%s is listed twice", dup)
+		return InvalidField("players", "%s is listed twice", dup)
 	}
 	if err := allGamesPlayed(st, r, &tb); err != nil {
 		return err
@@ -310,7 +310,7 @@ func checkTie(st *State, n int, players []string) error {
 			}
 		}
 		if in > 0 && in < len(players) {
-			return Errorf(KindConflict, "not_tied", "these players are not tied: their round scores and tiebreaks differ")
+			return Errorf(KindConflict, CodeNotTied, "these players are not tied: their round scores and tiebreaks differ")
 		}
 	}
 	return nil

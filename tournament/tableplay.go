@@ -114,7 +114,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 		return nil, err
 	}
 	if len(reason) > maxCorrectionReason {
-		return nil, invalidField("reason", "reason is longer than %d bytes", maxCorrectionReason)
+		return nil, InvalidField("reason", "reason is longer than %d bytes", maxCorrectionReason)
 	}
 	t, r, tb, err := s.gameTable(ctx, k)
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 		return nil, err
 	}
 	if t.Format == FormatBridge {
-		return nil, Errorf(KindConflict, "correction_not_supported",
+		return nil, Errorf(KindConflict, CodeCorrectionNotSupported,
 			"deals of a Chicago bridge match are not corrected at the table; open a dispute for the referees")
 	}
 	deal, err := canonicalJSON(data)
@@ -132,7 +132,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 		return nil, err
 	}
 	if deal[0] != '{' {
-		return nil, Errorf(KindInvalid, "invalid_deal", "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
 	}
 	if err := storable(deal); err != nil {
 		return nil, err
@@ -163,13 +163,13 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 // planCorrection decides a correction of deal n of g to deal.
 func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n int, deal []byte, now time.Time) (*DealProgress, *DealCorrection, error) {
 	if n < 1 || n > len(g.Deals) {
-		return nil, nil, Errorf(KindNotFound, "deal_not_found", "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
+		return nil, nil, Errorf(KindNotFound, CodeDealNotFound, "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
 	}
 	if g.Result != nil && g.Result.Kind == ResultCorrection {
-		return nil, nil, Errorf(KindConflict, "result_ruled", "a referee has ruled on this game; only a referee can change it now")
+		return nil, nil, Errorf(KindConflict, CodeResultRuled, "a referee has ruled on this game; only a referee can change it now")
 	}
 	if g.ConfirmedBy(tb.Players) {
-		return nil, nil, Errorf(KindConflict, "game_confirmed",
+		return nil, nil, Errorf(KindConflict, CodeGameConfirmed,
 			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
 	}
 	cur, err := canonicalJSON(g.Deals[n-1].Deal)
@@ -195,9 +195,9 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 	over := res.GameOver || byTime
 	switch {
 	case g.Result != nil && !over:
-		return nil, nil, problemsError("correction_reopens_game",
+		return nil, nil, problemsError(CodeCorrectionReopensGame,
 			"with this correction nobody reaches the target after the last deal, so the game would go on; a finished game cannot be reopened at the table (open a dispute)",
-			[]engine.Problem{{Code: "correction_reopens_game", Path: fmt.Sprintf("/deals/%d", len(deals)-1),
+			[]engine.Problem{{Code: CodeCorrectionReopensGame, Path: fmt.Sprintf("/deals/%d", len(deals)-1),
 				Message: "the game would not be over after its last deal"}})
 	case repeat:
 		if g.Result != nil {
@@ -245,19 +245,19 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	}
 	player = strings.TrimSpace(player)
 	if player == "" {
-		return nil, invalidField("player", "player is required: the id of the player who confirms")
+		return nil, InvalidField("player", "player is required: the id of the player who confirms")
 	}
 	_, _, tb, err := s.gameTable(ctx, k)
 	if err != nil {
 		return nil, err
 	}
 	if !slices.Contains(tb.Players, player) {
-		return nil, Errorf(KindRejected, "player_not_at_table", "player %s does not play at table %d of round %d", player, k.Table, k.Round)
+		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
 	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *TableGame) error {
 		if g.Result == nil {
-			return Errorf(KindConflict, "game_not_finished", "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
+			return Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}
 		return nil
 	})
@@ -301,7 +301,7 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 		return nil, err
 	}
 	if g.Result == nil {
-		return nil, Errorf(KindNotFound, "result_not_found", "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+		return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 	}
 	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Players)}, nil
 }

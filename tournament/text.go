@@ -13,13 +13,13 @@ import (
 func checkLine(field, s string, max int, required bool) error {
 	switch {
 	case s == "" && required:
-		return invalidField(field, "%s is required", field)
+		return InvalidField(field, "%s is required", field)
 	case !utf8.ValidString(s):
-		return invalidField(field, "%s is not valid UTF-8", field)
+		return InvalidField(field, "%s is not valid UTF-8", field)
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
-		return invalidField(field, "%s contains a control character (a line break, tab or NUL)", field)
+		return InvalidField(field, "%s contains a control character (a line break, tab or NUL)", field)
 	case len(s) > max:
-		return invalidField(field, "%s is longer than %d bytes", field, max)
+		return InvalidField(field, "%s is longer than %d bytes", field, max)
 	}
 	return nil
 }
@@ -29,13 +29,13 @@ func checkLine(field, s string, max int, required bool) error {
 func checkText(field, s string) error {
 	switch {
 	case s == "":
-		return invalidField(field, "%s is required", field)
+		return InvalidField(field, "%s is required", field)
 	case !utf8.ValidString(s):
-		return invalidField(field, "%s is not valid UTF-8", field)
+		return InvalidField(field, "%s is not valid UTF-8", field)
 	case strings.IndexFunc(s, isForbiddenInText) >= 0:
-		return invalidField(field, "%s contains a control character other than a line break or tab", field)
+		return InvalidField(field, "%s contains a control character other than a line break or tab", field)
 	case len(s) > maxDescription:
-		return invalidField(field, "%s is longer than %d bytes", field, maxDescription)
+		return InvalidField(field, "%s is longer than %d bytes", field, maxDescription)
 	}
 	return nil
 }

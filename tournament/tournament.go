@@ -206,23 +206,23 @@ func (n NewTournament) validate(s Settings) error {
 	}
 	switch {
 	case n.Format != FormatSM && n.Format != FormatSwiss && n.Format != FormatBridge:
-		return invalidField("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", n.Format)
+		return InvalidField("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", n.Format)
 	case n.Format == FormatBridge && s.GamesPerRound != 1:
-		return invalidField("games_per_round", "a bridge_chicago round is one Chicago a table: games_per_round is 1")
+		return InvalidField("games_per_round", "a bridge_chicago round is one Chicago a table: games_per_round is 1")
 	case n.Format == FormatBridge && s.Seating != SeatingMixed:
-		return invalidField("seating", "bridge_chicago seats players mixed (new partners every round)")
+		return InvalidField("seating", "bridge_chicago seats players mixed (new partners every round)")
 	case s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound:
-		return invalidField("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
+		return InvalidField("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
 	case len(s.PlacementPoints) != 4:
-		return invalidField("placement_points", "placement_points must list points for places 1 to 4")
+		return InvalidField("placement_points", "placement_points must list points for places 1 to 4")
 	case !nonIncreasing(s.PlacementPoints):
-		return invalidField("placement_points", "placement_points must be non-negative and never grow with the place")
+		return InvalidField("placement_points", "placement_points must be non-negative and never grow with the place")
 	case s.FinalSize < 3 || s.FinalSize > 4:
-		return invalidField("final_size", "final_size must be 3 or 4")
+		return InvalidField("final_size", "final_size must be 3 or 4")
 	case s.FinalGames < 0 || s.FinalGames > maxGamesPerRound:
-		return invalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
+		return InvalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
 	case s.Seating != SeatingMixed && s.Seating != SeatingByStandings:
-		return invalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
+		return InvalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
 	}
 	if err := validateTiebreaks(s.Tiebreaks); err != nil {
 		return err
@@ -232,20 +232,20 @@ func (n NewTournament) validate(s Settings) error {
 	}
 	if n.Format == FormatSM {
 		if len(s.AdvancePerTable) > maxRounds {
-			return invalidField("advance_per_table", "advance_per_table lists at most %d rounds", maxRounds)
+			return InvalidField("advance_per_table", "advance_per_table lists at most %d rounds", maxRounds)
 		}
 		for _, a := range s.AdvancePerTable {
 			if a < 1 || a > 2 {
-				return invalidField("advance_per_table", "advance_per_table must be 1 or 2 in every round (a table of 3 must leave someone out)")
+				return InvalidField("advance_per_table", "advance_per_table must be 1 or 2 in every round (a table of 3 must leave someone out)")
 			}
 		}
 		if n.Rounds != nil && *n.Rounds != 0 {
-			return invalidField("rounds", "rounds is for swiss tournaments; sm plays until the final")
+			return InvalidField("rounds", "rounds is for swiss tournaments; sm plays until the final")
 		}
 		return nil
 	}
 	if s.Rounds < 1 || s.Rounds > maxRounds {
-		return invalidField("rounds", "a %s tournament needs rounds between 1 and %d", n.Format, maxRounds)
+		return InvalidField("rounds", "a %s tournament needs rounds between 1 and %d", n.Format, maxRounds)
 	}
 	return nil
 }
@@ -253,11 +253,11 @@ func (n NewTournament) validate(s Settings) error {
 // validateDayBreaks wants rounds in increasing order between 1 and maxRounds.
 func validateDayBreaks(bs []int) error {
 	if len(bs) > maxRounds {
-		return invalidField("day_breaks", "day_breaks lists at most %d rounds", maxRounds)
+		return InvalidField("day_breaks", "day_breaks lists at most %d rounds", maxRounds)
 	}
 	for i, b := range bs {
 		if b < 1 || b > maxRounds || (i > 0 && b <= bs[i-1]) {
-			return invalidField("day_breaks", "day_breaks must list round numbers (1 to %d) in increasing order, each the last round of a day", maxRounds)
+			return InvalidField("day_breaks", "day_breaks must list round numbers (1 to %d) in increasing order, each the last round of a day", maxRounds)
 		}
 	}
 	return nil
@@ -269,15 +269,15 @@ func validateTiebreaks(tbs []string) error {
 		switch tb {
 		case TiebreakGamePoints, TiebreakGamesWon, TiebreakBestGame, TiebreakLot:
 		default:
-			return invalidField("tiebreaks", "unknown tiebreak %q (known: game_points, games_won, best_game, lot)", tb)
+			return InvalidField("tiebreaks", "unknown tiebreak %q (known: game_points, games_won, best_game, lot)", tb)
 		}
 		if seen[tb] {
-			return invalidField("tiebreaks", "tiebreak %q is listed twice", tb)
+			return InvalidField("tiebreaks", "tiebreak %q is listed twice", tb)
 		}
 		seen[tb] = true
 	}
 	if len(tbs) > 0 && slices.Index(tbs, TiebreakLot) >= 0 && tbs[len(tbs)-1] != TiebreakLot {
-		return invalidField("tiebreaks", "lot must be the last tiebreak: nothing can follow a lot")
+		return InvalidField("tiebreaks", "lot must be the last tiebreak: nothing can follow a lot")
 	}
 	return nil
 }
@@ -296,13 +296,6 @@ func intOr(p *int, def int) int {
 		return def
 	}
 	return *p
-}
-
-// invalidField is a 400 naming the field at fault.
-func invalidField(field, format string, args ...any) *Error {
-	e := Errorf(KindInvalid, "invalid_"+field, format, args...)
-	e.Details = map[string]any{"field": field}
-	return e
 }
 
 // Uses reports whether the tournament's tiebreaks include tb.

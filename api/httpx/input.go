@@ -32,16 +32,16 @@ func (m *Middleware) cleanInput(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
-			return tournament.Errorf(tournament.KindInvalid, "invalid_query", "the query string is not well formed: %v", err)
+			return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidQuery, "the query string is not well formed: %v", err)
 		}
 		for k, vs := range q {
 			if !cleanText(k) {
-				return tournament.Errorf(tournament.KindInvalid, "invalid_query",
+				return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidQuery,
 					"a query parameter's name holds a control character or bytes that are not UTF-8")
 			}
 			for _, v := range vs {
 				if !cleanText(v) {
-					return tournament.Errorf(tournament.KindInvalid, "invalid_query",
+					return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidQuery,
 						"the query parameter %q holds a control character or bytes that are not UTF-8", k)
 				}
 			}

@@ -160,7 +160,7 @@ func (m *Middleware) recover(next echo.HandlerFunc) echo.HandlerFunc {
 			stack = stack[:runtime.Stack(stack, false)]
 			m.cfg.Logger.Error("panic in handler", "request_id", c.Response().Header().Get(echo.HeaderXRequestID),
 				"panic", fmt.Sprint(r), "stack", string(stack))
-			err = &tournament.Error{Kind: tournament.KindInternal, Code: "internal",
+			err = &tournament.Error{Kind: tournament.KindInternal, Code: tournament.CodeInternal,
 				Message: tournament.ErrorMessage(nil), Err: fmt.Errorf("panic: %v", r)}
 		}()
 		return next(c)
@@ -201,7 +201,7 @@ func (m *Middleware) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 
 // BodyTooLarge is the error of a request body over limit bytes (413).
 func BodyTooLarge(limit int64) error {
-	return tournament.Errorf(tournament.KindTooLarge, "body_too_large",
+	return tournament.Errorf(tournament.KindTooLarge, tournament.CodeBodyTooLarge,
 		"the request body is larger than the limit of %s bytes", strconv.FormatInt(limit, 10))
 }
 

@@ -50,7 +50,7 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	if ok, err := h.requireAdmin(c); err != nil {
 		return h.fail(c, err)
 	} else if !ok {
-		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required", "log in with the admin token first"))
+		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired, "log in with the admin token first"))
 	}
 	svc := h.deps.Tournaments
 	c.Response().Header().Set("Cache-Control", "no-store")
@@ -126,6 +126,5 @@ func fieldOf(err error) string {
 	if !errors.As(err, &te) {
 		return ""
 	}
-	f, _ := te.Details["field"].(string)
-	return f
+	return te.Field()
 }

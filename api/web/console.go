@@ -53,7 +53,7 @@ func (h *Handler) requireOrganizer(next echo.HandlerFunc) echo.HandlerFunc {
 			if c.Request().Method == http.MethodGet {
 				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))
 			}
-			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required",
+			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired,
 				"log in with the tournament's organizer token first"))
 		}
 		c.Set(actorKey, a)
@@ -68,11 +68,7 @@ func consoleActor(c echo.Context) tournament.Actor {
 }
 
 // fieldError is a 400 about one form field.
-func fieldError(field, msg string) error {
-	e := tournament.Errorf(tournament.KindInvalid, "invalid_"+field, "%s", msg)
-	e.Details = map[string]any{"field": field}
-	return e
-}
+func fieldError(field, msg string) error { return tournament.InvalidField(field, "%s", msg) }
 
 func consoleURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/console" }
 
@@ -237,8 +233,8 @@ func (h *Handler) formError(c echo.Context, form string, err error, values map[s
 	d := consoleData{Error: tournament.ErrorMessage(err), Form: form, Values: values}
 	var te *tournament.Error
 	if errors.As(err, &te) {
-		d.Field, _ = te.Details["field"].(string)
-		d.Ties = tiesOf(te.Details)
+		d.Field = te.Field()
+		d.Ties = tiesOf(te.Ties())
 	}
 	name := "console"
 	if playerForms[form] {
@@ -248,18 +244,12 @@ func (h *Handler) formError(c echo.Context, form string, err error, values map[s
 }
 
 // tiesOf reads the ties of an unresolved_tie error's details.
-func tiesOf(details map[string]any) []tieView {
-	list, _ := details["ties"].([]map[string]any)
+func tiesOf(ties []tournament.OpenTie) []tieView {
 	var out []tieView
-	for _, t := range list {
-		tv := tieView{}
-		tv.Table, _ = t["table"].(int)
-		tv.Places, _ = t["places"].(int)
-		ps, _ := t["players"].([]map[string]any)
-		for _, p := range ps {
-			id, _ := p["id"].(string)
-			name, _ := p["name"].(string)
-			tv.Players = append(tv.Players, tiePlayer{ID: id, Name: name})
+	for _, t := range ties {
+		tv := tieView{Table: t.Table, Places: t.Places}
+		for _, p := range t.Players {
+			tv.Players = append(tv.Players, tiePlayer{ID: p.ID, Name: p.Name})
 		}
 		out = append(out, tv)
 	}
@@ -342,7 +332,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
 	}
 	var opts []tournament.CloseOption
 	if c.FormValue("accept_unconfirmed") == "1" {
@@ -365,7 +355,7 @@ func (h *Handler) resolveTie(c echo.Context) error {
 	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
 	}
 	var players []string
 	for i := 1; i <= 4; i++ {
@@ -407,7 +397,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	n, err := strconv.Atoi(c.Param("n"))
 	r := roundOf(st, n)
 	if err != nil || n < 1 || r == nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
 	}
 	svc := h.deps.Tournaments
 	codes, err := svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)

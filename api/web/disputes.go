@@ -35,7 +35,7 @@ func (h *Handler) requireReferee(next echo.HandlerFunc) echo.HandlerFunc {
 			if c.Request().Method == http.MethodGet {
 				return c.Redirect(http.StatusSeeOther, "/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))
 			}
-			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, "login_required",
+			return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired,
 				"log in with a referee's or the organizer's token first"))
 		}
 		c.Set(actorKey, a)
@@ -101,7 +101,7 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id")))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeDisputeNotFound, "dispute %q not found", c.Param("id")))
 	}
 	disp, err := h.deps.Referees.Dispute(c.Request().Context(), consoleActor(c), st.Tournament.ID, id)
 	if err != nil {
@@ -180,7 +180,7 @@ func (h *Handler) openDispute(c echo.Context) error {
 func (h *Handler) ruleDispute(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "dispute_not_found", "dispute %q not found", c.Param("id")))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeDisputeNotFound, "dispute %q not found", c.Param("id")))
 	}
 	values := map[string]string{"reason": c.FormValue("reason"), "record": c.FormValue("record"),
 		"adjust_player": c.FormValue("adjust_player"), "adjust_points": c.FormValue("adjust_points")}

@@ -27,7 +27,7 @@ func (h *Handler) home(c echo.Context) error {
 func (h *Handler) switchLanguage(c echo.Context) error {
 	l := c.Param("lang")
 	if !supported(l) {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "language_not_found", "no language %q", l))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeLanguageNotFound, "no language %q", l))
 	}
 	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
 		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteLaxMode})
@@ -127,7 +127,7 @@ func (h *Handler) seatingPage(c echo.Context) error {
 	n := 0
 	if s := c.QueryParam("round"); s != "" {
 		if n, err = strconv.Atoi(s); err != nil || roundOf(st, n) == nil {
-			return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", s))
+			return h.fail(c, tournament.RoundParamNotFound(s))
 		}
 	}
 	d := seatingData{Round: roundOf(st, n), Query: strings.TrimSpace(c.QueryParam("q")),
@@ -168,7 +168,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 	}
 	pl, ok := playerIndex(st)[pid]
 	if !ok {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "player_not_found", "player %q not found", pid))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodePlayerNotFound, "player %q not found", pid))
 	}
 	d.Player, d.Rounds = pl, playerRounds(st, pid)
 	p.Title = pl.Name

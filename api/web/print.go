@@ -168,7 +168,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 	n, err := strconv.Atoi(c.Param("n"))
 	r := roundOf(st, n)
 	if err != nil || n < 1 || r == nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
 	}
 	onlyTable, _ := strconv.Atoi(c.QueryParam("table"))
 	onlyGame, _ := strconv.Atoi(c.QueryParam("game"))

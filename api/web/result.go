@@ -86,11 +86,11 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	g, _ := strconv.Atoi(c.Param("g"))
 	r := roundOf(st, n)
 	if n < 1 || r == nil {
-		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n"))
+		return nil, nil, tournament.Table{}, nil, tournament.RoundParamNotFound(c.Param("n"))
 	}
 	t, ok := r.Table(tn)
 	if !ok || g < 1 || g > st.Tournament.Settings.GamesPerRound {
-		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, "game_not_found", "no game %q at table %q", c.Param("g"), c.Param("t"))
+		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound, "no game %q at table %q", c.Param("g"), c.Param("t"))
 	}
 	names := playerIndex(st)
 	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players}
@@ -314,7 +314,7 @@ func placeErrors(d *resultData, err error, dealRows []int) {
 	var te *tournament.Error
 	var problems []engine.Problem
 	if errors.As(err, &te) {
-		problems, _ = te.Details["errors"].([]engine.Problem)
+		problems = te.Problems()
 	}
 	if d.Record != "" || len(problems) == 0 {
 		msgs := []string{tournament.ErrorMessage(err)}

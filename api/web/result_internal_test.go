@@ -28,8 +28,7 @@ func TestPlaceErrors(t *testing.T) {
 		engine.NewProblem("game_not_finished", engine.Location{Part: engine.PartDeals}, "the game"),
 		engine.NewProblem("invalid_record", engine.Location{Deal: 3}, "no such row"),
 	}
-	err := tournament.Errorf(tournament.KindRejected, "invalid_record", "rejected")
-	err.Details = map[string]any{"errors": ps}
+	err := tournament.Errorf(tournament.KindRejected, tournament.CodeInvalidRecord, "rejected").WithProblems(ps)
 	placeErrors(d, err, []int{0, 2}) // rows 1 and 3 were empty
 
 	bad := func(row, seat, col int) bool { return d.Rows[row].Cells[seat].Fields[col].Bad }

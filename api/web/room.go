@@ -79,7 +79,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 	p.Organizer = true
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %q not found", c.Param("n")))
 	}
 	room, err := svc.Room(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
 	if err != nil {
@@ -162,7 +162,7 @@ func (h *Handler) setClock(c echo.Context) error {
 	svc := h.deps.Tournaments
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %q not found", c.Param("n")))
+		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %q not found", c.Param("n")))
 	}
 	act := tournament.ClockAction{Action: c.FormValue("action")}
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {

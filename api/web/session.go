@@ -101,11 +101,11 @@ func (h *Handler) identify(c echo.Context, tid, token string) (tournament.Actor,
 }
 
 func errUnknownSession() error {
-	return tournament.Errorf(tournament.KindUnauthorized, "unknown_token", "the session's token is not known")
+	return tournament.Errorf(tournament.KindUnauthorized, tournament.CodeUnknownToken, "the session's token is not known")
 }
 
 func errTooManyTries() error {
-	return tournament.Errorf(tournament.KindTooMany, "too_many_attempts",
+	return tournament.Errorf(tournament.KindTooMany, tournament.CodeTooManyAttempts,
 		"too many wrong tokens from this address; wait a minute")
 }
 

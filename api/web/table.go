@@ -193,7 +193,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	r := roundOf(st, id.Round)
 	if r == nil {
-		return nil, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", id.Round)
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %d not found", id.Round)
 	}
 	t, _ := r.Table(id.Table)
 	names := playerIndex(st)

@@ -115,7 +115,7 @@ func (h *Handler) tableDeal(c echo.Context) error {
 	g, err := strconv.Atoi(c.Param("g"))
 	n, err2 := strconv.Atoi(c.FormValue("deal"))
 	if err != nil || err2 != nil || g < 1 || g > 100 || n < 1 || n > 1000 {
-		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: "invalid_deal_number",
+		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidDealNumber,
 			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.number")}}})
 	}
 	p := h.newPage(c, "tbl.title")
@@ -127,7 +127,7 @@ func (h *Handler) tableDeal(c echo.Context) error {
 	t, _ := r.Table(id.Table)
 	body, msgs := entryDeal(c, p, t, lastTrickPoints(st.Tournament.Settings.Rules))
 	if msgs != nil {
-		return h.tableProblem(c, id, http.StatusUnprocessableEntity, tableAnswer{Code: "invalid_entry", Messages: msgs})
+		return h.tableProblem(c, id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: msgs})
 	}
 	a := h.callAPI(c, http.MethodPost, gamePath(id, g)+"/deals?deal="+strconv.Itoa(n), code, body)
 	if a.status >= 300 {
@@ -197,7 +197,7 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 	}
 	_ = json.Unmarshal(a.body.Bytes(), &prob)
 	ans := tableAnswer{Code: prob.Code, Retry: a.status >= 500 || a.status == http.StatusTooManyRequests ||
-		prob.Code == "idempotency_key_in_use"}
+		prob.Code == tournament.CodeIdempotencyKeyInUse}
 	for _, e := range prob.Errors {
 		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, t, names))
 	}
@@ -268,7 +268,7 @@ func (h *Handler) tableProblem(c echo.Context, id tournament.Identity, status in
 // sent to the code form.
 func (h *Handler) tableGone(c echo.Context) error {
 	if wantsJSON(c) {
-		return c.JSON(http.StatusUnauthorized, tableAnswer{Code: "login_required",
+		return c.JSON(http.StatusUnauthorized, tableAnswer{Code: tournament.CodeLoginRequired,
 			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.login_required")}}})
 	}
 	return c.Redirect(http.StatusSeeOther, tableURL(c.Param("tid")))

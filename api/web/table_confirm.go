@@ -62,7 +62,7 @@ func (h *Handler) tableConfirmGame(c echo.Context) error {
 	}
 	g, err := strconv.Atoi(c.Param("g"))
 	if err != nil || g < 1 || g > 100 {
-		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: "invalid_game",
+		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidGame,
 			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.other")}}})
 	}
 	body, _ := json.Marshal(map[string]string{"player": c.FormValue("player")})
@@ -81,7 +81,7 @@ func (h *Handler) tableDispute(c echo.Context) error {
 	g, err := strconv.Atoi(c.Param("g"))
 	deal, _ := strconv.Atoi(c.FormValue("deal"))
 	if err != nil || g < 1 || g > 100 || deal < 0 || deal > 1000 {
-		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: "invalid_game",
+		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidGame,
 			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.other")}}})
 	}
 	text := strings.TrimSpace(c.FormValue("description"))

@@ -213,7 +213,7 @@ func (h *Handler) csrf() echo.MiddlewareFunc {
 		CookieSecure:   h.cfg.SecureCookies,
 		CookieSameSite: http.SameSiteStrictMode,
 		ErrorHandler: func(err error, c echo.Context) error {
-			return h.fail(c, tournament.Errorf(tournament.KindForbidden, "csrf",
+			return h.fail(c, tournament.Errorf(tournament.KindForbidden, tournament.CodeCSRF,
 				"the form has expired or did not come from this site; reload the page and try again"))
 		},
 	})

@@ -44,7 +44,7 @@ func Complete(deps api.Deps) api.Deps {
 }
 
 func errNoDatabase() error {
-	return tournament.Errorf(tournament.KindUnavailable, "database_unavailable", "this test runs without a database")
+	return tournament.Errorf(tournament.KindUnavailable, tournament.CodeDatabaseUnavailable, "this test runs without a database")
 }
 
 // noIdempotency remembers nothing: every claim is the first.
@@ -59,5 +59,5 @@ func (noIdempotency) Renew(context.Context, string, string) error               
 type noTokens struct{}
 
 func (noTokens) ResolveToken(context.Context, string, string) (api.Principal, error) {
-	return api.Principal{}, tournament.Errorf(tournament.KindUnauthorized, "unknown_token", "the token is not known")
+	return api.Principal{}, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeUnknownToken, "the token is not known")
 }

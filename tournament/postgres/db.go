@@ -25,7 +25,7 @@ import (
 func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
-		return nil, &tournament.Error{Kind: tournament.KindInvalid, Code: "invalid_database_url",
+		return nil, &tournament.Error{Kind: tournament.KindInvalid, Code: tournament.CodeInvalidDatabaseURL,
 			Message: "DATABASE_URL is not a valid PostgreSQL URL", Err: err}
 	}
 	// Times are RFC 3339 UTC (docs/api.md), also in JSON the database writes
@@ -74,7 +74,7 @@ func NewMigrator(databaseURL string, fsys fs.FS) (*Migrator, error) {
 func migrateURL(databaseURL string) (string, error) {
 	u, err := url.Parse(databaseURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", tournament.Errorf(tournament.KindInvalid, "invalid_database_url",
+		return "", tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDatabaseURL,
 			"DATABASE_URL must be a postgres:// URL")
 	}
 	u.Scheme = "pgx5"
@@ -93,7 +93,7 @@ func (m *Migrator) Up() error {
 // Down reverts the last n applied migrations.
 func (m *Migrator) Down(n int) error {
 	if n < 1 {
-		return tournament.Errorf(tournament.KindInvalid, "invalid_steps", "down needs a number of migrations ≥ 1, not %d", n)
+		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidSteps, "down needs a number of migrations ≥ 1, not %d", n)
 	}
 	if err := m.m.Steps(-n); err != nil {
 		return fmt.Errorf("migrate down %d: %w", n, err)
@@ -161,7 +161,7 @@ func Readiness(pool *pgxpool.Pool, want uint) func(context.Context) error {
 			if dirty {
 				state = " (dirty: a migration failed half-way)"
 			}
-			return tournament.Errorf(tournament.KindUnavailable, "schema_not_current",
+			return tournament.Errorf(tournament.KindUnavailable, tournament.CodeSchemaNotCurrent,
 				"database schema is at version %d%s; this server needs version %d", got, state, want)
 		}
 		return nil

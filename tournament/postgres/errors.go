@@ -62,21 +62,21 @@ func MapError(err error, subject string) error {
 		case pgErr.Code == codeUniqueViolation:
 			return wrap(tournament.KindConflict, code+"_exists", subject+" already exists")
 		case pgErr.Code == codeForeignKeyViolation:
-			return wrap(tournament.KindConflict, "reference_violation", subject+" refers to or is referred to by something that does not allow the change")
+			return wrap(tournament.KindConflict, tournament.CodeReferenceViolation, subject+" refers to or is referred to by something that does not allow the change")
 		case pgErr.Code == codeCheckViolation:
-			return wrap(tournament.KindRejected, "constraint_violation", subject+" breaks a rule of the data")
+			return wrap(tournament.KindRejected, tournament.CodeConstraintViolation, subject+" breaks a rule of the data")
 		case pgErr.Code == codeBadCharacter || pgErr.Code == codeUntranslatable:
-			return wrap(tournament.KindInvalid, "invalid_text", subject+": the text holds a NUL character or bytes that are not UTF-8")
+			return wrap(tournament.KindInvalid, tournament.CodeInvalidText, subject+": the text holds a NUL character or bytes that are not UTF-8")
 		case pgErr.Code == codeSerialization || pgErr.Code == codeDeadlock:
-			return wrap(tournament.KindConflict, "concurrent_update", subject+" was changed at the same time by another request; try again")
+			return wrap(tournament.KindConflict, tournament.CodeConcurrentUpdate, subject+" was changed at the same time by another request; try again")
 		case unavailableCode(pgErr.Code):
-			return wrap(tournament.KindUnavailable, "database_unavailable", "the database is not available")
+			return wrap(tournament.KindUnavailable, tournament.CodeDatabaseUnavailable, "the database is not available")
 		}
 	}
 	if isConnectionFailure(err) {
-		return wrap(tournament.KindUnavailable, "database_unavailable", "the database is not available")
+		return wrap(tournament.KindUnavailable, tournament.CodeDatabaseUnavailable, "the database is not available")
 	}
-	return wrap(tournament.KindInternal, "internal", "An internal error occurred.")
+	return wrap(tournament.KindInternal, tournament.CodeInternal, "An internal error occurred.")
 }
 
 // unavailableCode reports whether a PostgreSQL error code means the server

@@ -72,10 +72,10 @@ func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint 
 	}
 	switch {
 	case !bytes.Equal(stored, fingerprint):
-		return nil, tournament.Errorf(tournament.KindRejected, "idempotency_key_reused",
+		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodeIdempotencyKeyReused,
 			"the Idempotency-Key %q was already used with a different request", key)
 	case response == nil:
-		return nil, tournament.Errorf(tournament.KindConflict, "idempotency_key_in_use",
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
 			"a request with the Idempotency-Key %q is still being handled; retry later", key)
 	}
 	return response, nil

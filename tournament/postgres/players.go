@@ -92,7 +92,7 @@ func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now t
 			return nil, err
 		}
 		if missing != "" {
-			e := tournament.Errorf(tournament.KindInvalid, "person_not_found",
+			e := tournament.Errorf(tournament.KindInvalid, tournament.CodePersonNotFound,
 				"the register has no person %s (or they were merged into another entry); pick them again", missing)
 			e.Details = map[string]any{"field": "person"}
 			return nil, e

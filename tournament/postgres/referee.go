@@ -45,7 +45,7 @@ func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time
 			return MapError(err, "referee token")
 		}
 		if t.RevokedAt != nil {
-			return tournament.Errorf(tournament.KindConflict, "token_revoked", "referee token %s was already revoked", id)
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeTokenRevoked, "referee token %s was already revoked", id)
 		}
 		t.RevokedAt = &now
 		out = t
@@ -159,7 +159,7 @@ func (s *Store) SetCorrectionMinutes(ctx context.Context, tid string, minutes in
 	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE tournaments SET correction_minutes = $2 WHERE id = $1`, tid, minutes)
 		if err == nil && tag.RowsAffected() == 0 {
-			return tournament.Errorf(tournament.KindNotFound, "tournament_not_found", "tournament not found")
+			return tournament.Errorf(tournament.KindNotFound, tournament.CodeTournamentNotFound, "tournament not found")
 		}
 		return err
 	})
@@ -186,12 +186,12 @@ func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
 			VALUES ($1, $2, $3, $4, $5)`, c.TournamentID, c.Round, c.SeedSHA256, c.By, c.CreatedAt)
 		return err
 	})
-	if tournament.ErrorCode(err) == "commitment_exists" {
-		return tournament.Errorf(tournament.KindConflict, "commitment_exists", "round %d already has a commitment; it cannot be changed", c.Round)
+	if tournament.ErrorCode(err) == tournament.CodeCommitmentExists {
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeCommitmentExists, "round %d already has a commitment; it cannot be changed", c.Round)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.ConstraintName == "commitment_before_draw" {
-		return tournament.Errorf(tournament.KindConflict, "round_drawn", "round %d is already drawn; a commitment must come before the draw", c.Round)
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundDrawn, "round %d is already drawn; a commitment must come before the draw", c.Round)
 	}
 	return err
 }

@@ -78,7 +78,7 @@ func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason strin
 			return err
 		}
 		if standing != 2 {
-			return tournament.Errorf(tournament.KindConflict, "person_merged", "one of %s and %s is merged already", from, into)
+			return tournament.Errorf(tournament.KindConflict, tournament.CodePersonMerged, "one of %s and %s is merged already", from, into)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE people SET merged_into = $2 WHERE id = $1`, from, into); err != nil {
 			return err

@@ -47,7 +47,7 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 	r := &tournament.Round{TournamentID: tid, Number: n}
 	err := tx.QueryRow(ctx, `SELECT status FROM rounds WHERE tournament_id = $1 AND number = $2 FOR SHARE`, tid, n).Scan(&r.Status)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+		return nil, tournament.RoundNotFound(n)
 	}
 	return r, err
 }
@@ -79,9 +79,9 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	case err != nil:
 		return nil, nil, MapError(err, "tournament")
 	case !hasR:
-		return nil, nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+		return nil, nil, tournament.RoundNotFound(n)
 	case !hasT:
-		return nil, nil, tournament.Errorf(tournament.KindNotFound, "table_not_found", "round %d has no table %d", n, t)
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
 	}
 	if len(rules) > 0 {
 		st.Rules = rules
@@ -129,7 +129,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, chec
 		return r, true, nil
 	}
 	if status == nil {
-		return nil, false, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", k.Round)
+		return nil, false, tournament.RoundNotFound(k.Round)
 	}
 	if err := check(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: tournament.RoundStatus(*status)}); err != nil {
 		return nil, false, err
@@ -258,7 +258,7 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 			return err
 		}
 		if err := checkNoResult(ctx, tx, k); err != nil {
-			if tournament.ErrorCode(err) != "game_over" {
+			if tournament.ErrorCode(err) != tournament.CodeGameOver {
 				return err
 			}
 			over = true
@@ -291,7 +291,7 @@ func (s *Store) AppendDeal(ctx context.Context, k tournament.GameKey, seq int, d
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return tournament.Errorf(tournament.KindConflict, "deal_conflict",
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
 				"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
 		}
 		if final == nil {
@@ -317,5 +317,5 @@ func checkNoResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 }
 
 func gameOverError() error {
-	return tournament.Errorf(tournament.KindConflict, "game_over", "this game already has a result; no more deals can be added")
+	return tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
 }

@@ -177,7 +177,7 @@ func insertRound(ctx context.Context, tx pgx.Tx, r *tournament.Round) error {
 // Round returns round n with its tables.
 func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round, error) {
 	if n < 1 {
-		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+		return nil, tournament.RoundNotFound(n)
 	}
 	var r *tournament.Round
 	err := s.inTx(ctx, pgx.RepeatableRead, "round", func(tx pgx.Tx) error {
@@ -189,7 +189,7 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 			if _, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid)); err != nil {
 				return MapError(err, "tournament")
 			}
-			return tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+			return tournament.RoundNotFound(n)
 		}
 		r = &rounds[0]
 		return nil

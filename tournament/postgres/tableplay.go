@@ -232,7 +232,7 @@ func readClock(ctx context.Context, tx pgx.Tx, tid string, n int, lock string) (
 		if _, err := tournamentExists(ctx, tx, tid); err != nil {
 			return nil, err
 		}
-		return nil, tournament.Errorf(tournament.KindNotFound, "round_not_found", "round %d not found", n)
+		return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %d not found", n)
 	}
 	if err != nil {
 		return nil, err

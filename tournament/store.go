@@ -24,9 +24,11 @@ type RoundChange struct {
 
 // Store keeps tournaments. Each method is one transaction. Methods that
 // take a callback load what the callback needs inside their transaction,
-// holding the tournament's row lock, so that the decision the callback
-// makes and the write that follows cannot interleave with another write to
-// the same tournament.
+// holding the tournament's row lock (game results and deals: a shared lock
+// on their round's row), so that the decision the callback makes and the
+// write that follows cannot interleave with another write to the same
+// tournament. SubmitResult is the exception: its callback only words a
+// refusal the store has already decided (see there).
 type Store interface {
 	// CreateTournament stores a new tournament with its secrets.
 	CreateTournament(ctx context.Context, t *Tournament, s Secrets) error
@@ -61,11 +63,14 @@ type Store interface {
 	// AddTieResolution stores a resolution after check approves the state.
 	AddTieResolution(ctx context.Context, tid string, r *TieResolution, check func(*State) error) error
 
-	// SubmitResult stores a game's first result unless the game already
-	// has one, under check's approval of the round as it is (its number and
-	// status, holding a shared lock on it). It returns the
-	// stored effective result and whether this call created it.
-	SubmitResult(ctx context.Context, r *GameResult, check func(*Round) error) (*GameResult, bool, error)
+	// SubmitResult stores r as its game's first result while the game's
+	// round is open, deciding that under a shared lock on the round (closing
+	// a round waits for it): it returns r as stored and true. When the game
+	// already has a result it stores nothing and returns that effective
+	// result and false. When the round is not open it stores nothing and
+	// returns the error closed makes of the round as it read it (its number
+	// and status).
+	SubmitResult(ctx context.Context, r *GameResult, closed func(*Round) error) (*GameResult, bool, error)
 	// Outcomes returns the recorded outcomes of round n (none while it is open).
 	Outcomes(ctx context.Context, tid string, n int) ([]Outcome, error)
 	// Results returns the effective results of round n (of every round

@@ -56,7 +56,7 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 // Disputes lists a tournament's disputes with their rulings.
 func (s *Store) Disputes(ctx context.Context, tid string) ([]tournament.Dispute, error) {
 	var out []tournament.Dispute
-	err := s.inTx(ctx, pgx.RepeatableRead, "dispute", func(tx pgx.Tx) error {
+	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
 		if err != nil {
 			return err
@@ -76,7 +76,7 @@ func (s *Store) Disputes(ctx context.Context, tid string) ([]tournament.Dispute,
 // Dispute returns one dispute with its ruling.
 func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.Dispute, error) {
 	var d *tournament.Dispute
-	err := s.inTx(ctx, pgx.RepeatableRead, "dispute", func(tx pgx.Tx) error {
+	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
 		d, err = scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
 		if err != nil {

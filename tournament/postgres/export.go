@@ -15,7 +15,7 @@ var _ tournament.Importer = (*Store)(nil)
 // players, rounds with tables, results, outcomes and tie resolutions — in
 // one transaction: all of it or nothing.
 func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
 			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
 		}

@@ -24,7 +24,7 @@ func scanPlayer(row pgx.Row) (tournament.Player, error) {
 func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tournament.Tournament, int) error,
 	ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
 	var out []tournament.Player
-	err := s.inTx(ctx, pgx.ReadCommitted, "player", func(tx pgx.Tx) error {
+	err := s.write(ctx, "player", func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now t
 func (s *Store) UpdatePlayer(ctx context.Context, tid, pid string,
 	change func(*tournament.Tournament, tournament.Player) (tournament.Player, error)) (tournament.Player, error) {
 	var out tournament.Player
-	err := s.inTx(ctx, pgx.ReadCommitted, "player", func(tx pgx.Tx) error {
+	err := s.write(ctx, "player", func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err

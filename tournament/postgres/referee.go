@@ -28,7 +28,7 @@ func scanReferee(row pgx.Row, extra ...any) (*tournament.RefereeToken, error) {
 
 // AddRefereeToken stores a referee token under its hash.
 func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken, hash []byte) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "referee token", func(tx pgx.Tx) error {
+	return s.write(ctx, "referee token", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO referee_tokens (tournament_id, id, name, token_hash, created_by, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.TournamentID, t.ID, t.Name, hash, t.CreatedBy, t.CreatedAt)
 		return err
@@ -38,7 +38,7 @@ func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken,
 // RevokeRefereeToken marks a token revoked.
 func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*tournament.RefereeToken, error) {
 	var out *tournament.RefereeToken
-	err := s.inTx(ctx, pgx.ReadCommitted, "referee token", func(tx pgx.Tx) error {
+	err := s.write(ctx, "referee token", func(tx pgx.Tx) error {
 		t, err := scanReferee(tx.QueryRow(ctx, `SELECT `+refereeColumns+` FROM referee_tokens
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
 		if err != nil {
@@ -81,7 +81,7 @@ func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*tournamen
 // RefereeState returns a consistent snapshot of what rulings look at.
 func (s *Store) RefereeState(ctx context.Context, tid string) (*tournament.RefereeState, error) {
 	var st *tournament.RefereeState
-	err := s.inTx(ctx, pgx.RepeatableRead, "tournament", func(tx pgx.Tx) error {
+	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
 		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
 			return MapError(err, "tournament")
@@ -156,7 +156,7 @@ func queryAdjustments(ctx context.Context, tx querier, tid string) ([]tournament
 
 // SetCorrectionMinutes sets a tournament's correction window.
 func (s *Store) SetCorrectionMinutes(ctx context.Context, tid string, minutes int) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE tournaments SET correction_minutes = $2 WHERE id = $1`, tid, minutes)
 		if err == nil && tag.RowsAffected() == 0 {
 			return tournament.Errorf(tournament.KindNotFound, tournament.CodeTournamentNotFound, "tournament not found")
@@ -178,7 +178,7 @@ func (s *Store) Reopen(ctx context.Context, tid string, r *tournament.Reopening,
 
 // Commit stores a draw commitment.
 func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
-	err := s.inTx(ctx, pgx.ReadCommitted, "commitment", func(tx pgx.Tx) error {
+	err := s.write(ctx, "commitment", func(tx pgx.Tx) error {
 		if _, err := lockTournament(ctx, tx, c.TournamentID); err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
 // lockedReferee runs fn in a write transaction holding the tournament's
 // row lock, on the referee state loaded inside it.
 func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *tournament.RefereeState) error) error {
-	return s.inTx(ctx, pgx.ReadCommitted, subject, func(tx pgx.Tx) error {
+	return s.write(ctx, subject, func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err

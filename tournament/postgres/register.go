@@ -33,7 +33,7 @@ func logRegister(ctx context.Context, tx pgx.Tx, c tournament.RegisterChange) er
 // AddPerson stores a new person and logs it.
 func (s *Store) AddPerson(ctx context.Context, n tournament.NewPerson, actor string, now time.Time) (tournament.Person, error) {
 	var p tournament.Person
-	err := s.inTx(ctx, pgx.ReadCommitted, "person", func(tx pgx.Tx) error {
+	err := s.write(ctx, "person", func(tx pgx.Tx) error {
 		var err error
 		if p, err = insertPerson(ctx, tx, n, now); err != nil {
 			return err
@@ -70,7 +70,7 @@ func (s *Store) People(ctx context.Context, query string, limit int) ([]tourname
 // MergePeople merges from into into, both still standing (checked again
 // under their row locks), and logs it.
 func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason string, now time.Time) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "person", func(tx pgx.Tx) error {
+	return s.write(ctx, "person", func(tx pgx.Tx) error {
 		var standing int
 		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT id FROM people WHERE id IN ($1, $2) AND merged_into IS NULL
 			ORDER BY id FOR UPDATE) l`, from, into).Scan(&standing)
@@ -125,7 +125,7 @@ func (s *Store) RegisterLog(ctx context.Context, person string) ([]tournament.Re
 
 // CreateSeries stores a series with its first tournaments.
 func (s *Store) CreateSeries(ctx context.Context, sr *tournament.Series, actor string, now time.Time) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "series", func(tx pgx.Tx) error {
+	return s.write(ctx, "series", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO series (id, name, best_of, min_nights, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			sr.ID, sr.Name, sr.Rule.BestOf, sr.Rule.MinNights, sr.CreatedAt)
 		if err != nil {
@@ -154,7 +154,7 @@ func addSeriesTournament(ctx context.Context, tx pgx.Tx, sid, tid, actor string,
 
 // AddSeriesTournament adds a tournament to a series (again: no change).
 func (s *Store) AddSeriesTournament(ctx context.Context, sid, tid, actor string, now time.Time) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "series", func(tx pgx.Tx) error {
+	return s.write(ctx, "series", func(tx pgx.Tx) error {
 		return addSeriesTournament(ctx, tx, sid, tid, actor, now)
 	})
 }

@@ -90,17 +90,14 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	return &tt, &rd, nil
 }
 
-// SubmitResult stores a game's first result unless it already has one.
-// The common path is one statement (one round trip, its own transaction):
-// it takes a shared lock on the round (closing takes an exclusive one) and
-// inserts the result if the round is open; two concurrent submissions race
-// on the unique index and the loser reads the winner's row.
-func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, check func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
-	places, err := encodePlaces(r.Places)
-	if err != nil {
-		return nil, false, err
-	}
-	const q = `WITH act AS (` + auditActorSelect + `
+// submitResultParams is the number of submitResultSQL's own parameters;
+// the audit actor's three follow them.
+const submitResultParams = 10
+
+// submitResultSQL inserts a submission while its round is open, in one
+// statement that sets the audit actor and holds a shared lock on the
+// round's row (closing a round takes an exclusive one).
+var submitResultSQL = `WITH act AS (` + auditActorSelect(submitResultParams+1) + `
 		), rd AS (
 			SELECT status FROM rounds, act WHERE tournament_id = $1 AND number = $2 FOR SHARE OF rounds
 		), ins AS (
@@ -111,15 +108,26 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, chec
 			RETURNING id, record, result
 		)
 		SELECT (SELECT status FROM rd), ins.id, ins.record, ins.result FROM (SELECT 1) one LEFT JOIN ins ON true`
+
+// SubmitResult stores a game's first result unless it already has one.
+// The common path is one statement (one round trip, its own transaction):
+// submitResultSQL inserts the result if the round is open; two concurrent
+// submissions race on the unique index and the loser reads the winner's
+// row. The decision that the round is open is the statement's, under its
+// lock; closed only words the refusal.
+func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, closed func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
+	places, err := encodePlaces(r.Places)
+	if err != nil {
+		return nil, false, err
+	}
 	k := r.Key
 	var (
 		status         *string
 		id             *int64
 		record, result []byte // as stored, so a repeat answers byte for byte the same
 	)
-	act := tournament.AuditActorFrom(ctx)
-	err = s.pool.QueryRow(ctx, q, k.TournamentID, k.Round, k.Table, k.Game, string(r.Record), r.RecordHash,
-		string(r.Result), string(places), r.SubmittedBy, r.CreatedAt, string(act.Role), act.Token, act.Reason).
+	err = s.pool.QueryRow(ctx, submitResultSQL, withAuditActor(ctx, k.TournamentID, k.Round, k.Table, k.Game,
+		string(r.Record), r.RecordHash, string(r.Result), string(places), r.SubmittedBy, r.CreatedAt)...).
 		Scan(&status, &id, &record, &result)
 	if err != nil {
 		return nil, false, MapError(err, "result")
@@ -131,11 +139,14 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, chec
 	if status == nil {
 		return nil, false, tournament.RoundNotFound(k.Round)
 	}
-	if err := check(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: tournament.RoundStatus(*status)}); err != nil {
-		return nil, false, err
+	if st := tournament.RoundStatus(*status); st != tournament.RoundOpen {
+		if err := closed(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: st}); err != nil {
+			return nil, false, err
+		}
+		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", k.Round, st)
 	}
 	var out *tournament.GameResult
-	err = s.inTx(ctx, pgx.ReadCommitted, "result", func(tx pgx.Tx) error {
+	err = s.read(ctx, "result", func(tx pgx.Tx) error {
 		out, err = effectiveResult(ctx, tx, k)
 		return err
 	})
@@ -239,7 +250,7 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 		out  []json.RawMessage
 		over bool
 	)
-	err := s.inTx(ctx, pgx.RepeatableRead, "deal", func(tx pgx.Tx) error {
+	err := s.read(ctx, "deal", func(tx pgx.Tx) error {
 		// Each deal in its latest version (migration 000030).
 		rows, err := tx.Query(ctx, `SELECT coalesce((SELECT c.deal FROM deal_corrections c
 				WHERE c.tournament_id = d.tournament_id AND c.round = d.round AND c.table_no = d.table_no
@@ -273,7 +284,7 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 // time) or a game that already has a result is a conflict.
 func (s *Store) AppendDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
 	final *tournament.GameResult, check func(*tournament.Round) error) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "deal", func(tx pgx.Tx) error {
+	return s.write(ctx, "deal", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
 		if err != nil {
 			return err

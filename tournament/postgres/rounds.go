@@ -12,7 +12,7 @@ import (
 // State returns a consistent snapshot of a tournament's state.
 func (s *Store) State(ctx context.Context, tid string) (*tournament.State, error) {
 	var st *tournament.State
-	err := s.inTx(ctx, pgx.RepeatableRead, "tournament", func(tx pgx.Tx) error {
+	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
 		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
 			return MapError(err, "tournament")
@@ -139,7 +139,7 @@ func queryResolutions(ctx context.Context, tx querier, tid string) ([]tournament
 // the tournament running.
 func (s *Store) DrawRound(ctx context.Context, tid string, plan func(*tournament.State) (*tournament.Round, error)) (*tournament.Round, error) {
 	var r *tournament.Round
-	err := s.inTx(ctx, pgx.ReadCommitted, "round", func(tx pgx.Tx) error {
+	err := s.write(ctx, "round", func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
@@ -180,7 +180,7 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 		return nil, tournament.RoundNotFound(n)
 	}
 	var r *tournament.Round
-	err := s.inTx(ctx, pgx.RepeatableRead, "round", func(tx pgx.Tx) error {
+	err := s.read(ctx, "round", func(tx pgx.Tx) error {
 		rounds, err := queryRounds(ctx, tx, tid, n)
 		if err != nil {
 			return err
@@ -202,7 +202,7 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 func (s *Store) CloseRound(ctx context.Context, tid string, n int, now time.Time,
 	decide func(*tournament.State) (*tournament.RoundChange, error)) (*tournament.RoundChange, error) {
 	var ch *tournament.RoundChange
-	err := s.inTx(ctx, pgx.ReadCommitted, "round", func(tx pgx.Tx) error {
+	err := s.write(ctx, "round", func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
@@ -244,7 +244,7 @@ func writeClose(ctx context.Context, tx pgx.Tx, tid string, n int, now time.Time
 
 // AddTieResolution stores a resolution after check approves the locked state.
 func (s *Store) AddTieResolution(ctx context.Context, tid string, r *tournament.TieResolution, check func(*tournament.State) error) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "tie resolution", func(tx pgx.Tx) error {
+	return s.write(ctx, "tie resolution", func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {
 			return err

@@ -24,18 +24,29 @@ var _ tournament.Store = (*Store)(nil)
 // NewStore returns the tournament store on pool.
 func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-// inTx runs fn in a transaction of the given isolation and commits it when
-// fn succeeds. Errors are mapped to tournament errors about subject.
-// Writes run at read committed: those transactions first tell the database
-// who is writing, for the audit log (setAuditActor); the read-only
-// snapshots at repeatable read skip that round trip.
-func (s *Store) inTx(ctx context.Context, iso pgx.TxIsoLevel, subject string, fn func(pgx.Tx) error) error {
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: iso})
+// write runs fn in a read-committed transaction that first tells the
+// database who is writing, for the audit log (setAuditActor), and commits
+// it when fn succeeds. Errors are mapped to tournament errors about subject.
+func (s *Store) write(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
+	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, subject, fn)
+}
+
+// read runs fn in a read-only snapshot: one repeatable-read transaction the
+// database itself keeps from writing (a write in it fails with SQLSTATE
+// 25006), so it needs no audit actor.
+func (s *Store) read(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
+	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, subject, fn)
+}
+
+// inTx runs fn in a transaction with opts, setting the audit actor unless
+// the transaction is read only, and commits it when fn succeeds.
+func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn func(pgx.Tx) error) error {
+	tx, err := s.pool.BeginTx(ctx, opts)
 	if err != nil {
 		return MapError(err, subject)
 	}
 	defer tx.Rollback(ctx)
-	if iso != pgx.RepeatableRead {
+	if opts.AccessMode != pgx.ReadOnly {
 		if err := setAuditActor(ctx, tx); err != nil {
 			return MapError(err, subject)
 		}
@@ -82,7 +93,7 @@ func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, 
 	if st.Rules != nil {
 		rules = string(st.Rules)
 	}
-	return s.inTx(ctx, pgx.ReadCommitted, "tournament", func(tx pgx.Tx) error {
+	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
 			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks)

@@ -97,7 +97,7 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 // entered yet).
 func (s *Store) TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
 	var out *tournament.TableGame
-	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
+	err := s.read(ctx, "game", func(tx pgx.Tx) error {
 		var err error
 		out, err = oneTableGame(ctx, tx, k)
 		return err
@@ -116,7 +116,7 @@ func oneTableGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tourna
 // TableGames returns every game of round n that has deals or a result.
 func (s *Store) TableGames(ctx context.Context, tid string, n int) ([]tournament.TableGame, error) {
 	var out []tournament.TableGame
-	err := s.inTx(ctx, pgx.RepeatableRead, "game", func(tx pgx.Tx) error {
+	err := s.read(ctx, "game", func(tx pgx.Tx) error {
 		var err error
 		out, err = tableGames(ctx, tx, tournament.GameKey{TournamentID: tid, Round: n})
 		return err
@@ -136,7 +136,7 @@ func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 // game, as decide approves.
 func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
 	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
-	return s.inTx(ctx, pgx.ReadCommitted, "deal", func(tx pgx.Tx) error {
+	return s.write(ctx, "deal", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
 		if err != nil {
 			return err
@@ -177,7 +177,7 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 		g       *tournament.TableGame
 		created bool
 	)
-	err := s.inTx(ctx, pgx.ReadCommitted, "confirmation", func(tx pgx.Tx) error {
+	err := s.write(ctx, "confirmation", func(tx pgx.Tx) error {
 		if err := lockGame(ctx, tx, k); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 // RoundClock returns the clock of round n.
 func (s *Store) RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error) {
 	var c *tournament.Clock
-	err := s.inTx(ctx, pgx.RepeatableRead, "clock", func(tx pgx.Tx) error {
+	err := s.read(ctx, "clock", func(tx pgx.Tx) error {
 		var err error
 		c, err = readClock(ctx, tx, tid, n, "")
 		return err
@@ -269,7 +269,7 @@ func utcOrNil(t *time.Time) *time.Time {
 func (s *Store) SetRoundClock(ctx context.Context, tid string, n int,
 	decide func(*tournament.Round, *tournament.Clock) (*tournament.Clock, error)) (*tournament.Clock, error) {
 	var out *tournament.Clock
-	err := s.inTx(ctx, pgx.ReadCommitted, "clock", func(tx pgx.Tx) error {
+	err := s.write(ctx, "clock", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, tid, n)
 		if err != nil {
 			if _, err2 := tournamentExists(ctx, tx, tid); err2 != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // tableCode returns the code of table n of round 1.
@@ -314,5 +316,133 @@ func TestTableCodesAreRateLimited(t *testing.T) {
 	// The same budget as the login page's.
 	if r := b.post("/login", "/login", url.Values{"token": {f.Token}}); r.Status != http.StatusTooManyRequests {
 		t.Errorf("login while limited = %d, want 429", r.Status)
+	}
+}
+
+// playGame enters a whole score-sheet game at the table through the page,
+// deal by deal, and returns its deals.
+func (b *browser) playGame(f *fixture, tb tournament.Table, g int, seed uint64) []map[string]map[string]int {
+	b.t.Helper()
+	rec := tournamenttest.SheetGame(rand.New(rand.NewPCG(seed, 1)), tb.Players, tb.FirstDealerOf(g))
+	deals := sheetLines(b.t, rec)
+	for k, d := range deals {
+		form := url.Values{}
+		for i, pid := range tb.Players {
+			for src, v := range d[pid] {
+				field, val := sheetField(src, v)
+				form.Set(fmt.Sprintf("s%d_%s", i+1, field), val)
+			}
+		}
+		if status, ans := b.postDeal(f, g, k+1, fmt.Sprintf("g%d-d%d", g, k+1), form); !ans.OK {
+			b.t.Fatalf("game %d deal %d = %d %+v", g, k+1, status, ans)
+		}
+	}
+	return deals
+}
+
+// TestTableConfirmations plays a game on the table page, has every player
+// confirm it there, and opens a dispute about one of its deals.
+func TestTableConfirmations(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tb := f.Round.Tables[0]
+	b := s.browser(t)
+	b.tableLogin(f, tableCode(t, s, f, 1))
+	b.playGame(f, tb, 1, 4)
+	page := "/t/" + f.ID + "/table?game=1"
+	r := b.mustGet(page, http.StatusOK)
+	for _, pid := range tb.Players {
+		if !strings.Contains(r.Body, "I, "+nameOf(f, pid)+", confirm") {
+			t.Fatalf("finished game: no confirm button for %s\n%s", nameOf(f, pid), r.Body)
+		}
+	}
+	// Someone from another table cannot confirm here.
+	other := f.Round.Tables[1].Players[0]
+	if r = b.post(page, "/t/"+f.ID+"/table/games/1/confirmations", url.Values{"player": {other}}); r.Status/100 != 4 || strings.Contains(r.Body, other+" ") {
+		t.Errorf("a player of another table confirms = %d, want a 4xx without IDs", r.Status)
+	}
+	for i, pid := range tb.Players {
+		r = b.post(page, "/t/"+f.ID+"/table/games/1/confirmations", url.Values{"player": {pid}})
+		if r.Status != http.StatusSeeOther {
+			t.Fatalf("confirm %s = %d, want 303\n%s", nameOf(f, pid), r.Status, r.Body)
+		}
+		r = b.mustGet(page, http.StatusOK)
+		if want := nameOf(f, pid) + " confirmed at"; !strings.Contains(r.Body, want) {
+			t.Errorf("after confirmation %d: page lacks %q", i+1, want)
+		}
+	}
+	if !strings.Contains(r.Body, "Confirmed by every player") || !strings.Contains(r.Body, `data-status="confirmed"`) {
+		t.Errorf("every player confirmed: want the game and its deals shown confirmed")
+	}
+	// A dispute about deal 2, opened by the second player.
+	r = b.post(page, "/t/"+f.ID+"/table/games/1/dispute", url.Values{"player": {tb.Players[1]}, "deal": {"2"},
+		"description": {"The final hand was a flush, not a straight."}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("dispute = %d, want 303\n%s", r.Status, r.Body)
+	}
+	ds, err := s.refs.Disputes(context.Background(), org, f.ID)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("disputes = %v, %v; want one", ds, err)
+	}
+	if d := ds[0]; d.Deal == nil || *d.Deal != 2 || !strings.Contains(d.Description, nameOf(f, tb.Players[1])+": The final hand") {
+		t.Errorf("dispute = deal %v, %q; want deal 2 and the player's name", d.Deal, d.Description)
+	}
+}
+
+// setClock changes the round clock through the API as the organizer.
+func setClock(t *testing.T, s *site, f *fixture, body string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/v1/tournaments/"+f.ID+"/rounds/1/clock", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+f.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("clock %s = %d", body, resp.StatusCode)
+	}
+}
+
+// TestTableClock reads the round clock from the table page and checks
+// that, once time is called, the next deal a table enters ends its game.
+func TestTableClock(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	b := s.browser(t)
+	b.tableLogin(f, tableCode(t, s, f, 1))
+	clock := func() map[string]any {
+		r := b.mustGet("/t/"+f.ID+"/table/clock", http.StatusOK)
+		var c map[string]any
+		if err := json.Unmarshal([]byte(r.Body), &c); err != nil {
+			t.Fatalf("clock: %v\n%s", err, r.Body)
+		}
+		return c
+	}
+	if c := clock(); c["state"] != "idle" {
+		t.Errorf("clock before the start = %v, want idle", c)
+	}
+	setClock(t, s, f, `{"action": "start", "minutes": 90}`)
+	if c := clock(); c["state"] != "running" || c["remaining_seconds"].(float64) < 89*60 {
+		t.Errorf("clock after the start = %v, want running with about 90 minutes", c)
+	}
+	if status, ans := b.postDeal(f, 1, 1, "", url.Values{"s1_hand1": {"2"}, "s2_last": {"5"}}); !ans.OK || ans.GameOver {
+		t.Fatalf("deal 1 = %d %+v, want ok, game on", status, ans)
+	}
+	setClock(t, s, f, `{"action": "call_time"}`)
+	if c := clock(); c["state"] != "time_called" {
+		t.Errorf("clock after time is called = %v, want time_called", c)
+	}
+	// The deal being played is the last: it ends the game by time.
+	if status, ans := b.postDeal(f, 1, 2, "", url.Values{"s3_last": {"5"}}); !ans.OK || !ans.GameOver {
+		t.Fatalf("deal 2 after time was called = %d %+v, want ok and the game over", status, ans)
+	}
+	if r := b.mustGet("/t/"+f.ID+"/table?game=1", http.StatusOK); !strings.Contains(r.Body, "Game over") || strings.Contains(r.Body, `id="deal-form"`) {
+		t.Errorf("game 1 after its last deal: want it over, without the entry form")
+	}
+	// Without a session the clock is not shown.
+	if r := s.browser(t).mustGet("/t/"+f.ID+"/table/clock", http.StatusOK); !strings.Contains(r.Body, `"idle"`) {
+		t.Errorf("clock without a session = %s, want idle", r.Body)
 	}
 }

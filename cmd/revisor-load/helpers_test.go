@@ -36,6 +36,7 @@ func startServer(t *testing.T, admin string) string {
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
 		Referees:    refs,
+		Register:    tournament.NewRegister(store, store, nil),
 		Events:      tournament.NewBroker(),
 	})
 	if err != nil {

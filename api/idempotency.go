@@ -125,6 +125,18 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 			}
 		}
 	}()
+	// A write that began runs to its end even when the client hangs up, so
+	// that its answer is stored for the retry. Cancelled halfway, it could
+	// commit while the handler reports "context canceled" (a 5xx, never
+	// stored), and the retry under the same key would write it again. The
+	// request's deadline still holds.
+	rctx := context.WithoutCancel(c.Request().Context())
+	if d, ok := c.Request().Context().Deadline(); ok {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithDeadline(rctx, d)
+		defer cancel()
+	}
+	c.SetRequest(c.Request().WithContext(rctx))
 	if err := next(c); err != nil {
 		c.Error(err) // write the problem now, so that it is recorded
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -137,14 +138,7 @@ func toRating(mu, sigma, ord float64) ratingJSON {
 }
 
 // round3 keeps three decimals: enough for a list, and stable to read.
-func round3(f float64) float64 { return float64(int64(f*1000+copysignHalf(f))) / 1000 }
-
-func copysignHalf(f float64) float64 {
-	if f < 0 {
-		return -0.5
-	}
-	return 0.5
-}
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 func (s *Server) getPerson(c echo.Context) error {
 	reg := s.deps.Register

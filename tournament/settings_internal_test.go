@@ -80,6 +80,5 @@ func fieldOfErr(err error) string {
 	if !ok {
 		return ""
 	}
-	f, _ := te.Details["field"].(string)
-	return f
+	return te.Field()
 }

@@ -191,8 +191,8 @@ func (s *Store) ListSeries(ctx context.Context) ([]tournament.Series, error) {
 }
 
 // PlayedGames returns the effective result of every game of the card
-// game's tournaments in the order they were played, players named by their
-// person (merges resolved by the caller through Canonical... and here).
+// game's tournaments in the order they were played, each player named by
+// the person their entry ended in after merges.
 func (s *Store) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
 	canon, err := s.Canonical(ctx)
 	if err != nil {

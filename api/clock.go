@@ -50,7 +50,7 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 
 func (s *Server) getClock(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
@@ -64,12 +64,9 @@ func (s *Server) getClock(c echo.Context) error {
 
 func (s *Server) setClock(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
-	if err != nil {
-		return err
-	}
 	var req clockRequest
-	if err := decodeJSON(c, &req); err != nil {
+	n, err := roundBody(c, &req)
+	if err != nil {
 		return err
 	}
 	clk, err := svc.SetRoundClock(c.Request().Context(), actorOf(c), c.Param("tid"), n,

@@ -49,7 +49,7 @@ type windowJSON struct {
 
 func (s *Server) getWindow(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
@@ -83,12 +83,9 @@ type reopeningJSON struct {
 
 func (s *Server) reopenRound(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
-	if err != nil {
-		return err
-	}
 	req := reopenRequest{Minutes: tournament.DefaultCorrectionMinutes}
-	if err := decodeJSON(c, &req); err != nil {
+	n, err := roundBody(c, &req)
+	if err != nil {
 		return err
 	}
 	ro, err := refs.Reopen(c.Request().Context(), refereeActorOf(c), c.Param("tid"), n, req.Minutes, req.Reason)
@@ -132,12 +129,9 @@ type commitmentJSON struct {
 
 func (s *Server) commitSeed(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
-	if err != nil {
-		return err
-	}
 	var req commitmentRequest
-	if err := decodeJSON(c, &req); err != nil {
+	n, err := roundBody(c, &req)
+	if err != nil {
 		return err
 	}
 	cm, err := refs.Commit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), n, req.SHA256)
@@ -155,12 +149,9 @@ type revealRequest struct {
 func (s *Server) revealSeed(c echo.Context) error {
 	refs := s.deps.Referees
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
-	if err != nil {
-		return err
-	}
 	var req revealRequest
-	if err := decodeJSON(c, &req); err != nil {
+	n, err := roundBody(c, &req)
+	if err != nil {
 		return err
 	}
 	if req.Seed == nil {
@@ -198,7 +189,7 @@ type drawJSON struct {
 
 func (s *Server) getDraw(c echo.Context) error {
 	refs := s.deps.Referees
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}

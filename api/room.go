@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/tournament"
 )
 
 // roomGameJSON is one game in the room view.
@@ -40,7 +39,7 @@ type roomJSON struct {
 
 func (s *Server) getRoom(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}

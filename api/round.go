@@ -104,7 +104,7 @@ func (s *Server) listRounds(c echo.Context) error {
 
 func (s *Server) getRound(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ type codesJSON struct {
 
 func (s *Server) roundCodes(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ type closeJSON struct {
 
 func (s *Server) closeRound(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
+	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
@@ -220,12 +220,9 @@ type tieJSON struct {
 
 func (s *Server) resolveTie(c echo.Context) error {
 	svc := s.deps.Tournaments
-	n, err := intParam(c, "n", tournament.RoundParamNotFound)
-	if err != nil {
-		return err
-	}
 	var req tieRequest
-	if err := decodeJSON(c, &req); err != nil {
+	n, err := roundBody(c, &req)
+	if err != nil {
 		return err
 	}
 	r, err := svc.ResolveTie(c.Request().Context(), actorOf(c), c.Param("tid"), n, req.Players, req.Method, req.Note)

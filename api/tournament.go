@@ -148,6 +148,21 @@ func intParam(c echo.Context, name string, notFound func(param string) *tourname
 	return n, nil
 }
 
+// roundParam reads the round number {n} of a path.
+func roundParam(c echo.Context) (int, error) {
+	return intParam(c, "n", tournament.RoundParamNotFound)
+}
+
+// roundBody reads the round number {n} of a path and the request's JSON
+// body into req: the first steps of every write to a round.
+func roundBody[T any](c echo.Context, req *T) (int, error) {
+	n, err := roundParam(c)
+	if err != nil {
+		return 0, err
+	}
+	return n, decodeJSON(c, req)
+}
+
 // tableNotFound and gameNotFound are the 404s of the table and game path
 // parameters (tournament.RoundParamNotFound is the round's).
 func tableNotFound(param string) *tournament.Error {

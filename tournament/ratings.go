@@ -48,13 +48,17 @@ func (r *Register) Ratings(ctx context.Context) ([]RatedPerson, error) {
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, 0, len(rs.ratings))
+	for pid := range rs.ratings {
+		ids = append(ids, pid)
+	}
+	people, err := r.store.PeopleByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]RatedPerson, 0, len(rs.ratings))
 	for pid, rt := range rs.ratings {
-		p, err := r.store.Person(ctx, pid)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, RatedPerson{Person: p, Rating: rt, Games: rs.games[pid], Last: rs.last[pid]})
+		out = append(out, RatedPerson{Person: people[pid], Rating: rt, Games: rs.games[pid], Last: rs.last[pid]})
 	}
 	slices.SortFunc(out, func(a, b RatedPerson) int {
 		if c := cmp.Compare(b.Rating.Ordinal(), a.Rating.Ordinal()); c != 0 {

@@ -61,6 +61,9 @@ type RegisterStore interface {
 	AddPerson(ctx context.Context, n NewPerson, actor string, now time.Time) (Person, error)
 	// Person returns one entry (merged or not); not_found when there is none.
 	Person(ctx context.Context, id string) (Person, error)
+	// PeopleByID returns the entries named by ids (merged or not) in one
+	// read; not_found when one of them has no entry.
+	PeopleByID(ctx context.Context, ids []string) (map[string]Person, error)
 	// People lists the entries not merged away whose name, club or
 	// membership contains query (all when query is ""), by name, at most limit.
 	People(ctx context.Context, query string, limit int) ([]Person, error)

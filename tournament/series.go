@@ -189,14 +189,14 @@ func (r *Register) seriesRows(ctx context.Context, rule SeriesRule, nights []ser
 				GamePoints: s.GamePoints})
 		}
 	}
+	people, err := r.store.PeopleByID(ctx, order)
+	if err != nil {
+		return nil, err
+	}
 	rows := make([]SeriesRow, 0, len(order))
 	for _, pid := range order {
 		row := byPerson[pid]
-		p, err := r.store.Person(ctx, pid)
-		if err != nil {
-			return nil, err
-		}
-		row.Person = p
+		row.Person = people[pid]
 		countNights(row, rule)
 		rows = append(rows, *row)
 	}

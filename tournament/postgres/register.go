@@ -54,6 +54,30 @@ func (s *Store) Person(ctx context.Context, id string) (tournament.Person, error
 	return p, MapError(err, "person")
 }
 
+// PeopleByID returns the entries named by ids (merged or not), in one
+// query; an id with no entry is not_found.
+func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]tournament.Person, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+personColumns+` FROM people WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, MapError(err, "person")
+	}
+	out := make(map[string]tournament.Person, len(ids))
+	_, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct{}, error) {
+		p, err := scanPerson(r)
+		out[p.ID] = p
+		return struct{}{}, err
+	})
+	if err != nil {
+		return nil, MapError(err, "person")
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodePersonNotFound, "no person %q in the register", id)
+		}
+	}
+	return out, nil
+}
+
 // People lists the entries not merged away that match query.
 func (s *Store) People(ctx context.Context, query string, limit int) ([]tournament.Person, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(query)) + "%"

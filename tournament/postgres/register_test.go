@@ -37,6 +37,13 @@ func TestRegisterPeople(t *testing.T) {
 	}
 	_, err = reg.Person(e.ctx, "P'; DROP TABLE people; --")
 	wantCode(t, "a malformed id", err, "person_not_found")
+
+	got, err := e.store.PeopleByID(e.ctx, []string{anna.ID, anna.ID})
+	if err != nil || len(got) != 1 || got[anna.ID].Name != "Anna Berg" {
+		t.Errorf("PeopleByID(%s twice) = %+v, %v; want Anna Berg once", anna.ID, got, err)
+	}
+	_, err = e.store.PeopleByID(e.ctx, []string{anna.ID, "P999999"})
+	wantCode(t, "PeopleByID with an unknown id", err, "person_not_found")
 }
 
 // TestRegisterMergeChains: merging A into B and then B into C makes both A

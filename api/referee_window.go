@@ -148,7 +148,6 @@ type revealRequest struct {
 
 func (s *Server) revealSeed(c echo.Context) error {
 	refs := s.deps.Referees
-	svc := s.deps.Tournaments
 	var req revealRequest
 	n, err := roundBody(c, &req)
 	if err != nil {
@@ -157,17 +156,12 @@ func (s *Server) revealSeed(c echo.Context) error {
 	if req.Seed == nil {
 		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidSeed, "seed is required: the seed whose SHA-256 was committed")
 	}
-	ctx, a, tid := c.Request().Context(), refereeActorOf(c), c.Param("tid")
-	r, err := refs.Reveal(ctx, a, tid, n, *req.Seed)
+	a := refereeActorOf(c)
+	r, err := refs.Reveal(c.Request().Context(), a, c.Param("tid"), n, *req.Seed)
 	if err != nil {
 		return err
 	}
-	codes, err := svc.TableCodes(ctx, a, tid, r.Number)
-	if err != nil {
-		return err
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusCreated, toRound(r, codes))
+	return s.drawn(c, a, r)
 }
 
 // drawJSON is the public inputs of a round's draw (tournament.DrawInputs):

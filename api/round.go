@@ -70,13 +70,19 @@ func (s *Server) drawRound(c echo.Context) error {
 			return err
 		}
 	}
-	ctx, a, tid := c.Request().Context(), actorOf(c), c.Param("tid")
-	r, err := svc.DrawRoundWith(ctx, a, tid, tournament.DrawOptions{Seed: req.Seed, FixedTables: req.FixedTables,
+	a := actorOf(c)
+	r, err := svc.DrawRoundWith(c.Request().Context(), a, c.Param("tid"), tournament.DrawOptions{Seed: req.Seed, FixedTables: req.FixedTables,
 		KeepApart: req.KeepApart, ClubsApart: req.ClubsApart})
 	if err != nil {
 		return err
 	}
-	codes, err := svc.TableCodes(ctx, a, tid, r.Number)
+	return s.drawn(c, a, r)
+}
+
+// drawn answers a round just drawn (or revealed, which draws it) with its
+// tables and their codes, which no cache may keep.
+func (s *Server) drawn(c echo.Context, a tournament.Actor, r *tournament.Round) error {
+	codes, err := s.deps.Tournaments.TableCodes(c.Request().Context(), a, c.Param("tid"), r.Number)
 	if err != nil {
 		return err
 	}

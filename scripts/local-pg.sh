@@ -13,7 +13,9 @@
 #   stop    stop the cluster
 #   status  exit 0 when the cluster runs
 #   url     print the URL
-# Environment: REVISOR_PG_DATA (data folder), REVISOR_PG_PORT (port).
+# Environment: REVISOR_PG_DATA (data folder), REVISOR_PG_PORT (port),
+#   REVISOR_PG_OPTIONS (more server options for start, such as
+#   "-c shared_preload_libraries=pg_stat_statements").
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -89,7 +91,7 @@ start() {
     port_in_use && die "port $port is taken by another server; set REVISOR_PG_PORT to a free port"
     log "starting PostgreSQL on 127.0.0.1:$port (log: $data/server.log)"
     as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
-      -o "-p $port -k '$data' -c listen_addresses=127.0.0.1" start >&2
+      -o "-p $port -k '$data' -c listen_addresses=127.0.0.1 ${REVISOR_PG_OPTIONS:-}" start >&2
   fi
   url
 }

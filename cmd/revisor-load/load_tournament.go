@@ -22,6 +22,7 @@ type tourFlags struct {
 	players, gamesPerRound, rounds, retries int
 	putShare, sheetShare                    float64
 	serverPID                               int
+	pace                                    time.Duration
 }
 
 func (t *tourFlags) define(fs *flag.FlagSet) {
@@ -32,6 +33,8 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 	fs.Float64Var(&t.putShare, "put-share", 0, "with --players: fraction of games sent whole with PUT instead of deal by deal")
 	fs.Float64Var(&t.sheetShare, "sheet-share", 0.5, "with --players: fraction of deals sent as score-sheet lines (the rest are full deals)")
 	fs.IntVar(&t.retries, "retries", 20, "with --players: retries of a request with the same Idempotency-Key after no answer, 429, 502-504 or a key still in use")
+	fs.DurationVar(&t.pace, "pace", 0, "with --players: each table waits a random 0.5-1.5 times this between its deals, "+
+		"as players playing a deal do (e.g. 3s); 0 sends each deal as soon as the one before is answered (back to back)")
 	fs.IntVar(&t.serverPID, "server-pid", 0, "with --players: sample this local process's resident memory during the run (Linux)")
 }
 
@@ -40,8 +43,8 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 // average and, with --server-pid, the server's memory.
 func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) error {
 	t := cfg.tour
-	if t.putShare < 0 || t.putShare > 1 || t.sheetShare < 0 || t.sheetShare > 1 || t.rounds < 0 || t.retries < 0 {
-		return fmt.Errorf("%w: --put-share and --sheet-share 0-1, --rounds and --retries ≥ 0", errUsage)
+	if t.putShare < 0 || t.putShare > 1 || t.sheetShare < 0 || t.sheetShare > 1 || t.rounds < 0 || t.retries < 0 || t.pace < 0 {
+		return fmt.Errorf("%w: --put-share and --sheet-share 0-1, --rounds, --retries and --pace ≥ 0", errUsage)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
@@ -50,7 +53,7 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	fmt.Fprintf(stdout, "load: %s; load average before: %s\n", machine(), loadAverage())
 	res, err := loadgen.Run(ctx, loadgen.Config{BaseURL: cfg.url, AdminToken: cfg.adminToken, Players: t.players,
 		GamesPerRound: t.gamesPerRound, Clients: cfg.clients, Rounds: t.rounds, Seed: cfg.seed, PutShare: t.putShare,
-		SheetShare: t.sheetShare, Retries: t.retries, Progress: stdout})
+		SheetShare: t.sheetShare, Retries: t.retries, Pace: t.pace, Progress: stdout})
 	cancel()
 	if res == nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

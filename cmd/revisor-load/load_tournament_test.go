@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,11 +34,37 @@ func TestLoadTournament(t *testing.T) {
 	}
 }
 
+// TestLoadTournamentPaced: with --pace each table waits between its deals
+// as players playing them do, so one table after another (one client)
+// takes at least half the pace per deal after its first.
+func TestLoadTournamentPaced(t *testing.T) {
+	const admin = "load-admin-token-0123456789"
+	const pace = 40 * time.Millisecond
+	url := startServer(t, admin)
+	var out bytes.Buffer
+	start := time.Now()
+	err := run(context.Background(), []string{"--url", url, "--players", "8", "--clients", "1", "--rounds", "1",
+		"--games-per-round", "1", "--pace", pace.String(), "--duration", "2m"}, mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("revisor-load --pace: %v\n%s", err, out.String())
+	}
+	m := regexp.MustCompile(`acknowledged (\d+) deals`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("revisor-load --pace printed\n%s\nwant the acknowledged deals", out.String())
+	}
+	deals, _ := strconv.Atoi(m[1])
+	if least := time.Duration(deals-2) * pace / 2; deals < 2 || elapsed < least {
+		t.Errorf("%d deals of 2 tables at --pace %s took %s, want at least %s", deals, pace, elapsed, least)
+	}
+}
+
 func TestLoadTournamentFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--players", "16", "--put-share", "1.5"},
 		{"--players", "16", "--rounds", "-1"},
 		{"--players", "2"},
+		{"--players", "16", "--pace", "-1s"},
 	} {
 		err := run(context.Background(), append([]string{"--url", "http://127.0.0.1:1", "--admin-token", "x"}, args...),
 			mapEnv{}.get, &bytes.Buffer{})

@@ -34,6 +34,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
 	maxPlayers      int           // players one tournament may register
+	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -60,8 +61,12 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&origins, "cors-origins", env("REVISOR_CORS_ORIGINS"), "comma-separated `origins` (https://host[:port]) whose pages may call the API; none by default (REVISOR_CORS_ORIGINS)")
 	fs.StringVar(&maxPlayers, "max-players", envOr(env, "REVISOR_MAX_PLAYERS", strconv.Itoa(tournament.DefaultMaxPlayers)),
 		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
+	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
 	check := func() error {
 		var err error
+		if err := checkPprofAddr(cfg.pprofAddr); err != nil {
+			errs = append(errs, err)
+		}
 		if cfg.maxPlayers, err = strconv.Atoi(maxPlayers); err != nil || cfg.maxPlayers < 1 || cfg.maxPlayers > tournament.MaxPlayersLimit {
 			errs = append(errs, fmt.Errorf("max players %q: want a number from 1 to %d", maxPlayers, tournament.MaxPlayersLimit))
 		}

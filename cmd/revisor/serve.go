@@ -107,6 +107,13 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	if err != nil {
 		return err
 	}
+	if cfg.pprofAddr != "" {
+		stop, err := servePprof(cfg.pprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	go prune(ctx, log, "idempotency keys", idem.Prune)
 	go prune(ctx, log, "failure counts", func(ctx context.Context) (int64, error) {
 		return fails.Prune(ctx, ratelimit.DefaultBurst, ratelimit.DefaultEvery, time.Now())

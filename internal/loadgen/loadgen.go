@@ -52,6 +52,12 @@ type Config struct {
 	// SheetShare is the fraction of deals sent as score-sheet lines; the
 	// rest are full deals (cards, exchanges, tricks).
 	SheetShare float64
+	// Pace is how long a table takes between its deals, as players
+	// playing a deal do: each table waits a random 0.5 to 1.5 times Pace
+	// before each deal it enters (the first wait is 0 to 1 times Pace, so
+	// that tables do not start in step). 0 sends every deal as soon as the
+	// answer to the one before came (back to back).
+	Pace time.Duration
 	// Retries is how many times a request is retried with the same
 	// Idempotency-Key after a retryable failure; RetryWait is the first
 	// pause (doubling, at most a second).

@@ -264,7 +264,7 @@ func (r *runner) playTable(ctx context.Context, n int, tb table) {
 			return
 		}
 		put := pick.Float64() < r.cfg.PutShare
-		if !r.submit(ctx, tb, k, rec, put) {
+		if !r.submit(ctx, tb, k, rec, put, pick) {
 			return
 		}
 	}
@@ -285,7 +285,7 @@ func planGame(s *sim.Sim, tb table, g int, sheetShare float64) (*engine.GameReco
 }
 
 // submit sends a game whole or deal by deal; false when it was given up.
-func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.GameRecord, put bool) bool {
+func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.GameRecord, put bool, pick *rand.Rand) bool {
 	plan := Plan{Put: put, Deals: make([]json.RawMessage, len(rec.Deals))}
 	for i, d := range rec.Deals {
 		b, err := json.Marshal(d)
@@ -310,6 +310,9 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 		return r.settle(k, 0, resp, err, http.StatusCreated, http.StatusOK) && r.confirm(ctx, tb, k, path, keyBase)
 	}
 	for i, d := range plan.Deals {
+		if !r.pace(ctx, pick, i == 0 && k.Game == 1) {
+			return false
+		}
 		resp, err := r.c.do(ctx, EndpointDeal, "POST", fmt.Sprintf("%s/deals?deal=%d", path, i+1), tb.Code,
 			fmt.Sprintf("%s-d%d", keyBase, i+1), "application/json", d)
 		if !r.settle(k, i+1, resp, err, http.StatusCreated, http.StatusOK) {
@@ -325,6 +328,27 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 		}
 	}
 	return r.confirm(ctx, tb, k, path, keyBase)
+}
+
+// pace waits as a table playing its next deal would (Config.Pace): a
+// random 0.5 to 1.5 times the pace, or 0 to 1 times it before the table's
+// first deal. False when ctx ended first.
+func (r *runner) pace(ctx context.Context, pick *rand.Rand, first bool) bool {
+	if r.cfg.Pace <= 0 {
+		return true
+	}
+	f := 0.5 + pick.Float64()
+	if first {
+		f = pick.Float64()
+	}
+	t := time.NewTimer(time.Duration(f * float64(r.cfg.Pace)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // confirm has every player at the table confirm the finished game k, as

@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ func (h *Handler) tableRoutes(g *echo.Group) {
 	g.POST("/login", h.tableLogin)
 	g.POST("/logout", h.tableLogout)
 	g.POST("/games/:g/deals", h.tableDeal)
+	g.POST("/games/:g/deals/:d", h.tableCorrect)
 	g.GET("/clock", h.tableClock)
 	g.POST("/games/:g/confirmations", h.tableConfirmGame)
 	g.POST("/games/:g/dispute", h.tableDispute)
@@ -105,9 +107,10 @@ type tablePlayer struct {
 
 // tableDeal is one deal of a game as the table page shows it.
 type tableDeal struct {
-	Number int
-	Dealer string
-	Cells  []sheetCell
+	Number    int
+	Dealer    string
+	Cells     []sheetCell
+	Corrected bool // the deal was corrected after it was first stored
 }
 
 // shortNames gives each player the first word of their name, unless
@@ -154,6 +157,13 @@ type tableData struct {
 	// while it is played, or when the API has none to show).
 	Confirms  []tableConfirm
 	Confirmed bool // every player has confirmed
+	// CanCorrect is true while the shown game's stored deals can still be
+	// corrected at the table (until every player has confirmed it).
+	CanCorrect bool
+	// Correct is the deal being corrected (0: none): the form then holds
+	// that deal's points and asks for the reason.
+	Correct      int
+	ReasonErrors []string
 }
 
 // tableFieldGroup is one player's inputs of the entry form.
@@ -213,7 +223,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	for _, pl := range d.Players {
 		short[pl.ID] = tournament.Player{Name: pl.Short}
 	}
-	want, _ := strconv.Atoi(c.QueryParam("game"))
+	want, correct := shownGame(c)
 	for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
 		gm := tableGame{Number: g}
 		var deals []resultDeal
@@ -240,15 +250,64 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	d.Games[cur].Current = true
 	d.Game = d.Games[cur]
-	if d.Game.Over {
-		code, _, _ := h.tableSession(c)
-		d.Confirms, _ = h.confirmations(c, code, id, d.Game.Number, d.Players)
+	code, _, _ := h.tableSession(c)
+	pg, ok := h.readGame(c, code, id, d.Game.Number)
+	if ok && d.Game.Over {
+		d.Confirms = pg.confirmations(d.Players)
 		d.Confirmed = allConfirmed(d.Confirms)
 	}
 	d.Fields = entryFields(p, d.Players)
+	if ok && st.Tournament.Format != tournament.FormatBridge {
+		for k := range d.Game.Deals {
+			d.Game.Deals[k].Corrected = k < len(pg.Deals) && pg.Deals[k].Version > 1
+		}
+		d.CanCorrect = !d.Confirmed && len(pg.Deals) > 0
+		if d.CanCorrect && correct >= 1 && correct <= len(pg.Deals) {
+			d.Correct = correct
+			prefill(d, pg.Deals[correct-1].Record, t.Players)
+		}
+	}
 	p.Title = p.T("tbl.heading", id.Table, id.Round)
 	p.BodyClass, p.Script = "table-page", "table.js"
 	return p, d, nil
+}
+
+// shownGame reads which game the page shows and which of its deals is
+// being corrected: from the query (?game=2&correct=3), or from the path
+// of a correction being posted (…/games/2/deals/3).
+func shownGame(c echo.Context) (game, correct int) {
+	game, _ = strconv.Atoi(c.QueryParam("game"))
+	correct, _ = strconv.Atoi(c.QueryParam("correct"))
+	if d := c.Param("d"); d != "" {
+		game, _ = strconv.Atoi(c.Param("g"))
+		correct, _ = strconv.Atoi(d)
+	}
+	return game, correct
+}
+
+// prefill puts a stored deal into the entry form: a score-sheet line into
+// the players' fields, any other record into the paste box.
+func prefill(d *tableData, rec json.RawMessage, players []string) {
+	var parts map[string]json.RawMessage
+	var sheet map[string]map[string]int
+	if json.Unmarshal(rec, &parts) != nil || len(parts) != 1 || json.Unmarshal(parts["sheet"], &sheet) != nil || sheet == nil {
+		d.Values["record"] = string(rec)
+		return
+	}
+	for seat, pid := range players {
+		for src, v := range sheet[pid] {
+			col, ok := sheetColumn[src]
+			if !ok {
+				d.Values["record"] = string(rec)
+				return
+			}
+			val := strconv.Itoa(v)
+			if src == engine.SourceChicago {
+				val = "C" + val
+			}
+			d.Fields[seat].Fields[col].Value = val
+		}
+	}
 }
 
 // progressDeals turns the engine's results of the deals entered so far

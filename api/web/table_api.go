@@ -105,36 +105,57 @@ func wantsJSON(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get("Accept"), "application/json")
 }
 
+// entryPost is a deal posted by the table page (a new deal or a
+// correction): the session's table, the game and deal numbers, and the
+// deal built from the form.
+type entryPost struct {
+	code string
+	id   tournament.Identity
+	g, n int
+	p    *page
+	st   *tournament.State
+	t    tournament.Table
+	body []byte
+	msgs []tableMessage
+}
+
+// readEntry reads a posted deal: ok is false when the answer (no
+// session, bad numbers, a failed load) has been written already.
+func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, err error) {
+	var found bool
+	if e.code, e.id, found = h.tableSession(c); !found {
+		return e, false, h.tableGone(c)
+	}
+	g, err1 := strconv.Atoi(c.Param("g"))
+	n, err2 := strconv.Atoi(deal)
+	if err1 != nil || err2 != nil || g < 1 || g > 100 || n < 1 || n > 1000 {
+		return e, false, h.tableProblem(c, e.id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidDealNumber,
+			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.number")}}})
+	}
+	e.g, e.n, e.p = g, n, h.newPage(c, "tbl.title")
+	if e.st, err = h.state(c.Request().Context(), e.id.Tournament); err != nil {
+		return e, false, h.fail(c, err)
+	}
+	e.t, _ = roundOf(e.st, e.id.Round).Table(e.id.Table)
+	e.body, e.msgs = entryDeal(c, e.p, e.t, lastTrickPoints(e.st.Tournament.Settings.Rules))
+	return e, true, nil
+}
+
 // tableDeal takes the next deal of a game from the entry form (or a pasted
 // deal record) and submits it as deal n through the API.
 func (h *Handler) tableDeal(c echo.Context) error {
-	code, id, ok := h.tableSession(c)
+	e, ok, err := h.readEntry(c, c.FormValue("deal"))
 	if !ok {
-		return h.tableGone(c)
+		return err
 	}
-	g, err := strconv.Atoi(c.Param("g"))
-	n, err2 := strconv.Atoi(c.FormValue("deal"))
-	if err != nil || err2 != nil || g < 1 || g > 100 || n < 1 || n > 1000 {
-		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidDealNumber,
-			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.number")}}})
+	if e.msgs != nil {
+		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
 	}
-	p := h.newPage(c, "tbl.title")
-	st, err := h.state(c.Request().Context(), id.Tournament)
-	if err != nil {
-		return h.fail(c, err)
-	}
-	r := roundOf(st, id.Round)
-	t, _ := r.Table(id.Table)
-	body, msgs := entryDeal(c, p, t, lastTrickPoints(st.Tournament.Settings.Rules))
-	if msgs != nil {
-		return h.tableProblem(c, id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: msgs})
-	}
-	a := h.callAPI(c, http.MethodPost, gamePath(id, g)+"/deals?deal="+strconv.Itoa(n), code, body)
+	a := h.callAPI(c, http.MethodPost, gamePath(e.id, e.g)+"/deals?deal="+strconv.Itoa(e.n), e.code, e.body)
 	if a.status >= 300 {
-		ans := problemAnswer(p, a, t, playerIndex(st))
-		return h.tableProblem(c, id, a.status, ans)
+		return h.tableProblem(c, e.id, a.status, problemAnswer(e.p, a, e.t, playerIndex(e.st)))
 	}
-	h.cache.invalidate(id.Tournament)
+	h.cache.invalidate(e.id.Tournament)
 	var out struct {
 		Deal     int  `json:"deal"`
 		GameOver bool `json:"game_over"`
@@ -143,7 +164,39 @@ func (h *Handler) tableDeal(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(a.status, tableAnswer{OK: true, Deal: out.Deal, GameOver: out.GameOver})
 	}
-	return c.Redirect(http.StatusSeeOther, tableURL(id.Tournament)+"?game="+strconv.Itoa(g))
+	return c.Redirect(http.StatusSeeOther, tableURL(e.id.Tournament)+"?game="+strconv.Itoa(e.g))
+}
+
+// tableCorrect replaces stored deal d of game g with the entry form's
+// deal, with the reason the table gives (PUT …/deals/{d} through the API):
+// allowed until every player has confirmed the game. The running totals
+// the page shows next are the corrected ones.
+func (h *Handler) tableCorrect(c echo.Context) error {
+	e, ok, err := h.readEntry(c, c.Param("d"))
+	if !ok {
+		return err
+	}
+	reason := trimmed(c, "reason")
+	if reason == "" {
+		e.msgs = append(e.msgs, tableMessage{Field: "reason", Text: e.p.T("tbl.e.reason")})
+	}
+	if e.msgs != nil {
+		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
+	}
+	body, _ := json.Marshal(map[string]any{"deal": json.RawMessage(e.body), "reason": reason})
+	a := h.callAPI(c, http.MethodPut, gamePath(e.id, e.g)+"/deals/"+strconv.Itoa(e.n), e.code, body)
+	if a.status >= 300 {
+		ans := problemAnswer(e.p, a, e.t, playerIndex(e.st))
+		if ans.Code == "invalid_reason" {
+			ans.Messages = []tableMessage{{Field: "reason", Text: e.p.T("tbl.e.invalid_reason")}}
+		}
+		return h.tableProblem(c, e.id, a.status, ans)
+	}
+	h.cache.invalidate(e.id.Tournament)
+	if wantsJSON(c) {
+		return c.JSON(a.status, tableAnswer{OK: true, Deal: e.n})
+	}
+	return c.Redirect(http.StatusSeeOther, tableURL(e.id.Tournament)+"?game="+strconv.Itoa(e.g)+"#deals")
 }
 
 // entryDeal builds the deal of the entry form: a pasted deal record as it
@@ -254,11 +307,15 @@ func (h *Handler) tableProblem(c echo.Context, id tournament.Identity, status in
 		}
 	}
 	for _, m := range ans.Messages {
-		if m.Field == "" || m.Field == "record" {
+		switch m.Field {
+		case "", "record":
 			d.Errors = append(d.Errors, m.Text)
+		case "reason":
+			d.ReasonErrors = append(d.ReasonErrors, m.Text)
 		}
 	}
 	d.Values["record"] = trimmed(c, "record")
+	d.Values["reason"] = trimmed(c, "reason")
 	p.Data = d
 	return h.render(c, status, "table", p)
 }

@@ -19,33 +19,47 @@ type tableConfirm struct {
 	At     string // when the player confirmed (HH:MM UTC); "" not yet
 }
 
-// confirmations reads who has confirmed game g through the API (GET
-// …/deals). ok is false when the API does not answer it: the page then
-// shows no confirmations.
-func (h *Handler) confirmations(c echo.Context, code string, id tournament.Identity, g int, players []tablePlayer) ([]tableConfirm, bool) {
+// playedGame is a game of the table as the API holds it (GET …/deals):
+// each deal's current version and record, and who has confirmed it.
+type playedGame struct {
+	Deals []struct {
+		Deal    int             `json:"deal"`
+		Version int             `json:"version"`
+		Record  json.RawMessage `json:"record"`
+	} `json:"deals"`
+	Confirmations []struct {
+		Player      string    `json:"player"`
+		ConfirmedAt time.Time `json:"confirmed_at"`
+	} `json:"confirmations"`
+}
+
+// readGame reads game g of the session's table through the API. ok is
+// false when the API does not answer it: the page then shows no
+// confirmations and offers no corrections.
+func (h *Handler) readGame(c echo.Context, code string, id tournament.Identity, g int) (*playedGame, bool) {
 	a := h.callAPI(c, http.MethodGet, gamePath(id, g)+"/deals", code, nil)
 	if a.status != http.StatusOK {
 		return nil, false
 	}
-	var out struct {
-		Confirmations []struct {
-			Player      string    `json:"player"`
-			ConfirmedAt time.Time `json:"confirmed_at"`
-		} `json:"confirmations"`
-	}
+	var out playedGame
 	if json.Unmarshal(a.body.Bytes(), &out) != nil {
 		return nil, false
 	}
+	return &out, true
+}
+
+// confirmations lists, for each player, when they confirmed the game.
+func (pg *playedGame) confirmations(players []tablePlayer) []tableConfirm {
 	cs := make([]tableConfirm, len(players))
 	for i, pl := range players {
 		cs[i].Player = pl
-		for _, cf := range out.Confirmations {
+		for _, cf := range pg.Confirmations {
 			if cf.Player == pl.ID {
 				cs[i].At = cf.ConfirmedAt.UTC().Format("15:04")
 			}
 		}
 	}
-	return cs, true
+	return cs
 }
 
 // allConfirmed reports whether every player has confirmed.

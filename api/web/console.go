@@ -390,15 +390,11 @@ type cardView struct {
 // cardsPage prints one card per table of round n: the table number, the
 // players in seat order, the first dealer and the table's code.
 func (h *Handler) cardsPage(c echo.Context) error {
-	p, st, err := h.tournamentPageStart(c, "c.cards", "")
+	p, st, r, err := h.roundPageStart(c, "c.cards")
 	if err != nil {
 		return h.fail(c, err)
 	}
-	n, err := strconv.Atoi(c.Param("n"))
-	r := roundOf(st, n)
-	if err != nil || n < 1 || r == nil {
-		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
-	}
+	n := r.Number
 	svc := h.deps.Tournaments
 	codes, err := svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
 	if err != nil {

@@ -92,6 +92,21 @@ func (h *Handler) tournamentPageStart(c echo.Context, title, nav string) (*page,
 	return p, st, nil
 }
 
+// roundPageStart is tournamentPageStart for a page of round {n} of the
+// path, which must have been drawn.
+func (h *Handler) roundPageStart(c echo.Context, title string) (*page, *tournament.State, *tournament.Round, error) {
+	p, st, err := h.tournamentPageStart(c, title, "")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	r := roundOf(st, n)
+	if err != nil || n < 1 || r == nil {
+		return nil, nil, nil, tournament.RoundParamNotFound(c.Param("n"))
+	}
+	return p, st, r, nil
+}
+
 func eventsURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/events" }
 
 // standingsData is the standings page's data.

@@ -161,15 +161,11 @@ const sheetTables = 5
 // the one asked for with ?table= and ?game=. Games already played are
 // filled in from their accepted result.
 func (h *Handler) sheetsPage(c echo.Context) error {
-	p, st, err := h.tournamentPageStart(c, "sheet.title", "")
+	p, st, r, err := h.roundPageStart(c, "sheet.title")
 	if err != nil {
 		return h.fail(c, err)
 	}
-	n, err := strconv.Atoi(c.Param("n"))
-	r := roundOf(st, n)
-	if err != nil || n < 1 || r == nil {
-		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
-	}
+	n := r.Number
 	onlyTable, _ := strconv.Atoi(c.QueryParam("table"))
 	onlyGame, _ := strconv.Atoi(c.QueryParam("game"))
 	d := sheetsData{Round: n, Base: "/t/" + urlPathEscape(st.Tournament.ID)}

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/csv"
 	"math"
 	"net/http"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -338,18 +337,14 @@ func (s *Server) getSeriesStandings(c echo.Context) error {
 }
 
 func writeSeriesCSV(c echo.Context, rows []seriesRowJSON) error {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	_ = w.Write([]string{"rank", "person", "name", "club", "total", "game_points", "nights", "ranked"})
+	lines := [][]string{{"rank", "person", "name", "club", "total", "game_points", "nights", "ranked"}}
 	for _, r := range rows {
 		rank := ""
 		if r.Ranked {
 			rank = strconv.Itoa(r.Rank)
 		}
-		_ = w.Write([]string{rank, r.Person.ID, csvSafe(r.Person.Name), csvSafe(r.Person.Club), strconv.Itoa(r.Total),
+		lines = append(lines, []string{rank, r.Person.ID, r.Person.Name, r.Person.Club, strconv.Itoa(r.Total),
 			strconv.Itoa(r.GamePoints), strconv.Itoa(len(r.Nights)), strconv.FormatBool(r.Ranked)})
 	}
-	w.Flush()
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="series.csv"`)
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	return httpx.WriteCSV(c, "series.csv", lines)
 }

@@ -1,14 +1,13 @@
 package api
 
 import (
-	"bytes"
-	"encoding/csv"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -85,27 +84,12 @@ var standingsCSVHeader = []string{"rank", "player", "name", "club", "placement_p
 	"games_played", "games_won", "best_game", "status", "round_reached", "round_points"}
 
 func writeStandingsCSV(c echo.Context, rows []standingJSON) error {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	_ = w.Write(standingsCSVHeader)
+	lines := [][]string{standingsCSVHeader}
 	for _, r := range rows {
-		_ = w.Write([]string{strconv.Itoa(r.Rank), r.Player, csvSafe(r.Name), csvSafe(r.Club),
+		lines = append(lines, []string{strconv.Itoa(r.Rank), r.Player, r.Name, r.Club,
 			strconv.Itoa(r.PlacementPoints), strconv.Itoa(r.GamePoints), strconv.Itoa(r.GamesPlayed),
 			strconv.Itoa(r.GamesWon), strconv.Itoa(r.BestGame), r.Status,
 			strconv.Itoa(r.RoundReached), strconv.Itoa(r.RoundPoints)})
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="standings.csv"`)
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
-}
-
-// csvSafe keeps a spreadsheet from reading a name as a formula.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	return httpx.WriteCSV(c, "standings.csv", lines)
 }

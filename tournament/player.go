@@ -1,10 +1,6 @@
 package tournament
 
 import (
-	"encoding/csv"
-	"errors"
-	"fmt"
-	"io"
 	"strings"
 	"time"
 )
@@ -125,93 +121,3 @@ func (u PlayerUpdate) apply(p Player) Player {
 	return p
 }
 
-// RowError is one bad row of a CSV import.
-type RowError struct {
-	Row     int    // 1-based line of the CSV, the header counting as row 1 when present
-	Column  string // "name" or "club", or "" for the whole row
-	Message string
-}
-
-// ParsePlayersCSV reads a player list in CSV: columns name and club, an
-// optional header row "name,club", UTF-8 (a byte-order mark is allowed).
-// It returns every bad row, so the organizer can fix the file in one go; a
-// file with any bad row imports nothing.
-func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	var (
-		players []NewPlayer
-		bad     []RowError
-	)
-	for row := 1; ; row++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				bad = append(bad, RowError{Row: pe.StartLine, Message: pe.Err.Error()})
-				return nil, importError(bad)
-			}
-			return nil, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
-		}
-		if row == 1 {
-			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
-			if isHeader(rec) {
-				continue
-			}
-		}
-		line, _ := cr.FieldPos(0)
-		p, rowErr := parseRow(rec, line)
-		if rowErr != nil {
-			bad = append(bad, *rowErr)
-			continue
-		}
-		players = append(players, p)
-		if len(players) > maxImportRows {
-			return nil, Errorf(KindTooLarge, CodeTooManyRows, "an import holds at most %d players", maxImportRows)
-		}
-	}
-	if len(bad) > 0 {
-		return nil, importError(bad)
-	}
-	if len(players) == 0 {
-		return nil, Errorf(KindInvalid, CodeEmptyImport, "the CSV holds no players")
-	}
-	return players, nil
-}
-
-func isHeader(rec []string) bool {
-	return strings.EqualFold(strings.TrimSpace(rec[0]), "name") &&
-		(len(rec) < 2 || strings.EqualFold(strings.TrimSpace(rec[1]), "club"))
-}
-
-func parseRow(rec []string, line int) (NewPlayer, *RowError) {
-	if len(rec) > 2 {
-		return NewPlayer{}, &RowError{Row: line, Message: fmt.Sprintf("%d columns; want name,club", len(rec))}
-	}
-	p := NewPlayer{Name: rec[0]}
-	if len(rec) == 2 {
-		p.Club = rec[1]
-	}
-	p, err := p.normalize()
-	if err != nil {
-		var e *Error
-		errors.As(err, &e)
-		return p, &RowError{Row: line, Column: e.Field(), Message: e.Message}
-	}
-	return p, nil
-}
-
-func importError(bad []RowError) error {
-	rows := make([]map[string]any, len(bad))
-	for i, b := range bad {
-		rows[i] = map[string]any{"row": b.Row, "column": b.Column, "message": b.Message}
-	}
-	e := Errorf(KindRejected, CodeInvalidCSV, "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
-		len(bad), bad[0].Row, bad[0].Message)
-	e.Details = map[string]any{"rows": rows}
-	return e
-}

@@ -553,6 +553,24 @@ func (e ViolationConsequence) Valid() bool {
 	}
 }
 
+// Defines values for CSVVariant.
+const (
+	CSVVariantExcel    CSVVariant = "excel"
+	CSVVariantStandard CSVVariant = "standard"
+)
+
+// Valid indicates whether the value is a known member of the CSVVariant enum.
+func (e CSVVariant) Valid() bool {
+	switch e {
+	case CSVVariantExcel:
+		return true
+	case CSVVariantStandard:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetSeriesStandingsParamsFormat.
 const (
 	GetSeriesStandingsParamsFormatCsv  GetSeriesStandingsParamsFormat = "csv"
@@ -565,6 +583,24 @@ func (e GetSeriesStandingsParamsFormat) Valid() bool {
 	case GetSeriesStandingsParamsFormatCsv:
 		return true
 	case GetSeriesStandingsParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSeriesStandingsParamsVariant.
+const (
+	GetSeriesStandingsParamsVariantExcel    GetSeriesStandingsParamsVariant = "excel"
+	GetSeriesStandingsParamsVariantStandard GetSeriesStandingsParamsVariant = "standard"
+)
+
+// Valid indicates whether the value is a known member of the GetSeriesStandingsParamsVariant enum.
+func (e GetSeriesStandingsParamsVariant) Valid() bool {
+	switch e {
+	case GetSeriesStandingsParamsVariantExcel:
+		return true
+	case GetSeriesStandingsParamsVariantStandard:
 		return true
 	default:
 		return false
@@ -811,6 +847,24 @@ func (e GetStandingsParamsFormat) Valid() bool {
 	case GetStandingsParamsFormatCsv:
 		return true
 	case GetStandingsParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetStandingsParamsVariant.
+const (
+	GetStandingsParamsVariantExcel    GetStandingsParamsVariant = "excel"
+	GetStandingsParamsVariantStandard GetStandingsParamsVariant = "standard"
+)
+
+// Valid indicates whether the value is a known member of the GetStandingsParamsVariant enum.
+func (e GetStandingsParamsVariant) Valid() bool {
+	switch e {
+	case GetStandingsParamsVariantExcel:
+		return true
+	case GetStandingsParamsVariantStandard:
 		return true
 	default:
 		return false
@@ -1598,6 +1652,9 @@ type ViolationCode string
 // ViolationConsequence defines model for Violation.Consequence.
 type ViolationConsequence string
 
+// CSVVariant defines model for CSVVariant.
+type CSVVariant string
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
@@ -1657,10 +1714,16 @@ type CreateSeriesJSONBody struct {
 // GetSeriesStandingsParams defines parameters for GetSeriesStandings.
 type GetSeriesStandingsParams struct {
 	Format *GetSeriesStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Variant With CSV: `excel` writes semicolons and a UTF-8 byte-order mark with CRLF line ends, which Excel set to Swedish (or any language with a decimal comma) opens correctly by a double click; anything else, or nothing, is plain comma-separated UTF-8.
+	Variant *GetSeriesStandingsParamsVariant `form:"variant,omitempty" json:"variant,omitempty"`
 }
 
 // GetSeriesStandingsParamsFormat defines parameters for GetSeriesStandings.
 type GetSeriesStandingsParamsFormat string
+
+// GetSeriesStandingsParamsVariant defines parameters for GetSeriesStandings.
+type GetSeriesStandingsParamsVariant string
 
 // AddSeriesTournamentJSONBody defines parameters for AddSeriesTournament.
 type AddSeriesTournamentJSONBody struct {
@@ -1969,10 +2032,16 @@ type GetWindow200JSONResponseBodyStatus string
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Variant With CSV: `excel` writes semicolons and a UTF-8 byte-order mark with CRLF line ends, which Excel set to Swedish (or any language with a decimal comma) opens correctly by a double click; anything else, or nothing, is plain comma-separated UTF-8.
+	Variant *GetStandingsParamsVariant `form:"variant,omitempty" json:"variant,omitempty"`
 }
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
 type GetStandingsParamsFormat string
+
+// GetStandingsParamsVariant defines parameters for GetStandings.
+type GetStandingsParamsVariant string
 
 // WhoamiInTournament200JSONResponseBodyRole defines parameters for WhoamiInTournament.
 type WhoamiInTournament200JSONResponseBodyRole string
@@ -5038,6 +5107,18 @@ func NewGetSeriesStandingsRequest(server string, sid string, params *GetSeriesSt
 
 		}
 
+		if params.Variant != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "variant", *params.Variant, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -7256,6 +7337,18 @@ func NewGetStandingsRequest(server string, tid string, params *GetStandingsParam
 		if params.Format != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Variant != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "variant", *params.Variant, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

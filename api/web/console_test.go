@@ -287,6 +287,10 @@ func TestExportDownload(t *testing.T) {
 	if len(lines) != 9 || !strings.HasPrefix(lines[0], "rank,player,name,club,placement_points,game_points,games_played") {
 		t.Errorf("standings CSV: %d lines, header %q; want 9 and the API's header", len(lines), lines[0])
 	}
+	excel := b.mustGet("/t/"+f.ID+"/standings.csv?variant=excel", http.StatusOK)
+	if !strings.HasPrefix(excel.Body, "\ufeffrank;player;name;club;") || strings.Count(excel.Body, "\r\n") != 9 {
+		t.Errorf("standings CSV for Excel = %q, want a byte-order mark, semicolons and 9 lines", excel.Body)
+	}
 }
 
 // TestScoreSheetFilledFromResult checks that a played game's sheet shows

@@ -1,10 +1,7 @@
 package web
 
 import (
-	"bytes"
-	"encoding/csv"
 	"strconv"
-	"strings"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -14,25 +11,25 @@ import (
 var standingsCSVHeader = []string{"rank", "player", "name", "club", "placement_points", "game_points",
 	"games_played", "games_won", "best_game", "status", "round_reached", "round_points"}
 
-// standingsCSV writes the standings as CSV.
-func standingsCSV(rows []tournament.Standing) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	_ = w.Write(standingsCSVHeader)
+// standingsCSV returns the standings as CSV lines, the header first.
+func standingsCSV(rows []tournament.Standing) [][]string {
+	lines := [][]string{standingsCSVHeader}
 	for _, r := range rows {
-		_ = w.Write([]string{strconv.Itoa(r.Rank), r.Player.ID, csvSafe(r.Player.Name), csvSafe(r.Player.Club),
+		lines = append(lines, []string{strconv.Itoa(r.Rank), r.Player.ID, r.Player.Name, r.Player.Club,
 			strconv.Itoa(r.PlacementPoints), strconv.Itoa(r.GamePoints), strconv.Itoa(r.GamesPlayed),
 			strconv.Itoa(r.GamesWon), strconv.Itoa(r.BestGame), string(r.Player.Status),
 			strconv.Itoa(r.RoundReached), strconv.Itoa(r.RoundStats.PlacementPoints)})
 	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
+	return lines
 }
 
-// csvSafe keeps a spreadsheet from reading a name as a formula.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
-		return "'" + s
+// playersCSV returns the players as CSV lines in the columns an import
+// reads (name, club), so that a list downloaded from one tournament imports
+// into the next.
+func playersCSV(ps []tournament.Player) [][]string {
+	lines := [][]string{{"name", "club"}}
+	for _, p := range ps {
+		lines = append(lines, []string{p.Name, p.Club})
 	}
-	return s
+	return lines
 }

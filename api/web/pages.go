@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -198,11 +198,5 @@ func (h *Handler) standingsCSV(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	body, err := standingsCSV(tournament.Standings(st))
-	if err != nil {
-		return h.fail(c, err)
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition,
-		fmt.Sprintf(`attachment; filename="standings-%s.csv"`, st.Tournament.ID))
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
+	return httpx.WriteCSV(c, "standings-"+st.Tournament.ID+".csv", standingsCSV(tournament.Standings(st)))
 }

@@ -1,15 +1,13 @@
 package web
 
 import (
-	"bytes"
-	"encoding/csv"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -206,24 +204,5 @@ func (h *Handler) seriesCSV(c echo.Context) error {
 		}
 		lines = append(lines, line)
 	}
-	body, err := csvBytes(lines)
-	if err != nil {
-		return h.fail(c, err)
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="series-%s.csv"`, d.Series.ID))
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
-}
-
-// csvBytes writes lines as CSV, every cell kept from being read as a formula.
-func csvBytes(lines [][]string) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	for _, l := range lines {
-		for i := range l {
-			l[i] = csvSafe(l[i])
-		}
-		_ = w.Write(l)
-	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
+	return httpx.WriteCSV(c, "series-"+d.Series.ID+".csv", lines)
 }

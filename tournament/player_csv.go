@@ -1,0 +1,226 @@
+package tournament
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// RowError is one bad row of a CSV import.
+type RowError struct {
+	Row     int    // 1-based line of the CSV, the header counting as row 1 when present
+	Column  string // "name" or "club", or "" for the whole row
+	Message string
+}
+
+// The encodings ReadPlayersCSV recognises, as it reports them.
+const (
+	EncodingUTF8    = "UTF-8"
+	EncodingUTF8BOM = "UTF-8 BOM"
+	EncodingUTF16   = "UTF-16"
+	EncodingWin1252 = "Windows-1252"
+)
+
+// PlayerList is a player list read from a CSV file, with what was found
+// out about the file, so that the organizer can check it before importing.
+type PlayerList struct {
+	Players   []NewPlayer
+	Delimiter rune   // ',', ';' or '\t'
+	Encoding  string // one of the Encoding constants
+	Header    bool   // the first row named the columns
+}
+
+// ParsePlayersCSV reads a player list in CSV (see ReadPlayersCSV) and
+// returns its players.
+func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
+	}
+	l, err := ReadPlayersCSV(b)
+	return l.Players, err
+}
+
+// ReadPlayersCSV reads a player list as clubs save it: columns name and
+// club, an optional header row ("name,club", "Namn;Klubb", ...), separated
+// by commas, semicolons (Excel in Swedish) or tabs, in UTF-8 with or
+// without a byte-order mark, UTF-16 with a byte-order mark, or
+// Windows-1252 (older Excel). The separator is the one that splits the
+// first rows into name and club; empty columns at the end of a row (Excel
+// writes them) are ignored. It returns every bad row, so the organizer
+// can fix the file in one go; a file with any bad row imports nothing.
+func ReadPlayersCSV(b []byte) (PlayerList, error) {
+	text, enc := decodeCSV(b)
+	l := PlayerList{Encoding: enc, Delimiter: detectDelimiter(text)}
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.Comma = l.Delimiter
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	var bad []RowError
+	for row := 1; ; row++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				bad = append(bad, RowError{Row: pe.StartLine, Message: pe.Err.Error()})
+				return PlayerList{}, importError(bad)
+			}
+			return PlayerList{}, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
+		}
+		rec = trimEmptyTail(rec)
+		if row == 1 && isHeader(rec) {
+			l.Header = true
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		p, rowErr := parseRow(rec, line)
+		if rowErr != nil {
+			bad = append(bad, *rowErr)
+			continue
+		}
+		l.Players = append(l.Players, p)
+		if len(l.Players) > maxImportRows {
+			return PlayerList{}, Errorf(KindTooLarge, CodeTooManyRows, "an import holds at most %d players", maxImportRows)
+		}
+	}
+	if len(bad) > 0 {
+		return PlayerList{}, importError(bad)
+	}
+	if len(l.Players) == 0 {
+		return PlayerList{}, Errorf(KindInvalid, CodeEmptyImport, "the CSV holds no players")
+	}
+	return l, nil
+}
+
+// decodeCSV returns the file as UTF-8 text without a byte-order mark, and
+// the encoding it was in: UTF-8 when the bytes are valid UTF-8, UTF-16 when
+// they start with its byte-order mark, and Windows-1252 otherwise (every
+// byte is a character there, so nothing is lost).
+func decodeCSV(b []byte) (string, string) {
+	var dec *encoding.Decoder
+	enc := EncodingWin1252
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) && utf8.Valid(b[3:]):
+		return string(b[3:]), EncodingUTF8BOM
+	case utf8.Valid(b):
+		return string(b), EncodingUTF8
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		dec, enc = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder(), EncodingUTF16
+	default:
+		b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+		dec = charmap.Windows1252.NewDecoder()
+	}
+	out, err := dec.Bytes(b)
+	if err != nil { // not expected: both decoders replace what they cannot read
+		return string(bytes.ToValidUTF8(b, []byte("\uFFFD"))), EncodingUTF8
+	}
+	return string(out), enc
+}
+
+// delimiters are the separators a player list may use, in the order that
+// decides a tie: a semicolon or tab splitting rows into two is a stronger
+// sign than a comma, which also appears inside names ("Berg, Bo").
+var delimiters = []rune{';', '\t', ','}
+
+// sniffRows is how many rows decide the separator.
+const sniffRows = 20
+
+// detectDelimiter picks the separator that splits the most of the first
+// rows into exactly name and club, less the rows it splits into more
+// columns than that; a comma when none splits any row in two.
+func detectDelimiter(text string) rune {
+	best, bestScore := ',', 0
+	for _, d := range delimiters {
+		cr := csv.NewReader(strings.NewReader(text))
+		cr.Comma = d
+		cr.FieldsPerRecord = -1
+		cr.LazyQuotes = true
+		cr.ReuseRecord = true
+		score := 0
+		for range sniffRows {
+			rec, err := cr.Read()
+			if err != nil {
+				break
+			}
+			switch n := len(trimEmptyTail(rec)); {
+			case n == 2:
+				score++
+			case n > 2:
+				score--
+			}
+		}
+		if score > bestScore {
+			best, bestScore = d, score
+		}
+	}
+	return best
+}
+
+// trimEmptyTail drops the empty columns at the end of a row; the first
+// column is always kept.
+func trimEmptyTail(rec []string) []string {
+	for len(rec) > 1 && strings.TrimSpace(rec[len(rec)-1]) == "" {
+		rec = rec[:len(rec)-1]
+	}
+	return rec
+}
+
+// headerNames are the first column's titles that mark a header row, in
+// the languages of the pages; headerClubs the second column's.
+var (
+	headerNames = []string{"name", "namn", "navn", "spelare", "spiller"}
+	headerClubs = []string{"club", "klubb", "klub", "förening", "forening"}
+)
+
+func isHeader(rec []string) bool {
+	return oneOf(rec[0], headerNames) && (len(rec) < 2 || oneOf(rec[1], headerClubs))
+}
+
+func oneOf(s string, words []string) bool {
+	s = strings.TrimSpace(s)
+	for _, w := range words {
+		if strings.EqualFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func parseRow(rec []string, line int) (NewPlayer, *RowError) {
+	if len(rec) > 2 {
+		return NewPlayer{}, &RowError{Row: line, Message: fmt.Sprintf("%d columns; want name and club", len(rec))}
+	}
+	p := NewPlayer{Name: rec[0]}
+	if len(rec) == 2 {
+		p.Club = rec[1]
+	}
+	p, err := p.normalize()
+	if err != nil {
+		var e *Error
+		errors.As(err, &e)
+		return p, &RowError{Row: line, Column: e.Field(), Message: e.Message}
+	}
+	return p, nil
+}
+
+func importError(bad []RowError) error {
+	rows := make([]map[string]any, len(bad))
+	for i, b := range bad {
+		rows[i] = map[string]any{"row": b.Row, "column": b.Column, "message": b.Message}
+	}
+	e := Errorf(KindRejected, CodeInvalidCSV, "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
+		len(bad), bad[0].Row, bad[0].Message)
+	e.Details = map[string]any{"rows": rows}
+	return e
+}

@@ -1,28 +1,50 @@
 package web
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
-// TestMessagesComplete checks that both languages have the same keys and
-// that every key a template names exists.
-func TestMessagesComplete(t *testing.T) {
-	en, sv := slices.Sorted(maps.Keys(messages[langEN])), slices.Sorted(maps.Keys(messages[langSV]))
-	for _, k := range en {
-		if _, ok := messages[langSV][k]; !ok {
-			t.Errorf("key %q has no Swedish text", k)
+// TestCatalogues checks that the four catalogues have the same keys, that
+// a key's text takes the same arguments (format verbs) in every language,
+// and that every key a template names exists.
+func TestCatalogues(t *testing.T) {
+	if got := slices.Sorted(maps.Keys(messages)); !slices.Equal(got, slices.Sorted(slices.Values(languages))) {
+		t.Fatalf("catalogues %v, switch languages %v", got, languages)
+	}
+	keys := map[string]bool{}
+	for _, cat := range messages {
+		for k := range cat {
+			keys[k] = true
 		}
 	}
-	for _, k := range sv {
-		if _, ok := messages[langEN][k]; !ok {
-			t.Errorf("key %q has no English text", k)
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		want, wantLang := "", ""
+		for _, l := range languages {
+			s, ok := messages[l][k]
+			if !ok {
+				t.Errorf("key %q has no text in %s (i18n_%s.go)", k, l, l)
+				continue
+			}
+			v, err := formatArgs(s)
+			if err != nil {
+				t.Errorf("%s %q: %v", l, k, err)
+				continue
+			}
+			if wantLang == "" {
+				want, wantLang = v, l
+			} else if v != want {
+				t.Errorf("key %q takes %s in %s but %s in %s", k, want, wantLang, v, l)
+			}
 		}
 	}
-	used := regexp.MustCompile(`\.T "([a-z0-9.]+)"`)
+	used := regexp.MustCompile(`\.T "([a-z0-9._]+)"`)
 	files, _ := fs.Glob(templateFS, "templates/*.html")
 	for _, f := range files {
 		b, _ := fs.ReadFile(templateFS, f)
@@ -34,15 +56,74 @@ func TestMessagesComplete(t *testing.T) {
 	}
 }
 
-func TestFromAcceptLanguage(t *testing.T) {
+// verb matches one fmt verb: flags, an optional explicit argument index,
+// width, precision and the verb letter (or %%).
+var verb = regexp.MustCompile(`%[-+# 0]*(?:\[(\d+)\])?[0-9]*(?:\.[0-9]+)?([a-zA-Z%])`)
+
+// formatArgs describes the arguments a format string takes, as
+// "1:d 2:s": argument number and verb, so that a translation may reorder
+// its arguments with %[2]s but not change them.
+func formatArgs(s string) (string, error) {
+	args := map[int]string{}
+	next := 1
+	for _, m := range verb.FindAllStringSubmatch(s, -1) {
+		if m[2] == "%" {
+			continue
+		}
+		if m[1] != "" {
+			n, err := strconv.Atoi(m[1])
+			if err != nil {
+				return "", err
+			}
+			next = n
+		}
+		if old, ok := args[next]; ok && old != m[2] {
+			return "", fmt.Errorf("argument %d used as %%%s and %%%s", next, old, m[2])
+		}
+		args[next] = m[2]
+		next++
+	}
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(args)) {
+		out = append(out, fmt.Sprintf("%d:%s", n, args[n]))
+	}
+	if len(out) == 0 {
+		return "no arguments", nil
+	}
+	return strings.Join(out, " "), nil
+}
+
+func TestFormatArgs(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"", "en"}, {"sv", "sv"}, {"sv-SE", "sv"}, {"SV-se;q=0.5", "sv"}, {"en-US,en;q=0.9", "en"},
-		{"de, sv;q=0.1", "sv"}, {"sv;q=0", "en"}, {"sv;q=bad", "en"}, {"en;q=0.4, sv;q=0.6", "sv"},
-		{"sv;q=0.6, en;q=0.6", "sv"}, {"*", "en"}, {"nb-NO,nb;q=0.9", "en"},
+		{"plain", "no arguments"}, {"100%%", "no arguments"}, {"Rond %d · bord %d", "1:d 2:d"},
+		{"%s bekräftade kl. %s", "1:s 2:s"}, {"%[2]d av %[1]s", "1:s 2:d"}, {"%5.1f%%", "1:f"},
 	}
 	for _, tt := range tests {
-		if got := fromAcceptLanguage(tt.in); got != tt.want {
-			t.Errorf("fromAcceptLanguage(%q) = %q, want %q", tt.in, got, tt.want)
+		if got, err := formatArgs(tt.in); err != nil || got != tt.want {
+			t.Errorf("formatArgs(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	if _, err := formatArgs("%[1]d %[1]s"); err == nil {
+		t.Error("formatArgs accepted one argument used as two verbs")
+	}
+	// The catalogue test's comparison must see a changed verb.
+	a, _ := formatArgs("Bord %d: %s")
+	b, _ := formatArgs("Bord %s: %d")
+	if a == b {
+		t.Errorf("formatArgs does not tell %q from %q", a, b)
+	}
+}
+
+func TestFromAcceptLanguage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""}, {"*", ""}, {"de", ""}, {"fr-FR,fr;q=0.9", ""}, {"sv", "sv"}, {"sv-SE", "sv"}, {"SV-se;q=0.5", "sv"}, {"en-US,en;q=0.9", "en"},
+		{"de, sv;q=0.1", "sv"}, {"sv;q=0", ""}, {"sv;q=bad", ""}, {"en;q=0.4, sv;q=0.6", "sv"},
+		{"sv;q=0.6, en;q=0.6", "sv"}, {"nb-NO,nb;q=0.9", "nb"}, {"no", "nb"}, {"nn-NO", "nb"},
+		{"da-DK", "da"}, {"de,da;q=0.5", "da"}, {"nb;q=0.5,sv;q=0.6", "sv"}, {"sv-FI", "sv"},
+	}
+	for _, tt := range tests {
+		if got, ok := fromAcceptLanguage(tt.in); got != tt.want || ok != (tt.want != "") {
+			t.Errorf("fromAcceptLanguage(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 		}
 	}
 }
@@ -52,7 +133,7 @@ func FuzzFromAcceptLanguage(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, h string) {
-		if got := fromAcceptLanguage(h); !supported(got) {
+		if got, ok := fromAcceptLanguage(h); ok && !supported(got) {
 			t.Fatalf("fromAcceptLanguage(%q) = %q, not a supported language", h, got)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,8 +55,8 @@ func pageProblems(doc *html.Node) []string {
 			}
 			switch n.Data {
 			case "html":
-				if l := attr(n, "lang"); l != "sv" && l != "en" {
-					problems = append(problems, fmt.Sprintf("<html lang=%q>, want sv or en", l))
+				if l := attr(n, "lang"); !slices.Contains(allLanguages, l) {
+					problems = append(problems, fmt.Sprintf("<html lang=%q>, want one of %v", l, allLanguages))
 				}
 			case "label":
 				inLabel = true
@@ -159,7 +160,7 @@ func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
 		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/players", "/t/" + f.ID + "/console/rounds/1/cards",
 		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1",
 	}
-	for _, lang := range []string{"en", "sv"} {
+	for _, lang := range allLanguages {
 		b := s.browser(t)
 		b.lang = lang
 		for _, p := range public {
@@ -201,6 +202,10 @@ func TestLanguage(t *testing.T) {
 		{"fr", "en", "Standings"},
 		{"", "en", "Standings"},
 		{"en;q=0.2,sv;q=0.7", "sv", "Resultatlista"},
+		{"nb-NO,nb;q=0.9,en;q=0.5", "nb", "Resultatliste"},
+		{"nn", "nb", "Resultatliste"},
+		{"no", "nb", "Resultatliste"},
+		{"da-DK,da;q=0.9", "da", "Resultatliste"},
 	}
 	for _, tt := range tests {
 		b := s.browser(t)
@@ -361,3 +366,6 @@ func TestStaticFiles(t *testing.T) {
 	b.mustGet("/static/", http.StatusNotFound)
 	b.mustGet("/static/nope.css", http.StatusNotFound)
 }
+
+// allLanguages are the pages' languages, in the switch's order.
+var allLanguages = []string{"sv", "nb", "da", "en"}

@@ -183,6 +183,7 @@ func (s *Server) Register(e *echo.Echo) {
 		s.disputeRoutes,
 		s.auditRoutes,
 		s.windowRoutes,
+		s.tableChangeRoutes,
 		s.registerRoutes,
 		// Add resources here, one function each (api/<resource>.go).
 	} {

@@ -128,7 +128,7 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 		return nil, fmt.Errorf("encoding the engine's result: %w", err)
 	}
 	h := sha256.Sum256(canon)
-	return &checkedGame{record: canon, hash: h[:], json: out, places: s.places(res)}, nil
+	return &checkedGame{record: canon, hash: h[:], json: out, places: placesWithWithdrawals(s.places(res), tb.withdrawnFrom(g), g, s)}, nil
 }
 
 // judgeGame is checkGame without preparing what is stored (the canonical

@@ -61,12 +61,13 @@ func (s *Service) confirmedResults(ctx context.Context, tid string, n int) (*con
 		if !ok || g.Result == nil {
 			continue
 		}
-		if !g.NeedsConfirmation(tb.Players) {
+		present := tb.Present(g.Key.Game)
+		if !g.NeedsConfirmation(present) {
 			c.confirmed[g.Result.ID] = true
 			continue
 		}
 		u := UnconfirmedGame{Table: g.Key.Table, Game: g.Key.Game}
-		for _, p := range tb.Players {
+		for _, p := range present {
 			if !confirmedByPlayer(g.Confirmations, p) {
 				u.Waiting = append(u.Waiting, p)
 			}

@@ -41,6 +41,9 @@ type Table struct {
 	// nil means seats 1, 2, … in order.
 	Seats       []int
 	FirstDealer string
+	// Withdrawals are the players withdrawn during a game at this table
+	// (withdrawal.go); they change the places of that game and the later ones.
+	Withdrawals []GameWithdrawal
 }
 
 // SeatNumbers returns the seat (1 to 4) of each player in t.Players: t.Seats

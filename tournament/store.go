@@ -46,6 +46,12 @@ type Store interface {
 	AddPlayers(ctx context.Context, tid string, check func(t *Tournament, registered int) error, ps []NewPlayer, now time.Time) ([]Player, error)
 	// UpdatePlayer applies change to a player and stores what it returns.
 	UpdatePlayer(ctx context.Context, tid, pid string, change func(*Tournament, Player) (Player, error)) (Player, error)
+	// WithdrawDuringGame stores the withdrawal decide makes from the
+	// tournament, round n holding only its table t (with its withdrawals),
+	// the numbers of that table's games with a result and player pid, and sets the player
+	// withdrawn, holding the tournament's row lock.
+	WithdrawDuringGame(ctx context.Context, tid string, n, t int, pid string,
+		decide func(*Tournament, *Round, []int, Player) (*GameWithdrawal, error)) (*GameWithdrawal, error)
 	// Players returns a tournament's players in registration order.
 	Players(ctx context.Context, tid string) ([]Player, error)
 

@@ -168,7 +168,7 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 	if g.Result != nil && g.Result.Kind == ResultCorrection {
 		return nil, nil, Errorf(KindConflict, CodeResultRuled, "a referee has ruled on this game; only a referee can change it now")
 	}
-	if g.ConfirmedBy(tb.Players) {
+	if g.ConfirmedBy(tb.Present(g.Key.Game)) {
 		return nil, nil, Errorf(KindConflict, CodeGameConfirmed,
 			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
 	}
@@ -264,7 +264,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	if err != nil {
 		return nil, err
 	}
-	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(tb.Players)}
+	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}
 	for _, x := range g.Confirmations {
 		if x.Player == player {
 			out.Confirmation = x
@@ -303,5 +303,5 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 	if g.Result == nil {
 		return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 	}
-	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Players)}, nil
+	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}, nil
 }

@@ -796,6 +796,42 @@ func (e CorrectDeal201JSONResponseBodyEndedBy) Valid() bool {
 	}
 }
 
+// Defines values for WithdrawDuringGameJSONBodyHandling.
+const (
+	WithdrawDuringGameJSONBodyHandlingFinish  WithdrawDuringGameJSONBodyHandling = "finish"
+	WithdrawDuringGameJSONBodyHandlingForfeit WithdrawDuringGameJSONBodyHandling = "forfeit"
+)
+
+// Valid indicates whether the value is a known member of the WithdrawDuringGameJSONBodyHandling enum.
+func (e WithdrawDuringGameJSONBodyHandling) Valid() bool {
+	switch e {
+	case WithdrawDuringGameJSONBodyHandlingFinish:
+		return true
+	case WithdrawDuringGameJSONBodyHandlingForfeit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WithdrawDuringGame201JSONResponseBodyHandling.
+const (
+	WithdrawDuringGame201JSONResponseBodyHandlingFinish  WithdrawDuringGame201JSONResponseBodyHandling = "finish"
+	WithdrawDuringGame201JSONResponseBodyHandlingForfeit WithdrawDuringGame201JSONResponseBodyHandling = "forfeit"
+)
+
+// Valid indicates whether the value is a known member of the WithdrawDuringGame201JSONResponseBodyHandling enum.
+func (e WithdrawDuringGame201JSONResponseBodyHandling) Valid() bool {
+	switch e {
+	case WithdrawDuringGame201JSONResponseBodyHandlingFinish:
+		return true
+	case WithdrawDuringGame201JSONResponseBodyHandlingForfeit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ResolveTieJSONBodyMethod.
 const (
 	ResolveTieJSONBodyMethodChoice ResolveTieJSONBodyMethod = "choice"
@@ -2010,6 +2046,27 @@ type CorrectDeal200JSONResponseBodyEndedBy string
 // CorrectDeal201JSONResponseBodyEndedBy defines parameters for CorrectDeal.
 type CorrectDeal201JSONResponseBodyEndedBy string
 
+// WithdrawDuringGameJSONBody defines parameters for WithdrawDuringGame.
+type WithdrawDuringGameJSONBody struct {
+	Handling WithdrawDuringGameJSONBodyHandling `json:"handling"`
+
+	// Player The player's id.
+	Player string `json:"player"`
+	Reason string `json:"reason"`
+}
+
+// WithdrawDuringGameParams defines parameters for WithdrawDuringGame.
+type WithdrawDuringGameParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// WithdrawDuringGameJSONBodyHandling defines parameters for WithdrawDuringGame.
+type WithdrawDuringGameJSONBodyHandling string
+
+// WithdrawDuringGame201JSONResponseBodyHandling defines parameters for WithdrawDuringGame.
+type WithdrawDuringGame201JSONResponseBodyHandling string
+
 // ResolveTieJSONBody defines parameters for ResolveTie.
 type ResolveTieJSONBody struct {
 	Method  ResolveTieJSONBodyMethod `json:"method"`
@@ -2139,6 +2196,9 @@ type AppendDealJSONRequestBody = AppendDealJSONBody
 
 // CorrectDealJSONRequestBody defines body for CorrectDeal for application/json ContentType.
 type CorrectDealJSONRequestBody CorrectDealJSONBody
+
+// WithdrawDuringGameJSONRequestBody defines body for WithdrawDuringGame for application/json ContentType.
+type WithdrawDuringGameJSONRequestBody WithdrawDuringGameJSONBody
 
 // ResolveTieJSONRequestBody defines body for ResolveTie for application/json ContentType.
 type ResolveTieJSONRequestBody ResolveTieJSONBody
@@ -3065,6 +3125,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
 	CorrectDeal(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WithdrawDuringGameWithBody Withdraw a player during a game (organizer).
+	//
+	// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+	WithdrawDuringGameWithBody(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WithdrawDuringGame Withdraw a player during a game (organizer).
+	//
+	// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+	WithdrawDuringGame(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, body WithdrawDuringGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResolveTieWithBody Resolve a tie at an advancement line (organizer).
 	//
@@ -4362,6 +4440,44 @@ func (c *Client) CorrectDealWithBody(ctx context.Context, tid string, n int, t i
 // Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
 func (c *Client) CorrectDeal(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCorrectDealRequest(c.Server, tid, n, t, g, d, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WithdrawDuringGameWithBody Withdraw a player during a game (organizer).
+//
+// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+func (c *Client) WithdrawDuringGameWithBody(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawDuringGameRequestWithBody(c.Server, tid, n, t, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WithdrawDuringGame Withdraw a player during a game (organizer).
+//
+// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+func (c *Client) WithdrawDuringGame(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, body WithdrawDuringGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawDuringGameRequest(c.Server, tid, n, t, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7189,6 +7305,82 @@ func NewCorrectDealRequestWithBody(server string, tid string, n int, t int, g in
 	return req, nil
 }
 
+// NewWithdrawDuringGameRequest calls the generic WithdrawDuringGame builder with application/json body
+func NewWithdrawDuringGameRequest(server string, tid string, n int, t int, params *WithdrawDuringGameParams, body WithdrawDuringGameJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWithdrawDuringGameRequestWithBody(server, tid, n, t, params, "application/json", bodyReader)
+}
+
+// NewWithdrawDuringGameRequestWithBody constructs an http.Request for the WithdrawDuringGame method, with any body, and a specified content type
+func NewWithdrawDuringGameRequestWithBody(server string, tid string, n int, t int, params *WithdrawDuringGameParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "t", t, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/tables/%s/withdrawals", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewResolveTieRequest calls the generic ResolveTie builder with application/json body
 func NewResolveTieRequest(server string, tid string, n int, params *ResolveTieParams, body ResolveTieJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8329,6 +8521,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/games/{g}/deals/{d} (the `CorrectDeal` operationId).
 	CorrectDealWithResponse(ctx context.Context, tid string, n int, t int, g int, d int, params *CorrectDealParams, body CorrectDealJSONRequestBody, reqEditors ...RequestEditorFn) (*CorrectDealResponse, error)
+
+	// WithdrawDuringGameWithBodyWithResponse Withdraw a player during a game (organizer).
+	//
+	// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+	WithdrawDuringGameWithBodyWithResponse(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawDuringGameResponse, error)
+
+	// WithdrawDuringGameWithResponse Withdraw a player during a game (organizer).
+	//
+	// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+	WithdrawDuringGameWithResponse(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, body WithdrawDuringGameJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawDuringGameResponse, error)
 
 	// ResolveTieWithBodyWithResponse Resolve a tie at an advancement line (organizer).
 	//
@@ -12876,6 +13086,125 @@ func (r CorrectDealResponse) ContentType() string {
 	return ""
 }
 
+type WithdrawDuringGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		By        *string    `json:"by,omitempty"`
+		CreatedAt *time.Time `json:"created_at,omitempty"`
+
+		// Game The game in progress when the player left (the table's first game without a result).
+		Game     *int                                           `json:"game,omitempty"`
+		Handling *WithdrawDuringGame201JSONResponseBodyHandling `json:"handling,omitempty"`
+		Player   *string                                        `json:"player,omitempty"`
+		Reason   *string                                        `json:"reason,omitempty"`
+		Round    *int                                           `json:"round,omitempty"`
+		Table    *int                                           `json:"table,omitempty"`
+	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r WithdrawDuringGameResponse) GetJSON201() *struct {
+	By        *string    `json:"by,omitempty"`
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+
+	// Game The game in progress when the player left (the table's first game without a result).
+	Game     *int                                           `json:"game,omitempty"`
+	Handling *WithdrawDuringGame201JSONResponseBodyHandling `json:"handling,omitempty"`
+	Player   *string                                        `json:"player,omitempty"`
+	Reason   *string                                        `json:"reason,omitempty"`
+	Round    *int                                           `json:"round,omitempty"`
+	Table    *int                                           `json:"table,omitempty"`
+} {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r WithdrawDuringGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r WithdrawDuringGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r WithdrawDuringGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r WithdrawDuringGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r WithdrawDuringGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ResolveTieResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -14716,6 +15045,36 @@ func (c *ClientWithResponses) CorrectDealWithResponse(ctx context.Context, tid s
 		return nil, err
 	}
 	return ParseCorrectDealResponse(rsp)
+}
+
+// WithdrawDuringGameWithBodyWithResponse Withdraw a player during a game (organizer).
+//
+// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+func (c *ClientWithResponses) WithdrawDuringGameWithBodyWithResponse(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawDuringGameResponse, error) {
+	rsp, err := c.WithdrawDuringGameWithBody(ctx, tid, n, t, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWithdrawDuringGameResponse(rsp)
+}
+
+// WithdrawDuringGameWithResponse Withdraw a player during a game (organizer).
+//
+// A player who leaves during a game (illness). `handling` is the organizer's choice: `finish` (the others finish the game; the player keeps the total they had, is placed last at the table with the last place's placement points) or `forfeit` (placed last with no placement points and no game points, a forfeit in the ratings). In the table's later games of the round the player is placed last with nothing. The player is withdrawn from the tournament; the choice, who made it and the `reason` are in the audit log (kind `game_withdrawals`). See docs/tournaments.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals (the `WithdrawDuringGame` operationId).
+func (c *ClientWithResponses) WithdrawDuringGameWithResponse(ctx context.Context, tid string, n int, t int, params *WithdrawDuringGameParams, body WithdrawDuringGameJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawDuringGameResponse, error) {
+	rsp, err := c.WithdrawDuringGame(ctx, tid, n, t, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWithdrawDuringGameResponse(rsp)
 }
 
 // ResolveTieWithBodyWithResponse Resolve a tie at an advancement line (organizer).
@@ -18452,6 +18811,99 @@ func ParseCorrectDealResponse(rsp *http.Response) (*CorrectDealResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseWithdrawDuringGameResponse parses an HTTP response from a WithdrawDuringGameWithResponse call
+func ParseWithdrawDuringGameResponse(rsp *http.Response) (*WithdrawDuringGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WithdrawDuringGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			By        *string    `json:"by,omitempty"`
+			CreatedAt *time.Time `json:"created_at,omitempty"`
+
+			// Game The game in progress when the player left (the table's first game without a result).
+			Game     *int                                           `json:"game,omitempty"`
+			Handling *WithdrawDuringGame201JSONResponseBodyHandling `json:"handling,omitempty"`
+			Player   *string                                        `json:"player,omitempty"`
+			Reason   *string                                        `json:"reason,omitempty"`
+			Round    *int                                           `json:"round,omitempty"`
+			Table    *int                                           `json:"table,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
 
 	}
 

@@ -58,7 +58,9 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	const q = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
 			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
 			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, ''),
-			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called')
+			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called'),
+			(SELECT jsonb_agg(jsonb_build_object(` + withdrawalJSON + `) ORDER BY w.created_at, w.player_id)
+				FROM game_withdrawals w WHERE w.tournament_id = t.id AND w.round = $2 AND w.table_no = $3)
 		FROM tournaments t
 		LEFT JOIN rounds r ON r.tournament_id = t.id AND r.number = $2
 		LEFT JOIN round_tables tb ON tb.tournament_id = t.id AND tb.round = $2 AND tb.number = $3
@@ -69,12 +71,13 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 		hasR, hasT bool
 		rd         = tournament.Round{TournamentID: tid, Number: n}
 		tb         = tournament.Table{Number: t}
+		gone       []withdrawalRow
 	)
 	st := &tt.Settings
 	err := s.pool.QueryRow(ctx, q, tid, n, t).Scan(&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
 		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
 		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks,
-		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled)
+		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone)
 	switch {
 	case err != nil:
 		return nil, nil, MapError(err, "tournament")
@@ -86,6 +89,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	if len(rules) > 0 {
 		st.Rules = rules
 	}
+	tb.Withdrawals = withdrawalsOf(gone, n, t)
 	rd.Tables = []tournament.Table{tb}
 	return &tt, &rd, nil
 }

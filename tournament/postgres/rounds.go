@@ -94,7 +94,10 @@ func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []t
 		t = tournament.Table{}
 		return nil
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	return attachWithdrawals(ctx, tx, tid, n, byNumber)
 }
 
 // Outcomes returns the recorded outcomes of round n.

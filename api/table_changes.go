@@ -1,0 +1,55 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// tableChangeRoutes registers the organizer's changes to a table during a
+// round: a player withdrawn during a game.
+func (s *Server) tableChangeRoutes(g *echo.Group) {
+	org := s.require(tournament.RoleOrganizer, tournament.RoleAdmin)
+	g.POST("/tournaments/:tid/rounds/:n/tables/:t/withdrawals", s.withdrawDuringGame, org)
+}
+
+// withdrawalRequest is the body of POST …/tables/{t}/withdrawals.
+type withdrawalRequest struct {
+	Player   string `json:"player"`
+	Handling string `json:"handling"`
+	Reason   string `json:"reason"`
+}
+
+// withdrawalJSON is a player withdrawn during a game.
+type withdrawalJSON struct {
+	Player    string    `json:"player"`
+	Round     int       `json:"round"`
+	Table     int       `json:"table"`
+	Game      int       `json:"game"`
+	Handling  string    `json:"handling"`
+	Reason    string    `json:"reason"`
+	By        string    `json:"by"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func (s *Server) withdrawDuringGame(c echo.Context) error {
+	var req withdrawalRequest
+	n, err := roundBody(c, &req)
+	if err != nil {
+		return err
+	}
+	t, err := intParam(c, "t", tableNotFound)
+	if err != nil {
+		return err
+	}
+	w, err := s.deps.Tournaments.WithdrawDuringGame(c.Request().Context(), actorOf(c), c.Param("tid"), n, t,
+		tournament.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, withdrawalJSON{Player: w.Player, Round: w.Round, Table: w.Table, Game: w.Game,
+		Handling: string(w.Handling), Reason: w.Reason, By: w.By, CreatedAt: w.CreatedAt})
+}

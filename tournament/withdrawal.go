@@ -1,0 +1,175 @@
+package tournament
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// WithdrawalHandling is the organizer's choice of how the game a player
+// left counts (docs/tournaments.md, "A player withdrawn during a game").
+type WithdrawalHandling string
+
+// The organizer's choices.
+const (
+	// WithdrawFinish: the others finish the game; the player who left keeps
+	// the total they had (they score nothing after leaving), is placed last
+	// at the table and gets the last place's placement points.
+	WithdrawFinish WithdrawalHandling = "finish"
+	// WithdrawForfeit: the player who left forfeits the game: placed last,
+	// no placement points, no game points, a forfeit in the ratings. The
+	// others finish the game as under WithdrawFinish.
+	WithdrawForfeit WithdrawalHandling = "forfeit"
+)
+
+// GameWithdrawal records a player withdrawn during game Game of a table
+// (illness): who decided how it counts, when and why.
+type GameWithdrawal struct {
+	Player    string
+	Round     int
+	Table     int
+	Game      int // the game in progress when the player left
+	Handling  WithdrawalHandling
+	Reason    string
+	By        string // the actor ("organizer", "admin")
+	CreatedAt time.Time
+}
+
+// Withdrawal is the organizer's request to withdraw a player during a game.
+type Withdrawal struct {
+	Player   string
+	Handling WithdrawalHandling
+	Reason   string
+}
+
+// WithdrawDuringGame withdraws a player of table t of round n during the
+// game in progress there (the first of the table's games without a
+// result), with the organizer's choice of how that game counts and why.
+// The player is withdrawn from the tournament in the same transaction. The
+// game's result, when the table enters it, and the table's later games in
+// the round place the player as the choice says (placesWithWithdrawals).
+func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n, t int, w Withdrawal) (*GameWithdrawal, error) {
+	if err := a.requireOrganizer(); err != nil {
+		return nil, err
+	}
+	w.Reason = strings.TrimSpace(w.Reason)
+	if err := checkLine("reason", w.Reason, maxReason, true); err != nil {
+		return nil, err
+	}
+	if w.Handling != WithdrawFinish && w.Handling != WithdrawForfeit {
+		return nil, InvalidField("handling", "handling must be \"finish\" (the others finish the game) or \"forfeit\", not %q", w.Handling)
+	}
+	if strings.TrimSpace(w.Player) == "" {
+		return nil, InvalidField("player", "player is required")
+	}
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: w.Reason})
+	return s.store.WithdrawDuringGame(ctx, tid, n, t, w.Player,
+		func(tn *Tournament, r *Round, played []int, p Player) (*GameWithdrawal, error) {
+			return planWithdrawal(tn, r, played, p, w, a.tokenID(), s.clock())
+		})
+}
+
+// planWithdrawal checks a withdrawal against the round, the games of the
+// table that have a result (played) and the player as they are, and makes
+// its record.
+func planWithdrawal(t *Tournament, r *Round, played []int, p Player, w Withdrawal, by string, now time.Time) (*GameWithdrawal, error) {
+	if err := roundOpen(r); err != nil {
+		return nil, err
+	}
+	if t.Format == FormatBridge {
+		return nil, Errorf(KindConflict, CodeInvalidStatusChange, "a bridge match cannot go on without a player; withdraw %s after the match", p.Name)
+	}
+	tb := r.Tables[0]
+	if !slices.Contains(tb.Players, p.ID) {
+		return nil, Errorf(KindConflict, CodePlayerNotAtTable, "%s does not play at table %d in round %d", p.Name, tb.Number, r.Number)
+	}
+	if p.Status != PlayerActive {
+		return nil, Errorf(KindConflict, CodeInvalidStatusChange, "%s is %s already", p.Name, p.Status)
+	}
+	if len(tb.Players)-len(tb.Withdrawals) <= 2 {
+		return nil, Errorf(KindConflict, CodeTooFewPlayers,
+			"table %d would have fewer than two players left to finish the game; withdraw %s after the table's games", tb.Number, p.Name)
+	}
+	game := 0
+	for g := 1; g <= t.Settings.GamesIn(r.Final); g++ {
+		if !slices.Contains(played, g) {
+			game = g
+			break
+		}
+	}
+	if game == 0 {
+		return nil, Errorf(KindConflict, CodeNoGameInProgress,
+			"every game of table %d in round %d has its result; %s can be withdrawn from the next round on the players page", tb.Number, r.Number, p.Name)
+	}
+	return &GameWithdrawal{Player: p.ID, Round: r.Number, Table: tb.Number, Game: game, Handling: w.Handling,
+		Reason: w.Reason, By: by, CreatedAt: now}, nil
+}
+
+// withdrawnFrom returns the withdrawals of the table that cover game g
+// (the game a player left and the table's later games in the round).
+func (t Table) withdrawnFrom(g int) []GameWithdrawal {
+	var out []GameWithdrawal
+	for _, w := range t.Withdrawals {
+		if g >= w.Game {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Present returns the players of the table still at it in game g, in seat
+// order: those who must confirm the game's result.
+func (t Table) Present(g int) []string {
+	gone := t.withdrawnFrom(g)
+	return slices.DeleteFunc(slices.Clone(t.Players), func(p string) bool {
+		return slices.ContainsFunc(gone, func(w GameWithdrawal) bool { return w.Player == p })
+	})
+}
+
+// placesWithWithdrawals places the players withdrawn during game g (or
+// before it, in the same round) after everybody who stayed: the others keep
+// their order and close up (a player who stayed is placed one better for
+// each withdrawn player the engine had put ahead of them); the withdrawn
+// share the last place. In the game they left, under "finish" they keep
+// their total and get the last place's points; under "forfeit", and in
+// every later game (which they did not play), no points and no game points.
+func placesWithWithdrawals(places []GamePlace, gone []GameWithdrawal, g int, s Settings) []GamePlace {
+	if len(gone) == 0 {
+		return places
+	}
+	handling := make(map[string]GameWithdrawal, len(gone))
+	for _, w := range gone {
+		handling[w.Player] = w
+	}
+	out := slices.Clone(places)
+	stayed := 0
+	for i, p := range out {
+		if _, ok := handling[p.Player]; ok {
+			continue
+		}
+		stayed++
+		better := 0
+		for _, q := range places {
+			if _, ok := handling[q.Player]; !ok && q.Place < p.Place {
+				better++
+			}
+		}
+		out[i].Place = better + 1
+		out[i].Points = s.pointsFor(out[i].Place)
+	}
+	for i, p := range out {
+		w, ok := handling[p.Player]
+		if !ok {
+			continue
+		}
+		out[i].Place = stayed + 1
+		if w.Handling == WithdrawFinish && w.Game == g {
+			out[i].Points = s.pointsFor(out[i].Place)
+			continue
+		}
+		out[i].Points, out[i].Score, out[i].Forfeit = 0, 0, w.Handling == WithdrawForfeit
+	}
+	slices.SortStableFunc(out, func(a, b GamePlace) int { return a.Place - b.Place })
+	return out
+}

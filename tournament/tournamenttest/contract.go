@@ -1,0 +1,296 @@
+package tournamenttest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// T0 is the time the contract's clock starts at.
+var T0 = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
+
+var (
+	admin = tournament.Actor{Role: tournament.RoleAdmin}
+	org   = tournament.Actor{Role: tournament.RoleOrganizer}
+)
+
+// NewService returns a service on store with a clock that moves a second
+// at each reading from T0 and a fixed random source, so that two stores
+// driven the same way give the same tournament.
+func NewService(store tournament.Store) *tournament.Service {
+	var ticks atomic.Int64
+	return tournament.NewService(store,
+		tournament.WithClock(func() time.Time { return T0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
+		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3})))
+}
+
+// auditCtx is a context whose writes the audit log attributes to the
+// organizer (postgres.Store's triggers read it).
+func auditCtx() context.Context {
+	return tournament.WithAuditActor(context.Background(), tournament.AuditActor{Role: tournament.RoleOrganizer, Token: "organizer", Reason: "contract"})
+}
+
+// StoreContract checks a tournament.Store against what the interface
+// documents. postgres.Store and MemStore run it alike, so the fake the
+// service's unit tests use behaves as the store production uses.
+func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
+	t.Run("TournamentNotFound", func(t *testing.T) {
+		st := newStore(t)
+		_, err := st.Tournament(context.Background(), "nosuchtournament")
+		if tournament.ErrorKind(err) != tournament.KindNotFound {
+			t.Fatalf("Tournament of an unknown id = %v, want not found", err)
+		}
+		if _, err := st.TournamentByTokenHash(context.Background(), []byte("nothing")); tournament.ErrorKind(err) != tournament.KindNotFound {
+			t.Fatalf("TournamentByTokenHash of an unknown hash = %v, want not found", err)
+		}
+	})
+	t.Run("AddPlayersAllOrNone", func(t *testing.T) {
+		st := newStore(t)
+		svc := NewService(st)
+		tid := mustCreate(t, svc, 0)
+		refused := errors.New("refused")
+		_, err := st.AddPlayers(auditCtx(), tid, func(*tournament.Tournament, int) error { return refused },
+			[]tournament.NewPlayer{{Name: "Anna"}, {Name: "Bo"}}, T0)
+		if !errors.Is(err, refused) {
+			t.Fatalf("AddPlayers with a refusing check = %v, want the refusal", err)
+		}
+		ps, err := st.AddPlayers(auditCtx(), tid, func(_ *tournament.Tournament, n int) error {
+			if n != 0 {
+				return fmt.Errorf("check saw %d players registered, want 0 after a refusal", n)
+			}
+			return nil
+		}, []tournament.NewPlayer{{Name: "Anna", Club: "A"}, {Name: "Bo"}}, T0)
+		if err != nil || len(ps) != 2 || ps[0].ID != "p1" || ps[1].ID != "p2" || ps[1].Seq != 2 || ps[0].PersonID == "" {
+			t.Fatalf("AddPlayers = %+v, %v, want p1 and p2 with register entries", ps, err)
+		}
+		_, err = st.AddPlayers(auditCtx(), tid, func(*tournament.Tournament, int) error { return nil },
+			[]tournament.NewPlayer{{Name: "Cia", Person: "P-nobody"}}, T0)
+		if tournament.ErrorCode(err) != tournament.CodePersonNotFound {
+			t.Fatalf("AddPlayers naming an unknown person = %v, want %s", err, tournament.CodePersonNotFound)
+		}
+		if got, _ := st.Players(context.Background(), tid); len(got) != 2 {
+			t.Fatalf("players after a refused registration = %d, want 2", len(got))
+		}
+	})
+	t.Run("DrawRefusalWritesNothing", func(t *testing.T) {
+		st := newStore(t)
+		svc := NewService(st)
+		tid := mustCreate(t, svc, 8)
+		refused := errors.New("refused")
+		if _, err := st.DrawRound(auditCtx(), tid, func(*tournament.State) (*tournament.Round, error) { return nil, refused }); !errors.Is(err, refused) {
+			t.Fatalf("DrawRound with a refusing plan = %v", err)
+		}
+		if _, err := st.Round(context.Background(), tid, 1); tournament.ErrorCode(err) != tournament.CodeRoundNotFound {
+			t.Fatalf("Round 1 after a refused draw = %v, want %s", err, tournament.CodeRoundNotFound)
+		}
+		tt, _ := st.Tournament(context.Background(), tid)
+		if tt.Status != tournament.StatusRegistration || tt.CurrentRound != 0 {
+			t.Fatalf("tournament after a refused draw = %+v, want registration, no round", tt)
+		}
+	})
+	t.Run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
+	t.Run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
+	t.Run("Copies", func(t *testing.T) {
+		st := newStore(t)
+		svc := NewService(st)
+		tid := mustCreate(t, svc, 8)
+		mustDraw(t, svc, tid)
+		s1, err := st.State(context.Background(), tid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s1.Players[0].Name = "changed"
+		s1.Rounds[0].Tables[0].Players[0] = "changed"
+		s1.Tournament.Settings.PlacementPoints[0] = -1
+		s2, _ := st.State(context.Background(), tid)
+		if s2.Players[0].Name == "changed" || s2.Rounds[0].Tables[0].Players[0] == "changed" || s2.Tournament.Settings.PlacementPoints[0] == -1 {
+			t.Fatal("changing a State the store returned changed what it stores")
+		}
+	})
+}
+
+func mustCreate(tb testing.TB, svc *tournament.Service, players int) string {
+	tb.Helper()
+	rounds := 2
+	c, err := svc.CreateTournament(context.Background(), admin, tournament.NewTournament{Name: "Contract", Format: tournament.FormatSwiss, Rounds: &rounds})
+	if err != nil {
+		tb.Fatalf("CreateTournament: %v", err)
+	}
+	if players > 0 {
+		nps := make([]tournament.NewPlayer, players)
+		for i := range nps {
+			nps[i] = tournament.NewPlayer{Name: fmt.Sprintf("Player %d", i+1), Club: fmt.Sprintf("Club %d", i%3)}
+		}
+		if _, err := svc.AddPlayers(context.Background(), org, c.Tournament.ID, nps); err != nil {
+			tb.Fatalf("AddPlayers: %v", err)
+		}
+	}
+	return c.Tournament.ID
+}
+
+func mustDraw(tb testing.TB, svc *tournament.Service, tid string) *tournament.Round {
+	tb.Helper()
+	seed := int64(7)
+	r, err := svc.DrawRound(context.Background(), org, tid, &seed)
+	if err != nil {
+		tb.Fatalf("DrawRound: %v", err)
+	}
+	return r
+}
+
+// result is a made-up result of a table's game for the store's own
+// contract (the store checks nothing of its content).
+func result(tid string, rd *tournament.Round, table int, record string) *tournament.GameResult {
+	var places []tournament.GamePlace
+	for i, p := range rd.Tables[table-1].Players {
+		places = append(places, tournament.GamePlace{Player: p, Place: i + 1, Score: 52 - i, Points: 3 - i})
+	}
+	return &tournament.GameResult{Key: tournament.GameKey{TournamentID: tid, Round: rd.Number, Table: table, Game: 1},
+		Kind: tournament.ResultSubmission, Record: json.RawMessage(record), RecordHash: []byte(record),
+		Result: json.RawMessage(`{"valid":true}`), Places: places, SubmittedBy: "organizer", CreatedAt: T0}
+}
+
+func submitResultContract(t *testing.T, st tournament.Store) {
+	svc := NewService(st)
+	tid := mustCreate(t, svc, 8)
+	rd := mustDraw(t, svc, tid)
+	calls := 0
+	closed := func(r *tournament.Round) error {
+		calls++
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
+	}
+	first, created, err := st.SubmitResult(auditCtx(), result(tid, rd, 1, `{"n":1}`), closed)
+	if err != nil || !created || first.ID == 0 || calls != 0 {
+		t.Fatalf("first SubmitResult = %+v, %v, %v (closed called %d times), want stored", first, created, err, calls)
+	}
+	again, created, err := st.SubmitResult(auditCtx(), result(tid, rd, 1, `{"n":2}`), closed)
+	if err != nil || created || again.ID != first.ID || !jsonEqual(again.Record, first.Record) || calls != 0 {
+		t.Fatalf("second SubmitResult = %+v, %v, %v, want the first result, not stored", again, created, err)
+	}
+	rs, err := st.Results(context.Background(), tid, 1)
+	if err != nil || len(rs) != 1 || rs[0].ID != first.ID {
+		t.Fatalf("Results = %+v, %v, want the one result", rs, err)
+	}
+	_, err = st.CloseRound(auditCtx(), tid, 1, T0, func(*tournament.State) (*tournament.RoundChange, error) {
+		return &tournament.RoundChange{TournamentStatus: tournament.StatusRunning}, nil
+	})
+	if err != nil {
+		t.Fatalf("CloseRound: %v", err)
+	}
+	_, _, err = st.SubmitResult(auditCtx(), result(tid, rd, 2, `{"n":3}`), closed)
+	if tournament.ErrorCode(err) != tournament.CodeRoundClosed || calls != 1 {
+		t.Fatalf("SubmitResult in a closed round = %v (closed called %d times), want closed's refusal", err, calls)
+	}
+	if rs, _ := st.Results(context.Background(), tid, 1); len(rs) != 1 {
+		t.Fatalf("results after a refused submission = %d, want 1", len(rs))
+	}
+	r1, err := st.Round(context.Background(), tid, 1)
+	if err != nil || r1.Status != tournament.RoundClosed || r1.ClosedAt == nil || !r1.ClosedAt.Equal(T0) {
+		t.Fatalf("round 1 after closing = %+v, %v, want closed at T0", r1, err)
+	}
+	_, _, err = st.SubmitResult(auditCtx(), result(tid, &tournament.Round{Number: 9, Tables: rd.Tables}, 1, `{}`), closed)
+	if tournament.ErrorCode(err) != tournament.CodeRoundNotFound {
+		t.Fatalf("SubmitResult to round 9 = %v, want %s", err, tournament.CodeRoundNotFound)
+	}
+}
+
+func appendDealContract(t *testing.T, st tournament.Store) {
+	svc := NewService(st)
+	tid := mustCreate(t, svc, 8)
+	rd := mustDraw(t, svc, tid)
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	open := func(r *tournament.Round) error {
+		if r.Status != tournament.RoundOpen {
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
+		}
+		return nil
+	}
+	if err := st.AppendDeal(auditCtx(), k, 0, json.RawMessage(`{"deal":1}`), T0, nil, open); err != nil {
+		t.Fatalf("AppendDeal 0: %v", err)
+	}
+	err := st.AppendDeal(auditCtx(), k, 0, json.RawMessage(`{"deal":"again"}`), T0, nil, open)
+	if tournament.ErrorCode(err) != tournament.CodeDealConflict {
+		t.Fatalf("AppendDeal of a taken number = %v, want %s", err, tournament.CodeDealConflict)
+	}
+	refused := errors.New("refused")
+	if err := st.AppendDeal(auditCtx(), k, 1, json.RawMessage(`{}`), T0, nil, func(*tournament.Round) error { return refused }); !errors.Is(err, refused) {
+		t.Fatalf("AppendDeal with a refusing check = %v", err)
+	}
+	final := result(tid, rd, 1, `{"game":1}`)
+	if err := st.AppendDeal(auditCtx(), k, 1, json.RawMessage(`{"deal":2}`), T0, final, open); err != nil {
+		t.Fatalf("AppendDeal ending the game: %v", err)
+	}
+	deals, over, err := st.Deals(context.Background(), k)
+	if err != nil || !over || len(deals) != 2 || !jsonEqual(deals[0], json.RawMessage(`{"deal":1}`)) {
+		t.Fatalf("Deals = %s, %v, %v, want the two deals and the game over", deals, over, err)
+	}
+	err = st.AppendDeal(auditCtx(), k, 2, json.RawMessage(`{}`), T0, nil, open)
+	if tournament.ErrorCode(err) != tournament.CodeGameOver {
+		t.Fatalf("AppendDeal after the result = %v, want %s", err, tournament.CodeGameOver)
+	}
+	g, err := st.TableGame(context.Background(), k)
+	if err != nil || len(g.Deals) != 2 || g.Result == nil || g.Result.ID != final.ID || g.Deals[1].Version != 1 {
+		t.Fatalf("TableGame = %+v, %v, want two deals and the result", g, err)
+	}
+	if _, _, err := st.ConfirmGame(auditCtx(), k, tournament.Confirmation{Player: rd.Tables[0].Players[0], ConfirmedBy: "table:1/1", At: T0},
+		func(*tournament.TableGame) error { return refused }); !errors.Is(err, refused) {
+		t.Fatalf("ConfirmGame with a refusing check = %v", err)
+	}
+	c := tournament.Confirmation{Player: rd.Tables[0].Players[0], ConfirmedBy: "table:1/1", At: T0}
+	g, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) error { return nil })
+	if err != nil || !created || len(g.Confirmations) != 1 || g.Confirmations[0].ResultID != final.ID {
+		t.Fatalf("ConfirmGame = %+v, %v, %v, want one confirmation of the result", g, created, err)
+	}
+	if _, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) error { return nil }); err != nil || created {
+		t.Fatalf("second ConfirmGame by the same player = %v, %v, want nothing stored", created, err)
+	}
+	games, err := st.TableGames(context.Background(), tid, 1)
+	if err != nil || len(games) != 1 || games[0].Key != k || len(games[0].Confirmations) != 1 {
+		t.Fatalf("TableGames = %+v, %v, want the one game with its confirmation", games, err)
+	}
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// PlayEvening plays a Swiss club night of players players and two rounds
+// of games games per table through svc, the organizer submitting each
+// game as a score sheet drawn from seed, and returns the final standings.
+// Two stores driven by it give the same standings when they keep the same
+// contract.
+func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint64) (string, []tournament.Standing) {
+	tb.Helper()
+	ctx := context.Background()
+	tid := mustCreate(tb, svc, players)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for n := 1; n <= 2; n++ {
+		rd := mustDraw(tb, svc, tid)
+		tt, _ := svc.Tournament(ctx, tid)
+		for _, table := range rd.Tables {
+			for g := 1; g <= tt.Settings.GamesPerRound; g++ {
+				k := tournament.GameKey{TournamentID: tid, Round: n, Table: table.Number, Game: g}
+				if _, err := svc.SubmitGame(ctx, org, k, SheetGame(rng, table.Players, table.FirstDealerOf(g))); err != nil {
+					tb.Fatalf("SubmitGame(%+v): %v", k, err)
+				}
+			}
+		}
+		if _, err := svc.CloseRound(ctx, org, tid, n); err != nil {
+			tb.Fatalf("CloseRound(%d): %v", n, err)
+		}
+	}
+	_, st, err := svc.Standings(ctx, tid)
+	if err != nil {
+		tb.Fatalf("Standings: %v", err)
+	}
+	return tid, st
+}

@@ -1,0 +1,691 @@
+package tournamenttest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// MemStore is tournament.Store in memory: the fake that lets the service's
+// rules be tested in microseconds, without PostgreSQL. It keeps the
+// contract the interface documents (StoreContract checks it against this
+// fake and against postgres.Store alike): one mutex stands for every lock
+// the real store takes, so each method is one atomic step, callbacks see
+// the state as it is and decide before anything is written, and a refusal
+// writes nothing. Everything going in or out is copied, so a caller can
+// never change what is stored by changing what it holds.
+//
+// What it leaves to postgres.Store: the audit log (written by the
+// database's triggers), referees' adjustments (State.Adjustments is always
+// empty) and the register beyond the people registrations create.
+type MemStore struct {
+	mu          sync.Mutex
+	tournaments map[string]*memTournament
+	byToken     map[string]string
+	people      map[string]bool
+	nextPerson  int
+	nextID      int64 // results and tie resolutions
+}
+
+var _ tournament.Store = (*MemStore)(nil)
+
+// memTournament is one tournament and everything stored under it.
+type memTournament struct {
+	t           tournament.Tournament
+	secrets     tournament.Secrets
+	players     []tournament.Player
+	rounds      []tournament.Round
+	outcomes    []tournament.Outcome
+	resolutions []tournament.TieResolution
+	results     []tournament.GameResult // every row, in id order
+	deals       map[tournament.GameKey][]memDeal
+	confirms    map[int64][]tournament.Confirmation
+	clocks      map[int]tournament.Clock
+}
+
+// memDeal is a deal as entered and its corrections, latest last.
+type memDeal struct {
+	versions []tournament.StoredDeal
+}
+
+// NewMemStore returns an empty store.
+func NewMemStore() *MemStore {
+	return &MemStore{tournaments: map[string]*memTournament{}, byToken: map[string]string{}, people: map[string]bool{}}
+}
+
+func notFound(subject string) error {
+	return tournament.Errorf(tournament.KindNotFound, subject+"_not_found", "%s not found", subject)
+}
+
+// lock takes the store's lock (the caller releases it) and returns the
+// tournament tid; not found when there is none.
+func (s *MemStore) lock(tid string) (*memTournament, error) {
+	s.mu.Lock()
+	return s.get(tid)
+}
+
+// get returns the tournament id; not found when there is none.
+func (s *MemStore) get(id string) (*memTournament, error) {
+	mt, ok := s.tournaments[id]
+	if !ok {
+		return nil, notFound("tournament")
+	}
+	return mt, nil
+}
+
+// tournament returns the tournament as the store reads it, with its
+// current round.
+func (mt *memTournament) tournament() *tournament.Tournament {
+	t := clone(mt.t)
+	t.CurrentRound = len(mt.rounds)
+	return &t
+}
+
+// CreateTournament stores a new tournament with its secrets.
+func (s *MemStore) CreateTournament(_ context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tournaments[t.ID]; ok {
+		return tournament.Errorf(tournament.KindConflict, "tournament_exists", "tournament already exists")
+	}
+	if _, ok := s.byToken[string(sec.OrganizerTokenHash)]; ok {
+		return tournament.Errorf(tournament.KindConflict, "tournament_exists", "tournament already exists")
+	}
+	s.tournaments[t.ID] = &memTournament{t: clone(*t), secrets: clone(sec),
+		deals: map[tournament.GameKey][]memDeal{}, confirms: map[int64][]tournament.Confirmation{}, clocks: map[int]tournament.Clock{}}
+	s.byToken[string(sec.OrganizerTokenHash)] = t.ID
+	return nil
+}
+
+// Tournament returns a tournament.
+func (s *MemStore) Tournament(_ context.Context, id string) (*tournament.Tournament, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return mt.tournament(), nil
+}
+
+// Secrets returns a tournament's secrets.
+func (s *MemStore) Secrets(_ context.Context, id string) (tournament.Secrets, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, err := s.get(id)
+	if err != nil {
+		return tournament.Secrets{}, err
+	}
+	return clone(mt.secrets), nil
+}
+
+// TournamentByTokenHash returns the tournament whose organizer token hashes to hash.
+func (s *MemStore) TournamentByTokenHash(_ context.Context, hash []byte) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.byToken[string(hash)]
+	if !ok {
+		return "", notFound("token")
+	}
+	return id, nil
+}
+
+// AddPlayers registers players, all or none, after check approves.
+func (s *MemStore) AddPlayers(_ context.Context, tid string, check func(*tournament.Tournament, int) error,
+	ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := check(mt.tournament(), len(mt.players)); err != nil {
+		return nil, err
+	}
+	for _, np := range ps {
+		if np.Person != "" && !s.people[np.Person] {
+			e := tournament.Errorf(tournament.KindInvalid, tournament.CodePersonNotFound,
+				"the register has no person %s (or they were merged into another entry); pick them again", np.Person)
+			e.Details = map[string]any{"field": "person"}
+			return nil, e
+		}
+	}
+	out := make([]tournament.Player, len(ps))
+	for i, np := range ps {
+		seq := len(mt.players) + 1
+		person := np.Person
+		if person == "" {
+			s.nextPerson++
+			person = "P" + strconv.Itoa(s.nextPerson)
+			s.people[person] = true
+		}
+		p := tournament.Player{ID: "p" + strconv.Itoa(seq), TournamentID: tid, Name: np.Name, Club: np.Club,
+			Status: tournament.PlayerActive, Seq: seq, CreatedAt: now.UTC(), PersonID: person}
+		mt.players = append(mt.players, p)
+		out[i] = p
+	}
+	return out, nil
+}
+
+// UpdatePlayer applies change to a player; only its name, club and status
+// are stored, as in postgres.Store.
+func (s *MemStore) UpdatePlayer(_ context.Context, tid, pid string,
+	change func(*tournament.Tournament, tournament.Player) (tournament.Player, error)) (tournament.Player, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return tournament.Player{}, err
+	}
+	i := slices.IndexFunc(mt.players, func(p tournament.Player) bool { return p.ID == pid })
+	if i < 0 {
+		return tournament.Player{}, notFound("player")
+	}
+	out, err := change(mt.tournament(), mt.players[i])
+	if err != nil {
+		return tournament.Player{}, err
+	}
+	p := &mt.players[i]
+	p.Name, p.Club, p.Status = out.Name, out.Club, out.Status
+	return out, nil
+}
+
+// Players returns a tournament's players in registration order (none for
+// an unknown tournament, as in postgres.Store).
+func (s *MemStore) Players(_ context.Context, tid string) ([]tournament.Player, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[tid]
+	if !ok {
+		return nil, nil
+	}
+	return clone(mt.players), nil
+}
+
+// state builds the snapshot the domain decides on.
+func (mt *memTournament) state() *tournament.State {
+	return &tournament.State{Tournament: *mt.tournament(), Players: clone(mt.players), Rounds: clone(mt.rounds),
+		Results: mt.effective(0), Outcomes: clone(mt.outcomes), Resolutions: clone(mt.resolutions)}
+}
+
+// effective returns the latest result of each game of round n (every round
+// when n is 0), ordered by round, table and game.
+func (mt *memTournament) effective(n int) []tournament.GameResult {
+	latest := map[tournament.GameKey]int{}
+	for i, r := range mt.results {
+		if n == 0 || r.Key.Round == n {
+			latest[r.Key] = i
+		}
+	}
+	out := make([]tournament.GameResult, 0, len(latest))
+	for _, i := range latest {
+		out = append(out, clone(mt.results[i]))
+	}
+	slices.SortFunc(out, func(a, b tournament.GameResult) int { return compareKeys(a.Key, b.Key) })
+	return out
+}
+
+func compareKeys(a, b tournament.GameKey) int {
+	if a.Round != b.Round {
+		return a.Round - b.Round
+	}
+	if a.Table != b.Table {
+		return a.Table - b.Table
+	}
+	return a.Game - b.Game
+}
+
+// State returns a consistent snapshot of a tournament's state.
+func (s *MemStore) State(_ context.Context, tid string) (*tournament.State, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return mt.state(), nil
+}
+
+// DrawRound stores the round plan makes and marks the tournament running.
+func (s *MemStore) DrawRound(_ context.Context, tid string, plan func(*tournament.State) (*tournament.Round, error)) (*tournament.Round, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	r, err := plan(mt.state())
+	if err != nil {
+		return nil, err
+	}
+	if r.Number != len(mt.rounds)+1 {
+		return nil, tournament.Errorf(tournament.KindConflict, "round_exists", "round already exists")
+	}
+	stored := clone(*r)
+	stored.CreatedAt = stored.CreatedAt.UTC()
+	mt.rounds = append(mt.rounds, stored)
+	mt.t.Status = tournament.StatusRunning
+	return r, nil
+}
+
+// round returns round n; not found when there is none.
+func (mt *memTournament) round(n int) (*tournament.Round, error) {
+	if n < 1 || n > len(mt.rounds) {
+		return nil, tournament.RoundNotFound(n)
+	}
+	return &mt.rounds[n-1], nil
+}
+
+// Round returns round n with its tables.
+func (s *MemStore) Round(_ context.Context, tid string, n int) (*tournament.Round, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n < 1 {
+		return nil, tournament.RoundNotFound(n)
+	}
+	mt, err := s.get(tid)
+	if err != nil {
+		return nil, err
+	}
+	r, err := mt.round(n)
+	if err != nil {
+		return nil, err
+	}
+	out := clone(*r)
+	return &out, nil
+}
+
+// Table returns the tournament and round n holding only its table t.
+func (s *MemStore) Table(_ context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := mt.round(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	i := slices.IndexFunc(r.Tables, func(tb tournament.Table) bool { return tb.Number == t })
+	if i < 0 {
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
+	}
+	out := clone(*r)
+	out.Tables = []tournament.Table{{Number: t, Players: clone(r.Tables[i].Players), FirstDealer: r.Tables[i].FirstDealer}}
+	out.Constraints = nil
+	out.TimeCalled = mt.clocks[n].State == tournament.ClockTimeCalled
+	return mt.tournament(), &out, nil
+}
+
+// CloseRound closes round n with the change decide makes from the state.
+func (s *MemStore) CloseRound(_ context.Context, tid string, n int, now time.Time,
+	decide func(*tournament.State) (*tournament.RoundChange, error)) (*tournament.RoundChange, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := decide(mt.state())
+	if err != nil {
+		return nil, err
+	}
+	r, err := mt.round(n)
+	if err != nil {
+		return nil, err
+	}
+	at := now.UTC()
+	r.Status, r.ClosedAt = tournament.RoundClosed, &at
+	for _, o := range ch.Outcomes {
+		o.Round = n
+		mt.outcomes = append(mt.outcomes, o)
+	}
+	slices.SortStableFunc(mt.outcomes, func(a, b tournament.Outcome) int {
+		if a.Round != b.Round {
+			return a.Round - b.Round
+		}
+		if a.Table != b.Table {
+			return a.Table - b.Table
+		}
+		return a.Rank - b.Rank
+	})
+	for i := range mt.players {
+		if slices.Contains(ch.Eliminated, mt.players[i].ID) {
+			mt.players[i].Status = tournament.PlayerEliminated
+		}
+	}
+	mt.t.Status = ch.TournamentStatus
+	if ch.Champion != "" {
+		mt.t.Champion = ch.Champion
+	}
+	return ch, nil
+}
+
+// AddTieResolution stores a resolution after check approves the state.
+func (s *MemStore) AddTieResolution(_ context.Context, tid string, r *tournament.TieResolution, check func(*tournament.State) error) error {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := check(mt.state()); err != nil {
+		return err
+	}
+	s.nextID++
+	r.ID = s.nextID
+	mt.resolutions = append(mt.resolutions, clone(*r))
+	return nil
+}
+
+// hasResult reports whether a game has any result row.
+func (mt *memTournament) hasResult(k tournament.GameKey) bool {
+	return slices.ContainsFunc(mt.results, func(r tournament.GameResult) bool { return r.Key == k })
+}
+
+// latest returns the effective result of a game, nil when it has none.
+func (mt *memTournament) latest(k tournament.GameKey) *tournament.GameResult {
+	for i := len(mt.results) - 1; i >= 0; i-- {
+		if mt.results[i].Key == k {
+			r := clone(mt.results[i])
+			return &r
+		}
+	}
+	return nil
+}
+
+// insert stores r as a new result row with the next id.
+func (s *MemStore) insert(mt *memTournament, r *tournament.GameResult) {
+	s.nextID++
+	r.ID = s.nextID
+	r.CreatedAt = r.CreatedAt.UTC()
+	mt.results = append(mt.results, clone(*r))
+}
+
+// submission stores r as its game's first submission; false when the game
+// already has one (the unique index of postgres.Store).
+func (s *MemStore) submission(mt *memTournament, r *tournament.GameResult) bool {
+	if slices.ContainsFunc(mt.results, func(x tournament.GameResult) bool {
+		return x.Key == r.Key && x.Kind == tournament.ResultSubmission
+	}) {
+		return false
+	}
+	r.Kind = tournament.ResultSubmission
+	s.insert(mt, r)
+	return true
+}
+
+// SubmitResult stores r as its game's first result while the round is open.
+func (s *MemStore) SubmitResult(_ context.Context, r *tournament.GameResult, closed func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := r.Key
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return nil, false, tournament.RoundNotFound(k.Round)
+	}
+	rd, err := mt.round(k.Round)
+	if err != nil {
+		return nil, false, err
+	}
+	if rd.Status != tournament.RoundOpen {
+		if err := closed(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}); err != nil {
+			return nil, false, err
+		}
+		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", k.Round, rd.Status)
+	}
+	if s.submission(mt, r) {
+		return r, true, nil
+	}
+	return mt.latest(k), false, nil
+}
+
+// Outcomes returns the recorded outcomes of round n.
+func (s *MemStore) Outcomes(_ context.Context, tid string, n int) ([]tournament.Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[tid]
+	if !ok {
+		return nil, nil
+	}
+	var out []tournament.Outcome
+	for _, o := range mt.outcomes {
+		if n == 0 || o.Round == n {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// Results returns the effective results of round n (every round when n is 0).
+func (s *MemStore) Results(_ context.Context, tid string, n int) ([]tournament.GameResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[tid]
+	if !ok {
+		return nil, nil
+	}
+	return mt.effective(n), nil
+}
+
+// Deals returns the deals of a game, each in its latest version, and
+// whether the game has a result.
+func (s *MemStore) Deals(_ context.Context, k tournament.GameKey) ([]json.RawMessage, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return nil, false, nil
+	}
+	var out []json.RawMessage
+	for _, d := range mt.deals[k] {
+		out = append(out, clone(d.versions[len(d.versions)-1].Deal))
+	}
+	return out, mt.hasResult(k), nil
+}
+
+// gameOver is the conflict of a game that already has a result.
+func gameOver() error {
+	return tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
+}
+
+// AppendDeal stores deal seq of a game in progress, and its result when
+// final is not nil.
+func (s *MemStore) AppendDeal(_ context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
+	final *tournament.GameResult, check func(*tournament.Round) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return tournament.RoundNotFound(k.Round)
+	}
+	rd, err := mt.round(k.Round)
+	if err != nil {
+		return err
+	}
+	if err := check(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}); err != nil {
+		return err
+	}
+	if mt.hasResult(k) {
+		return gameOver()
+	}
+	if seq != len(mt.deals[k]) {
+		if seq < len(mt.deals[k]) {
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
+				"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
+		}
+		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "deal %d comes before deal %d", seq+1, len(mt.deals[k])+1)
+	}
+	if final != nil && !s.submission(mt, final) {
+		return gameOver()
+	}
+	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(deal), Version: 1, At: now.UTC()}}})
+	return nil
+}
+
+// tableGame returns a game as it stands.
+func (mt *memTournament) tableGame(k tournament.GameKey) *tournament.TableGame {
+	g := &tournament.TableGame{Key: k}
+	for _, d := range mt.deals[k] {
+		v := clone(d.versions[len(d.versions)-1])
+		v.Version = len(d.versions)
+		g.Deals = append(g.Deals, v)
+	}
+	if g.Result = mt.latest(k); g.Result != nil {
+		g.Confirmations = clone(mt.confirms[g.Result.ID])
+	}
+	return g
+}
+
+// TableGame returns a game as it stands (an empty game when nothing was
+// entered yet).
+func (s *MemStore) TableGame(_ context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return &tournament.TableGame{Key: k}, nil
+	}
+	return mt.tableGame(k), nil
+}
+
+// TableGames returns every game of round n that has deals or a result.
+func (s *MemStore) TableGames(_ context.Context, tid string, n int) ([]tournament.TableGame, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[tid]
+	if !ok {
+		return nil, nil
+	}
+	keys := map[tournament.GameKey]bool{}
+	for k := range mt.deals {
+		if k.Round == n {
+			keys[k] = true
+		}
+	}
+	for _, r := range mt.results {
+		if r.Key.Round == n {
+			keys[r.Key] = true
+		}
+	}
+	sorted := make([]tournament.GameKey, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	slices.SortFunc(sorted, compareKeys)
+	out := make([]tournament.TableGame, len(sorted))
+	for i, k := range sorted {
+		out[i] = *mt.tableGame(k)
+	}
+	return out, nil
+}
+
+// CorrectDeal stores a new version of a deal, and the result it gives the
+// game, as decide approves.
+func (s *MemStore) CorrectDeal(_ context.Context, k tournament.GameKey, seq int, deal json.RawMessage, _ string, now time.Time,
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return tournament.RoundNotFound(k.Round)
+	}
+	rd, err := mt.round(k.Round)
+	if err != nil {
+		return err
+	}
+	c, err := decide(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}, mt.tableGame(k))
+	if err != nil || c.Repeat {
+		return err
+	}
+	deals := mt.deals[k]
+	if seq < 0 || seq >= len(deals) {
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeReferenceViolation,
+			"deal refers to or is referred to by something that does not allow the change")
+	}
+	if c.Final != nil {
+		if c.Final.Kind == tournament.ResultSubmission {
+			if !s.submission(mt, c.Final) {
+				return gameOver()
+			}
+		} else {
+			s.insert(mt, c.Final)
+		}
+	}
+	deals[seq].versions = append(deals[seq].versions, tournament.StoredDeal{Deal: clone(deal), At: now.UTC()})
+	return nil
+}
+
+// ConfirmGame stores a player's confirmation of the game's effective
+// result after check approves the game.
+func (s *MemStore) ConfirmGame(_ context.Context, k tournament.GameKey, c tournament.Confirmation,
+	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return nil, false, notFound("tournament")
+	}
+	g := mt.tableGame(k)
+	if err := check(g); err != nil {
+		return nil, false, err
+	}
+	if g.Result == nil {
+		return nil, false, fmt.Errorf("tournamenttest: ConfirmGame's check approved a game without a result")
+	}
+	id := g.Result.ID
+	if slices.ContainsFunc(mt.confirms[id], func(x tournament.Confirmation) bool { return x.Player == c.Player }) {
+		return g, false, nil
+	}
+	c.ResultID, c.At = id, c.At.UTC()
+	mt.confirms[id] = append(mt.confirms[id], c)
+	g.Confirmations = append(g.Confirmations, c)
+	return g, true, nil
+}
+
+// RoundClock returns the clock of round n (idle when never set).
+func (s *MemStore) RoundClock(_ context.Context, tid string, n int) (*tournament.Clock, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := mt.round(n); err != nil {
+		return nil, err
+	}
+	return mt.clock(n), nil
+}
+
+func (mt *memTournament) clock(n int) *tournament.Clock {
+	c, ok := mt.clocks[n]
+	if !ok {
+		return &tournament.Clock{Round: n, State: tournament.ClockIdle}
+	}
+	c = clone(c)
+	return &c
+}
+
+// SetRoundClock stores the clock decide makes from round n and its clock.
+func (s *MemStore) SetRoundClock(_ context.Context, tid string, n int,
+	decide func(*tournament.Round, *tournament.Clock) (*tournament.Clock, error)) (*tournament.Clock, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	rd, err := mt.round(n)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decide(&tournament.Round{TournamentID: tid, Number: n, Status: rd.Status}, mt.clock(n))
+	if err != nil {
+		return nil, err
+	}
+	stored := clone(*out)
+	stored.Round = n
+	if stored.State != tournament.ClockPaused {
+		stored.Remaining = 0
+	}
+	mt.clocks[n] = stored
+	return out, nil
+}

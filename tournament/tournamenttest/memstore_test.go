@@ -1,0 +1,14 @@
+package tournamenttest_test
+
+import (
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// TestMemStoreContract holds the fake to the store's contract, the same
+// checks postgres.Store passes (TestStoreContract there).
+func TestMemStoreContract(t *testing.T) {
+	tournamenttest.StoreContract(t, func(testing.TB) tournament.Store { return tournamenttest.NewMemStore() })
+}

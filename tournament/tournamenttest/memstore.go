@@ -194,6 +194,55 @@ func (s *MemStore) UpdatePlayer(_ context.Context, tid, pid string,
 	return out, nil
 }
 
+// WithdrawDuringGame stores the withdrawal decide makes (once per player)
+// and sets the player withdrawn.
+func (s *MemStore) WithdrawDuringGame(_ context.Context, tid string, n, t int, pid string,
+	decide func(*tournament.Tournament, *tournament.Round, []int, tournament.Player) (*tournament.GameWithdrawal, error),
+) (*tournament.GameWithdrawal, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	r, err := mt.round(n)
+	if err != nil {
+		return nil, err
+	}
+	ti := slices.IndexFunc(r.Tables, func(tb tournament.Table) bool { return tb.Number == t })
+	if ti < 0 {
+		return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
+	}
+	pi := slices.IndexFunc(mt.players, func(p tournament.Player) bool { return p.ID == pid })
+	if pi < 0 {
+		return nil, notFound("player")
+	}
+	var played []int
+	for _, res := range mt.results {
+		if res.Key.Round == n && res.Key.Table == t && !slices.Contains(played, res.Key.Game) {
+			played = append(played, res.Key.Game)
+		}
+	}
+	slices.Sort(played)
+	view := clone(*r)
+	view.Tables = []tournament.Table{clone(r.Tables[ti])}
+	out, err := decide(mt.tournament(), &view, played, mt.players[pi])
+	if err != nil {
+		return nil, err
+	}
+	for _, rd := range mt.rounds {
+		for _, tb := range rd.Tables {
+			if slices.ContainsFunc(tb.Withdrawals, func(w tournament.GameWithdrawal) bool { return w.Player == out.Player }) {
+				return nil, tournament.Errorf(tournament.KindConflict, "player_exists", "player already exists")
+			}
+		}
+	}
+	w := clone(*out)
+	w.CreatedAt = w.CreatedAt.UTC()
+	r.Tables[ti].Withdrawals = append(r.Tables[ti].Withdrawals, w)
+	mt.players[pi].Status = tournament.PlayerWithdrawn
+	return out, nil
+}
+
 // Players returns a tournament's players in registration order (none for
 // an unknown tournament, as in postgres.Store).
 func (s *MemStore) Players(_ context.Context, tid string) ([]tournament.Player, error) {
@@ -313,7 +362,8 @@ func (s *MemStore) Table(_ context.Context, tid string, n, t int) (*tournament.T
 		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
 	}
 	out := clone(*r)
-	out.Tables = []tournament.Table{{Number: t, Players: clone(r.Tables[i].Players), FirstDealer: r.Tables[i].FirstDealer}}
+	out.Tables = []tournament.Table{{Number: t, Players: clone(r.Tables[i].Players), FirstDealer: r.Tables[i].FirstDealer,
+		Withdrawals: clone(r.Tables[i].Withdrawals)}}
 	out.Constraints = nil
 	out.TimeCalled = mt.clocks[n].State == tournament.ClockTimeCalled
 	return mt.tournament(), &out, nil

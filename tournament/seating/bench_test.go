@@ -109,16 +109,16 @@ func knownDesigns(n int) (best knownDesign) {
 		}
 	}
 	for v := 16; v <= 65; v += 12 {
-		consider(v, (v-1)/3, fmt.Sprintf("RBIBD(%d,4,1) [HRW72]", v), v == 16 || v == 28 || v == 64)
+		consider(v, (v-1)/3, fmt.Sprintf("RBIBD(%d,4,1) [HRW72]", v), true)
 	}
 	for _, q := range []int{4, 5, 7, 8, 9, 11, 13, 16} {
 		consider(4*q, q, fmt.Sprintf("resolvable TD(4,%d) [MOLS]", q), true)
 	}
 	for u := 8; 3*u <= 65; u += 4 {
-		consider(3*u, u-1, fmt.Sprintf("4-RGDD of type 3^%d [Handbook]", u), u == 8)
+		consider(3*u, u-1, fmt.Sprintf("4-RGDD of type 3^%d [Handbook]", u), true)
 	}
 	for u := 16; 2*u <= 65; u += 6 {
-		consider(2*u, 2*(u-1)/3, fmt.Sprintf("4-RGDD of type 2^%d [Handbook]", u), u == 16)
+		consider(2*u, 2*(u-1)/3, fmt.Sprintf("4-RGDD of type 2^%d [Handbook]", u), true)
 	}
 	return best
 }

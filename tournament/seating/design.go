@@ -1,5 +1,7 @@
 package seating
 
+import "slices"
+
 // A design is a schedule known to have no repeated meeting: rounds of
 // tables of 4 over points 0..points-1. Designs are built on demand from
 // their constructions; none is stored as a finished answer.
@@ -7,31 +9,129 @@ type design struct {
 	name   string
 	points int
 	rounds [][][]int // rounds[w][t] lists the points at table t
+	// group, when set, is a group of the design: points that never meet
+	// each other and that every other point meets exactly once. Leaving
+	// the whole group empty seats points-len(group) players with
+	// len(group) tables of 3 in every round, and every player at a table of
+	// 3 exactly len(group) times over all the rounds.
+	group []int
+}
+
+// designPlan is a design fitted to a field: the points left empty (their
+// tables are the tables of 3) and the design's rounds to play, in order.
+type designPlan struct {
+	d     *design
+	drop  []int // nil: one random point when the design has n+1 points
+	order []int
 }
 
 // findDesign returns the zero-repeat design with the most rounds (up to
-// want) that seats n players, either exactly or after removing one point;
-// removing one point turns each round's table through it into a table of
-// 3, and since that point meets every other point at most once, nobody sits
-// at a table of 3 twice. It returns nil when no construction applies.
-func findDesign(n, want int) *design {
-	var best *design
+// want) that seats n players: exactly, after removing one point, or after
+// removing a whole group of 2 or 3 points. Removing one point turns each
+// round's table through it into a table of 3, and since that point meets
+// every other point at most once, nobody sits at a table of 3 twice.
+// Removing a group, every player sits at a table of 3 as often as the
+// group has points, and the rounds are ordered (balancedOrder) so that
+// nobody does so twice while another player has not. It returns nil when
+// no construction applies.
+func findDesign(n, want int) *designPlan {
+	var best *designPlan
 	for _, d := range candidateDesigns(n) {
-		if d.points != n && d.points != n+1 {
+		p := &designPlan{d: d}
+		switch k := d.points - n; {
+		case k == 0 || k == 1:
+			p.order = make([]int, len(d.rounds))
+			for w := range p.order {
+				p.order[w] = w
+			}
+		case k >= 2 && k == len(d.group):
+			p.drop = d.group
+			p.order = balancedOrder(d, d.group, want)
+		default:
 			continue
 		}
-		if best == nil || min(len(d.rounds), want) > min(len(best.rounds), want) {
-			best = d
+		if best == nil || min(len(p.order), want) > min(len(best.order), want) {
+			best = p
 		}
 	}
 	return best
 }
 
-// candidateDesigns returns the constructions that could seat n or n+1
-// players.
+// balancedOrder returns the longest order of d's rounds (at most want)
+// that it finds, by a depth-first search of bounded size, in which the
+// players left at tables of 3 by the dropped points keep the rule: after
+// every round, everybody's count of tables of 3 is within one of
+// everybody else's.
+func balancedOrder(d *design, drop []int, want int) []int {
+	dropped := make([]bool, d.points)
+	for _, p := range drop {
+		dropped[p] = true
+	}
+	hits := make([][]int, len(d.rounds)) // hits[w]: the points at a table of 3 in round w
+	for w, round := range d.rounds {
+		for _, blk := range round {
+			if slices.ContainsFunc(blk, func(p int) bool { return dropped[p] }) {
+				for _, p := range blk {
+					if !dropped[p] {
+						hits[w] = append(hits[w], p)
+					}
+				}
+			}
+		}
+	}
+	want = min(want, len(d.rounds))
+	count := make([]int, d.points)
+	used := make([]bool, len(d.rounds))
+	var order, best []int
+	nodes := 0
+	var dfs func() bool
+	dfs = func() bool {
+		if len(order) > len(best) {
+			best = slices.Clone(order)
+		}
+		if nodes++; len(order) == want || nodes > maxOrderNodes {
+			return true
+		}
+		for w := range d.rounds {
+			if used[w] {
+				continue
+			}
+			for _, p := range hits[w] {
+				count[p]++
+			}
+			lo, hi := len(d.rounds), 0
+			for p, c := range count {
+				if !dropped[p] {
+					lo, hi = min(lo, c), max(hi, c)
+				}
+			}
+			if hi-lo <= 1 {
+				used[w] = true
+				order = append(order, w)
+				if dfs() {
+					return true
+				}
+				order = order[:len(order)-1]
+				used[w] = false
+			}
+			for _, p := range hits[w] {
+				count[p]--
+			}
+		}
+		return false
+	}
+	dfs()
+	return best
+}
+
+// maxOrderNodes bounds balancedOrder's search.
+const maxOrderNodes = 20_000
+
+// candidateDesigns returns the constructions that could seat n players,
+// with up to three points left empty.
 func candidateDesigns(n int) []*design {
 	var out []*design
-	for _, N := range []int{n, n + 1} {
+	for N := n; N <= n+3; N++ {
 		switch {
 		case N == 16:
 			out = append(out, affineGF4(2))
@@ -46,6 +146,17 @@ func candidateDesigns(n int) []*design {
 		}
 		if f := newField(N / 4); N%4 == 0 && N >= 20 && f != nil {
 			out = append(out, transversal(f))
+		}
+		// Later in the list: a tie in rounds keeps the earlier design.
+		switch {
+		case N == 40:
+			out = append(out, rbibd40())
+		case N == 52:
+			out = append(out, rbibd52())
+		case N == 36 || N == 48 || N == 60:
+			out = append(out, gdd3(N/3))
+		case N == 44 || N == 56:
+			out = append(out, gdd2(N/2))
 		}
 	}
 	return out
@@ -280,8 +391,7 @@ func developCyclic(name string, m, levels, fixed int, base [][]pt) *design {
 // Groups: {(x,0),(x,1),(x,2)} and the fixed points. The base class was
 // found by a difference-cover search and is checked by the tests.
 func develop24() *design {
-	inf := func(a int) pt { return pt{a, -1} }
-	return developCyclic("resolvable 4-GDD of type 3^8", 7, 3, 3, [][]pt{
+	d := developCyclic("resolvable 4-GDD of type 3^8", 7, 3, 3, [][]pt{
 		{inf(2), {0, 2}, {5, 0}, {1, 1}},
 		{inf(1), {5, 1}, {6, 0}, {3, 2}},
 		{inf(0), {4, 0}, {2, 1}, {5, 2}},
@@ -289,6 +399,8 @@ func develop24() *design {
 		{{4, 2}, {2, 2}, {1, 2}, {0, 1}},
 		{{6, 1}, {3, 1}, {4, 1}, {2, 0}},
 	})
+	d.group = []int{21, 22, 23}
+	return d
 }
 
 // develop28 builds a resolvable (28,4,1) design (28 players, 9 rounds,

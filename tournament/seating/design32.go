@@ -28,7 +28,7 @@ func gdd2to16() *design {
 	d := [4][4]int{{0, 4, 5, 3}, {0, 0, 5, 3}, {0, 0, 0, 1}} // offsets d[i][j], i < j
 	rows := [][4]int{{0, 0, 0, 0}, {0, 3, 2, 1}, {0, 6, 4, 2}, {0, 1, 6, 4}, {0, 2, 1, 5}, {0, 7, 3, 6}}
 	pt := func(l, x int) int { return 8*l + x }
-	des := &design{name: "resolvable 4-GDD of type 2^16", points: 32}
+	des := &design{name: "resolvable 4-GDD of type 2^16", points: 32, group: []int{pt(0, 0), pt(0, 7)}}
 	for _, r := range rows {
 		var round [][]int
 		for x := range 8 {

@@ -151,7 +151,9 @@ func TestPlanDeterministic(t *testing.T) {
 }
 
 // TestPlanDesigns checks every construction at its full length: no repeat
-// at all, including the designs minus one player.
+// at all, including the designs minus one player or minus a group, and
+// (checkSchedule) every table of size 3 or 4 with nobody at a table of 3
+// twice while another player has not been.
 func TestPlanDesigns(t *testing.T) {
 	tests := []struct {
 		n, rounds int
@@ -174,6 +176,23 @@ func TestPlanDesigns(t *testing.T) {
 		{23, 7, "resolvable 4-GDD of type 3^8"},
 		{28, 9, "resolvable (28,4,1) design"},
 		{27, 9, "resolvable (28,4,1) design"},
+		{40, 13, "resolvable (40,4,1) design"},
+		{39, 13, "resolvable (40,4,1) design"},
+		{52, 17, "resolvable (52,4,1) design"},
+		{51, 17, "resolvable (52,4,1) design"},
+		{36, 11, "resolvable 4-GDD of type 3^12"},
+		{35, 11, "resolvable 4-GDD of type 3^12"},
+		{48, 15, "resolvable 4-GDD of type 3^16"},
+		{47, 15, "resolvable 4-GDD of type 3^16"},
+		{60, 19, "resolvable 4-GDD of type 3^20"},
+		{59, 19, "resolvable 4-GDD of type 3^20"},
+		{44, 14, "resolvable 4-GDD of type 2^22"},
+		{43, 14, "resolvable 4-GDD of type 2^22"},
+		{42, 14, "resolvable 4-GDD of type 2^22"}, // minus a group: two tables of 3 a round
+		{56, 18, "resolvable 4-GDD of type 2^28"},
+		{55, 18, "resolvable 4-GDD of type 2^28"},
+		{40, 9, "resolvable (40,4,1) design"}, // truncated
+		{60, 12, "resolvable 4-GDD of type 3^20"},
 	}
 	for _, tt := range tests {
 		s, err := seating.Plan(tt.n, tt.rounds, seating.Options{Seed: 7, Work: 1})

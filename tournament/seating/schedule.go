@@ -3,6 +3,7 @@ package seating
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -61,8 +62,8 @@ func Plan(n, rounds int, opt Options) (*Schedule, error) {
 	s := newSearch(n, sizes, model, rng, meetings{}, nil)
 	method := "greedy"
 	var tab [][]int
-	if d := findDesign(n, rounds); d != nil && opt.Mode != ByStandings {
-		method, tab = d.name, designRounds(d, n, sizes, rounds, rng)
+	if p := findDesign(n, rounds); p != nil && opt.Mode != ByStandings {
+		method, tab = p.d.name, designRounds(p, n, sizes, rounds, rng)
 	}
 	tab = s.extend(tab, rounds)
 	bound := LowerBound(n, rounds)
@@ -100,13 +101,28 @@ func planLimits(n, rounds int, opt Options) limits {
 // DefaultWork is Plan's default search bound in evaluated swaps.
 const DefaultWork = 12_000_000
 
-// designRounds maps the first rounds of a design onto players 0..n-1 at
-// random, dropping one random point when the design has n+1, and orders
-// each round's tables to match sizes (tables of 4 first).
-func designRounds(d *design, n int, sizes []int, rounds int, rng *rand.Rand) [][]int {
-	label := rng.Perm(d.points) // label[point] = player; the point labelled n is dropped
+// designRounds maps the first rounds of a fitted design onto players
+// 0..n-1 at random, leaving its dropped points empty (one random point
+// when the design has n+1 points and drops none by name), and orders each
+// round's tables to match sizes (tables of 4 first).
+func designRounds(p *designPlan, n int, sizes []int, rounds int, rng *rand.Rand) [][]int {
+	d := p.d
+	var label []int // label[point] = player; labels n and above are empty
+	if p.drop == nil {
+		label = rng.Perm(d.points)
+	} else {
+		label = make([]int, d.points)
+		perm, next, empty := rng.Perm(n), 0, n
+		for pt := range label {
+			if slices.Contains(p.drop, pt) {
+				label[pt], empty = empty, empty+1
+			} else {
+				label[pt], next = perm[next], next+1
+			}
+		}
+	}
 	var tab [][]int
-	for w := range min(rounds, len(d.rounds)) {
+	for _, w := range p.order[:min(rounds, len(p.order))] {
 		row := make([]int, n)
 		four, three := 0, len(sizes)
 		for t := range sizes {
@@ -117,7 +133,7 @@ func designRounds(d *design, n int, sizes []int, rounds int, rng *rand.Rand) [][
 		}
 		for _, blk := range d.rounds[w] {
 			t := four
-			if containsLabel(blk, label, n) {
+			if slices.ContainsFunc(blk, func(pt int) bool { return label[pt] >= n }) {
 				t = three
 				three++
 			} else {
@@ -132,13 +148,4 @@ func designRounds(d *design, n int, sizes []int, rounds int, rng *rand.Rand) [][
 		tab = append(tab, row)
 	}
 	return tab
-}
-
-func containsLabel(blk []int, label []int, dropped int) bool {
-	for _, pt := range blk {
-		if label[pt] == dropped {
-			return true
-		}
-	}
-	return false
 }

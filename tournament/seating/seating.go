@@ -35,10 +35,15 @@
 // no repeated pair: the affine plane of order 4 (16 players, 5 rounds) and
 // AG(3,4) (64 × 21), resolvable transversal designs over GF(q) (4q players,
 // q rounds, q a prime power: 20 × 5, 36 × 9, 44 × 11, 52 × 13), a
-// resolvable 4-GDD of type 3^8 (24 × 7), a resolvable (28,4,1) design
-// (28 × 9), a resolvable 4-GDD of type 2^16 (32 × 10, the social golfer
-// instance 8-4-10), and these minus one player (one table of 3 per round,
-// nobody at one twice). Everything else, and every round past
+// resolvable (v,4,1) designs for v = 28, 40, 52 (28 × 9, 40 × 13,
+// 52 × 17), resolvable 4-GDDs of type 3^u (24 × 7, 36 × 11, 48 × 15,
+// 60 × 19) and 2^u (32 × 10, the social golfer instance 8-4-10, 44 × 14,
+// 56 × 18), all but AG and 2^16 developed from one base round over
+// Z_m × 3 levels plus fixed points, and these minus one player (one table
+// of 3 per round, nobody at one twice) or minus a whole group of a 4-GDD
+// (2 or 3 tables of 3 per round, in an order of rounds that keeps the
+// tables of 3 fair, where one exists: 42 × 14). Fewer rounds take a
+// design's first rounds. Everything else, and every round past
 // a design, comes from a greedy seating improved by tabu search that swaps
 // two players of one round between tables.
 package seating

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/bridge"
 )
 
 // Progress is a game as its table plays it: the deals entered so far, each
@@ -17,6 +18,10 @@ type Progress struct {
 	Scores map[string]int
 	// Over is true when the game has a result (read it with Game).
 	Over bool
+	// Match is a bridge table's match as far as its deals go (Deals and
+	// Scores stay empty there): each deal's contract, vulnerability and
+	// points, the sides' totals and the next dealer.
+	Match *bridge.Result
 }
 
 // Progress returns the deals entered so far in a game that is entered deal
@@ -32,6 +37,10 @@ func (s *Service) Progress(ctx context.Context, k GameKey) (*Progress, error) {
 		return nil, err
 	}
 	p := &Progress{Key: k, Over: over, Scores: map[string]int{}}
+	if t.Format == FormatBridge {
+		p.Match, err = s.judgeDeals(tb, t.Settings, deals)
+		return p, err
+	}
 	if len(deals) == 0 {
 		return p, nil
 	}

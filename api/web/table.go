@@ -139,11 +139,13 @@ type tableGame struct {
 	NextDealer string
 	Dealers    []string // who deals deal 1, 2, …, in turn
 	Places     []placeView
+	Bridge     *bridgeMatch // a bridge table's match instead of Deals
 }
 
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
+	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
 	Players      []tablePlayer
 	Games        []tableGame
 	Game         tableGame // the game shown
@@ -164,6 +166,9 @@ type tableData struct {
 	// that deal's points and asks for the reason.
 	Correct      int
 	ReasonErrors []string
+	// FieldErrors holds the messages about the bridge entry's choices, by
+	// the field's name.
+	FieldErrors map[string][]string
 }
 
 // tableFieldGroup is one player's inputs of the entry form.
@@ -208,7 +213,8 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	t, _ := r.Table(id.Table)
 	names := playerIndex(st)
 	d := &tableData{Round: id.Round, Table: id.Table, LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
-		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{}}
+		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{},
+		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge}
 	for i, pid := range t.Players {
 		d.Players = append(d.Players, tablePlayer{Seat: i + 1, ID: pid, Name: names[pid].Name})
 	}
@@ -227,18 +233,30 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
 		gm := tableGame{Number: g}
 		var deals []resultDeal
-		if i := slices.IndexFunc(results, func(res tournament.GameResult) bool { return res.Key.Game == g }); i >= 0 {
+		i := slices.IndexFunc(results, func(res tournament.GameResult) bool { return res.Key.Game == g })
+		if i >= 0 {
 			gm.Over = true
-			deals = resultDeals(results[i].Result)
 			gm.Places = stored(results[i], names).Places
-		} else {
+		}
+		switch {
+		case d.Bridge:
+			pr, err := svc.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
+			if err != nil {
+				return nil, nil, err
+			}
+			fillMatch(p, &gm, st.Tournament.Settings, t, pr.Match, d.Players)
+		case i >= 0:
+			deals = resultDeals(results[i].Result)
+		default:
 			pr, err := svc.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
 			if err != nil {
 				return nil, nil, err
 			}
 			deals = progressDeals(pr.Deals)
 		}
-		fillGame(&gm, t, deals, short)
+		if !d.Bridge {
+			fillGame(&gm, t, deals, short)
+		}
 		d.Games = append(d.Games, gm)
 	}
 	cur := slices.IndexFunc(d.Games, func(g tableGame) bool { return !g.Over })
@@ -257,7 +275,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		d.Confirmed = allConfirmed(d.Confirms)
 	}
 	d.Fields = entryFields(p, d.Players)
-	if ok && st.Tournament.Format != tournament.FormatBridge {
+	if ok && !d.Bridge {
 		for k := range d.Game.Deals {
 			d.Game.Deals[k].Corrected = k < len(pg.Deals) && pg.Deals[k].Version > 1
 		}

@@ -137,7 +137,12 @@ func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, 
 		return e, false, h.fail(c, err)
 	}
 	e.t, _ = roundOf(e.st, e.id.Round).Table(e.id.Table)
-	e.body, e.msgs = entryDeal(c, e.p, e.t, lastTrickPoints(e.st.Tournament.Settings.Rules))
+	switch {
+	case e.st.Tournament.Format == tournament.FormatBridge && trimmed(c, "record") == "":
+		e.body, e.msgs = bridgeEntry(c, e.p, e.t)
+	default:
+		e.body, e.msgs = entryDeal(c, e.p, e.t, lastTrickPoints(e.st.Tournament.Settings.Rules))
+	}
 	return e, true, nil
 }
 
@@ -252,6 +257,10 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 	ans := tableAnswer{Code: prob.Code, Retry: a.status >= 500 || a.status == http.StatusTooManyRequests ||
 		prob.Code == tournament.CodeIdempotencyKeyInUse}
 	for _, e := range prob.Errors {
+		if f, ok := bridgeFields[e.Path]; ok {
+			ans.Messages = append(ans.Messages, tableMessage{Field: f, Text: codeText(p, e.Code)})
+			continue
+		}
 		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, t, names))
 	}
 	if len(ans.Messages) == 0 {
@@ -312,7 +321,12 @@ func (h *Handler) tableProblem(c echo.Context, id tournament.Identity, status in
 			d.Errors = append(d.Errors, m.Text)
 		case "reason":
 			d.ReasonErrors = append(d.ReasonErrors, m.Text)
+		default:
+			d.FieldErrors[m.Field] = append(d.FieldErrors[m.Field], m.Text)
 		}
+	}
+	for _, f := range []string{"level", "strain", "double", "declarer", "tricks"} {
+		d.Values[f] = trimmed(c, f)
 	}
 	d.Values["record"] = trimmed(c, "record")
 	d.Values["reason"] = trimmed(c, "reason")

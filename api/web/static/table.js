@@ -54,6 +54,7 @@
     this.t = function (k) { return app.getAttribute("data-t-" + k) || k; };
     this.outbox = new Outbox(app);
     this.form = document.getElementById("deal-form");
+    this.bridge = !!(this.form && this.form.getAttribute("data-bridge"));
     this.sending = false;
     this.timer = null;
     this.clock = null;
@@ -142,7 +143,10 @@
       th.scope = "row";
       th.textContent = it.deal;
       tr.appendChild(th);
-      var seats = document.querySelectorAll("#deal-form fieldset.player").length;
+      if (self.bridge) {
+        self.bridgeCells(tr, it.fields);
+      }
+      var seats = self.bridge ? 0 : document.querySelectorAll("#deal-form fieldset.player").length;
       for (var s = 1; s <= seats; s++) {
         var td = document.createElement("td");
         td.className = "num";
@@ -175,17 +179,56 @@
     });
     if (this.form) {
       var n = this.form.getAttribute("data-fixing") ? parseInt(document.getElementById("deal-number").value, 10) : this.nextDeal();
-      document.getElementById("deal-number").value = n;
-      document.getElementById("entry-heading").textContent = this.heading(n);
+      this.number(n);
     }
     var waiting = items.filter(function (it) { return it.state !== "error"; }).length;
     this.app.setAttribute("data-pending", String(waiting));
   };
 
+  // bridgeCells writes a bridge deal waiting on this phone as the
+  // deals table shows it: contract and declarer, tricks, the sides' points
+  // still to come.
+  TablePage.prototype.bridgeCells = function (tr, f) {
+    var form = this.form;
+    var text = function (name) {
+      var el = form.elements.namedItem(name);
+      var v = f[name] || "";
+      if (!el || !el.options) { return v; }
+      var o = Array.prototype.filter.call(el.options, function (x) { return x.value === v; })[0];
+      return o ? o.textContent : v;
+    };
+    var contract = document.createElement("td");
+    contract.textContent = f.record ? "…" : f.level === "pass" ? text("level") :
+      text("level") + text("strain") + (f.double || "") + " " + text("declarer");
+    var tricks = document.createElement("td");
+    tricks.className = "num";
+    tricks.textContent = f.level === "pass" ? "" : (f.tricks || "");
+    tr.appendChild(contract);
+    tr.appendChild(tricks);
+    for (var i = 0; i < 2; i++) {
+      var td = document.createElement("td");
+      td.className = "num";
+      td.textContent = "·";
+      tr.appendChild(td);
+    }
+  };
+
+  // number makes the form's deal deal n: its number, heading and (for the
+  // next deal the server expects) its vulnerability.
+  TablePage.prototype.number = function (n) {
+    document.getElementById("deal-number").value = n;
+    document.getElementById("entry-heading").textContent = this.heading(n);
+    var vul = document.getElementById("entry-vul");
+    if (vul) { vul.hidden = String(n) !== vul.getAttribute("data-deal"); }
+  };
+
   // heading names deal n and its dealer (the dealers take turns).
   TablePage.prototype.heading = function (n) {
-    var dealers = (document.getElementById("live").getAttribute("data-dealers") || "").split("|");
-    return this.t("entry").replace("0", String(n)).replace("%s", dealers[(n - 1) % dealers.length] || "");
+    var live = document.getElementById("live");
+    var dealers = (live.getAttribute("data-dealers") || "").split("|");
+    // A bridge match's deals passed out take no number of their own.
+    var skipped = parseInt(live.getAttribute("data-skipped") || "0", 10);
+    return this.t("entry").replace("0", String(n - skipped)).replace("%s", dealers[(n - 1) % dealers.length] || "");
   };
 
   // fix puts a refused deal back into the form with the server's words
@@ -201,8 +244,7 @@
     });
     if (it.fields.record) { form.querySelector("details.paste").open = true; }
     form.setAttribute("data-fixing", key);
-    document.getElementById("deal-number").value = it.deal;
-    document.getElementById("entry-heading").textContent = this.heading(it.deal);
+    this.number(it.deal);
     this.showMessages(it.messages || []);
     var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
     if (first) { first.focus(); }

@@ -18,26 +18,46 @@ import (
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
-// webRoutes are the web pages' routes (api/web/web.go Register and the
-// console's and disputes' groups), in the API's notation.
-var webRoutes = []api.Route{
-	{Method: "GET", Path: "/"}, {Method: "GET", Path: "/lang/{lang}"}, {Method: "GET", Path: "/login"},
-	{Method: "GET", Path: "/admin"}, {Method: "GET", Path: "/static/{file}"},
-	{Method: "GET", Path: "/t/{tid}"}, {Method: "GET", Path: "/t/{tid}/standings"},
-	{Method: "GET", Path: "/t/{tid}/standings.csv"}, {Method: "GET", Path: "/t/{tid}/seating"},
-	{Method: "GET", Path: "/t/{tid}/players/{pid}"}, {Method: "GET", Path: "/t/{tid}/screen"},
-	{Method: "GET", Path: "/t/{tid}/rounds/{n}/sheets"}, {Method: "GET", Path: "/t/{tid}/events"},
-	{Method: "GET", Path: "/t/{tid}/console"}, {Method: "GET", Path: "/t/{tid}/console/players"},
-	{Method: "GET", Path: "/t/{tid}/console/rounds/{n}/cards"},
-	{Method: "GET", Path: "/t/{tid}/console/rounds/{n}/tables/{t}/games/{g}"},
-	{Method: "GET", Path: "/t/{tid}/disputes"}, {Method: "GET", Path: "/t/{tid}/disputes/{id}"},
-}
-
 // queryNames are every query parameter a route reads.
 var queryNames = []string{"after", "deal", "format", "game", "id", "in_progress", "kind", "limit", "next", "page",
 	"player", "q", "round", "saved", "status", "table", "view"}
 
 var pathParam = regexp.MustCompile(`\{[a-z]+\}`)
+
+// fuzzRoutes are the routes FuzzRouteParameters walks: the API's and the
+// pages', both as the router has them, so that a new route is fuzzed
+// without being listed here.
+func fuzzRoutes(srv *server.Server) []api.Route {
+	return append(srv.Routes(), srv.WebRoutes()...)
+}
+
+// TestFuzzRoutesFromRouter (issue 13) holds the fuzz target to the
+// router: every page the router serves is walked, also those no list
+// names (the room, the export, the table's clock, the register), and
+// every path parameter is written {name}.
+func TestFuzzRoutesFromRouter(t *testing.T) {
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[api.Route]bool{}
+	for _, r := range fuzzRoutes(srv) {
+		got[r] = true
+		if strings.Contains(r.Path, "/:") || strings.Contains(r.Path, "*") {
+			t.Errorf("route %s %s is not in {name} notation", r.Method, r.Path)
+		}
+	}
+	for _, want := range []api.Route{
+		{Method: "GET", Path: "/t/{tid}/console/rounds/{n}/room"}, {Method: "GET", Path: "/t/{tid}/console/export.json"},
+		{Method: "GET", Path: "/t/{tid}/table/clock"}, {Method: "POST", Path: "/t/{tid}/disputes/{id}/ruling"},
+		{Method: "GET", Path: "/static/{file}"}, {Method: "HEAD", Path: "/t/{tid}/standings"},
+		{Method: "GET", Path: "/api/v1/tournaments/{tid}/disputes"},
+	} {
+		if !got[want] {
+			t.Errorf("fuzzRoutes lacks %s %s", want.Method, want.Path)
+		}
+	}
+}
 
 // FuzzRouteParameters (issue 13, item 6) puts arbitrary text into every
 // path parameter of every route (the API's and the pages'), or into every
@@ -63,7 +83,7 @@ func FuzzRouteParameters(f *testing.F) {
 		f.Fatal(err)
 	}
 	tid := tt.Tournament.ID
-	routes := append(srv.Routes(), webRoutes...)
+	routes := fuzzRoutes(srv)
 	for _, seed := range []string{"\x00", "\xff", "%", "..", "/", "1", "-1", "99999999999999999999", "Åsa", "\t", "a b", "\xed\xa0\x80"} {
 		f.Add(uint8(0), uint8(0), seed, uint8(1))
 		f.Add(uint8(7), uint8(1), seed, uint8(2))

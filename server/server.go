@@ -14,6 +14,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,6 +33,7 @@ type Server struct {
 	web        *web.Handler
 	middleware *httpx.Middleware
 	webRoutes  map[string]bool // the route templates the pages registered
+	webList    []api.Route     // the pages' routes, in the API's notation
 }
 
 // New builds the router. The API's Config and Deps are the server's: the
@@ -99,8 +102,25 @@ func (s *Server) mountWeb() {
 	for _, r := range s.e.Routes() {
 		if !before[*r] {
 			s.webRoutes[r.Path] = true
+			if r.Method != echo.RouteNotFound {
+				s.webList = append(s.webList, api.Route{Method: r.Method, Path: webRoutePath(r.Path)})
+			}
 		}
 	}
+}
+
+// webRoutePath writes a page's route template in the API's notation: path
+// parameters {name}, and a trailing wildcard {file}.
+func webRoutePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if name, ok := strings.CutPrefix(part, ":"); ok {
+			parts[i] = "{" + name + "}"
+		} else if part == "*" {
+			parts[i] = "{file}"
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 // isWeb reports whether the request's route is one of the pages'. echo
@@ -142,3 +162,8 @@ func (s *Server) Drain() { s.middleware.Drain() }
 // Routes lists the API's routes, for the test that holds them and the
 // OpenAPI document together.
 func (s *Server) Routes() []api.Route { return s.api.Routes() }
+
+// WebRoutes lists the pages' routes (every method, not-found catch-alls
+// left out), taken from the router, so that a test that walks every route
+// learns of a new page without being told.
+func (s *Server) WebRoutes() []api.Route { return slices.Clone(s.webList) }

@@ -58,27 +58,54 @@ func toAuditEntry(e *tournament.AuditEntry) auditEntryJSON {
 // auditFilter reads the query: round, table, player, kind, after, limit.
 func auditFilter(c echo.Context) (tournament.AuditFilter, error) {
 	f := tournament.AuditFilter{Player: c.QueryParam("player"), Kind: c.QueryParam("kind")}
-	ints := []struct {
-		name string
-		dst  *int
-	}{{"round", &f.Round}, {"table", &f.Table}, {"limit", &f.Limit}}
-	for _, p := range ints {
-		if v := c.QueryParam(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return f, queryError(p.name, "%s must be a whole number ≥ 1", p.name)
-			}
-			*p.dst = n
-		}
+	if err := positiveQuery(c, "round", &f.Round); err != nil {
+		return f, err
+	}
+	if err := positiveQuery(c, "table", &f.Table); err != nil {
+		return f, err
+	}
+	return f, readPage(c, "an audit entry", &f.After, &f.Limit)
+}
+
+// positiveQuery reads the query parameter name, when given, as a whole
+// number ≥ 1.
+func positiveQuery(c echo.Context, name string, dst *int) error {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return queryError(name, "%s must be a whole number ≥ 1", name)
+	}
+	*dst = n
+	return nil
+}
+
+// readPage reads a page's after (the id of the last item of the previous
+// page, an item being what names) and limit from the query.
+func readPage(c echo.Context, item string, after *int64, limit *int) error {
+	if err := positiveQuery(c, "limit", limit); err != nil {
+		return err
 	}
 	if v := c.QueryParam("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			return f, queryError("after", "after must be the id of an audit entry")
+			return queryError("after", "after must be the id of %s", item)
 		}
-		f.After = n
+		*after = n
 	}
-	return f, nil
+	return nil
+}
+
+// nextOf writes a page's next as the API's opaque string; 0 (no next
+// page) is null.
+func nextOf(next int64) *string {
+	if next == 0 {
+		return nil
+	}
+	s := strconv.FormatInt(next, 10)
+	return &s
 }
 
 func queryError(name, format string, args ...any) error {
@@ -95,13 +122,9 @@ func (s *Server) getAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := auditJSON{Entries: make([]auditEntryJSON, len(page.Entries))}
+	out := auditJSON{Entries: make([]auditEntryJSON, len(page.Entries)), Next: nextOf(page.Next)}
 	for i := range page.Entries {
 		out.Entries[i] = toAuditEntry(&page.Entries[i])
-	}
-	if page.Next != 0 {
-		next := strconv.FormatInt(page.Next, 10)
-		out.Next = &next
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -134,26 +134,26 @@ func (s *Server) openDispute(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-// disputesJSON lists disputes.
+// disputesJSON is a page of disputes; next is the after= of the next
+// page, null on the last.
 type disputesJSON struct {
 	Disputes []disputeJSON `json:"disputes"`
+	Next     *string       `json:"next"`
 }
 
 func (s *Server) listDisputes(c echo.Context) error {
 	refs := s.deps.Referees
-	status := c.QueryParam("status")
-	if status != "" && status != string(tournament.DisputeOpen) && status != string(tournament.DisputeRuled) {
-		return queryError("status", "status must be %q or %q", tournament.DisputeOpen, tournament.DisputeRuled)
+	f := tournament.DisputeFilter{Status: tournament.DisputeStatus(c.QueryParam("status"))}
+	if err := readPage(c, "a dispute", &f.After, &f.Limit); err != nil {
+		return err
 	}
-	ds, err := refs.Disputes(c.Request().Context(), refereeActorOf(c), c.Param("tid"))
+	page, err := refs.Disputes(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
 	if err != nil {
 		return err
 	}
-	out := disputesJSON{Disputes: []disputeJSON{}}
-	for i := range ds {
-		if status == "" || string(ds[i].Status) == status {
-			out.Disputes = append(out.Disputes, toDispute(&ds[i]))
-		}
+	out := disputesJSON{Disputes: make([]disputeJSON, len(page.Disputes)), Next: nextOf(page.Next)}
+	for i := range page.Disputes {
+		out.Disputes[i] = toDispute(&page.Disputes[i])
 	}
 	return c.JSON(http.StatusOK, out)
 }

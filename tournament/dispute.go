@@ -26,6 +26,42 @@ const maxDealNumber = 1000
 // maxDescription bounds a dispute's description and a ruling's reason.
 const maxDescription = 4000
 
+// Bounds on disputes (issue 13, item 3), so that no dispute and no page of
+// disputes costs more than a bounded amount to judge, store and send.
+const (
+	// MaxReconstruction bounds a reconstruction's canonical JSON: room for a
+	// game of 180 full deal records, or 200 deals of scoring sheets.
+	MaxReconstruction = 256 << 10
+	// MaxVerdict bounds the engine's verdict on a reconstruction, which
+	// grows with its deals (about 500 bytes a deal).
+	MaxVerdict = 64 << 10
+	// MaxDisputesPerGame bounds the disputes, open and ruled, one game may
+	// have.
+	MaxDisputesPerGame = 10
+	// DefaultDisputeLimit and MaxDisputeLimit bound a page of disputes;
+	// MaxDisputePageBytes bounds the reconstructions and verdicts one page
+	// carries (a page ends early, with a next, when the next would pass it).
+	DefaultDisputeLimit = 50
+	MaxDisputeLimit     = 200
+	MaxDisputePageBytes = 4 << 20
+)
+
+// DisputeFilter selects a page of disputes, oldest first; zero fields
+// select everything. After is the ID of the last dispute of the previous
+// page.
+type DisputeFilter struct {
+	Status DisputeStatus
+	After  int64
+	Limit  int
+}
+
+// DisputePage is one page of disputes; Next is the After of the next
+// page, 0 on the last.
+type DisputePage struct {
+	Disputes []Dispute
+	Next     int64
+}
+
 // Dispute is a table's or the organizer's complaint about one game, with an
 // optional reconstruction (a deal or game record) and the engine's verdict
 // on it.
@@ -86,9 +122,14 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 		}
 		d.Record, d.Verdict = canon, verdict
 	}
-	err := r.store.OpenDispute(auditAs(ctx, a), d, func(st *RefereeState) error {
+	err := r.store.OpenDispute(auditAs(ctx, a), d, func(st *RefereeState, onGame int) error {
 		if _, err := gameOf(st, d.Key); err != nil {
 			return err
+		}
+		if onGame >= MaxDisputesPerGame {
+			return Errorf(KindConflict, CodeTooManyDisputes,
+				"game %d of table %d in round %d already has %d disputes, the most one game may have; add to a dispute already open instead",
+				d.Key.Game, d.Key.Table, d.Key.Round, onGame)
 		}
 		if err := windowOf(st, d.Key.Round).admits(d.CreatedAt); err != nil {
 			return err
@@ -116,6 +157,15 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 	if err := storable(canon); err != nil {
 		return nil, nil, err
 	}
+	if len(canon) > MaxReconstruction {
+		return nil, nil, Errorf(KindTooLarge, CodeRecordTooLarge,
+			"the reconstruction takes %d KiB; a dispute's reconstruction may take at most %d KiB: send only the disputed deals",
+			kib(len(canon)), MaxReconstruction>>10)
+	}
+	if n := dealsIn(canon); n > engine.MaxGameDeals {
+		return nil, nil, Errorf(KindTooLarge, CodeTooManyDeals,
+			"the reconstruction holds %d deals; a game holds at most %d", n, engine.MaxGameDeals)
+	}
 	out := engine.Validate(canon, engine.GameOptions{})
 	if out.Syntax {
 		return nil, nil, InvalidField("record", "record is not a JSON object")
@@ -127,8 +177,30 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 	if v.Result, err = json.Marshal(out.Result()); err != nil {
 		return nil, nil, fmt.Errorf("encoding the engine's verdict: %w", err)
 	}
-	verdict, err = json.Marshal(v)
-	return canon, verdict, err
+	if verdict, err = json.Marshal(v); err != nil {
+		return nil, nil, err
+	}
+	if len(verdict) > MaxVerdict {
+		return nil, nil, Errorf(KindTooLarge, CodeVerdictTooLarge,
+			"the engine's verdict on this reconstruction would take %d KiB, more than the %d KiB a dispute keeps: send only the disputed deals",
+			kib(len(verdict)), MaxVerdict>>10)
+	}
+	return canon, verdict, nil
+}
+
+// kib is n bytes in KiB, rounded up.
+func kib(n int) int { return (n + 1023) >> 10 }
+
+// dealsIn counts the deals of a game record ("deals" an array); 0 for a
+// deal record or anything else.
+func dealsIn(canon json.RawMessage) int {
+	var g struct {
+		Deals []json.RawMessage `json:"deals"`
+	}
+	if json.Unmarshal(canon, &g) != nil {
+		return 0
+	}
+	return len(g.Deals)
 }
 
 // storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
@@ -168,15 +240,53 @@ func effective(st *State, k GameKey) *GameResult {
 	return nil
 }
 
-// Disputes lists a tournament's disputes, open and ruled.
-func (r *Referees) Disputes(ctx context.Context, a Actor, tid string) ([]Dispute, error) {
+// Disputes returns a page of a tournament's disputes, open and ruled or
+// those of f.Status, oldest first: at most f.Limit disputes and, past the
+// first, no more than MaxDisputePageBytes of reconstructions and verdicts.
+func (r *Referees) Disputes(ctx context.Context, a Actor, tid string, f DisputeFilter) (*DisputePage, error) {
 	if err := a.requireReferee(); err != nil {
 		return nil, err
+	}
+	if f.Limit == 0 {
+		f.Limit = DefaultDisputeLimit
+	}
+	if f.Limit < 1 || f.Limit > MaxDisputeLimit {
+		return nil, InvalidParameter("limit", "limit must be between 1 and %d", MaxDisputeLimit)
+	}
+	if f.After < 0 {
+		return nil, InvalidParameter("after", "after must be the id of a dispute")
+	}
+	if f.Status != "" && f.Status != DisputeOpen && f.Status != DisputeRuled {
+		return nil, InvalidParameter("status", "status must be %q or %q", DisputeOpen, DisputeRuled)
 	}
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
-	return r.store.Disputes(ctx, tid)
+	limit := f.Limit
+	f.Limit++ // one more tells whether there is a next page
+	ds, err := r.store.Disputes(ctx, tid, f)
+	if err != nil {
+		return nil, err
+	}
+	return pageOf(ds, limit), nil
+}
+
+// pageOf cuts ds to a page: at most limit disputes, and at most
+// MaxDisputePageBytes of records and verdicts after the first.
+func pageOf(ds []Dispute, limit int) *DisputePage {
+	p := &DisputePage{Disputes: ds}
+	size := 0
+	for i := range ds {
+		size += len(ds[i].Record) + len(ds[i].Verdict)
+		if ds[i].Ruling != nil {
+			size += len(ds[i].Ruling.Verdict)
+		}
+		if i == limit || i > 0 && size > MaxDisputePageBytes {
+			p.Disputes, p.Next = ds[:i], ds[i-1].ID
+			break
+		}
+	}
+	return p
 }
 
 // Dispute returns one dispute with its verdict and ruling.

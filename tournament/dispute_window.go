@@ -114,22 +114,17 @@ func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow,
 	if _, err := findRound(&st.State, n); err != nil {
 		return nil, err
 	}
-	ds, err := r.store.Disputes(ctx, tid)
+	open, err := r.store.OpenDisputes(ctx, tid, n)
 	if err != nil {
 		return nil, err
 	}
 	now := r.svc.clock()
 	w := windowOf(st, n)
 	out := &RoundWindow{Window: w, CorrectionMinutes: st.CorrectionMinutes, Status: w.Status(now), Left: w.Left(now),
-		Open: map[GameKey]int{}}
+		Open: open}
 	for _, res := range st.Results {
 		if res.Key.Round == n {
 			out.Results = append(out.Results, res)
-		}
-	}
-	for _, d := range ds {
-		if d.Key.Round == n && d.Status == DisputeOpen {
-			out.Open[d.Key]++
 		}
 	}
 	return out, nil

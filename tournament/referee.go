@@ -51,10 +51,14 @@ type RefereeStore interface {
 
 	// RefereeState returns a consistent snapshot of what rulings look at.
 	RefereeState(ctx context.Context, tid string) (*RefereeState, error)
-	// OpenDispute stores d after check approves the locked state.
-	OpenDispute(ctx context.Context, d *Dispute, check func(*RefereeState) error) error
-	// Disputes lists a tournament's disputes with their rulings, oldest first.
-	Disputes(ctx context.Context, tid string) ([]Dispute, error)
+	// OpenDispute stores d after check approves the locked state and the
+	// number of disputes d's game already has.
+	OpenDispute(ctx context.Context, d *Dispute, check func(st *RefereeState, onGame int) error) error
+	// Disputes lists the disputes f selects with their rulings, oldest
+	// first, at most f.Limit.
+	Disputes(ctx context.Context, tid string, f DisputeFilter) ([]Dispute, error)
+	// OpenDisputes counts the open disputes of each game of round n.
+	OpenDisputes(ctx context.Context, tid string, n int) (map[GameKey]int, error)
 	// Dispute returns one dispute with its ruling.
 	Dispute(ctx context.Context, tid string, id int64) (*Dispute, error)
 	// Rule writes the ruling that decide makes on the locked state and the

@@ -1808,6 +1808,12 @@ type SetCorrectionWindowParams struct {
 type ListDisputesParams struct {
 	// Status Only open or only ruled disputes.
 	Status *ListDisputesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// After The `next` of the previous page.
+	After *string `form:"after,omitempty" json:"after,omitempty"`
+
+	// Limit Disputes per page.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListDisputesParamsStatus defines parameters for ListDisputes.
@@ -2773,7 +2779,9 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/tournaments/{tid}/correction-window (the `SetCorrectionWindow` operationId).
 	SetCorrectionWindow(ctx context.Context, tid string, params *SetCorrectionWindowParams, body SetCorrectionWindowJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListDisputes List disputes, open and ruled (referee, organizer).
+	// ListDisputes List disputes, open and ruled, a page at a time (referee, organizer).
+	//
+	// Oldest first, at most `limit` disputes a page and, past the first, no more than 4 MiB of reconstructions and verdicts (a page ends early, with a `next`). Pass `next` as `after` for the next page; `next` is null on the last.
 	//
 	// Corresponds with GET /api/v1/tournaments/{tid}/disputes (the `ListDisputes` operationId).
 	ListDisputes(ctx context.Context, tid string, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3667,7 +3675,9 @@ func (c *Client) SetCorrectionWindow(ctx context.Context, tid string, params *Se
 	return c.Client.Do(req)
 }
 
-// ListDisputes List disputes, open and ruled (referee, organizer).
+// ListDisputes List disputes, open and ruled, a page at a time (referee, organizer).
+//
+// Oldest first, at most `limit` disputes a page and, past the first, no more than 4 MiB of reconstructions and verdicts (a page ends early, with a `next`). Pass `next` as `after` for the next page; `next` is null on the last.
 //
 // Corresponds with GET /api/v1/tournaments/{tid}/disputes (the `ListDisputes` operationId).
 func (c *Client) ListDisputes(ctx context.Context, tid string, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5606,6 +5616,30 @@ func NewListDisputesRequest(server string, tid string, params *ListDisputesParam
 		if params.Status != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.After != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "after", *params.After, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -8141,7 +8175,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/tournaments/{tid}/correction-window (the `SetCorrectionWindow` operationId).
 	SetCorrectionWindowWithResponse(ctx context.Context, tid string, params *SetCorrectionWindowParams, body SetCorrectionWindowJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCorrectionWindowResponse, error)
 
-	// ListDisputesWithResponse List disputes, open and ruled (referee, organizer).
+	// ListDisputesWithResponse List disputes, open and ruled, a page at a time (referee, organizer).
+	//
+	// Oldest first, at most `limit` disputes a page and, past the first, no more than 4 MiB of reconstructions and verdicts (a page ends early, with a `next`). Pass `next` as `after` for the next page; `next` is null on the last.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10003,6 +10039,9 @@ type ListDisputesResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Disputes []Dispute `json:"disputes"`
+
+		// Next The `after` of the next page; null on the last.
+		Next *string `json:"next"`
 	}
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *Problem
@@ -10019,6 +10058,9 @@ type ListDisputesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListDisputesResponse) GetJSON200() *struct {
 	Disputes []Dispute `json:"disputes"`
+
+	// Next The `after` of the next page; null on the last.
+	Next *string `json:"next"`
 } {
 	return r.JSON200
 }
@@ -10093,7 +10135,7 @@ type OpenDisputeResponse struct {
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *TooLarge
+	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -10133,7 +10175,7 @@ func (r OpenDisputeResponse) GetApplicationproblemJSON409() *Problem {
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r OpenDisputeResponse) GetApplicationproblemJSON413() *TooLarge {
+func (r OpenDisputeResponse) GetApplicationproblemJSON413() *Problem {
 	return r.ApplicationproblemJSON413
 }
 
@@ -14408,7 +14450,9 @@ func (c *ClientWithResponses) SetCorrectionWindowWithResponse(ctx context.Contex
 	return ParseSetCorrectionWindowResponse(rsp)
 }
 
-// ListDisputesWithResponse List disputes, open and ruled (referee, organizer).
+// ListDisputesWithResponse List disputes, open and ruled, a page at a time (referee, organizer).
+//
+// Oldest first, at most `limit` disputes a page and, past the first, no more than 4 MiB of reconstructions and verdicts (a page ends early, with a `next`). Pass `next` as `after` for the next page; `next` is null on the last.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16367,6 +16411,9 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Disputes []Dispute `json:"disputes"`
+
+			// Next The `after` of the next page; null on the last.
+			Next *string `json:"next"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -16470,7 +16517,7 @@ func ParseOpenDisputeResponse(rsp *http.Response) (*OpenDisputeResponse, error) 
 		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest TooLarge
+		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

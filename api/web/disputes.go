@@ -61,20 +61,60 @@ func (h *Handler) disputesPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	ds, err := h.deps.Referees.Disputes(c.Request().Context(), consoleActor(c), st.Tournament.ID)
+	f, err := disputePageOf(c)
 	if err != nil {
 		return h.fail(c, err)
 	}
-	rows := make([]disputeRow, len(ds))
-	for i, d := range ds {
+	page, err := h.deps.Referees.Disputes(c.Request().Context(), consoleActor(c), st.Tournament.ID, f)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	rows := make([]disputeRow, len(page.Disputes))
+	for i, d := range page.Disputes {
 		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 			Description: d.Description, Deal: dealOf(&d), Status: string(d.Status)}
 		if d.Ruling != nil {
 			rows[i].Decision = d.Ruling.Decision
 		}
 	}
-	p.Data = rows
+	d := disputesData{Rows: rows, First: f.After != 0}
+	if page.Next != 0 {
+		d.Next = disputesURL(st.Tournament.ID) + "?after=" + strconv.FormatInt(page.Next, 10)
+		if f.Limit != 0 {
+			d.Next += "&limit=" + strconv.Itoa(f.Limit)
+		}
+	}
+	p.Data = d
 	return h.render(c, http.StatusOK, "disputes", p)
+}
+
+// disputePageOf reads the page of disputes the query asks for: after (the
+// last dispute of the previous page) and limit.
+func disputePageOf(c echo.Context) (tournament.DisputeFilter, error) {
+	var f tournament.DisputeFilter
+	if v := c.QueryParam("after"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return f, tournament.InvalidParameter("after", "after must be the number of a dispute")
+		}
+		f.After = n
+	}
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return f, tournament.InvalidParameter("limit", "limit must be a whole number from 1 to %d", tournament.MaxDisputeLimit)
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+// disputesData is a page of the list of disputes, oldest first; Next
+// links the next page, First tells that this is not the first.
+type disputesData struct {
+	Rows  []disputeRow
+	Next  string
+	First bool
 }
 
 // disputeData is one dispute's page.

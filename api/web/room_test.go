@@ -3,9 +3,12 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -222,4 +225,47 @@ func TestBrowserRoomAndClock(t *testing.T) {
 			c.screenshot(fmt.Sprintf("clock-screen-%s-%s", size.name, lang))
 		}
 	}
+}
+
+// TestDisputesPageIsPaged (issue 13, item 3): the referees' list of
+// disputes comes a page at a time, oldest first, each page linking the
+// next; a bad page is a 400.
+func TestDisputesPageIsPaged(t *testing.T) {
+	r := newRoomFixture(t)
+	tb := r.Round.Tables[0]
+	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
+	for i := range 5 {
+		if _, err := r.s.refs.OpenDispute(context.Background(), table, r.ID, tournament.NewDispute{Round: 1, Table: tb.Number,
+			Game: 1, Description: fmt.Sprintf("Tvist nummer %d", i+1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := r.s.browser(t)
+	b.login(r.Token)
+	next := regexp.MustCompile(`id="next-page" href="([^"]+)"`)
+	path, seen := "/t/"+r.ID+"/disputes?limit=2", 0
+	for pages := 1; ; pages++ {
+		got := b.mustGet(path, http.StatusOK)
+		checkPage(t, "disputes, page "+strconv.Itoa(pages), got)
+		rows := strings.Count(got.Body, "Tvist nummer")
+		if rows > 2 || pages > 3 {
+			t.Fatalf("page %d of %s lists %d disputes, want at most 2 on 3 pages", pages, path, rows)
+		}
+		for i := seen; i < seen+rows; i++ {
+			if !strings.Contains(got.Body, fmt.Sprintf("Tvist nummer %d<", i+1)) {
+				t.Errorf("page %d lacks dispute %d (oldest first)", pages, i+1)
+			}
+		}
+		seen += rows
+		m := next.FindStringSubmatch(got.Body)
+		if m == nil {
+			break
+		}
+		path = html.UnescapeString(m[1])
+	}
+	if seen != 5 {
+		t.Errorf("the pages list %d disputes, want 5", seen)
+	}
+	b.mustGet("/t/"+r.ID+"/disputes?after=x", http.StatusBadRequest)
+	b.mustGet("/t/"+r.ID+"/disputes?limit=201", http.StatusBadRequest)
 }

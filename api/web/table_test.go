@@ -380,10 +380,11 @@ func TestTableConfirmations(t *testing.T) {
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("dispute = %d, want 303\n%s", r.Status, r.Body)
 	}
-	ds, err := s.refs.Disputes(context.Background(), org, f.ID)
-	if err != nil || len(ds) != 1 {
-		t.Fatalf("disputes = %v, %v; want one", ds, err)
+	listed, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+	if err != nil || len(listed.Disputes) != 1 {
+		t.Fatalf("disputes = %v, %v; want one", listed, err)
 	}
+	ds := listed.Disputes
 	if d := ds[0]; d.Deal == nil || *d.Deal != 2 || !strings.Contains(d.Description, nameOf(f, tb.Players[1])+": The final hand") {
 		t.Errorf("dispute = deal %v, %q; want deal 2 and the player's name", d.Deal, d.Description)
 	}

@@ -39,10 +39,16 @@ func jsonOrNil(b []byte) any {
 }
 
 // OpenDispute stores d after check approves the locked state.
-func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check func(*tournament.RefereeState) error) error {
+func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check func(*tournament.RefereeState, int) error) error {
 	k := d.Key
 	return s.lockedReferee(ctx, k.TournamentID, "dispute", func(tx pgx.Tx, st *tournament.RefereeState) error {
-		if err := check(st); err != nil {
+		var onGame int
+		err := tx.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE tournament_id = $1 AND round = $2 AND table_no = $3
+			AND game = $4`, k.TournamentID, k.Round, k.Table, k.Game).Scan(&onGame)
+		if err != nil {
+			return err
+		}
+		if err := check(st, onGame); err != nil {
 			return err
 		}
 		return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
@@ -53,11 +59,12 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 	})
 }
 
-// Disputes lists a tournament's disputes with their rulings.
-func (s *Store) Disputes(ctx context.Context, tid string) ([]tournament.Dispute, error) {
+// Disputes lists the disputes f selects with their rulings.
+func (s *Store) Disputes(ctx context.Context, tid string, f tournament.DisputeFilter) ([]tournament.Dispute, error) {
 	var out []tournament.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
+		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
+			AND ($3 = '' OR status = $3) ORDER BY id LIMIT $4`, tid, f.After, string(f.Status), f.Limit)
 		if err != nil {
 			return err
 		}
@@ -69,6 +76,26 @@ func (s *Store) Disputes(ctx context.Context, tid string) ([]tournament.Dispute,
 			return err
 		}
 		return attachRulings(ctx, tx, tid, out)
+	})
+	return out, err
+}
+
+// OpenDisputes counts the open disputes of each game of round n.
+func (s *Store) OpenDisputes(ctx context.Context, tid string, n int) (map[tournament.GameKey]int, error) {
+	out := map[tournament.GameKey]int{}
+	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT table_no, game, count(*) FROM disputes
+			WHERE tournament_id = $1 AND round = $2 AND status = 'open' GROUP BY table_no, game`, tid, n)
+		if err != nil {
+			return err
+		}
+		k := tournament.GameKey{TournamentID: tid, Round: n}
+		var count int
+		_, err = pgx.ForEachRow(rows, []any{&k.Table, &k.Game, &count}, func() error {
+			out[k] = count
+			return nil
+		})
+		return err
 	})
 	return out, err
 }
@@ -92,8 +119,12 @@ func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.
 
 // attachRulings reads the rulings and adjustments of ds.
 func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.Dispute) error {
+	ids := make([]int64, len(ds))
+	for i := range ds {
+		ids[i] = ds[i].ID
+	}
 	rows, err := tx.Query(ctx, `SELECT id, dispute_id, decision, reason, correction_id, verdict, disqualified,
-		ruled_role, ruled_by, created_at FROM rulings WHERE tournament_id = $1 ORDER BY id`, tid)
+		ruled_role, ruled_by, created_at FROM rulings WHERE tournament_id = $1 AND dispute_id = ANY($2) ORDER BY id`, tid, ids)
 	if err != nil {
 		return err
 	}
@@ -113,7 +144,7 @@ func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.D
 	if err != nil {
 		return err
 	}
-	adjs, err := queryAdjustments(ctx, tx, tid)
+	adjs, err := rulingAdjustments(ctx, tx, tid, rulings)
 	if err != nil {
 		return err
 	}
@@ -131,6 +162,23 @@ func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.D
 		ds[i].Ruling = byDispute[ds[i].ID]
 	}
 	return nil
+}
+
+// rulingAdjustments reads the adjustments of rulings.
+func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*tournament.Ruling) ([]tournament.Adjustment, error) {
+	if len(rulings) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(rulings))
+	for i, ru := range rulings {
+		ids[i] = ru.ID
+	}
+	rows, err := tx.Query(ctx, `SELECT id, ruling_id, round, table_no, game, player_id, points, scale, reason, created_at
+		FROM adjustments WHERE tournament_id = $1 AND ruling_id = ANY($2) ORDER BY id`, tid, ids)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanAdjustment(tid))
 }
 
 // Rule writes the ruling decide makes on the locked state and dispute.

@@ -145,13 +145,18 @@ func queryAdjustments(ctx context.Context, tx querier, tid string) ([]tournament
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Adjustment, error) {
+	return pgx.CollectRows(rows, scanAdjustment(tid))
+}
+
+// scanAdjustment scans an adjustment row of tournament tid.
+func scanAdjustment(tid string) pgx.RowToFunc[tournament.Adjustment] {
+	return func(r pgx.CollectableRow) (tournament.Adjustment, error) {
 		a := tournament.Adjustment{Key: tournament.GameKey{TournamentID: tid}}
 		err := r.Scan(&a.ID, &a.RulingID, &a.Key.Round, &a.Key.Table, &a.Key.Game, &a.Player, &a.Points, &a.Scale,
 			&a.Reason, &a.CreatedAt)
 		a.CreatedAt = a.CreatedAt.UTC()
 		return a, err
-	})
+	}
 }
 
 // SetCorrectionMinutes sets a tournament's correction window.

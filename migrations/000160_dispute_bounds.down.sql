@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS disputes_by_game;

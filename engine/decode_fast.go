@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 
+	"github.com/revisor-sm/revisor/engine/internal/jsonscan"
 	"github.com/revisor-sm/revisor/engine/internal/jsontree"
 )
 
@@ -20,8 +21,7 @@ import (
 
 // fastDecoder keeps its buffers between records; one per goroutine.
 type fastDecoder struct {
-	src  []byte
-	pos  int
+	jsonscan.Scanner
 	slab []Card // the card lists of the current record are cut from it
 
 	names    []internedName // recently interned strings
@@ -53,9 +53,6 @@ const maxNames = 32
 // records (elements or bytes).
 const maxKeptScratch = 1 << 12
 
-// maxSkipDepth bounds the nesting of unknown members the fast path skips.
-const maxSkipDepth = 64
-
 // Members of a deal record, as bits.
 const (
 	mRules = 1 << iota
@@ -80,31 +77,31 @@ const (
 // deal decodes a stand-alone deal record (with rules, players, dealer and
 // scores). ok is false when the record needs the tree decoder.
 func (f *fastDecoder) deal(data []byte) (rec *DealRecord, ok bool) {
-	f.src, f.pos = data, 0
+	f.Src, f.Pos = data, 0
 	f.slab = make([]Card, 0, len(data)/5+1)
 	rec = &DealRecord{}
 	f.sawDeals = false
 	ok = f.dealMembers(rec, false)
 	if ok {
-		f.space()
-		ok = f.pos == len(f.src)
+		f.Space()
+		ok = f.Pos == len(f.Src)
 	}
-	f.src = nil
+	f.Src = nil
 	return rec, ok
 }
 
 // game decodes a game record whose deals are all full deals (no
 // score-sheet lines). ok is false when the record needs the tree decoder.
 func (f *fastDecoder) game(data []byte) (g *GameRecord, ok bool) {
-	f.src, f.pos = data, 0
+	f.Src, f.Pos = data, 0
 	f.slab = make([]Card, 0, len(data)/5+1)
 	g = &GameRecord{}
 	ok = f.gameMembers(g)
 	if ok {
-		f.space()
-		ok = f.pos == len(f.src)
+		f.Space()
+		ok = f.Pos == len(f.Src)
 	}
-	f.src = nil
+	f.Src = nil
 	return g, ok
 }
 
@@ -113,7 +110,7 @@ func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
 		switch string(k) {
 		case "rules":
-			return mRules, f.null() || f.rulesValue(&g.Rules)
+			return mRules, f.Null() || f.rulesValue(&g.Rules)
 		case "players":
 			g.Players, ok = f.strings()
 			return mPlayers, ok
@@ -121,7 +118,7 @@ func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 			g.FirstDealer, ok = f.name()
 			return mDealer, ok
 		case "ended_by":
-			if f.null() {
+			if f.Null() {
 				return mEndedBy, true
 			}
 			g.EndedBy, ok = f.name()
@@ -138,8 +135,8 @@ func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 // gameDeals reads the deals of a game, all full deals.
 func (f *fastDecoder) gameDeals() ([]GameDeal, bool) {
 	out := make([]GameDeal, 0, 16)
-	more, ok := f.begin('[', ']')
-	for ; more && ok; more, ok = f.after(']') {
+	more, ok := f.Begin('[', ']')
+	for ; more && ok; more, ok = f.After(']') {
 		rec := &DealRecord{}
 		if !f.dealMembers(rec, true) {
 			return nil, false
@@ -175,7 +172,7 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 	}
 	switch string(k) {
 	case "rules":
-		return mRules, f.null() || f.rulesValue(&rec.Rules)
+		return mRules, f.Null() || f.rulesValue(&rec.Rules)
 	case "players":
 		var ok bool
 		rec.Players, ok = f.strings()
@@ -185,7 +182,7 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 		rec.Dealer, ok = f.name()
 		return mDealer, ok
 	case "scores":
-		if f.null() {
+		if f.Null() {
 			return mScores, true
 		}
 		var ok bool
@@ -206,7 +203,7 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 		rec.Announcements, ok = fastRounds(f, &f.as, (*fastDecoder).announcement)
 		return mAnnouncements, ok
 	case "chicago":
-		if f.null() {
+		if f.Null() {
 			return mChicago, true
 		}
 		var ok bool
@@ -229,15 +226,15 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 // member gives up, or at a member seen twice; seen is the set of the bits
 // returned.
 func (f *fastDecoder) members(member func(k []byte) (bit int, ok bool)) (seen int, ok bool) {
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
+	more, ok := f.Begin('{', '}')
+	for ; more && ok; more, ok = f.After('}') {
+		k, ok := f.Key()
 		if !ok {
 			return seen, false
 		}
 		bit, ok := member(k)
 		if bit == 0 && ok {
-			ok = f.skip(0)
+			ok = f.Skip(0)
 		}
 		if !ok || seen&bit != 0 {
 			return seen, false
@@ -250,7 +247,7 @@ func (f *fastDecoder) members(member func(k []byte) (bit int, ok bool)) (seen in
 // deck reads the "deck" member; an empty deck is no recorded deck, as in
 // the tree decoder.
 func (f *fastDecoder) deck(rec *DealRecord) bool {
-	if f.null() {
+	if f.Null() {
 		return true
 	}
 	deck, ok := f.cards()
@@ -263,12 +260,12 @@ func (f *fastDecoder) deck(rec *DealRecord) bool {
 // rulesValue decodes a "rules" value with the tree decoder's rules reader,
 // reusing the last result when the text is the same.
 func (f *fastDecoder) rulesValue(dst **Rules) bool {
-	f.space()
-	start := f.pos
-	if !f.skip(0) {
+	f.Space()
+	start := f.Pos
+	if !f.Skip(0) {
 		return false
 	}
-	span := f.src[start:f.pos]
+	span := f.Src[start:f.Pos]
 	if !f.hasRules || !bytes.Equal(span, f.rulesSrc) {
 		root, t, err := jsontree.Parse(string(span), nil)
 		if err != nil {
@@ -294,10 +291,10 @@ func (f *fastDecoder) rulesValue(dst **Rules) bool {
 // announcement phases, tricks) into one backing array.
 func fastRounds[T any](f *fastDecoder, scratch *[]T, elem func(*fastDecoder, *T) bool) ([][]T, bool) {
 	s, bounds := (*scratch)[:0], f.bounds[:0]
-	more, ok := f.begin('[', ']')
-	for ; more && ok; more, ok = f.after(']') {
-		m, ok := f.begin('[', ']')
-		for ; m && ok; m, ok = f.after(']') {
+	more, ok := f.Begin('[', ']')
+	for ; more && ok; more, ok = f.After(']') {
+		m, ok := f.Begin('[', ']')
+		for ; m && ok; m, ok = f.After(']') {
 			var zero T
 			s = append(s, zero)
 			if !elem(f, &s[len(s)-1]) {
@@ -356,9 +353,9 @@ func (f *fastDecoder) exchange(x *Exchange) bool {
 		case "draw":
 			return mDraw, f.optCards(&x.Draw)
 		case "open":
-			return mOpen, f.null() || f.open(x)
+			return mOpen, f.Null() || f.open(x)
 		case "reshuffled":
-			return mReshuffled, f.null() || f.boolean(&x.Reshuffled)
+			return mReshuffled, f.Null() || f.Boolean(&x.Reshuffled)
 		}
 		return 0, true
 	})
@@ -367,7 +364,7 @@ func (f *fastDecoder) exchange(x *Exchange) bool {
 
 // optCards reads a list of cards or null (which leaves *dst nil).
 func (f *fastDecoder) optCards(dst *[]Card) bool {
-	if f.null() {
+	if f.Null() {
 		return true
 	}
 	var ok bool
@@ -384,7 +381,7 @@ func (f *fastDecoder) open(x *Exchange) bool {
 			o.Card, ok = f.card()
 			return mCard, ok
 		case "taken":
-			return mTaken, f.boolean(&o.Taken)
+			return mTaken, f.Boolean(&o.Taken)
 		}
 		return 0, true
 	})
@@ -400,7 +397,7 @@ func (f *fastDecoder) announcement(a *Announcement) bool {
 			a.Player, ok = f.name()
 			return mPlayer, ok
 		case "announce":
-			if f.null() {
+			if f.Null() {
 				return mAnnounce, true
 			}
 			a.Announce, ok = f.name()
@@ -430,8 +427,8 @@ func (f *fastDecoder) play(p *Play) bool {
 // strings reads an array of strings.
 func (f *fastDecoder) strings() ([]string, bool) {
 	s := f.strs[:0]
-	more, ok := f.begin('[', ']')
-	for ; more && ok; more, ok = f.after(']') {
+	more, ok := f.Begin('[', ']')
+	for ; more && ok; more, ok = f.After(']') {
 		name, ok := f.name()
 		if !ok {
 			return nil, false
@@ -454,17 +451,17 @@ func (f *fastDecoder) strings() ([]string, bool) {
 func (f *fastDecoder) hands() (map[string][]Card, bool) { return playerMap(f, f.cards) }
 
 // scores reads an object of whole numbers.
-func (f *fastDecoder) scores() (map[string]int, bool) { return playerMap(f, f.integer) }
+func (f *fastDecoder) scores() (map[string]int, bool) { return playerMap(f, f.Integer) }
 
 // playerMap reads an object keyed by player names, each value read by value.
 func playerMap[V any](f *fastDecoder, value func() (V, bool)) (map[string]V, bool) {
-	if f.peek() != '{' {
+	if f.Peek() != '{' {
 		return nil, false
 	}
 	out := make(map[string]V, 4)
-	more, ok := f.begin('{', '}')
-	for ; more && ok; more, ok = f.after('}') {
-		k, ok := f.key()
+	more, ok := f.Begin('{', '}')
+	for ; more && ok; more, ok = f.After('}') {
+		k, ok := f.Key()
 		if !ok {
 			return nil, false
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -31,6 +30,8 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.POST("/rounds/:n/ties", h.resolveTie)
 	g.GET("/rounds/:n/cards", h.cardsPage, h.cachedPage)
 	g.GET("/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
+	g.GET("/rounds/:n/tables/:t", h.tableChangePage)
+	g.POST("/rounds/:n/tables/:t/withdraw", h.withdrawAtTable)
 	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
 	g.POST("/rounds/:n/tables/:t/games/:g/dispute", h.openDispute)
@@ -125,9 +126,11 @@ func consolePlayers(p *page, tid string, ps []tournament.Player) []consolePlayer
 // Texts and links are made here once rather than by template calls per
 // cell: a round of 50 tables is 150 links.
 type consoleTable struct {
-	Number int
-	Names  string
-	Games  []consoleGame
+	Number    int
+	Names     string
+	Games     []consoleGame
+	ChangeURL template.URL // the table's page: a player withdrawn during a game
+	Change    string       // that link's label
 }
 
 type consoleGame struct {
@@ -203,7 +206,7 @@ func consoleTables(p *page, st *tournament.State, r *tournament.Round) []console
 	base := consoleURL(st.Tournament.ID) + "/rounds/" + strconv.Itoa(r.Number) + "/tables/"
 	out := make([]consoleTable, len(r.Tables))
 	for i, t := range r.Tables {
-		ct := consoleTable{Number: t.Number}
+		ct := consoleTable{Number: t.Number, ChangeURL: template.URL(base + strconv.Itoa(t.Number)), Change: p.T("tc.link", t.Number)}
 		list := make([]string, len(t.Players))
 		for j, pid := range t.Players {
 			list[j] = names[pid].Name
@@ -226,8 +229,8 @@ func consoleTables(p *page, st *tournament.State, r *tournament.Round) []console
 // formError re-renders the console with err next to the form it concerns,
 // or an error page for errors no form can fix.
 func (h *Handler) formError(c echo.Context, form string, err error, values map[string]string) error {
-	status := httpx.StatusOf(err)
-	if status >= 500 || status == http.StatusNotFound || status == http.StatusUnauthorized || status == http.StatusForbidden {
+	status := statusOfForm(err)
+	if status == 0 {
 		return h.fail(c, err)
 	}
 	d := consoleData{Error: tournament.ErrorMessage(err), Form: form, Values: values}

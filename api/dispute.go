@@ -220,13 +220,10 @@ func (s *Server) rule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := rulingAnswer{Ruling: toRuling(ch.Ruling), Advancement: ch.Note, Standings: make([]standingJSON, len(ch.Standings))}
+	out := rulingAnswer{Ruling: toRuling(ch.Ruling), Advancement: ch.Note, Standings: toStandings(ch.Standings)}
 	if ch.Correction != nil {
 		r := toResult(ch.Correction, false, false)
 		out.Correction = &r
-	}
-	for i, r := range ch.Standings {
-		out.Standings[i] = toStanding(r)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -33,6 +33,24 @@ type standingJSON struct {
 	Advanced        bool   `json:"advanced"`
 	Champion        bool   `json:"champion"`
 	Adjustments     int    `json:"adjustments"`
+	// Progress (sm): champion, advanced, eliminated, playing, withdrawn,
+	// disqualified.
+	Progress  string         `json:"progress,omitempty"`
+	DecidedBy string         `json:"decided_by,omitempty"`
+	Tie       *brokenTieJSON `json:"tie,omitempty"`
+	// For the CSV: the tie and the progress in words.
+	tieText, progressText string
+}
+
+// brokenTieJSON is a tie at the table that a lot or the organizer broke.
+type brokenTieJSON struct {
+	Round    int      `json:"round"`
+	Table    int      `json:"table"`
+	Players  []string `json:"players"`
+	Method   string   `json:"method"`
+	Seed     int64    `json:"seed"`
+	Resolved bool     `json:"resolved"`
+	Note     string   `json:"note,omitempty"`
 }
 
 // standingsJSON is the standings of a tournament.
@@ -45,12 +63,33 @@ type standingsJSON struct {
 	Rows       []standingJSON `json:"rows"`
 }
 
-func toStanding(r tournament.Standing) standingJSON {
-	return standingJSON{Rank: r.Rank, Player: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
+// toStandings converts the rows of the standings, naming the tied players.
+func toStandings(rows []tournament.Standing) []standingJSON {
+	names := make(map[string]string, len(rows))
+	for _, r := range rows {
+		names[r.Player.ID] = r.Player.Name
+	}
+	name := func(id string) string { return names[id] }
+	out := make([]standingJSON, len(rows))
+	for i, r := range rows {
+		out[i] = toStanding(r, name)
+	}
+	return out
+}
+
+func toStanding(r tournament.Standing, names func(string) string) standingJSON {
+	out := standingJSON{Rank: r.Rank, Player: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
 		PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, GamesPlayed: r.GamesPlayed,
 		GamesWon: r.GamesWon, BestGame: r.BestGame, Status: string(r.Player.Status),
 		RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints, Advanced: r.Advanced, Champion: r.Champion,
-		Adjustments: r.Adjustments}
+		Adjustments: r.Adjustments, Progress: r.Progress, DecidedBy: r.DecidedBy}
+	if t := r.Tie; t != nil {
+		out.Tie = &brokenTieJSON{Round: t.Round, Table: t.Table, Players: t.Players, Method: t.Method, Seed: t.Seed,
+			Resolved: t.Resolved, Note: t.Note}
+		out.tieText = t.Summary(names)
+	}
+	out.progressText = r.ProgressText()
+	return out
 }
 
 func (s *Server) getStandings(c echo.Context) error {
@@ -60,10 +99,7 @@ func (s *Server) getStandings(c echo.Context) error {
 		return err
 	}
 	out := standingsJSON{Tournament: t.ID, Format: string(t.Format), Status: string(t.Status), Round: t.CurrentRound,
-		Champion: t.Champion, Rows: make([]standingJSON, len(rows))}
-	for i, r := range rows {
-		out.Rows[i] = toStanding(r)
-	}
+		Champion: t.Champion, Rows: toStandings(rows)}
 	if wantsCSV(c) {
 		return writeStandingsCSV(c, out.Rows)
 	}
@@ -81,7 +117,7 @@ func wantsCSV(c echo.Context) bool {
 
 // standingsCSVHeader is the first line of the CSV standings.
 var standingsCSVHeader = []string{"rank", "player", "name", "club", "placement_points", "game_points",
-	"games_played", "games_won", "best_game", "status", "round_reached", "round_points"}
+	"games_played", "games_won", "best_game", "status", "round_reached", "round_points", "progress", "decided_by", "tie"}
 
 func writeStandingsCSV(c echo.Context, rows []standingJSON) error {
 	lines := [][]string{standingsCSVHeader}
@@ -89,7 +125,7 @@ func writeStandingsCSV(c echo.Context, rows []standingJSON) error {
 		lines = append(lines, []string{strconv.Itoa(r.Rank), r.Player, r.Name, r.Club,
 			strconv.Itoa(r.PlacementPoints), strconv.Itoa(r.GamePoints), strconv.Itoa(r.GamesPlayed),
 			strconv.Itoa(r.GamesWon), strconv.Itoa(r.BestGame), r.Status,
-			strconv.Itoa(r.RoundReached), strconv.Itoa(r.RoundPoints)})
+			strconv.Itoa(r.RoundReached), strconv.Itoa(r.RoundPoints), r.progressText, r.DecidedBy, r.tieText})
 	}
 	return httpx.WriteCSV(c, "standings.csv", lines)
 }

@@ -232,8 +232,12 @@ func TestStandingsCSV(t *testing.T) {
 	if resp1.StatusCode != 200 || !strings.HasPrefix(resp1.Header.Get("Content-Type"), "text/csv") || string(b1) != string(b2) || resp2.StatusCode != 200 {
 		t.Fatalf("CSV = %d %q / %d, want 200 text/csv twice the same", resp1.StatusCode, resp1.Header.Get("Content-Type"), resp2.StatusCode)
 	}
-	if len(lines) != 8 || lines[0] != "rank,player,name,club,placement_points,game_points,games_played,games_won,best_game,status,round_reached,round_points" {
-		t.Errorf("CSV = %q, want a header and 7 rows", lines)
+	if len(lines) != 8 || lines[0] != "rank,player,name,club,placement_points,game_points,games_played,games_won,best_game,status,round_reached,round_points,progress,decided_by,tie" {
+		t.Fatalf("CSV = %q, want a header and 7 rows", lines)
+	}
+	// Round 1 is open: each row says so, and the second says what put it second.
+	if !strings.HasSuffix(lines[1], ",playing round 1,,") || !strings.HasSuffix(lines[2], ",playing round 1,placement_points,") {
+		t.Errorf("CSV rows 1-2 = %q, %q, want playing round 1 and decided by placement_points", lines[1], lines[2])
 	}
 }
 
@@ -283,5 +287,33 @@ func TestTieResolutionHTTP(t *testing.T) {
 		if o.Advanced != want {
 			t.Errorf("%s advanced = %v, want %v", o.Player, o.Advanced, want)
 		}
+	}
+	// The standings say how each tie was broken: by the organizer's lot, with the note.
+	var sd struct {
+		Rows []struct {
+			Player, Progress string
+			Tie              *struct {
+				Table    int
+				Players  []string
+				Method   string
+				Resolved bool
+				Note     string
+			}
+		}
+	}
+	s.must(t, 200, &sd, "GET", "/api/v1/tournaments/"+tt.ID+"/standings", "", nil)
+	tied := 0
+	for _, row := range sd.Rows {
+		if row.Tie == nil {
+			continue
+		}
+		tied++
+		if row.Tie.Method != "lot" || !row.Tie.Resolved || row.Tie.Note != "card drawn by the head referee" ||
+			len(row.Tie.Players) != 3 || row.Tie.Players[0] != adv[row.Tie.Table-1] {
+			t.Errorf("standings tie of %s = %+v, want the organizer's lot with its note, %s first", row.Player, *row.Tie, adv[row.Tie.Table-1])
+		}
+	}
+	if tied != 6 {
+		t.Errorf("%d rows explain a tie, want 6 (three a table)", tied)
 	}
 }

@@ -210,3 +210,90 @@ func tieError(st *State, ties []Tie) error {
 	e.Details, e.ties = map[string]any{"ties": list}, open
 	return e
 }
+
+// TableTie is a tie at a table's advancement line that the tiebreaks left
+// and that a lot or the organizer broke: how the tied players were ordered.
+type TableTie struct {
+	Round, Table int
+	Players      []string // the tied players, in the order decided
+	// Method is TieByLot (drawn from the round's Seed, or at the venue
+	// when Resolved) or TieByChoice (the organizer's order, e.g. a play-off).
+	Method   string
+	Seed     int64
+	Resolved bool   // recorded by the organizer rather than the seeded lot
+	Note     string // the organizer's note
+}
+
+// tableTies finds, in the closed rounds of an sm tournament, the ties at
+// advancement lines that only a lot or the organizer broke, by player.
+func tableTies(st *State) map[string]*TableTie {
+	out := map[string]*TableTie{}
+	if st.Tournament.Format != FormatSM {
+		return out
+	}
+	advanced := map[[2]any]bool{}
+	for _, o := range st.Outcomes {
+		advanced[[2]any{o.Round, o.Player}] = o.Advanced
+	}
+	plain := st.Tournament.Settings
+	plain.Tiebreaks = slices.DeleteFunc(slices.Clone(plain.Tiebreaks), func(s string) bool { return s == TiebreakLot })
+	for ri := range st.Rounds {
+		r := &st.Rounds[ri]
+		if r.Status != RoundClosed {
+			continue
+		}
+		stats := roundStats(st.Results, r.Number)
+		adjustStats(stats, st.Adjustments, r.Number)
+		res := resolutionKeys(st.Resolutions, r.Number)
+		for _, t := range r.Tables {
+			for _, g := range rankTable(t, stats, plain, r.Seed, nil) {
+				if tt := brokenTie(st, r, t, g, advanced, res); tt != nil {
+					for _, p := range tt.Players {
+						out[p] = tt
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// brokenTie returns the tie of group g (players equal in every tiebreak)
+// when it straddled the advancement line, ordered as it was decided.
+func brokenTie(st *State, r *Round, t Table, g []tableEntry, advanced map[[2]any]bool, res map[string]resolutionKey) *TableTie {
+	if len(g) < 2 {
+		return nil
+	}
+	went := 0
+	for _, e := range g {
+		if advanced[[2]any{r.Number, e.player}] {
+			went++
+		}
+	}
+	if went == 0 || went == len(g) {
+		return nil
+	}
+	tt := &TableTie{Round: r.Number, Table: t.Number, Method: TieByLot, Seed: r.Seed}
+	decided := rankTable(t, map[string]Stats{}, st.Tournament.Settings, r.Seed, res)
+	var order []tableEntry
+	for _, d := range decided {
+		order = append(order, d...)
+	}
+	in := map[string]bool{}
+	for _, e := range g {
+		in[e.player] = true
+	}
+	for _, e := range order {
+		if in[e.player] {
+			tt.Players = append(tt.Players, e.player)
+		}
+	}
+	if k := res[tt.Players[0]]; k.id != 0 {
+		for _, rs := range st.Resolutions {
+			if rs.ID == k.id {
+				tt.Method, tt.Note, tt.Resolved = rs.Method, rs.Note, true
+			}
+		}
+	}
+	return tt
+}

@@ -2,7 +2,9 @@ package tournament
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // Stats are a player's totals over a set of games.
@@ -34,18 +36,23 @@ func compareStats(a, b Stats, tiebreaks []string) int {
 		return c
 	}
 	for _, tb := range tiebreaks {
-		var c int
-		switch tb {
-		case TiebreakGamePoints:
-			c = cmp.Compare(b.GamePoints, a.GamePoints)
-		case TiebreakGamesWon:
-			c = cmp.Compare(b.GamesWon, a.GamesWon)
-		case TiebreakBestGame:
-			c = cmp.Compare(b.BestGame, a.BestGame)
-		}
-		if c != 0 {
+		if c := compareTiebreak(a, b, tb); c != 0 {
 			return c
 		}
+	}
+	return 0
+}
+
+// compareTiebreak orders a before b (negative) when a is the better in
+// tiebreak tb; the lot is not a stat and compares equal.
+func compareTiebreak(a, b Stats, tb string) int {
+	switch tb {
+	case TiebreakGamePoints:
+		return cmp.Compare(b.GamePoints, a.GamePoints)
+	case TiebreakGamesWon:
+		return cmp.Compare(b.GamesWon, a.GamesWon)
+	case TiebreakBestGame:
+		return cmp.Compare(b.BestGame, a.BestGame)
 	}
 	return 0
 }
@@ -77,6 +84,17 @@ type Standing struct {
 	// Adjustments is the net of the referees' placement-point adjustments,
 	// already counted in Stats (shown so a change is explained).
 	Adjustments int
+	// DecidedBy names the first key of the ranking in which this row
+	// differs from the row above (Decided..., or a tiebreak's name); empty
+	// for the first row and for a rank shared with the row above.
+	DecidedBy string
+	// Progress is, in sm, how far the player came (Progress...; empty in
+	// Swiss).
+	Progress string
+	// Tie is, in sm, the latest tie at the player's table that the
+	// tiebreaks left and a lot or the organizer broke, deciding whether
+	// they went on (nil: none).
+	Tie *TableTie
 }
 
 // Standings computes the standings from the stored results. It is the only
@@ -132,37 +150,150 @@ func Standings(st *State) []Standing {
 			rows[i].Advanced = true
 		}
 	}
+	ties := tableTies(st)
+	for i := range rows {
+		rows[i].Tie = ties[rows[i].Player.ID]
+		if st.Tournament.Format == FormatSM {
+			rows[i].Progress = progressOf(st, &rows[i])
+		}
+	}
 	rank(rows, st.Tournament.Format, st.Tournament.Settings.Tiebreaks)
 	return rows
 }
 
-// rank sorts rows and gives shared ranks.
-func rank(rows []Standing, format Format, tiebreaks []string) {
-	compare := func(a, b *Standing) int {
-		if c := compareBool(a.Player.Status != PlayerDisqualified, b.Player.Status != PlayerDisqualified); c != 0 {
-			return c
-		}
-		if format.cumulative() {
-			return compareStats(a.Stats, b.Stats, tiebreaks)
-		}
-		if c := compareBool(a.Champion, b.Champion); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.RoundReached, a.RoundReached); c != 0 {
-			return c
-		}
-		if c := compareBool(a.Advanced, b.Advanced); c != 0 {
-			return c
-		}
-		return compareStats(a.RoundStats, b.RoundStats, tiebreaks)
+// What puts a row of the standings below the row above it: the first key
+// of the ranking in which the two differ (Standing.DecidedBy). The
+// tiebreaks use their own names (TiebreakGamePoints, ...).
+const (
+	DecidedStatus   = "status"        // the row above is not disqualified
+	DecidedChampion = "champion"      // sm: the row above is the champion
+	DecidedRound    = "round_reached" // sm: the row above reached a later round
+	DecidedAdvanced = "advanced"      // sm: the row above went on from the same round
+	DecidedPoints   = "placement_points"
+	DecidedTotal    = "total_points" // sm: points over all rounds, after the round's own keys
+)
+
+// How far an sm player came (Standing.Progress).
+const (
+	ProgressChampion     = "champion"
+	ProgressAdvanced     = "advanced"   // went on from RoundReached
+	ProgressEliminated   = "eliminated" // in RoundReached
+	ProgressPlaying      = "playing"    // RoundReached is open
+	ProgressWithdrawn    = "withdrawn"
+	ProgressDisqualified = "disqualified"
+)
+
+func progressOf(st *State, r *Standing) string {
+	switch {
+	case r.Champion:
+		return ProgressChampion
+	case r.Player.Status == PlayerWithdrawn:
+		return ProgressWithdrawn
+	case r.Player.Status == PlayerDisqualified:
+		return ProgressDisqualified
+	case r.Advanced:
+		return ProgressAdvanced
+	case r.Player.Status == PlayerEliminated:
+		return ProgressEliminated
+	case r.RoundReached > 0 && r.RoundReached <= len(st.Rounds) && st.Rounds[r.RoundReached-1].Status == RoundOpen:
+		return ProgressPlaying
 	}
+	return ""
+}
+
+// ProgressText is the row's Progress in plain English, for exports.
+func (r *Standing) ProgressText() string {
+	switch r.Progress {
+	case ProgressAdvanced:
+		return fmt.Sprintf("goes on to round %d", r.RoundReached+1)
+	case ProgressEliminated:
+		return fmt.Sprintf("eliminated in round %d", r.RoundReached)
+	case ProgressPlaying:
+		return fmt.Sprintf("playing round %d", r.RoundReached)
+	}
+	return r.Progress
+}
+
+// Summary says in plain English, for exports, how the tie was broken and
+// the order decided; name gives a player's name.
+func (t *TableTie) Summary(name func(id string) string) string {
+	who := make([]string, len(t.Players))
+	for i, p := range t.Players {
+		who[i] = name(p)
+	}
+	how := fmt.Sprintf("lot seed %d", t.Seed)
+	switch {
+	case t.Method == TieByChoice:
+		how = "organizer's choice"
+	case t.Resolved:
+		how = "lot drawn by the organizer"
+	}
+	s := fmt.Sprintf("round %d table %d, %s: %s", t.Round, t.Table, how, strings.Join(who, ", "))
+	if t.Note != "" {
+		s += " (" + t.Note + ")"
+	}
+	return s
+}
+
+// rankKey is one key of the ranking: its name and its comparison.
+type rankKey struct {
+	name    string
+	compare func(a, b *Standing) int
+}
+
+// rankKeys lists the keys that rank the standings, in order.
+func rankKeys(format Format, tiebreaks []string) []rankKey {
+	keys := []rankKey{{DecidedStatus, func(a, b *Standing) int {
+		return compareBool(a.Player.Status != PlayerDisqualified, b.Player.Status != PlayerDisqualified)
+	}}}
+	statKeys := func(of func(*Standing) *Stats) []rankKey {
+		ks := []rankKey{{DecidedPoints, func(a, b *Standing) int { return compareStats(*of(a), *of(b), nil) }}}
+		for _, tb := range tiebreaks {
+			if tb == TiebreakLot {
+				continue
+			}
+			ks = append(ks, rankKey{tb, func(a, b *Standing) int {
+				return compareTiebreak(*of(a), *of(b), tb)
+			}})
+		}
+		return ks
+	}
+	if format.cumulative() {
+		return append(keys, statKeys(func(s *Standing) *Stats { return &s.Stats })...)
+	}
+	keys = append(keys,
+		rankKey{DecidedChampion, func(a, b *Standing) int { return compareBool(a.Champion, b.Champion) }},
+		rankKey{DecidedRound, func(a, b *Standing) int { return cmp.Compare(b.RoundReached, a.RoundReached) }},
+		rankKey{DecidedAdvanced, func(a, b *Standing) int { return compareBool(a.Advanced, b.Advanced) }})
+	keys = append(keys, statKeys(func(s *Standing) *Stats { return &s.RoundStats })...)
+	// Players equal in their last round (all of a round not yet played)
+	// are ordered by their points over the whole tournament.
+	return append(keys, rankKey{DecidedTotal, func(a, b *Standing) int {
+		return cmp.Compare(b.Stats.PlacementPoints, a.Stats.PlacementPoints)
+	}})
+}
+
+// decide returns the name of the first key in which a and b differ, and
+// the comparison ("", 0 when they are equal in every key).
+func decide(keys []rankKey, a, b *Standing) (string, int) {
+	for _, k := range keys {
+		if c := k.compare(a, b); c != 0 {
+			return k.name, c
+		}
+	}
+	return "", 0
+}
+
+// rank sorts rows, gives shared ranks and names what decided each rank.
+func rank(rows []Standing, format Format, tiebreaks []string) {
+	keys := rankKeys(format, tiebreaks)
 	// Sort indexes, not the wide rows; registration order makes it total.
 	order := make([]int32, len(rows))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(i, j int32) int {
-		if c := compare(&rows[i], &rows[j]); c != 0 {
+		if _, c := decide(keys, &rows[i], &rows[j]); c != 0 {
 			return c
 		}
 		return cmp.Compare(rows[i].Player.Seq, rows[j].Player.Seq)
@@ -173,10 +304,14 @@ func rank(rows []Standing, format Format, tiebreaks []string) {
 	}
 	copy(rows, sorted)
 	for i := range rows {
-		if i > 0 && compare(&rows[i-1], &rows[i]) == 0 {
-			rows[i].Rank = rows[i-1].Rank
+		rows[i].Rank = i + 1
+		if i == 0 {
+			continue
+		}
+		if by, _ := decide(keys, &rows[i-1], &rows[i]); by != "" {
+			rows[i].DecidedBy = by
 		} else {
-			rows[i].Rank = i + 1
+			rows[i].Rank = rows[i-1].Rank
 		}
 	}
 }

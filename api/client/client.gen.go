@@ -388,6 +388,54 @@ func (e RulingDecision) Valid() bool {
 	}
 }
 
+// Defines values for StandingProgress.
+const (
+	StandingProgressAdvanced     StandingProgress = "advanced"
+	StandingProgressChampion     StandingProgress = "champion"
+	StandingProgressDisqualified StandingProgress = "disqualified"
+	StandingProgressEliminated   StandingProgress = "eliminated"
+	StandingProgressPlaying      StandingProgress = "playing"
+	StandingProgressWithdrawn    StandingProgress = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the StandingProgress enum.
+func (e StandingProgress) Valid() bool {
+	switch e {
+	case StandingProgressAdvanced:
+		return true
+	case StandingProgressChampion:
+		return true
+	case StandingProgressDisqualified:
+		return true
+	case StandingProgressEliminated:
+		return true
+	case StandingProgressPlaying:
+		return true
+	case StandingProgressWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StandingTieMethod.
+const (
+	StandingTieMethodChoice StandingTieMethod = "choice"
+	StandingTieMethodLot    StandingTieMethod = "lot"
+)
+
+// Valid indicates whether the value is a known member of the StandingTieMethod enum.
+func (e StandingTieMethod) Valid() bool {
+	switch e {
+	case StandingTieMethodChoice:
+		return true
+	case StandingTieMethodLot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StoredResultKind.
 const (
 	StoredResultKindCorrection StoredResultKind = "correction"
@@ -1503,17 +1551,23 @@ type SeriesRow struct {
 // Standing defines model for Standing.
 type Standing struct {
 	// Adjustments Net placement points added or deducted by referees' rulings, already counted in placement_points.
-	Adjustments     *int   `json:"adjustments,omitempty"`
-	Advanced        bool   `json:"advanced"`
-	BestGame        int    `json:"best_game"`
-	Champion        bool   `json:"champion"`
-	Club            string `json:"club"`
-	GamePoints      int    `json:"game_points"`
-	GamesPlayed     int    `json:"games_played"`
-	GamesWon        int    `json:"games_won"`
-	Name            string `json:"name"`
-	PlacementPoints int    `json:"placement_points"`
-	Player          string `json:"player"`
+	Adjustments *int   `json:"adjustments,omitempty"`
+	Advanced    bool   `json:"advanced"`
+	BestGame    int    `json:"best_game"`
+	Champion    bool   `json:"champion"`
+	Club        string `json:"club"`
+
+	// DecidedBy The first key of the ranking in which this row differs from the row above: status, champion, round_reached, advanced, placement_points, a tiebreak (game_points, games_won, best_game) or total_points (sm: points over all rounds, after the round's own keys). Absent for the first row and for a rank shared with the row above.
+	DecidedBy       *string `json:"decided_by,omitempty"`
+	GamePoints      int     `json:"game_points"`
+	GamesPlayed     int     `json:"games_played"`
+	GamesWon        int     `json:"games_won"`
+	Name            string  `json:"name"`
+	PlacementPoints int     `json:"placement_points"`
+	Player          string  `json:"player"`
+
+	// Progress sm: how far the player came: champion, went on from round_reached (advanced), eliminated in it, or playing it (the round is open). Absent in Swiss.
+	Progress *StandingProgress `json:"progress,omitempty"`
 
 	// Rank Shared by players equal in everything that ranks.
 	Rank int `json:"rank"`
@@ -1522,7 +1576,30 @@ type Standing struct {
 	RoundPoints  int    `json:"round_points"`
 	RoundReached int    `json:"round_reached"`
 	Status       string `json:"status"`
+
+	// Tie sm: a tie at the table of round_reached that the tiebreaks left and a lot or the organizer broke, deciding whether the player went on.
+	Tie *struct {
+		Method StandingTieMethod `json:"method"`
+		Note   *string           `json:"note,omitempty"`
+
+		// Players The tied players in the order decided, best first.
+		Players []string `json:"players"`
+
+		// Resolved The organizer recorded the order (POST .../ties), rather than the seeded lot of the tiebreaks.
+		Resolved bool `json:"resolved"`
+		Round    int  `json:"round"`
+
+		// Seed The round's seed: with method lot and resolved false, the lot is SHA-256("revisor-lot|<seed>|<player id>"), lower first.
+		Seed  int64 `json:"seed"`
+		Table int   `json:"table"`
+	} `json:"tie,omitempty"`
 }
+
+// StandingProgress sm: how far the player came: champion, went on from round_reached (advanced), eliminated in it, or playing it (the round is open). Absent in Swiss.
+type StandingProgress string
+
+// StandingTieMethod defines model for Standing.Tie.Method.
+type StandingTieMethod string
 
 // Status defines model for Status.
 type Status struct {

@@ -109,18 +109,13 @@ func (h *Handler) roundPageStart(c echo.Context, title string) (*page, *tourname
 
 func eventsURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/events" }
 
-// standingsData is the standings page's data.
-type standingsData struct {
-	Rows []standingRow
-}
-
 func (h *Handler) standingsPage(c echo.Context) error {
 	p, st, err := h.tournamentPageStart(c, "s.title", "standings")
 	if err != nil {
 		return h.fail(c, err)
 	}
 	p.Events = eventsURL(st.Tournament.ID)
-	p.Data = standingsData{Rows: standingRows(tournament.Standings(st))}
+	p.Data = standingsOf(p, st)
 	return h.render(c, http.StatusOK, "standings", p)
 }
 
@@ -166,6 +161,8 @@ func (h *Handler) seatingPage(c echo.Context) error {
 type playerData struct {
 	Player tournament.Player
 	Row    standingRow
+	SM     bool
+	Order  string // what ranks the standings
 	Rounds []playerRound
 }
 
@@ -175,8 +172,9 @@ func (h *Handler) playerPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	pid := c.Param("pid")
-	d := playerData{}
-	for _, r := range standingRows(tournament.Standings(st)) {
+	sv := standingsOf(p, st)
+	d := playerData{SM: sv.SM, Order: sv.Order}
+	for _, r := range sv.Rows {
 		if r.ID == pid {
 			d.Row = r
 		}
@@ -198,5 +196,7 @@ func (h *Handler) standingsCSV(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	return httpx.WriteCSV(c, "standings-"+st.Tournament.ID+".csv", standingsCSV(tournament.Standings(st)))
+	names := playerIndex(st)
+	return httpx.WriteCSV(c, "standings-"+st.Tournament.ID+".csv",
+		standingsCSV(tournament.Standings(st), func(id string) string { return names[id].Name }))
 }

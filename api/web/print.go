@@ -41,7 +41,7 @@ func (h *Handler) screenPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	rows := standingRows(tournament.Standings(st))
+	rows := standingsOf(p, st).Rows
 	r := roundOf(st, 0)
 	var tables []tableView
 	if r != nil {

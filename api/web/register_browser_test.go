@@ -2,13 +2,10 @@ package web_test
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -75,25 +72,5 @@ func TestBrowserRegisterPages(t *testing.T) {
 	sr, person := registerFixture(t, s)
 	pages := map[string]string{"ratings": "/ratings", "person": "/people/" + person, "series": "/series/" + sr.ID,
 		"series-screen": "/series/" + sr.ID + "/screen"}
-	for _, size := range []struct {
-		name string
-		w, h int
-	}{{"phone", 360, 740}, {"desktop", 1366, 900}} {
-		c := newChrome(t, size.w, size.h)
-		// A headless window is never narrower than about 500 px: emulate the phone's viewport.
-		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
-		for _, lang := range []string{"sv", "en"} {
-			for name, path := range pages {
-				c.do("open "+path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+path), chromedp.WaitVisible(chromedp.CSS("h1")))
-				// Neither the page nor a table inside its scroller may be wider than the screen.
-				wide := `String(document.documentElement.scrollWidth <= window.innerWidth &&
-					[...document.querySelectorAll('table')].every(t => t.getBoundingClientRect().right <= window.innerWidth))`
-				if got := c.eval(wide); got != "true" {
-					t.Errorf("%s %s at %d px scrolls sideways (%s px wide)", lang, path, size.w,
-						c.eval(`String(document.documentElement.scrollWidth)`))
-				}
-				c.screenshot(fmt.Sprintf("register-%s-%s-%s", name, lang, size.name))
-			}
-		}
-	}
+	shootPages(t, s, "register", pages, noSidewaysScroll(t))
 }

@@ -7,7 +7,8 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// standingRow is one line of the standings as the pages show it.
+// standingRow is one line of the standings as the pages show it, with
+// what decides its rank in words.
 type standingRow struct {
 	Rank            int
 	Shared          bool // the rank is shared with a neighbour
@@ -18,19 +19,115 @@ type standingRow struct {
 	Status          string
 	Out             bool // no longer in play
 	Champion        bool
+	// RoundReached and RoundPoints are sm's first keys: the last round
+	// drawn into and the placement points in it.
+	RoundReached, RoundPoints int
+	Progress                  string // sm: champion, advances, eliminated in round n, ...
+	Why                       string // how a tie with the row above was broken
+	Tie                       string // how a tie at the table decided going on (sm)
 }
 
-// standingRows turns the standings into rows, marking shared ranks.
-func standingRows(rows []tournament.Standing) []standingRow {
-	out := make([]standingRow, len(rows))
+// standingsView is the standings in words: the rows and the order of the
+// keys that rank them.
+type standingsView struct {
+	SM    bool
+	Order string // "round reached, then ..."
+	Rows  []standingRow
+}
+
+// standingsOf puts the standings of st into the page's words.
+func standingsOf(p *page, st *tournament.State) standingsView {
+	rows := tournament.Standings(st)
+	names := playerIndex(st)
+	sm := st.Tournament.Format == tournament.FormatSM
+	v := standingsView{SM: sm, Order: rankOrder(p, st.Tournament.Settings.Tiebreaks, sm), Rows: make([]standingRow, len(rows))}
 	for i, r := range rows {
-		out[i] = standingRow{Rank: r.Rank, ID: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
+		out := standingRow{Rank: r.Rank, ID: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
 			PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, Games: r.GamesPlayed,
-			Status: string(r.Player.Status), Out: r.Player.Status != tournament.PlayerActive, Champion: r.Champion}
-		shared := (i > 0 && rows[i-1].Rank == r.Rank) || (i+1 < len(rows) && rows[i+1].Rank == r.Rank)
-		out[i].Shared = shared
+			Status: string(r.Player.Status), Out: r.Player.Status != tournament.PlayerActive, Champion: r.Champion,
+			RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints,
+			Shared: (i > 0 && rows[i-1].Rank == r.Rank) || (i+1 < len(rows) && rows[i+1].Rank == r.Rank)}
+		if sm {
+			out.Progress = progress(p, r)
+			out.Tie = tieText(p, r.Tie, names)
+		}
+		out.Why = whyText(p, r)
+		v.Rows[i] = out
 	}
-	return out
+	return v
+}
+
+// rankOrder says in words what ranks the standings.
+func rankOrder(p *page, tiebreaks []string, sm bool) string {
+	var keys []string
+	if sm {
+		keys = append(keys, p.T("s.key.round"), p.T("s.key.roundpoints"))
+	} else {
+		keys = append(keys, p.T("s.key.points"))
+	}
+	for _, tb := range tiebreaks {
+		if tb != tournament.TiebreakLot || sm { // Swiss standings share a rank rather than draw lots
+			keys = append(keys, p.T("s.key."+tb))
+		}
+	}
+	if sm {
+		keys = append(keys, p.T("s.key.total"))
+	}
+	return p.T("s.order", strings.Join(keys, ", "))
+}
+
+// progress is an sm player's way through the tournament in words.
+func progress(p *page, r tournament.Standing) string {
+	switch r.Progress {
+	case tournament.ProgressChampion:
+		return p.T("s.champion")
+	case tournament.ProgressWithdrawn, tournament.ProgressDisqualified:
+		return p.T("pstatus." + r.Progress)
+	case tournament.ProgressAdvanced:
+		return p.T("s.advances", r.RoundReached+1)
+	case tournament.ProgressEliminated:
+		return p.T("s.eliminated", r.RoundReached)
+	case tournament.ProgressPlaying:
+		return p.T("s.playing", r.RoundReached)
+	}
+	return ""
+}
+
+// whyText says which tiebreak put r below the row above when their
+// points were equal; other keys (points, round) explain themselves.
+func whyText(p *page, r tournament.Standing) string {
+	switch r.DecidedBy {
+	case tournament.TiebreakGamePoints, tournament.TiebreakGamesWon, tournament.TiebreakBestGame:
+		return p.T("s.by." + r.DecidedBy)
+	case tournament.DecidedTotal:
+		return p.T("s.by.total", r.RoundReached)
+	}
+	return ""
+}
+
+// tieText says how a tie at the table decided who went on.
+func tieText(p *page, t *tournament.TableTie, names map[string]tournament.Player) string {
+	if t == nil {
+		return ""
+	}
+	who := make([]string, len(t.Players))
+	for i, id := range t.Players {
+		who[i] = names[id].Name
+	}
+	order := strings.Join(who, ", ")
+	var s string
+	switch {
+	case t.Method == tournament.TieByChoice:
+		s = p.T("s.tie.choice", t.Round, t.Table, order)
+	case t.Resolved:
+		s = p.T("s.tie.venue", t.Round, t.Table, order)
+	default:
+		s = p.T("s.tie.lot", t.Round, t.Table, t.Seed, order)
+	}
+	if t.Note != "" {
+		s += " (" + t.Note + ")"
+	}
+	return s
 }
 
 // seatView is one player at a table.

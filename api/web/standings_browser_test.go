@@ -1,0 +1,126 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+)
+
+// tiedRound plays round n so that at every table the first player wins
+// every game and the others score nothing: the others are equal in every
+// tiebreak, so only the lot (or the organizer) decides who goes on with
+// the winner.
+func (s *site) tiedRound(t *testing.T, f *fixture, r *tournament.Round, games int) {
+	t.Helper()
+	for _, tb := range r.Tables {
+		for g := 1; g <= games; g++ {
+			s.submit(t, f, r.Number, tb, g, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(g),
+				map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+		}
+	}
+}
+
+// smAfterALot is an sm tournament of eight whose round 1 was closed with
+// a lot at each table, and round 2 drawn: the start of round 2, when all
+// still in have no points in it yet.
+func smAfterALot(t *testing.T, s *site) *fixture {
+	t.Helper()
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	s.tiedRound(t, f, f.Round, 3)
+	ctx := context.Background()
+	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1, tournament.AcceptUnconfirmed()); err != nil {
+		t.Fatalf("CloseRound: %v", err)
+	}
+	seed := int64(2)
+	if _, err := s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+		t.Fatalf("DrawRound 2: %v", err)
+	}
+	return f
+}
+
+// TestStandingsExplainThemselves checks the standings of an sm tournament
+// at the start of round 2: ranked by what decides them (not all "1="),
+// each row saying how far the player came, and the ties that the lot broke
+// shown with the lot's seed, on the standings page, the player's page and
+// in the CSV.
+func TestStandingsExplainThemselves(t *testing.T) {
+	s := newSite(t)
+	f := smAfterALot(t, s)
+	st, err := s.svc.Snapshot(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := tournament.Standings(st)
+	firsts := 0
+	for _, r := range rows {
+		if r.Rank == 1 {
+			firsts++
+		}
+	}
+	// The two table winners (60 points in round 1) share first; the two who
+	// went on by lot come next, not also first.
+	if firsts != 2 || rows[2].Rank != 3 || rows[2].DecidedBy != tournament.DecidedTotal {
+		t.Errorf("ranks at the start of round 2: %d share first, third row rank %d decided by %q; want 2, 3, %q",
+			firsts, rows[2].Rank, rows[2].DecidedBy, tournament.DecidedTotal)
+	}
+	b := s.browser(t)
+	page := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK).Body
+	for _, want := range []string{"Playing round 2", "Eliminated in round 1", "Ranked by the round reached",
+		"placed by points over all rounds", "Round 1, table 1: equal in every tiebreak, ordered by the lot of the round&#39;s seed 1: "} {
+		if !strings.Contains(page, want) {
+			t.Errorf("standings page lacks %q", want)
+		}
+	}
+	// A player who lost the lot: their page says so.
+	loser := lotLoser(t, s, f)
+	pp := b.mustGet("/t/"+f.ID+"/players/"+loser, http.StatusOK).Body
+	for _, want := range []string{"Eliminated in round 1", `id="rank-tie"`, "seed 1", `id="player-rank"`} {
+		if !strings.Contains(pp, want) {
+			t.Errorf("player page of %s lacks %q", loser, want)
+		}
+	}
+	csv := b.mustGet("/t/"+f.ID+"/standings.csv", http.StatusOK).Body
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if !strings.Contains(lines[0], "progress,decided_by,tie") {
+		t.Errorf("CSV header = %q, want progress,decided_by,tie", lines[0])
+	}
+	if !strings.Contains(csv, "eliminated in round 1") || !strings.Contains(csv, "lot seed 1") || !strings.Contains(csv, "total_points") {
+		t.Errorf("CSV does not explain the ranks:\n%s", csv)
+	}
+}
+
+// TestBrowserStandingsExplained takes the screenshots of the explained
+// standings and a player's page at phone and desktop width in both
+// languages.
+func TestBrowserStandingsExplained(t *testing.T) {
+	s := newSite(t)
+	f := smAfterALot(t, s)
+	pages := map[string]string{"standings": "/t/" + f.ID + "/standings", "player": "/t/" + f.ID + "/players/" + lotLoser(t, s, f)}
+	wide := noSidewaysScroll(t)
+	shootPages(t, s, "explained", pages, func(c *chrome, lang, path string, width int) {
+		wide(c, lang, path, width)
+		if got := c.eval(`String(document.querySelectorAll(".tie").length > 0)`); got != "true" {
+			t.Errorf("%s %s: no tie explained", lang, path)
+		}
+	})
+}
+
+// lotLoser returns a player whom the lot of round 1 eliminated.
+func lotLoser(t *testing.T, s *site, f *fixture) string {
+	t.Helper()
+	st, err := s.svc.Snapshot(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tournament.Standings(st) {
+		if r.Tie != nil && r.Player.Status == tournament.PlayerEliminated {
+			return r.Player.ID
+		}
+	}
+	t.Fatal("no player eliminated by the lot")
+	return ""
+}

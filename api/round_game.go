@@ -81,13 +81,30 @@ func gameKey(c echo.Context) (tournament.GameKey, error) {
 	return k, err
 }
 
-func (s *Server) submitGame(c echo.Context) error {
-	svc := s.deps.Tournaments
+// gameBody reads the game of the path and the request's JSON body, as
+// bytes for the engine to decode.
+func gameBody(c echo.Context) (tournament.GameKey, []byte, error) {
 	k, err := gameKey(c)
 	if err != nil {
-		return err
+		return k, nil, err
 	}
 	body, err := readJSONBody(c)
+	return k, body, err
+}
+
+// gameRequest reads the game of the path and decodes the request's JSON
+// body into req.
+func gameRequest[T any](c echo.Context, req *T) (tournament.GameKey, error) {
+	k, err := gameKey(c)
+	if err != nil {
+		return k, err
+	}
+	return k, decodeJSON(c, req)
+}
+
+func (s *Server) submitGame(c echo.Context) error {
+	svc := s.deps.Tournaments
+	k, body, err := gameBody(c)
 	if err != nil {
 		return err
 	}
@@ -164,11 +181,7 @@ type matchDealJSON struct {
 
 func (s *Server) appendDeal(c echo.Context) error {
 	svc := s.deps.Tournaments
-	k, err := gameKey(c)
-	if err != nil {
-		return err
-	}
-	body, err := readJSONBody(c)
+	k, body, err := gameBody(c)
 	if err != nil {
 		return err
 	}

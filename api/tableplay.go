@@ -37,6 +37,16 @@ type correctedJSON struct {
 	Version int `json:"version"`
 }
 
+// gameDeal reads the game and the deal number of a path.
+func gameDeal(c echo.Context) (tournament.GameKey, int, error) {
+	k, err := gameKey(c)
+	if err != nil {
+		return k, 0, err
+	}
+	n, err := pathDeal(c)
+	return k, n, err
+}
+
 // pathDeal reads the deal number of a path.
 func pathDeal(c echo.Context) (int, error) {
 	n, err := strconv.Atoi(c.Param("d"))
@@ -48,11 +58,7 @@ func pathDeal(c echo.Context) (int, error) {
 
 func (s *Server) correctDeal(c echo.Context) error {
 	svc := s.deps.Tournaments
-	k, err := gameKey(c)
-	if err != nil {
-		return err
-	}
-	n, err := pathDeal(c)
+	k, n, err := gameDeal(c)
 	if err != nil {
 		return err
 	}
@@ -156,12 +162,9 @@ type confirmedJSON struct {
 
 func (s *Server) confirmGame(c echo.Context) error {
 	svc := s.deps.Tournaments
-	k, err := gameKey(c)
-	if err != nil {
-		return err
-	}
 	var req confirmRequest
-	if err := decodeJSON(c, &req); err != nil {
+	k, err := gameRequest(c, &req)
+	if err != nil {
 		return err
 	}
 	res, err := svc.ConfirmGame(c.Request().Context(), actorOf(c), k, req.Player)

@@ -14,9 +14,18 @@ import (
 // changed — events come from every process through LISTEN/NOTIFY — and
 // never longer than snapshotTTL, which bounds staleness should events be
 // lost.
+//
+// A followed tournament holds a subscription (a goroutine and a place in
+// the event broker) and its cached pages. Neither lives for good: a
+// tournament not viewed for cacheIdle is forgotten at the next visit of
+// any tournament after it (looked for at most every sweepEvery), and when
+// maxCachedTournament are followed a new one takes the place of the one
+// viewed longest ago.
 const (
 	snapshotTTL         = time.Second
 	maxCachedTournament = 256
+	cacheIdle           = 10 * time.Minute
+	sweepEvery          = time.Minute
 )
 
 type snapEntry struct {
@@ -45,11 +54,13 @@ type snapshots struct {
 	// pages holds rendered public pages by tournament and key (language
 	// and URL), valid in the generation they were rendered from.
 	pages map[string]map[string]pageEntry
+	used  map[string]time.Time // when each followed tournament was last viewed
+	swept time.Time            // when idle tournaments were last looked for
 }
 
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, subs: map[string]bool{},
-		stop: map[string]func(){}, pages: map[string]map[string]pageEntry{}}
+		stop: map[string]func(){}, pages: map[string]map[string]pageEntry{}, used: map[string]time.Time{}}
 }
 
 // load returns tid's snapshot from the cache or from read.
@@ -58,17 +69,25 @@ func (c *snapshots) load(ctx context.Context, tid string, read func(context.Cont
 		return read(ctx, tid)
 	}
 	c.mu.Lock()
-	if e, ok := c.m[tid]; ok && e.gen == c.gen[tid] && c.now().Sub(e.at) < snapshotTTL {
+	now := c.now()
+	stops := c.sweepLocked(now)
+	if e, ok := c.m[tid]; ok && e.gen == c.gen[tid] && now.Sub(e.at) < snapshotTTL {
+		c.used[tid] = now
 		c.mu.Unlock()
+		runAll(stops)
 		return e.st, nil
 	}
-	follow := !c.subs[tid] && len(c.subs) < maxCachedTournament
+	follow := !c.subs[tid]
 	if follow {
+		if len(c.subs) >= maxCachedTournament {
+			stops = append(stops, c.dropLocked(c.leastUsedLocked()))
+		}
 		c.subs[tid] = true
 	}
-	cacheable := c.subs[tid]
-	gen, at := c.gen[tid], c.now()
+	c.used[tid] = now
+	gen, at := c.gen[tid], now
 	c.mu.Unlock()
+	runAll(stops)
 	if follow {
 		c.follow(tid)
 	}
@@ -76,11 +95,11 @@ func (c *snapshots) load(ctx context.Context, tid string, read func(context.Cont
 	if tournament.ErrorKind(err) == tournament.KindNotFound {
 		c.forget(tid) // follow only tournaments that exist
 	}
-	if err != nil || !cacheable {
+	if err != nil {
 		return st, err
 	}
 	c.mu.Lock()
-	if c.gen[tid] == gen { // no change was announced while reading
+	if c.gen[tid] == gen && c.subs[tid] { // no change was announced while reading, and still followed
 		c.m[tid] = &snapEntry{st: st, at: at, gen: gen}
 	}
 	c.mu.Unlock()
@@ -103,23 +122,76 @@ func (c *snapshots) follow(tid string) {
 			}
 		}
 	}()
+	stop := func() { cancel(); close(done) }
 	c.mu.Lock()
-	c.stop[tid] = func() { cancel(); close(done) }
+	followed := c.subs[tid]
+	if followed {
+		c.stop[tid] = stop
+	}
 	c.mu.Unlock()
+	if !followed { // forgotten while subscribing
+		stop()
+	}
 }
 
 // forget stops following tid (it does not exist) and frees its place.
 func (c *snapshots) forget(tid string) {
 	c.mu.Lock()
+	stop := c.dropLocked(tid)
+	c.mu.Unlock()
+	stop()
+}
+
+// dropLocked forgets everything of tid under c.mu and returns what ends
+// its subscription, to be called after c.mu is released.
+func (c *snapshots) dropLocked(tid string) func() {
 	stop := c.stop[tid]
 	delete(c.stop, tid)
 	delete(c.subs, tid)
 	delete(c.gen, tid)
 	delete(c.m, tid)
 	delete(c.pages, tid)
-	c.mu.Unlock()
-	if stop != nil {
-		stop()
+	delete(c.used, tid)
+	if stop == nil {
+		return func() {}
+	}
+	return stop
+}
+
+// sweepLocked forgets, under c.mu, the tournaments not viewed for
+// cacheIdle, at most every sweepEvery, and returns what ends their
+// subscriptions.
+func (c *snapshots) sweepLocked(now time.Time) []func() {
+	if now.Sub(c.swept) < sweepEvery {
+		return nil
+	}
+	c.swept = now
+	var stops []func()
+	for tid, at := range c.used {
+		if now.Sub(at) >= cacheIdle {
+			stops = append(stops, c.dropLocked(tid))
+		}
+	}
+	return stops
+}
+
+// leastUsedLocked is the followed tournament viewed longest ago.
+func (c *snapshots) leastUsedLocked() string {
+	var (
+		oldest string
+		at     time.Time
+	)
+	for tid, t := range c.used {
+		if oldest == "" || t.Before(at) {
+			oldest, at = tid, t
+		}
+	}
+	return oldest
+}
+
+func runAll(fs []func()) {
+	for _, f := range fs {
+		f()
 	}
 }
 
@@ -130,6 +202,9 @@ func (c *snapshots) invalidate(tid string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.subs[tid] {
+		return // nothing of it is kept
+	}
 	c.gen[tid]++
 	delete(c.m, tid)
 	delete(c.pages, tid)
@@ -154,9 +229,11 @@ func (c *snapshots) page(tid, key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.pages[tid][key]
-	if !ok || e.gen != c.gen[tid] || c.now().Sub(e.at) >= snapshotTTL {
+	now := c.now()
+	if !ok || e.gen != c.gen[tid] || now.Sub(e.at) >= snapshotTTL {
 		return nil, false
 	}
+	c.used[tid] = now
 	return e.body, true
 }
 

@@ -172,11 +172,15 @@ func serverHas(n int, last bool) string {
 }
 
 // TestBrowserTablePages plays a 13-player round of a club night at four
-// tables at once, each on its own phone-sized browser that opened the
-// table card's QR link: every deal entered on the table page, one table's
-// network cut for 30 seconds in the middle of its game, every deal stored
-// exactly once, and the round closed. Screenshots of the table page (entry,
-// error, offline) at 360 px in English and Swedish go to the artifacts.
+// tables at once, each on its own phone (a browser context at 360 px)
+// that opened the table card's QR link. The round clock runs; one table's
+// network is cut for 30 seconds in the middle of its game; one table
+// enters a deal wrongly and corrects it with a reason; one table is still
+// playing when time is called and its game ends after the deal being
+// played. Every player confirms on the page, every deal is stored exactly
+// once, and the round closes without accepting unconfirmed games.
+// Screenshots of the table page (entry, error, offline, correction, time
+// called, confirm) at 360 px in English and Swedish go to the artifacts.
 func TestBrowserTablePages(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()
@@ -209,21 +213,38 @@ func TestBrowserTablePages(t *testing.T) {
 	for i, tb := range f.Round.Tables {
 		records[i] = tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1))
 	}
+	setClock(t, s, f, `{"action": "start", "minutes": 90}`)
 
 	tabs := newTabs(t, 4, 360, 800)
 	langs := []string{"en", "en", "sv", "sv"}
-	var wg sync.WaitGroup
+	// Table index 3 stops after its third deal until time is called.
+	timeCalled := make(chan struct{})
+	plans := []tablePlan{{offline: true}, {bad: map[string]string{"s1_last": "5", "s2_last": "5"}, correct: true},
+		{bad: map[string]string{"s1_hand1": "9", "s2_last": "5"}}, {stopAfter: 3, resume: timeCalled}}
+	var played, late sync.WaitGroup
 	errs := make(chan error, 4)
+	stored := make([]int, 4) // deals each table stored
 	for i, tb := range f.Round.Tables {
+		wg := &played
+		if plans[i].resume != nil {
+			wg = &late
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := playTable(t, tabs[i], s.URL, f.ID, langs[i], codes[tb.Number], tb, sheetDeals(t, records[i], tb.Players), i); err != nil {
+			n, err := playTable(t, tabs[i], s.URL, f.ID, langs[i], codes[tb.Number], tb, sheetDeals(t, records[i], tb.Players), plans[i])
+			stored[i] = n
+			if err != nil {
 				errs <- err
 			}
 		}()
 	}
-	wg.Wait()
+	played.Wait()
+	// Every other table is done: the organizer calls time, and the table
+	// still playing ends its game after the deal being played.
+	setClock(t, s, f, `{"action": "call_time"}`)
+	close(timeCalled)
+	late.Wait()
 	close(errs)
 	for err := range errs {
 		t.Error(err)
@@ -231,17 +252,27 @@ func TestBrowserTablePages(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	// Every deal stored exactly once: each game's record is the game played.
+	// Every deal stored exactly once: each game's record is the game
+	// played, up to the deal that ended it.
 	for i, tb := range f.Round.Tables {
 		res, err := s.svc.Game(ctx, tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 		if err != nil {
 			t.Fatalf("table %d: %v", tb.Number, err)
 		}
-		var got, want struct{ Deals []json.RawMessage }
+		var got, want struct {
+			Deals   []json.RawMessage
+			EndedBy string `json:"ended_by"`
+		}
 		_ = json.Unmarshal(res.Record, &got)
 		_ = json.Unmarshal(records[i], &want)
-		if len(got.Deals) != len(want.Deals) {
-			t.Errorf("table %d stored %d deals, want %d", tb.Number, len(got.Deals), len(want.Deals))
+		if plans[i].resume != nil {
+			want.Deals = want.Deals[:plans[i].stopAfter+1]
+			if got.EndedBy != "time" {
+				t.Errorf("table %d: ended_by %q, want time", tb.Number, got.EndedBy)
+			}
+		}
+		if len(got.Deals) != len(want.Deals) || stored[i] != len(want.Deals) {
+			t.Errorf("table %d stored %d deals (the page saw %d), want %d", tb.Number, len(got.Deals), stored[i], len(want.Deals))
 			continue
 		}
 		for k := range want.Deals {
@@ -250,9 +281,9 @@ func TestBrowserTablePages(t *testing.T) {
 			}
 		}
 	}
-	// Confirmations are tested apart (table_confirm tests); here the
-	// organizer closes without waiting for them.
-	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1, tournament.AcceptUnconfirmed()); err != nil && tournament.ErrorCode(err) != "ties_unresolved" {
+	// Every game is confirmed by its players: the round closes without
+	// the organizer accepting unconfirmed games.
+	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1); err != nil && tournament.ErrorCode(err) != "ties_unresolved" {
 		t.Fatalf("close round 1: %v", err)
 	}
 }
@@ -267,76 +298,192 @@ func jsonEqual(a, b []byte) bool {
 	return string(xb) == string(yb)
 }
 
-// playTable opens the table's QR link in tab and enters its game deal by
-// deal. Table index 0 loses its network for 30 seconds after its third
-// deal; table index 1 first enters a deal the engine refuses.
-func playTable(t *testing.T, b *tab, base, tid, lang, code string, tb tournament.Table, deals []map[string]string, index int) error {
+// tablePlan is what happens at one table besides entering its deals.
+type tablePlan struct {
+	offline bool              // the network is cut for 30 s after deal 3
+	bad     map[string]string // a deal the engine refuses, entered first
+	correct bool              // deal 2 is entered wrongly and corrected
+	// stopAfter deals, the table waits for resume (time is called): the
+	// next deal is its game's last.
+	stopAfter int
+	resume    <-chan struct{}
+}
+
+// playTable opens the table's QR link in tab, enters its game deal by deal
+// as plan says and has every player confirm it. It returns how many deals
+// the page shows stored.
+func playTable(t *testing.T, b *tab, base, tid, lang, code string, tb tournament.Table, deals []map[string]string, plan tablePlan) (int, error) {
 	b.name = fmt.Sprintf("table %d", tb.Number)
 	if err := b.do("language", chromedp.Navigate(base+"/lang/"+lang+"?next=/")); err != nil {
-		return err
+		return 0, err
 	}
 	// The QR code's link: the code rides in the fragment.
 	if err := b.do("open the QR link", chromedp.Navigate(base+"/t/"+tid+"/table#code="+code),
 		chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
-		return err
+		return 0, err
 	}
 	if href, _ := b.eval(`location.href`); strings.Contains(href, code) {
-		return fmt.Errorf("%s: the code is still in the address bar: %s", b.name, href)
+		return 0, fmt.Errorf("%s: the code is still in the address bar: %s", b.name, href)
 	}
-	// Tables 2 and 3 first enter a deal the engine refuses (two players
-	// with the last trick; 9 points in phase 1) and correct it.
-	if bad, ok := map[int]map[string]string{1: {"s1_last": "5", "s2_last": "5"}, 2: {"s1_hand1": "9", "s2_last": "5"}}[index]; ok {
-		if err := b.enterDeal(bad); err != nil {
-			return err
+	if err := b.until("the round clock shown", `!document.getElementById("clock").hidden`, 30*time.Second); err != nil {
+		return 0, err
+	}
+	if plan.bad != nil {
+		if err := b.enterDeal(plan.bad); err != nil {
+			return 0, err
 		}
-		if err := b.until("the refusal beside the field", `document.querySelector("fieldset .field-error p") !== null`, 20*time.Second); err != nil {
-			return err
+		if err := b.until("the refusal beside the field", `document.querySelector("fieldset .field-error p") !== null`, 30*time.Second); err != nil {
+			return 0, err
 		}
 		b.screenshot(t, "table-error-360-"+lang)
+	}
+	if plan.resume != nil {
+		deals = deals[:plan.stopAfter+1]
 	}
 	var cut time.Time
 	for k, fields := range deals {
 		last := k == len(deals)-1
-		if err := b.enterDeal(fields); err != nil {
-			return err
+		if plan.resume != nil && k == plan.stopAfter {
+			<-plan.resume
+			if err := b.until("time called shown", `document.getElementById("clock").textContent === document.getElementById("table-app").dataset.tClockCalled`, 30*time.Second); err != nil {
+				return k, err
+			}
+			b.screenshot(t, "table-timecalled-360-"+lang)
 		}
-		if index == 0 && !cut.IsZero() {
+		entered := fields
+		if plan.correct && k == 1 {
+			entered = swapSeats(fields)
+		}
+		if err := b.enterDeal(entered); err != nil {
+			return k, err
+		}
+		if plan.offline && !cut.IsZero() {
 			// Offline: the deal waits on the phone.
 			if err := b.until("kept on the phone", fmt.Sprintf(`document.querySelector('#outbox tr[data-deal="%d"] td.status[data-status="saved"]') !== null`, k+1), 10*time.Second); err != nil {
-				return err
+				return k, err
 			}
 			if k == 5 || last {
 				b.screenshot(t, "table-offline-360-"+lang)
 				time.Sleep(time.Until(cut.Add(30 * time.Second)))
 				if err := b.setOffline(false); err != nil {
-					return err
+					return k, err
 				}
 				cut = time.Time{}
-				if err := b.untilAcrossLoads("every kept deal sent", serverHas(k+1, last)+` && !document.querySelector('#outbox tr:not([hidden])')`, 30*time.Second); err != nil {
-					return err
+				if err := b.untilAcrossLoads("every kept deal sent", serverHas(k+1, last)+` && !document.querySelector('#outbox tr:not([hidden])')`, 60*time.Second); err != nil {
+					return k, err
 				}
 			}
 			continue
 		}
-		if err := b.untilAcrossLoads(fmt.Sprintf("deal %d stored", k+1), serverHas(k+1, last), 30*time.Second); err != nil {
-			return err
+		if err := b.untilAcrossLoads(fmt.Sprintf("deal %d stored", k+1), serverHas(k+1, last), 60*time.Second); err != nil {
+			return k, err
 		}
-		if k == 1 && index >= 2 {
+		if plan.correct && k == 1 {
+			if err := b.correctDeal(t, lang, 2, fields); err != nil {
+				return k, err
+			}
+		}
+		if k == 1 && !plan.correct && plan.resume == nil {
 			b.screenshot(t, "table-entry-360-"+lang)
 		}
-		if index == 0 && k == 2 && !last && len(deals) > 4 {
+		if plan.offline && k == 2 && !last && len(deals) > 4 {
 			if err := b.setOffline(true); err != nil {
-				return err
+				return k, err
 			}
 			cut = time.Now()
-			if err := b.until("offline shown", `document.body.dataset.network === "offline" || !document.getElementById("net").hidden`, 5*time.Second); err != nil {
-				// The page learns of it at its first failed send.
-				_ = err
-			}
 		}
 	}
-	if index == 0 {
-		b.screenshot(t, "table-over-360-"+lang)
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll("#deals > tbody:first-of-type tr").length`))
+	if err != nil {
+		return 0, fmt.Errorf("%s: count the deals: %w", b.name, err)
+	}
+	return n, b.confirmAll(t, lang, plan.offline)
+}
+
+// swapSeats is a deal as a table enters it wrongly: the first two seats'
+// points exchanged.
+func swapSeats(fields map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range fields {
+		switch {
+		case strings.HasPrefix(k, "s1_"):
+			k = "s2_" + k[3:]
+		case strings.HasPrefix(k, "s2_"):
+			k = "s1_" + k[3:]
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// correctDeal corrects stored deal n to fields through the page's
+// correction form, with a reason, and waits for the corrected deal.
+func (b *tab) correctDeal(t *testing.T, lang string, n int, fields map[string]string) error {
+	// The deals table is replaced whenever the server's deals change: the
+	// choice and the click are one script, tried again until the form is
+	// there.
+	pick := fmt.Sprintf(`(function () {
+		if (document.getElementById("correct-form")) { return true; }
+		var sel = document.getElementById("correct-deal");
+		if (sel && !window.__correcting) { window.__correcting = true; sel.value = "%d"; document.getElementById("correct-open").click(); }
+		return false;
+	})()`, n)
+	if err := b.untilAcrossLoads("open the correction", pick, 60*time.Second); err != nil {
+		return err
+	}
+	js, _ := json.Marshal(fields)
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(function (v) {
+		var f = document.getElementById("correct-form");
+		f.querySelectorAll("input[type=text], select").forEach(function (el) { el.value = ""; });
+		Object.keys(v).forEach(function (k) { f.elements.namedItem(k).value = v[k]; });
+		document.getElementById("reason").value = "The first two players' points were swapped.";
+		return true;
+	})(`+string(js)+`)`)); err != nil {
+		return fmt.Errorf("%s: fill the correction: %w", b.name, err)
+	}
+	b.screenshot(t, "table-correction-360-"+lang)
+	if err := b.do("save the correction", chromedp.Click(chromedp.ID("save-correction"))); err != nil {
+		return err
+	}
+	if err := b.untilAcrossLoads("the deal corrected", fmt.Sprintf(`!!document.getElementById("deal-form") && !!document.querySelector('#deals tr[data-deal="%d"] .corrected')`, n), 60*time.Second); err != nil {
+		return err
+	}
+	b.screenshot(t, "table-corrected-360-"+lang)
+	return nil
+}
+
+// confirmAll has each player at the table confirm the finished game on
+// the page, one after the other.
+func (b *tab) confirmAll(t *testing.T, lang string, shoot bool) error {
+	if err := b.untilAcrossLoads("the confirmations", `document.querySelectorAll(".confirm-button").length > 0`, 60*time.Second); err != nil {
+		return err
+	}
+	if shoot {
+		b.screenshot(t, "table-confirm-360-"+lang)
+	}
+	for i := 0; ; i++ {
+		left, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(".confirm-button").length`))
+		if err != nil {
+			return fmt.Errorf("%s: count the confirm buttons: %w", b.name, err)
+		}
+		if left == 0 {
+			break
+		}
+		if i > 5 {
+			return fmt.Errorf("%s: %d players still to confirm after %d confirmations", b.name, left, i)
+		}
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.querySelector(".confirm-button").click(), true`)); err != nil {
+			return fmt.Errorf("%s: confirm: %w", b.name, err)
+		}
+		if err := b.untilAcrossLoads("the confirmation recorded", fmt.Sprintf(`document.querySelectorAll(".confirm-button").length < %d`, left), 60*time.Second); err != nil {
+			return err
+		}
+	}
+	if err := b.untilAcrossLoads("confirmed by every player", `!!document.querySelector('#deals td.status[data-status="confirmed"]')`, 60*time.Second); err != nil {
+		return err
+	}
+	if shoot {
+		b.screenshot(t, "table-confirmed-360-"+lang)
 	}
 	return nil
 }

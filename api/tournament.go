@@ -68,13 +68,14 @@ type tournamentRequest struct {
 	DayBreaks       []int                `json:"day_breaks,omitempty"`
 	Tiebreaks       []string             `json:"tiebreaks,omitempty"`
 	Seating         string               `json:"seating,omitempty"`
+	Language        string               `json:"language,omitempty"`
 }
 
 func (r tournamentRequest) toNew() tournament.NewTournament {
 	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
 		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
 		Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames, DayBreaks: r.DayBreaks,
-		Tiebreaks: r.Tiebreaks, Seating: r.Seating}
+		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language}
 }
 
 // tournamentJSON is a tournament as the API shows it.
@@ -92,6 +93,7 @@ type tournamentJSON struct {
 	DayBreaks       []int                `json:"day_breaks"`
 	Tiebreaks       []string             `json:"tiebreaks"`
 	Seating         string               `json:"seating"`
+	Language        string               `json:"language,omitempty"`
 	Status          string               `json:"status"`
 	CurrentRound    int                  `json:"current_round"`
 	Champion        string               `json:"champion,omitempty"`
@@ -108,7 +110,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 	return tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
 		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
 		Rounds: st.Rounds, FinalSize: st.FinalSize, FinalGames: st.GamesIn(true), DayBreaks: st.DayBreaks,
-		Tiebreaks: st.Tiebreaks, Seating: st.Seating,
+		Tiebreaks: st.Tiebreaks, Seating: st.Seating, Language: st.Language,
 		Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
 }
 

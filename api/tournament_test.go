@@ -80,6 +80,8 @@ func TestTournamentEndpoints(t *testing.T) {
 		{"create swiss without rounds", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"swiss"}`, "", 400, "invalid_rounds"},
 		{"create with lot not last", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","tiebreaks":["lot","game_points"]}`, "", 400, "invalid_tiebreaks"},
 		{"create with unknown rule", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","rules":{"preset":"sm","overrides":{"trumps":true}}}`, "", 422, "invalid_rules"},
+		{"create with a default language", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","language":"nb"}`, "", 201, ""},
+		{"create with an unknown language", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","language":"de"}`, "", 400, "invalid_language"},
 		{"create with rules", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","rules":{"preset":"sm","overrides":{"target":60}}}`, "", 201, ""},
 		{"create, malformed JSON", "POST", "/api/v1/tournaments", adminToken, `{"name":`, "", 400, "malformed_json"},
 		{"create, wrong type", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","games_per_round":"3"}`, "", 400, "invalid_field_type"},

@@ -88,7 +88,7 @@ func stateOf(ex *Export) (*State, error) {
 func importTournament(x ExportTournament) (*Tournament, error) {
 	n := NewTournament{Name: x.Name, Format: Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
 		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, FinalGames: &x.FinalGames,
-		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating}
+		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating, Language: x.Language}
 	if n.Format == FormatSM {
 		n.AdvancePerTable = x.AdvancePerTable
 	} else {

@@ -44,6 +44,8 @@ func TestSMSettingsValidation(t *testing.T) {
 		{Name: "SM", Format: FormatSM},
 		{Name: "SM", Format: FormatSM, AdvancePerTable: []int{2, 2, 1}, DayBreaks: []int{2}},
 		{Name: "SM", Format: FormatSM, AdvancePerTable: []int{1}, FinalGames: ptr(5)},
+		{Name: "SM", Format: FormatSM, Language: "nb"},
+		{Name: "SM", Format: FormatSM, Language: ""},
 	}
 	for _, n := range ok {
 		if _, err := n.settings(); err != nil {
@@ -60,6 +62,9 @@ func TestSMSettingsValidation(t *testing.T) {
 		{NewTournament{Name: "SM", Format: FormatSM, DayBreaks: []int{0}}, "day_breaks"},
 		{NewTournament{Name: "SM", Format: FormatSM, DayBreaks: []int{2, 2}}, "day_breaks"},
 		{NewTournament{Name: "SM", Format: FormatSM, FinalGames: ptr(21)}, "final_games"},
+		{NewTournament{Name: "SM", Format: FormatSM, Language: "de"}, "language"},
+		{NewTournament{Name: "SM", Format: FormatSM, Language: "no"}, "language"},
+		{NewTournament{Name: "SM", Format: FormatSM, Language: "SV"}, "language"},
 	}
 	for _, b := range bad {
 		_, err := b.n.settings()

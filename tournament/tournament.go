@@ -89,7 +89,15 @@ type Settings struct {
 	DayBreaks []int
 	Tiebreaks []string
 	Seating   string // swiss: SeatingMixed or SeatingByStandings
+	// Language is the default language of the tournament's pages (one of
+	// Languages), for visitors who chose none and whose browser asks for
+	// none of them; "" leaves them English.
+	Language string
 }
+
+// Languages are the languages of the pages, which a tournament may name as
+// its default.
+var Languages = []string{"sv", "nb", "da", "en"}
 
 // AdvanceIn returns how many of each table go on from round n (sm).
 func (s Settings) AdvanceIn(n int) int {
@@ -157,6 +165,7 @@ type NewTournament struct {
 	DayBreaks       []int
 	Tiebreaks       []string
 	Seating         string
+	Language        string
 }
 
 // settings validates n and returns the settings with defaults filled in.
@@ -172,6 +181,7 @@ func (n NewTournament) settings() (Settings, error) {
 		DayBreaks:       slices.Clone(n.DayBreaks),
 		Tiebreaks:       n.Tiebreaks,
 		Seating:         n.Seating,
+		Language:        n.Language,
 	}
 	if s.PlacementPoints == nil {
 		s.PlacementPoints = slices.Clone(defaultPlacementPoints)
@@ -223,6 +233,8 @@ func (n NewTournament) validate(s Settings) error {
 		return InvalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
 	case s.Seating != SeatingMixed && s.Seating != SeatingByStandings:
 		return InvalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
+	case s.Language != "" && !slices.Contains(Languages, s.Language):
+		return InvalidField("language", "language must be one of %s (or left out)", strings.Join(Languages, ", "))
 	}
 	if err := validateTiebreaks(s.Tiebreaks); err != nil {
 		return err

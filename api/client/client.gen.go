@@ -475,6 +475,30 @@ func (e TournamentFormat) Valid() bool {
 	}
 }
 
+// Defines values for TournamentLanguage.
+const (
+	TournamentLanguageDa TournamentLanguage = "da"
+	TournamentLanguageEn TournamentLanguage = "en"
+	TournamentLanguageNb TournamentLanguage = "nb"
+	TournamentLanguageSv TournamentLanguage = "sv"
+)
+
+// Valid indicates whether the value is a known member of the TournamentLanguage enum.
+func (e TournamentLanguage) Valid() bool {
+	switch e {
+	case TournamentLanguageDa:
+		return true
+	case TournamentLanguageEn:
+		return true
+	case TournamentLanguageNb:
+		return true
+	case TournamentLanguageSv:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TournamentStatus.
 const (
 	TournamentStatusFinished     TournamentStatus = "finished"
@@ -511,6 +535,30 @@ func (e TournamentRequestFormat) Valid() bool {
 	case TournamentRequestFormatSm:
 		return true
 	case TournamentRequestFormatSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentRequestLanguage.
+const (
+	TournamentRequestLanguageDa TournamentRequestLanguage = "da"
+	TournamentRequestLanguageEn TournamentRequestLanguage = "en"
+	TournamentRequestLanguageNb TournamentRequestLanguage = "nb"
+	TournamentRequestLanguageSv TournamentRequestLanguage = "sv"
+)
+
+// Valid indicates whether the value is a known member of the TournamentRequestLanguage enum.
+func (e TournamentRequestLanguage) Valid() bool {
+	switch e {
+	case TournamentRequestLanguageDa:
+		return true
+	case TournamentRequestLanguageEn:
+		return true
+	case TournamentRequestLanguageNb:
+		return true
+	case TournamentRequestLanguageSv:
 		return true
 	default:
 		return false
@@ -1668,7 +1716,10 @@ type Tournament struct {
 	Format        TournamentFormat `json:"format"`
 	GamesPerRound int              `json:"games_per_round"`
 	Id            string           `json:"id"`
-	Name          string           `json:"name"`
+
+	// Language The default language of the tournament's pages; absent when none was set (English).
+	Language *TournamentLanguage `json:"language,omitempty"`
+	Name     string              `json:"name"`
 
 	// OrganizerToken Only in the answer to POST /tournaments: shown once, stored only as a hash.
 	OrganizerToken  *string          `json:"organizer_token,omitempty"`
@@ -1694,6 +1745,9 @@ type Tournament_AdvancePerTable struct {
 // TournamentFormat sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 type TournamentFormat string
 
+// TournamentLanguage The default language of the tournament's pages; absent when none was set (English).
+type TournamentLanguage string
+
 // TournamentStatus defines model for Tournament.Status.
 type TournamentStatus string
 
@@ -1714,7 +1768,10 @@ type TournamentRequest struct {
 	// Format sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 	Format        TournamentRequestFormat `json:"format"`
 	GamesPerRound *int                    `json:"games_per_round,omitempty"`
-	Name          string                  `json:"name"`
+
+	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+	Language *TournamentRequestLanguage `json:"language,omitempty"`
+	Name     string                     `json:"name"`
 
 	// PlacementPoints Points for places 1-4; a table of 3 uses the first three; players sharing a place each get its points.
 	PlacementPoints *[]int `json:"placement_points,omitempty"`
@@ -1743,6 +1800,9 @@ type TournamentRequest_AdvancePerTable struct {
 
 // TournamentRequestFormat sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 type TournamentRequestFormat string
+
+// TournamentRequestLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+type TournamentRequestLanguage string
 
 // TournamentRequestSeating swiss: seat by standings or mix for fewest repeat meetings.
 type TournamentRequestSeating string

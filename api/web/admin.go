@@ -41,7 +41,7 @@ func (h *Handler) adminPage(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	p := h.newPage(c, "a.title")
-	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm"}}
+	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm", "language": p.Lang}}
 	return h.render(c, http.StatusOK, "admin", p)
 }
 
@@ -56,8 +56,8 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
-		"days": c.FormValue("days"), "final_games": c.FormValue("final_games")}
-	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"])}
+		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language")}
+	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"]}
 	var bad error
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
 	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {

@@ -345,7 +345,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 		if tournament.ErrorCode(err) == "unconfirmed_games" {
 			// In the organizer's words; the list is on the page.
 			err = tournament.Errorf(tournament.KindConflict, "unconfirmed_games", "%s",
-				translate(language(c.Request()), "c.unconfirmed.ask"))
+				translate(h.language(c), "c.unconfirmed.ask"))
 		}
 		return h.formError(c, "close", err, nil)
 	}

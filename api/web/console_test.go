@@ -469,3 +469,26 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 		t.Errorf("public standings do not put %s first after the correction", p[1])
 	}
 }
+
+// TestAdminSetsTournamentLanguage: the admin form offers the default
+// language (the admin's own preselected), stores it, and refuses one the
+// pages do not have.
+func TestAdminSetsTournamentLanguage(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	b.lang = "da"
+	b.login(adminToken)
+	if r := b.mustGet("/admin", http.StatusOK); !strings.Contains(r.Body, `<option value="da" lang="da" selected>Dansk</option>`) {
+		t.Errorf("admin page in Danish does not preselect Danish:\n%s", r.Body)
+	}
+	id, _ := createByForm(t, b, url.Values{"name": {"Klubaften"}, "format": {"sm"}, "language": {"da"}})
+	v := s.browser(t)
+	v.lang = "de"
+	if r := v.mustGet("/t/"+id, http.StatusOK); !strings.Contains(r.Body, `<html lang="da">`) {
+		t.Errorf("a visitor asking for German does not get the tournament's Danish")
+	}
+	r := b.post("/admin", "/admin/tournaments", url.Values{"name": {"X"}, "format": {"sm"}, "language": {"de"}})
+	if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `<select id="language" name="language" aria-describedby="language-hint" aria-invalid="true">`) {
+		t.Errorf("language de: %d, want 400 with the language field marked\n%s", r.Status, r.Body)
+	}
+}

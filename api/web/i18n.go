@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/labstack/echo/v4"
+
 	xlang "golang.org/x/text/language"
 )
 
@@ -21,16 +23,36 @@ const langCookie = "revisor_lang"
 // languages lists the supported languages in the switch's order.
 var languages = []string{langSV, langNB, langDA, langEN}
 
-// language picks the page language: the switch's cookie, else the best
-// supported language of Accept-Language, else English.
-func language(r *http.Request) string {
-	if c, err := r.Cookie(langCookie); err == nil && supported(c.Value) {
-		return c.Value
-	}
-	if l, ok := fromAcceptLanguage(r.Header.Get("Accept-Language")); ok {
+// language picks the page language: the visitor's own (preference),
+// else, on a tournament's pages (/t/{tid}/...), the tournament's default
+// language, else English.
+func (h *Handler) language(c echo.Context) string {
+	if l, ok := preference(c.Request()); ok {
 		return l
 	}
+	if tid := c.Param("tid"); tid != "" {
+		if st, err := h.state(c.Request().Context(), tid); err == nil && supported(st.Tournament.Settings.Language) {
+			return st.Tournament.Settings.Language
+		}
+	}
 	return langEN
+}
+
+// preference returns the visitor's own language: the switch's cookie, else
+// the best supported language of Accept-Language; false when neither names
+// one of the pages' languages.
+func preference(r *http.Request) (string, bool) {
+	if c, err := r.Cookie(langCookie); err == nil && supported(c.Value) {
+		return c.Value, true
+	}
+	return fromAcceptLanguage(r.Header.Get("Accept-Language"))
+}
+
+// preferenceKey names the visitor's preference in the key of a cached
+// page: "" when the page is in the tournament's default language.
+func preferenceKey(r *http.Request) string {
+	l, _ := preference(r)
+	return l
 }
 
 func supported(l string) bool { _, ok := messages[l]; return ok }

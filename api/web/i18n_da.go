@@ -427,4 +427,7 @@ var messagesDA = map[string]string{
 	"tc.needhandling":                 "Vælg hvordan partiet tæller.",
 	"tc.needreason":                   "Angiv en begrundelse.",
 	"tc.needplayer":                   "Vælg en spiller ved bordet.",
+	"a.language":                      "Sidernes standardsprog",
+	"a.language_hint":                 "Til besøgende, hvis browser ikke beder om nogen af disse sprog; den besøgendes eget valg går forud",
+	"a.language.none":                 "Intet (engelsk)",
 }

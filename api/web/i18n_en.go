@@ -427,4 +427,7 @@ var messagesEN = map[string]string{
 	"tc.needhandling":                 "Choose how the game counts.",
 	"tc.needreason":                   "Give a reason.",
 	"tc.needplayer":                   "Choose a player of this table.",
+	"a.language":                      "Default language of the pages",
+	"a.language_hint":                 "For visitors whose browser asks for none of these languages; a visitor's own choice comes first",
+	"a.language.none":                 "None (English)",
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // TestCatalogues checks that the four catalogues have the same keys, that
@@ -17,6 +19,9 @@ import (
 func TestCatalogues(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(messages)); !slices.Equal(got, slices.Sorted(slices.Values(languages))) {
 		t.Fatalf("catalogues %v, switch languages %v", got, languages)
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(tournament.Languages)), slices.Sorted(slices.Values(languages))) {
+		t.Errorf("a tournament's default language is one of %v, the pages have %v", tournament.Languages, languages)
 	}
 	keys := map[string]bool{}
 	for _, cat := range messages {

@@ -427,4 +427,7 @@ var messagesNB = map[string]string{
 	"tc.needhandling":                 "Velg hvordan partiet teller.",
 	"tc.needreason":                   "Oppgi en grunn.",
 	"tc.needplayer":                   "Velg en spiller ved bordet.",
+	"a.language":                      "Sidenes standardspråk",
+	"a.language_hint":                 "For besøkende der nettleseren ikke ber om noen av disse språkene; den besøkendes eget valg går først",
+	"a.language.none":                 "Ingen (engelsk)",
 }

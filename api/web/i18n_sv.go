@@ -427,4 +427,7 @@ var messagesSV = map[string]string{
 	"tc.needhandling":                 "Välj hur partiet räknas.",
 	"tc.needreason":                   "Ange ett skäl.",
 	"tc.needplayer":                   "Välj en spelare vid bordet.",
+	"a.language":                      "Sidornas standardspråk",
+	"a.language_hint":                 "För besökare vars webbläsare inte ber om något av dessa språk; besökarens eget val går först",
+	"a.language.none":                 "Inget (engelska)",
 }

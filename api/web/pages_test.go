@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -213,6 +214,36 @@ func TestLanguage(t *testing.T) {
 		r := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK)
 		if !strings.Contains(r.Body, `<html lang="`+tt.want+`">`) || !strings.Contains(r.Body, tt.text) {
 			t.Errorf("Accept-Language %q: page not in %s (want %q in it)", tt.accept, tt.want, tt.text)
+		}
+	}
+	// The tournament's default language comes after the visitor's own
+	// (cookie, then Accept-Language) and before English.
+	c, err := s.svc.CreateTournament(context.Background(), admin, tournament.NewTournament{Name: "Kveldsturnering", Format: tournament.FormatSM, Language: "nb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ accept, cookie, want string }{
+		{"", "", "nb"}, {"de-DE,de;q=0.9", "", "nb"}, {"*", "", "nb"}, {"sv-SE", "", "sv"}, {"en", "", "en"},
+		{"da", "", "da"}, {"sv-SE", "da", "da"}, {"", "en", "en"}, {"", "xx", "nb"},
+	} {
+		for _, p := range []string{"/t/" + c.Tournament.ID + "/standings", "/t/" + c.Tournament.ID + "/table"} {
+			b := s.browser(t)
+			b.lang = tt.accept
+			if tt.cookie != "" {
+				u, _ := url.Parse(s.URL)
+				b.c.Jar.SetCookies(u, []*http.Cookie{{Name: "revisor_lang", Value: tt.cookie}})
+			}
+			if r := b.mustGet(p, http.StatusOK); !strings.Contains(r.Body, `<html lang="`+tt.want+`">`) {
+				t.Errorf("tournament in nb, Accept-Language %q, cookie %q: %s not in %s", tt.accept, tt.cookie, p, tt.want)
+			}
+		}
+	}
+	// Without a tournament, and on a tournament without a default: English.
+	for _, p := range []string{"/", "/t/" + f.ID + "/standings"} {
+		b := s.browser(t)
+		b.lang = "de"
+		if r := b.mustGet(p, http.StatusOK); !strings.Contains(r.Body, `<html lang="en">`) {
+			t.Errorf("Accept-Language de: %s not in English", p)
 		}
 	}
 	b := s.browser(t)

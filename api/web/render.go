@@ -63,7 +63,7 @@ type language_ struct {
 
 // newPage starts a page for the request.
 func (h *Handler) newPage(c echo.Context, title string) *page {
-	p := &page{Lang: language(c.Request()), Here: c.Request().URL.RequestURI()}
+	p := &page{Lang: h.language(c), Here: c.Request().URL.RequestURI()}
 	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
 		p.CSRF = tok
 	}
@@ -191,7 +191,7 @@ type pageCacheSlot struct {
 func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		tid := c.Param("tid")
-		key := language(c.Request()) + " " + c.Request().URL.RequestURI()
+		key := preferenceKey(c.Request()) + " " + c.Request().URL.RequestURI()
 		if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
 			key += " " + tok // a page with forms is the visitor's own
 		}

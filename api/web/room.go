@@ -168,7 +168,7 @@ func (h *Handler) setClock(c echo.Context) error {
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {
 		v := strings.TrimSpace(c.FormValue("minutes"))
 		if act.Minutes, err = strconv.Atoi(v); err != nil {
-			return h.formError(c, "clock", fieldError("minutes", translate(language(c.Request()), "clock.minutes.bad")), map[string]string{"minutes": v})
+			return h.formError(c, "clock", fieldError("minutes", translate(h.language(c), "clock.minutes.bad")), map[string]string{"minutes": v})
 		}
 	}
 	if _, err := svc.SetRoundClock(c.Request().Context(), consoleActor(c), c.Param("tid"), n, act); err != nil {

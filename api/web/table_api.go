@@ -130,7 +130,7 @@ func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, 
 	n, err2 := strconv.Atoi(deal)
 	if err1 != nil || err2 != nil || g < 1 || g > 100 || n < 1 || n > 1000 {
 		return e, false, h.tableProblem(c, e.id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidDealNumber,
-			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.number")}}})
+			Messages: []tableMessage{{Text: translate(h.language(c), "tbl.e.number")}}})
 	}
 	e.g, e.n, e.p = g, n, h.newPage(c, "tbl.title")
 	if e.st, err = h.state(c.Request().Context(), e.id.Tournament); err != nil {
@@ -340,7 +340,7 @@ func (h *Handler) tableProblem(c echo.Context, id tournament.Identity, status in
 func (h *Handler) tableGone(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusUnauthorized, tableAnswer{Code: tournament.CodeLoginRequired,
-			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.login_required")}}})
+			Messages: []tableMessage{{Text: translate(h.language(c), "tbl.e.login_required")}}})
 	}
 	return c.Redirect(http.StatusSeeOther, tableURL(c.Param("tid")))
 }

@@ -96,7 +96,7 @@ func gameInProgress(st *tournament.State, r *tournament.Round, t tournament.Tabl
 // withdrawAtTable takes the withdrawal form: the first submission shows
 // the choice for confirmation, the second (confirm=1) makes it.
 func (h *Handler) withdrawAtTable(c echo.Context) error {
-	lang := language(c.Request())
+	lang := h.language(c)
 	w := withdrawChoice{Player: c.FormValue("player"), Handling: c.FormValue("handling"), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	values := map[string]string{"player": w.Player, "handling": w.Handling, "reason": w.Reason}
 	fail := func(err error) error {

@@ -77,7 +77,7 @@ func (h *Handler) tableConfirmGame(c echo.Context) error {
 	g, err := strconv.Atoi(c.Param("g"))
 	if err != nil || g < 1 || g > 100 {
 		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidGame,
-			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.other")}}})
+			Messages: []tableMessage{{Text: translate(h.language(c), "tbl.e.other")}}})
 	}
 	body, _ := json.Marshal(map[string]string{"player": c.FormValue("player")})
 	a := h.callAPI(c, http.MethodPost, gamePath(id, g)+"/confirmations", code, body)
@@ -96,7 +96,7 @@ func (h *Handler) tableDispute(c echo.Context) error {
 	deal, _ := strconv.Atoi(c.FormValue("deal"))
 	if err != nil || g < 1 || g > 100 || deal < 0 || deal > 1000 {
 		return h.tableProblem(c, id, http.StatusBadRequest, tableAnswer{Code: tournament.CodeInvalidGame,
-			Messages: []tableMessage{{Text: translate(language(c.Request()), "tbl.e.other")}}})
+			Messages: []tableMessage{{Text: translate(h.language(c), "tbl.e.other")}}})
 	}
 	text := strings.TrimSpace(c.FormValue("description"))
 	st, err := h.state(c.Request().Context(), id.Tournament)

@@ -25,7 +25,7 @@ func (e *env) playSheets(tb testing.TB, tid string, r *tournament.Round, games i
 // of a second, and returns its export as the file would hold it.
 func exported(t *testing.T, e *env) (*tournament.Created, []byte) {
 	t.Helper()
-	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Export", Format: tournament.FormatSwiss, Rounds: intp(3)}, 12)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Export", Format: tournament.FormatSwiss, Rounds: intp(3), Language: "da"}, 12)
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(4, 4))
 	e.playSheets(t, tid, e.mustDraw(t, tid, 1), 3, rng)
@@ -78,6 +78,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 			t.Errorf("round %d after import: tables equal %v, status %s want %s, %d results want %d", n,
 				reflect.DeepEqual(a.Round.Tables, b.Round.Tables), b.Round.Status, a.Round.Status, len(b.Results), len(a.Results))
 		}
+	}
+	if l := created.Tournament.Settings.Language; l != "da" {
+		t.Errorf("language after import = %q, want da", l)
 	}
 	id, err := dst.svc.Identify(dst.ctx, "", created.OrganizerToken, tournament.Where{})
 	if err != nil || id.Tournament != created.Tournament.ID {

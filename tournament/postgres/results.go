@@ -76,7 +76,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 	st := &tt.Settings
 	err := s.pool.QueryRow(ctx, q, tid, n, t).Scan(&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
 		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
-		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks,
+		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks, &st.Language,
 		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone)
 	switch {
 	case err != nil:

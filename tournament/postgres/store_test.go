@@ -45,8 +45,21 @@ func TestCreateAndReadTournament(t *testing.T) {
 	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM tournaments WHERE organizer_token_hash = convert_to($1, 'UTF8')`, c.OrganizerToken).Scan(&plain); err != nil || plain != 0 {
 		t.Errorf("the token itself is stored (%d rows, %v)", plain, err)
 	}
+	if st.Language != "" {
+		t.Errorf("Language = %q, want none when not given", st.Language)
+	}
 	_, err = e.store.Tournament(e.ctx, "nope")
 	wantCode(t, "Tournament(nope)", err, "tournament_not_found")
+	c, err = e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Kveld", Format: tournament.FormatSM, Language: "nb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.store.Tournament(e.ctx, c.Tournament.ID); err != nil || got.Settings.Language != "nb" {
+		t.Errorf("Tournament with language nb: %+v, %v", got, err)
+	}
+	if _, err := e.pool.Exec(e.ctx, `UPDATE tournaments SET language = 'de' WHERE id = $1`, c.Tournament.ID); err == nil {
+		t.Error("the database took language 'de'")
+	}
 }
 
 func TestAddPlayersAllOrNone(t *testing.T) {

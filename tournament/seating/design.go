@@ -32,8 +32,9 @@ type designPlan struct {
 // every other point at most once, nobody sits at a table of 3 twice.
 // Removing a group, every player sits at a table of 3 as often as the
 // group has points, and the rounds are ordered (balancedOrder) so that
-// nobody does so twice while another player has not. It returns nil when
-// no construction applies.
+// nobody does so twice while another player has not; such a design is used
+// only when that order covers all the rounds wanted (or the design's all).
+// It returns nil when no construction applies.
 func findDesign(n, want int) *designPlan {
 	var best *designPlan
 	for _, d := range candidateDesigns(n) {
@@ -47,6 +48,9 @@ func findDesign(n, want int) *designPlan {
 		case k >= 2 && k == len(d.group):
 			p.drop = d.group
 			p.order = balancedOrder(d, d.group, want)
+			if len(p.order) < min(want, len(d.rounds)) {
+				continue // no fair order found: the search seats these rounds
+			}
 		default:
 			continue
 		}

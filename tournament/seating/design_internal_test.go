@@ -102,7 +102,7 @@ func containsAny(blk, set []int) bool {
 // TestBalancedOrder checks the order of rounds for a design minus a group:
 // after every round the counts of tables of 3 differ by at most one.
 func TestBalancedOrder(t *testing.T) {
-	for _, d := range []*design{gdd2(22), gdd2to16(), develop24(), gdd3(12), gdd2(28)} {
+	for _, d := range []*design{gdd2(22), gdd2to16(), develop24(), gdd3(12), gdd3(16), gdd3(20), gdd2(28)} {
 		order := balancedOrder(d, d.group, len(d.rounds))
 		count := make([]int, d.points)
 		for _, w := range order {
@@ -125,7 +125,9 @@ func TestBalancedOrder(t *testing.T) {
 		}
 		t.Logf("%s minus a group: %d of %d rounds in a fair order", d.name, len(order), len(d.rounds))
 	}
-	if d := gdd2(22); len(balancedOrder(d, d.group, 14)) != 14 {
-		t.Error("the 4-GDD of type 2^22 minus a group has no fair order of all 14 rounds")
+	for _, d := range []*design{gdd2(22), gdd3(12), gdd3(20)} {
+		if got := len(balancedOrder(d, d.group, len(d.rounds))); got != len(d.rounds) {
+			t.Errorf("%s minus a group: a fair order of %d rounds, want all %d", d.name, got, len(d.rounds))
+		}
 	}
 }

@@ -125,7 +125,11 @@ func gdd3(u int) *design {
 	default:
 		return nil
 	}
-	return c.build("resolvable 4-GDD of type 3^" + strconv.Itoa(u))
+	d := c.build("resolvable 4-GDD of type 3^" + strconv.Itoa(u))
+	// Left empty, the group {(0,0), (0,1), (0,2)} has a fair order of all
+	// the rounds for u = 12 and 20; the fixed points have none.
+	d.group = []int{0, c.m, 2 * c.m}
+	return d
 }
 
 // gdd2 builds the resolvable 4-GDDs of type 2^u for u = 22, 28 (2u

@@ -189,6 +189,8 @@ func TestPlanDesigns(t *testing.T) {
 		{44, 14, "resolvable 4-GDD of type 2^22"},
 		{43, 14, "resolvable 4-GDD of type 2^22"},
 		{42, 14, "resolvable 4-GDD of type 2^22"}, // minus a group: two tables of 3 a round
+		{33, 11, "resolvable 4-GDD of type 3^12"}, // minus a group: three tables of 3 a round
+		{57, 19, "resolvable 4-GDD of type 3^20"},
 		{56, 18, "resolvable 4-GDD of type 2^28"},
 		{55, 18, "resolvable 4-GDD of type 2^28"},
 		{40, 9, "resolvable (40,4,1) design"}, // truncated

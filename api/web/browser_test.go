@@ -51,6 +51,16 @@ type chrome struct {
 	t   *testing.T
 	mu  sync.Mutex
 	bad []string // CSP violations, script errors and exceptions
+	// allowed are messages a test expects (a 422 page it provokes).
+	allowed []string
+}
+
+// allow lets the browser log messages containing msg without failing the
+// test: a refusal the test provokes on purpose.
+func (c *chrome) allow(msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.allowed = append(c.allowed, msg)
 }
 
 // newChrome starts a fresh headless Chromium (its own profile) with a
@@ -102,6 +112,12 @@ func (c *chrome) watch(ev any) {
 	}
 	if msg != "" {
 		c.mu.Lock()
+		for _, a := range c.allowed {
+			if strings.Contains(msg, a) {
+				c.mu.Unlock()
+				return
+			}
+		}
 		c.bad = append(c.bad, msg)
 		c.mu.Unlock()
 	}

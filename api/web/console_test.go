@@ -123,8 +123,8 @@ func TestConsoleRunsATournament(t *testing.T) {
 		t.Fatalf("round 1 status = %s, want closed", rv.Round.Status)
 	}
 	st := b.mustGet("/t/"+id+"/standings", http.StatusOK)
-	if !strings.Contains(st.Body, "eliminated") {
-		t.Errorf("standings after closing an sm round mention no eliminated player")
+	if !strings.Contains(st.Body, "Eliminated in round 1") {
+		t.Errorf("standings after closing an sm round mention no player eliminated in round 1")
 	}
 }
 
@@ -147,14 +147,24 @@ func TestResultFormShowsEngineErrors(t *testing.T) {
 	if m == nil || m[1] != "2" {
 		t.Errorf("bad sheet: marked row = %v, want deal 2 marked", m)
 	}
-	if !regexp.MustCompile(`id="err-2">\s*<span>[^<]+</span>`).MatchString(r.Body) {
-		t.Errorf("bad sheet: no error message in the row of deal 2")
+	msg := regexp.MustCompile(`id="err-2" role="alert"><span>([^<]+)</span>`).FindStringSubmatch(r.Body)
+	if msg == nil {
+		t.Fatalf("bad sheet: no error message in the row of deal 2")
+	}
+	// In the organizer's words: the player's name and the sheet's column, no ids or field names.
+	tb := f.Round.Tables[0]
+	names := map[string]string{}
+	for _, p := range f.Players {
+		names[p.ID] = p.Name
+	}
+	if !strings.Contains(msg[1], names[tb.Players[1]]+", Phase 1: ") || regexp.MustCompile(`\bp\d+\b|hand1|_`).MatchString(msg[1]) {
+		t.Errorf("bad sheet: deal 2's message = %q, want %s's Phase 1 in words, without ids or field names", msg[1], names[tb.Players[1]])
 	}
 	if !strings.Contains(r.Body, `value="2"`) {
 		t.Errorf("bad sheet: the entered values are not kept")
 	}
 	r = b.post(page, page, url.Values{"rows": {"12"}, "d3_s1_hand2": {"två"}})
-	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `id="err-4"><span>`) {
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `id="err-4" role="alert"><span>`) {
 		t.Errorf("field that is not a number = %d, want 422 with the error in deal 4's row", r.Status)
 	}
 	r = b.post(page, page, url.Values{"rows": {"12"}, "record": {`{"players": ["x"]`}})

@@ -357,6 +357,7 @@ var messagesDA = map[string]string{
 	"tbl.e.record":                    "Det indsatte givregnskab er ikke et JSON-objekt.",
 	"tbl.e.nan":                       "%s: skriv et tal.",
 	"tbl.e.empty":                     "Skriv givets point først.",
+	"tbl.e.game_not_finished":         "Spillet er ikke slut: ingen har nået målet endnu. Udfyld de manglende give, eller sæt kryds ved at tiden er gået.",
 	"tbl.e.other":                     "regelmotoren godtager ikke dette.",
 	"tbl.e.login_required":            "Telefonen er ikke længere logget ind ved bordet (ny runde?). Scan bordkortet igen; intet af det indtastede forsvinder.",
 	"tbl.e.invalid_entry":             "Nogle ruder mangler et tal.",

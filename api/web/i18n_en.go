@@ -357,6 +357,7 @@ var messagesEN = map[string]string{
 	"tbl.e.record":                    "The pasted deal record is not a JSON object.",
 	"tbl.e.nan":                       "%s: write a number.",
 	"tbl.e.empty":                     "Write the deal's points first.",
+	"tbl.e.game_not_finished":         "The game is not over: nobody has reached the target yet. Add the missing deals, or tick that time was called.",
 	"tbl.e.other":                     "the engine does not accept this.",
 	"tbl.e.login_required":            "This phone is no longer logged in to the table (a new round?). Scan the table card again; nothing entered is lost.",
 	"tbl.e.invalid_entry":             "Some fields need a number.",

@@ -357,6 +357,7 @@ var messagesNB = map[string]string{
 	"tbl.e.record":                    "Den innlimte givprotokollen er ikke et JSON-objekt.",
 	"tbl.e.nan":                       "%s: skriv et tall.",
 	"tbl.e.empty":                     "Skriv givens poeng først.",
+	"tbl.e.game_not_finished":         "Partiet er ikke ferdig: ingen har nådd målet ennå. Fyll inn givene som mangler, eller kryss av for at tiden er ute.",
 	"tbl.e.other":                     "regelmotoren godtar ikke dette.",
 	"tbl.e.login_required":            "Telefonen er ikke lenger logget inn ved bordet (ny runde?). Skann bordkortet igjen; ingenting som er skrevet inn, forsvinner.",
 	"tbl.e.invalid_entry":             "Noen ruter trenger et tall.",

@@ -357,6 +357,7 @@ var messagesSV = map[string]string{
 	"tbl.e.record":                    "Det inklistrade givprotokollet är inget JSON-objekt.",
 	"tbl.e.nan":                       "%s: skriv ett tal.",
 	"tbl.e.empty":                     "Skriv givens poäng först.",
+	"tbl.e.game_not_finished":         "Partiet är inte slut: ingen har nått målet ännu. Fyll i de givar som saknas, eller kryssa i att tiden är ute.",
 	"tbl.e.other":                     "regelmotorn godtar inte detta.",
 	"tbl.e.login_required":            "Telefonen är inte längre inloggad vid bordet (ny rond?). Skanna bordskortet igen; inget som skrivits in försvinner.",
 	"tbl.e.invalid_entry":             "Några rutor behöver ett tal.",

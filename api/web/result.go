@@ -53,6 +53,7 @@ type resultData struct {
 	Dealer             string
 	Rows               []formRow
 	RowCount           int
+	Columns            int // of the grid: deal, dealer and four a player
 	Ended              bool
 	Record             string
 	RecordErrors       []string
@@ -93,7 +94,8 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 		return nil, nil, tournament.Table{}, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound, "no game %q at table %q", c.Param("g"), c.Param("t"))
 	}
 	names := playerIndex(st)
-	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players}
+	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players,
+		Columns: 2 + len(sheetSources)*len(t.Players)}
 	for _, pid := range t.Players {
 		d.Players = append(d.Players, names[pid].Name)
 	}
@@ -206,7 +208,7 @@ func (h *Handler) submitResult(c echo.Context) error {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
 			return h.fail(c, err)
 		}
-		placeErrors(d, err, dealRows)
+		placeErrors(p, d, err, dealRows, t, playerIndex(st))
 		return h.render(c, httpx.StatusOf(err), "result", p)
 	}
 	h.cache.invalidate(st.Tournament.ID)
@@ -309,8 +311,9 @@ func parseSheetValue(src, s string, lastTrick int) (string, int, bool) {
 }
 
 // placeErrors puts the submission's errors next to the rows, fields or the
-// record they concern; the rest above the form.
-func placeErrors(d *resultData, err error, dealRows []int) {
+// record they concern, in the table page's words (players by name, the
+// sheet's columns); the rest above the form.
+func placeErrors(p *page, d *resultData, err error, dealRows []int, t tournament.Table, names map[string]tournament.Player) {
 	var te *tournament.Error
 	var problems []engine.Problem
 	if errors.As(err, &te) {
@@ -320,7 +323,8 @@ func placeErrors(d *resultData, err error, dealRows []int) {
 		msgs := []string{tournament.ErrorMessage(err)}
 		if d.Record != "" {
 			for _, pr := range problems {
-				msgs = append(msgs, pr.Path+": "+pr.Message)
+				_, _, text := problemWords(p, pr.Code, pr.At, t, names)
+				msgs = append(msgs, text+" ("+pr.Path+")")
 			}
 			d.RecordErrors = msgs
 			return
@@ -329,14 +333,15 @@ func placeErrors(d *resultData, err error, dealRows []int) {
 		return
 	}
 	for _, pr := range problems {
+		seat, col, text := problemWords(p, pr.Code, pr.At, t, names)
 		if pr.At.Deal < 1 || pr.At.Deal > len(dealRows) {
-			d.Errors = append(d.Errors, pr.Message)
+			d.Errors = append(d.Errors, text)
 			continue
 		}
 		row := &d.Rows[dealRows[pr.At.Deal-1]]
-		row.Errors = append(row.Errors, pr.Message)
-		if pr.At.Part == engine.PartSheet {
-			markField(row, d, pr.At.Player, pr.At.Member)
+		row.Errors = append(row.Errors, text)
+		if col >= 0 && seat < len(row.Cells) {
+			row.Cells[seat].Fields[col].Bad = true
 		}
 	}
 }
@@ -344,16 +349,3 @@ func placeErrors(d *resultData, err error, dealRows []int) {
 // sheetColumn is the form column of each source of a sheet line.
 var sheetColumn = map[string]int{engine.SourceHand1: 0, engine.SourceHand2: 1, engine.SourceLastTrick: 2,
 	engine.SourceChicago: 2, engine.SourceHand3: 3}
-
-// markField marks the input of player pid's source src in row.
-func markField(row *formRow, d *resultData, pid, src string) {
-	j, ok := sheetColumn[src]
-	if !ok {
-		return
-	}
-	for i := range row.Cells {
-		if i < len(d.ids) && d.ids[i] == pid {
-			row.Cells[i].Fields[j].Bad = true
-		}
-	}
-}

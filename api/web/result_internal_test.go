@@ -29,18 +29,23 @@ func TestPlaceErrors(t *testing.T) {
 		engine.NewProblem("invalid_record", engine.Location{Deal: 3}, "no such row"),
 	}
 	err := tournament.Errorf(tournament.KindRejected, tournament.CodeInvalidRecord, "rejected").WithProblems(ps)
-	placeErrors(d, err, []int{0, 2}) // rows 1 and 3 were empty
+	tb := tournament.Table{Players: ids}
+	names := map[string]tournament.Player{"a/b": {Name: "Anna"}, "c~d": {Name: "Cecilia"}, "e": {Name: "Eva"}}
+	p := &page{Lang: langEN}
+	placeErrors(p, d, err, []int{0, 2}, tb, names) // rows 1 and 3 were empty
 
 	bad := func(row, seat, col int) bool { return d.Rows[row].Cells[seat].Fields[col].Bad }
 	if !bad(0, 0, 1) || !bad(2, 1, 2) {
 		t.Errorf("fields marked: row 1 a/b hand2 %v, row 3 c~d last/chicago %v; want both", bad(0, 0, 1), bad(2, 1, 2))
 	}
-	for row, want := range [][]string{{"deal one"}, nil, {"deal two", "deal two, no field"}, nil} {
-		if got := d.Rows[row].Errors; len(got) != len(want) || (len(want) > 0 && got[len(got)-1] != want[len(want)-1]) {
+	for row, want := range [][]string{{"Anna, Phase 2: this number of points is not possible there."}, nil,
+		{"Cecilia, Last trick / Chicago: another player already has these points in this deal.",
+			"Nobody has the last trick and there was no Chicago."}, nil} {
+		if got := d.Rows[row].Errors; len(got) != len(want) || (len(want) > 0 && (got[0] != want[0] || got[len(got)-1] != want[len(want)-1])) {
 			t.Errorf("row %d errors = %q, want %q", row+1, got, want)
 		}
 	}
-	if got := d.Errors; len(got) != 2 || got[0] != "the game" || got[1] != "no such row" {
+	if got := d.Errors; len(got) != 2 || got[0] != "The game is not over: nobody has reached the target yet. Add the missing deals, or tick that time was called." || got[1] != "The deal record cannot be read." {
 		t.Errorf("errors above the form = %q, want the game's and the unplaced deal's", got)
 	}
 	marked := 0

@@ -273,16 +273,30 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 // of the sheet names the player and the field, and is placed beside it.
 func engineMessage(p *page, code, path string, t tournament.Table, names map[string]tournament.Player) tableMessage {
 	at, err := engine.ParseLocation(path)
-	seat := slices.Index(t.Players, at.Player)
-	if err != nil || at.Part != engine.PartSheet || seat < 0 {
+	if err != nil {
 		return tableMessage{Text: codeText(p, code)}
+	}
+	seat, col, text := problemWords(p, code, at, t, names)
+	if col < 0 {
+		return tableMessage{Text: text}
+	}
+	return tableMessage{Field: entryName(seat, sheetSources[col]), Text: text}
+}
+
+// problemWords words an engine problem at a table in the user's words:
+// the player's name and the score sheet's column it concerns, never ids or
+// field names. It returns the seat and column (sheetSources) of the field
+// the problem concerns, col -1 when it concerns no one field.
+func problemWords(p *page, code string, at engine.Location, t tournament.Table, names map[string]tournament.Player) (seat, col int, text string) {
+	seat = slices.Index(t.Players, at.Player)
+	if at.Part != engine.PartSheet || seat < 0 {
+		return seat, -1, codeText(p, code)
 	}
 	col, ok := sheetColumn[at.Member]
 	if !ok {
-		return tableMessage{Text: names[at.Player].Name + ": " + codeText(p, code)}
+		return seat, -1, names[at.Player].Name + ": " + codeText(p, code)
 	}
-	return tableMessage{Field: entryName(seat, sheetSources[col]),
-		Text: names[at.Player].Name + ", " + p.T(sourceLabel[col]) + ": " + codeText(p, code)}
+	return seat, col, names[at.Player].Name + ", " + p.T(sourceLabel[col]) + ": " + codeText(p, code)
 }
 
 // codeText is the table's sentence for a problem code.

@@ -1,0 +1,77 @@
+package web_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// loginChrome logs c in with token and opens next, waiting for the
+// element sel there.
+func loginChrome(c *chrome, base, token, next, sel string) {
+	c.do("log in", chromedp.Navigate(base+"/login?next="+next), chromedp.SendKeys(chromedp.ID("token"), token),
+		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.CSS(sel)))
+}
+
+// TestBrowserResultGridErrors submits a score sheet the engine rejects at
+// phone and desktop width, in Swedish and English: the error names the
+// player and the sheet's column in words, stands in view on the screen
+// (not in a column clipped at the right), and the deal and dealer columns
+// stay in view while the players' columns scroll.
+func TestBrowserResultGridErrors(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tb := f.Round.Tables[0]
+	second := ""
+	for _, p := range f.Players {
+		if p.ID == tb.Players[1] {
+			second = p.Name
+		}
+	}
+	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/%d/games/1", f.ID, tb.Number)
+	for _, size := range viewports {
+		c := newChrome(t, size.w, size.h)
+		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
+		c.allow("status of 422")
+		loginChrome(c, s.URL, f.Token, page, "#result-form")
+		for _, lang := range []string{"sv", "en"} {
+			// Deal 2 gives phase 1 to two players: each source is scored by at most one.
+			c.do("enter a bad sheet", chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+page), chromedp.WaitVisible(chromedp.ID("result-form")),
+				chromedp.SetValue(chromedp.ID("d0_s0_last"), "5"), chromedp.SetValue(chromedp.ID("d1_s0_hand1"), "2"),
+				chromedp.SetValue(chromedp.ID("d1_s1_hand1"), "2"), chromedp.SetValue(chromedp.ID("d1_s2_last"), "5"),
+				chromedp.Click(chromedp.ID("submit-result")), chromedp.WaitVisible(chromedp.ID("err-2")))
+			msg := c.eval(`document.getElementById("err-2").textContent`)
+			if !strings.Contains(msg, second+", ") || strings.Contains(msg, "hand1") || strings.Contains(msg, tb.Players[1]+" ") {
+				t.Errorf("%s %d px: deal 2's error = %q, want %s's column in words", lang, size.w, msg, second)
+			}
+			// The message is on the screen, whole, beside the deal's row.
+			inView := `(() => { const r = document.getElementById("err-2").getBoundingClientRect();
+				return String(r.left >= 0 && r.right <= window.innerWidth && r.width > 100); })()`
+			if got := c.eval(inView); got != "true" {
+				t.Errorf("%s %d px: deal 2's error is not within the screen", lang, size.w)
+			}
+			// Scroll the grid to its far right: the deal and dealer stay in view.
+			c.do("scroll the grid", chromedp.Evaluate[chromedp.Void](`document.querySelector(".grid-wrap").scrollLeft = 10000`))
+			sticky := `(() => { const w = document.querySelector(".grid-wrap").getBoundingClientRect();
+				const d = document.querySelector("#err-2").closest("tr").previousElementSibling;
+				const deal = d.querySelector(".stick-deal").getBoundingClientRect(), dealer = d.querySelector(".stick-dealer").getBoundingClientRect();
+				return String(deal.left >= w.left - 1 && dealer.left >= deal.right - 1 && dealer.right <= w.right); })()`
+			if got := c.eval(inView); got != "true" {
+				t.Errorf("%s %d px: deal 2's error leaves the screen when the grid scrolls", lang, size.w)
+			}
+			if got := c.eval(sticky); got != "true" {
+				t.Errorf("%s %d px: the deal and dealer columns leave the screen when the grid scrolls", lang, size.w)
+			}
+			if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
+				t.Errorf("%s %d px: the page scrolls sideways", lang, size.w)
+			}
+			c.screenshot(fmt.Sprintf("result-errors-%s-%s", lang, size.name))
+			c.do("scroll back", chromedp.Evaluate[chromedp.Void](`document.querySelector(".grid-wrap").scrollLeft = 0`))
+			c.screenshot(fmt.Sprintf("result-errors-left-%s-%s", lang, size.name))
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,6 +44,9 @@ type site struct {
 	refs *tournament.Referees
 	reg  *tournament.Register
 	pool *pgxpool.Pool
+	// down, when set, makes the server drop every connection unanswered,
+	// as a venue's network that is gone (live sites only).
+	down *atomic.Bool
 }
 
 // newSite starts a server on a fresh database.
@@ -92,9 +96,15 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}
-	hs := httptest.NewServer(srv)
+	down := new(atomic.Bool)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			panic(http.ErrAbortHandler) // the connection drops: no answer at all
+		}
+		srv.ServeHTTP(w, r)
+	}))
 	t.Cleanup(hs.Close)
-	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool}
+	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool, down: down}
 }
 
 // fixture is a tournament with players and a drawn round.

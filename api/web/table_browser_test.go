@@ -38,10 +38,12 @@ func newTabs(t *testing.T, n, width, height int) []*tab {
 	tabs := make([]*tab, n)
 	for i := range tabs {
 		ctx, cancel := chromedp.NewContext(c.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
-			// The engine's refusals (422) and the cut network are provoked
-			// here: the browser's log lines about them are expected.
+			// The engine's refusals (422), the cut network and the server
+			// out of reach (site.down) are provoked here: the browser's log
+			// lines about them are expected.
 			if e, ok := ev.(*log.EventEntryAdded); ok && e.Entry.Source == log.EntrySourceNetwork &&
-				(strings.Contains(e.Entry.Text, "status of 422") || strings.Contains(e.Entry.Text, "ERR_INTERNET_DISCONNECTED")) {
+				(strings.Contains(e.Entry.Text, "status of 422") || strings.Contains(e.Entry.Text, "ERR_INTERNET_DISCONNECTED") ||
+					strings.Contains(e.Entry.Text, "ERR_EMPTY_RESPONSE")) {
 				return
 			}
 			c.watch(ev)

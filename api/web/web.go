@@ -42,6 +42,9 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
+// serviceWorker is the path of the table page's service worker.
+const serviceWorker = "/static/sw.js"
+
 // ContentSecurityPolicy is sent with every page: nothing but the server's
 // own scripts, styles and connections, no inline code, no framing.
 const ContentSecurityPolicy = "default-src 'self'; base-uri 'none'; object-src 'none'; " +
@@ -149,8 +152,16 @@ func (h *Handler) Register(e *echo.Echo) {
 		if strings.HasSuffix(c.Request().URL.Path, "/") {
 			return echo.ErrNotFound // no directory listings
 		}
-		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
-		c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+		hd := c.Response().Header()
+		hd.Set("Cache-Control", "public, max-age=3600")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		if c.Request().URL.Path == serviceWorker {
+			// The table page's worker controls the table pages, below
+			// /t/; a new version reaches the phones at their next load.
+			hd.Set("Service-Worker-Allowed", "/t/")
+			hd.Set("Cache-Control", "no-cache")
+			hd.Set("Content-Security-Policy", ContentSecurityPolicy)
+		}
 		files.ServeHTTP(c.Response(), c.Request())
 		return nil
 	})

@@ -450,9 +450,20 @@
     }
   };
 
+  // keepOffline registers the service worker that keeps this table's
+  // page for a reload without network (scope: this table page only).
+  function keepOffline() {
+    if (!navigator.serviceWorker) { return; }
+    var path = window.location.pathname;
+    navigator.serviceWorker.register("/static/sw.js", { scope: path }).catch(function () {});
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     loginFromFragment();
     var app = document.getElementById("table-app");
-    if (app) { new TablePage(app).start(); }
+    if (app) {
+      keepOffline();
+      new TablePage(app).start();
+    }
   });
 }());

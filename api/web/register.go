@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,8 +31,6 @@ type ratingRow struct {
 	Last           string
 }
 
-func fmt1(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
-
 func (h *Handler) ratingsPage(c echo.Context) error {
 	reg := h.deps.Register
 	list, err := reg.Ratings(c.Request().Context())
@@ -42,23 +39,15 @@ func (h *Handler) ratingsPage(c echo.Context) error {
 	}
 	p := h.newPage(c, "rt.title")
 	rows := make([]ratingRow, len(list))
+	loc := p.loc()
 	for i, r := range list {
 		rows[i] = ratingRow{Rank: i + 1, ID: r.Person.ID, Name: r.Person.Name, Club: r.Person.Club,
-			Rating: fmt1(r.Rating.Ordinal()), Mu: fmt1(r.Rating.Mu), Sigma: fmt1(r.Rating.Sigma), Games: r.Games,
-			Last: r.Last.In(stockholm).Format("2006-01-02")}
+			Rating: loc.Decimal(r.Rating.Ordinal(), 1), Mu: loc.Decimal(r.Rating.Mu, 1), Sigma: loc.Decimal(r.Rating.Sigma, 1),
+			Games: r.Games, Last: loc.Date(r.Last)}
 	}
 	p.Data = rows
 	return h.render(c, http.StatusOK, "ratings", p)
 }
-
-// stockholm is where Chicago is played; dates on the register's pages are
-// shown in its time.
-var stockholm = func() *time.Location {
-	if l, err := time.LoadLocation("Europe/Stockholm"); err == nil {
-		return l
-	}
-	return time.UTC
-}()
 
 // historyRow is one rated game on a person's page.
 type historyRow struct {
@@ -85,20 +74,16 @@ func (h *Handler) personPage(c echo.Context) error {
 	p := h.newPage(c, "rt.person")
 	p.Title = person.Name
 	d := personData{Person: person}
+	loc := p.loc()
 	if rated != nil {
-		d.Rating, d.Games = fmt1(rated.Rating.Ordinal()), rated.Games
+		d.Rating, d.Games = loc.Decimal(rated.Rating.Ordinal(), 1), rated.Games
 	}
 	for i := len(hist) - 1; i >= 0; i-- { // newest first
 		x := hist[i]
-		change := x.After.Ordinal() - x.Before.Ordinal()
-		sign := ""
-		if change >= 0 {
-			sign = "+"
-		}
-		d.History = append(d.History, historyRow{Date: x.PlayedAt.In(stockholm).Format("2006-01-02"),
+		d.History = append(d.History, historyRow{Date: loc.Date(x.PlayedAt),
 			Tournament: x.TournamentName, TournamentID: x.Tournament, Round: x.Round, Table: x.Table, Game: x.Game,
-			Place: x.Place, Players: x.Players, Forfeit: x.Forfeit, Before: fmt1(x.Before.Ordinal()),
-			After: fmt1(x.After.Ordinal()), Change: sign + fmt1(change)})
+			Place: x.Place, Players: x.Players, Forfeit: x.Forfeit, Before: loc.Decimal(x.Before.Ordinal(), 1),
+			After: loc.Decimal(x.After.Ordinal(), 1), Change: loc.Signed(x.After.Ordinal()-x.Before.Ordinal(), 1)})
 	}
 	p.Data = d
 	return h.render(c, http.StatusOK, "person", p)

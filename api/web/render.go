@@ -45,6 +45,16 @@ type page struct {
 // T returns the text of key in the page's language.
 func (p *page) T(key string, args ...any) string { return translate(p.Lang, key, args...) }
 
+// loc is the page's locale: its language, times in the venue's zone.
+func (p *page) loc() locale { return localeOf(p.Lang, stockholm) }
+
+// Date, Time, DateTime and Decimal format for the page's language (see
+// locale); templates call them as {{.Date t}}.
+func (p *page) Date(t time.Time) string         { return p.loc().Date(t) }
+func (p *page) Time(t time.Time) string         { return p.loc().Time(t) }
+func (p *page) DateTime(t time.Time) string     { return p.loc().DateTime(t) }
+func (p *page) Decimal(f float64, d int) string { return p.loc().Decimal(f, d) }
+
 // Languages lists the language switch's entries.
 func (p *page) Languages() []language_ {
 	out := make([]language_, len(languages))

@@ -109,7 +109,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 			}
 			for _, fr := range full {
 				if fr.Key.Game == g {
-					d.Stored = stored(fr, names)
+					d.Stored = stored(fr, names, p.loc())
 				}
 			}
 		}
@@ -119,8 +119,8 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	return p, st, t, d, nil
 }
 
-func stored(res tournament.GameResult, names map[string]tournament.Player) *storedResult {
-	s := &storedResult{By: res.SubmittedBy, At: res.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")}
+func stored(res tournament.GameResult, names map[string]tournament.Player, loc locale) *storedResult {
+	s := &storedResult{By: res.SubmittedBy, At: loc.DateTime(res.CreatedAt)}
 	for _, pl := range res.Places {
 		s.Places = append(s.Places, placeView{Name: names[pl.Player].Name, Place: pl.Place, Score: pl.Score, Points: pl.Points})
 	}

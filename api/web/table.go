@@ -236,7 +236,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		i := slices.IndexFunc(results, func(res tournament.GameResult) bool { return res.Key.Game == g })
 		if i >= 0 {
 			gm.Over = true
-			gm.Places = stored(results[i], names).Places
+			gm.Places = stored(results[i], names, p.loc()).Places
 		}
 		switch {
 		case d.Bridge:
@@ -271,7 +271,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	code, _, _ := h.tableSession(c)
 	pg, ok := h.readGame(c, code, id, d.Game.Number)
 	if ok && d.Game.Over {
-		d.Confirms = pg.confirmations(d.Players)
+		d.Confirms = pg.confirmations(d.Players, p.loc())
 		d.Confirmed = allConfirmed(d.Confirms)
 	}
 	d.Fields = entryFields(p, d.Players)

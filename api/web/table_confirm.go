@@ -49,13 +49,13 @@ func (h *Handler) readGame(c echo.Context, code string, id tournament.Identity, 
 }
 
 // confirmations lists, for each player, when they confirmed the game.
-func (pg *playedGame) confirmations(players []tablePlayer) []tableConfirm {
+func (pg *playedGame) confirmations(players []tablePlayer, loc locale) []tableConfirm {
 	cs := make([]tableConfirm, len(players))
 	for i, pl := range players {
 		cs[i].Player = pl
 		for _, cf := range pg.Confirmations {
 			if cf.Player == pl.ID {
-				cs[i].At = cf.ConfirmedAt.UTC().Format("15:04")
+				cs[i].At = loc.Time(cf.ConfirmedAt)
 			}
 		}
 	}

@@ -20,8 +20,17 @@ type gameState struct {
 // and scores it: each deal in turn from the scores before it, the end of the
 // game, placements and forfeits. It never panics.
 func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
+	res, _ := CheckGameState(g, opt)
+	return res
+}
+
+// CheckGameState is CheckGame that also returns the game's running state
+// after its last deal, from which NextDeal checks the deal after it; the
+// state is nil when the record's header (players, first dealer) cannot be
+// checked.
+func CheckGameState(g *GameRecord, opt GameOptions) (*GameResult, *GameState) {
 	if g == nil {
-		return (&DecodeError{Problems: []Problem{{Code: "invalid_record", Message: "no game record"}}}).GameResult()
+		return (&DecodeError{Problems: []Problem{{Code: "invalid_record", Message: "no game record"}}}).GameResult(), nil
 	}
 	r := rulesOf(g.Rules)
 	res := &GameResult{Errors: []Problem{}, Violations: []Violation{}, Winners: []string{},
@@ -29,7 +38,7 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 	first := checkGameHeader(&r, g, res)
 	if first < 0 {
 		res.Deals = []DealResult{}
-		return res
+		return res, nil
 	}
 	n := len(g.Players)
 	st := gameState{winners: []string{}}
@@ -63,7 +72,7 @@ func CheckGame(g *GameRecord, opt GameOptions) *GameResult {
 	}
 	res.Placements = placements(g.Players, &st)
 	res.boundErrors()
-	return res
+	return res, st.export(len(g.Deals), g.Players)
 }
 
 // Bounds of a game record and of its result, so that a small body cannot

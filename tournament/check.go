@@ -136,18 +136,29 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 // on needs only the engine's verdict, and canonicalizing the whole game on
 // every deal was a quarter of a deal's CPU time.
 func judgeGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, error) {
+	res, _, err := judgeGameState(data, tb, g, s, opt)
+	return res, err
+}
+
+// judgeGameState is judgeGame that also answers the engine's running state
+// after the game's last deal, as JSON (engine.GameState).
+func judgeGameState(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
 	rec, err := engine.DecodeGame(data)
 	if err != nil {
-		return nil, decodeError(err, CodeInvalidRecord, "the game record cannot be read")
+		return nil, nil, decodeError(err, CodeInvalidRecord, "the game record cannot be read")
 	}
 	if err := matchTable(rec, tb, g, s); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	res := engine.CheckGame(rec, opt)
+	res, st := engine.CheckGameState(rec, opt)
 	if !res.Valid {
-		return nil, problemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+		return nil, nil, problemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
 	}
-	return res, nil
+	state, err := json.Marshal(st)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encoding the game's state: %w", err)
+	}
+	return res, state, nil
 }
 
 func firstProblem(ps []engine.Problem) string {

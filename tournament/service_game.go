@@ -24,11 +24,19 @@ func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round
 	if err != nil {
 		return nil, nil, Table{}, err
 	}
-	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
-		return nil, nil, Table{}, Errorf(KindNotFound, CodeGameNotFound,
-			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
+	if err := gameNumber(t, r, k); err != nil {
+		return nil, nil, Table{}, err
 	}
 	return t, r, r.Tables[0], nil
+}
+
+// gameNumber checks that the game number is one the round plays.
+func gameNumber(t *Tournament, r *Round, k GameKey) error {
+	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
+		return Errorf(KindNotFound, CodeGameNotFound,
+			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
+	}
+	return nil
 }
 
 // roundOpen refuses results for a closed round.
@@ -116,8 +124,13 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
-	t, r, tb, err := s.gameTable(ctx, k)
+	e, err := s.store.DealEntry(ctx, k)
 	if err != nil {
+		return nil, err
+	}
+	t, r := e.Tournament, e.Round
+	tb := r.Tables[0]
+	if err := gameNumber(t, r, k); err != nil {
 		return nil, err
 	}
 	if err := roundOpen(r); err != nil {
@@ -132,6 +145,11 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	if deal[0] != '{' {
 		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+	}
+	if (n == 0 || n == e.Deals+1) && e.Fast() {
+		if p, err := s.appendFromState(ctx, a, k, t, tb, e, deal); p != nil || err != nil {
+			return p, err
+		}
 	}
 	deals, over, err := s.store.Deals(ctx, k)
 	if err != nil {
@@ -153,7 +171,7 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err != nil {
 		return nil, err
 	}
-	res, err := judgeGame(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
+	res, state, err := judgeGameState(game, tb, k.Game, t.Settings, engine.GameOptions{InProgress: true})
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +187,14 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
-	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+	if p.Final == nil {
+		// The game goes on: store the running state with the deal, so that
+		// the next deal is checked against it (appendFromState).
+		err = s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen)
+	} else {
+		err = s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -90,6 +90,18 @@ type Store interface {
 	// deal ended the game and final is stored as its result in the same
 	// transaction.
 	AppendDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, now time.Time, final *GameResult, check func(*Round) error) error
+	// DealEntry reads at once what entering the next deal of a game
+	// needs (one round trip): the tournament, the round with only the
+	// game's table, and the game's deals as a count with the engine's
+	// running state after the last.
+	DealEntry(ctx context.Context, k GameKey) (*DealEntry, error)
+	// AppendNextDeal stores deal number seq (0-based) of a game in
+	// progress that it does not end, with the engine's running state
+	// after it, while the round is open and the game has no result, in
+	// one statement (one round trip, the audit entry in the same
+	// transaction). A taken seq is a conflict; a round not open is the
+	// error closed makes of it.
+	AppendNextDeal(ctx context.Context, k GameKey, seq int, deal, state json.RawMessage, now time.Time, closed func(*Round) error) error
 
 	// TableGame returns a game as it stands: its deals (latest versions),
 	// its effective result and that result's confirmations.

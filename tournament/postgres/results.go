@@ -55,29 +55,43 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 // Table returns the tournament, round n (with only table t) and table t,
 // in one query; not found when any of them does not exist.
 func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
-	const q = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
+	return scanTable(s.pool.QueryRow(ctx, tableSQL, tid, n, t), n, t)
+}
+
+// tableSelect reads the tournament $1, its round $2 and the round's table
+// $3 (scanTable); tableFrom is its FROM clause, which a query may extend.
+const (
+	tableSelect = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
 			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
 			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, ''),
 			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called'),
 			(SELECT jsonb_agg(jsonb_build_object(` + withdrawalJSON + `) ORDER BY w.created_at, w.player_id)
-				FROM game_withdrawals w WHERE w.tournament_id = t.id AND w.round = $2 AND w.table_no = $3)
+				FROM game_withdrawals w WHERE w.tournament_id = t.id AND w.round = $2 AND w.table_no = $3)`
+	tableFrom = `
 		FROM tournaments t
 		LEFT JOIN rounds r ON r.tournament_id = t.id AND r.number = $2
-		LEFT JOIN round_tables tb ON tb.tournament_id = t.id AND tb.round = $2 AND tb.number = $3
+		LEFT JOIN round_tables tb ON tb.tournament_id = t.id AND tb.round = $2 AND tb.number = $3`
+	tableSQL = tableSelect + tableFrom + `
 		WHERE t.id = $1`
+)
+
+// scanTable scans a row of tableSelect, then extra; not found when the
+// tournament, round n or table t does not exist.
+func scanTable(row pgx.Row, n, t int, extra ...any) (*tournament.Tournament, *tournament.Round, error) {
 	var (
 		tt         tournament.Tournament
 		rules      []byte
 		hasR, hasT bool
-		rd         = tournament.Round{TournamentID: tid, Number: n}
+		rd         = tournament.Round{Number: n}
 		tb         = tournament.Table{Number: t}
 		gone       []withdrawalRow
 	)
 	st := &tt.Settings
-	err := s.pool.QueryRow(ctx, q, tid, n, t).Scan(&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
+	err := row.Scan(append([]any{&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
 		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
 		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks, &st.Language,
-		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone)
+		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone},
+		extra...)...)
 	switch {
 	case err != nil:
 		return nil, nil, MapError(err, "tournament")
@@ -90,6 +104,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 		st.Rules = rules
 	}
 	tb.Withdrawals = withdrawalsOf(gone, n, t)
+	rd.TournamentID = tt.ID
 	rd.Tables = []tournament.Table{tb}
 	return &tt, &rd, nil
 }
@@ -306,8 +321,7 @@ func (s *Store) AppendDeal(ctx context.Context, k tournament.GameKey, seq int, d
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
-				"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
+			return dealConflictError(seq)
 		}
 		if final == nil {
 			return nil
@@ -329,6 +343,12 @@ func checkNoResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 		return gameOverError()
 	}
 	return err
+}
+
+// dealConflictError: deal seq (0-based) was taken by another request.
+func dealConflictError(seq int) error {
+	return tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
+		"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
 }
 
 func gameOverError() error {

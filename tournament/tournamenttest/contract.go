@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -98,6 +99,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 	})
 	t.Run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
 	t.Run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
+	t.Run("AppendNextDeal", func(t *testing.T) { appendNextDealContract(t, newStore(t)) })
 	t.Run("Copies", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)
@@ -202,11 +204,16 @@ func submitResultContract(t *testing.T, st tournament.Store) {
 	}
 }
 
-func appendDealContract(t *testing.T, st tournament.Store) {
+// firstGame creates a tournament of 8 players in st, draws its first
+// round and returns it with the key of game 1 at table 1.
+func firstGame(t *testing.T, st tournament.Store) (string, *tournament.Round, tournament.GameKey) {
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
-	rd := mustDraw(t, svc, tid)
-	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	return tid, mustDraw(t, svc, tid), tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+}
+
+func appendDealContract(t *testing.T, st tournament.Store) {
+	tid, rd, k := firstGame(t, st)
 	open := func(r *tournament.Round) error {
 		if r.Status != tournament.RoundOpen {
 			return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
@@ -293,4 +300,47 @@ func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint6
 		tb.Fatalf("Standings: %v", err)
 	}
 	return tid, st
+}
+
+// appendNextDealContract: a deal stored with its running state is read
+// back by DealEntry with the count, the state and the game's status; a
+// taken number and a game with a result are refused.
+func appendNextDealContract(t *testing.T, st tournament.Store) {
+	tid, rd, k := firstGame(t, st)
+	closed := func(r *tournament.Round) error {
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
+	}
+	e, err := st.DealEntry(context.Background(), k)
+	if err != nil || e.Deals != 0 || e.State != nil || e.HasResult || e.Corrected || e.Round.Tables[0].Number != 1 ||
+		e.Tournament.ID != tid || !slices.Equal(e.Round.Tables[0].Players, rd.Tables[0].Players) {
+		t.Fatalf("DealEntry of a new game = %+v, %v", e, err)
+	}
+	for seq := range 2 {
+		state := json.RawMessage(fmt.Sprintf(`{"deals":%d}`, seq+1))
+		if err := st.AppendNextDeal(auditCtx(), k, seq, json.RawMessage(`{"deal":1}`), state, T0, closed); err != nil {
+			t.Fatalf("AppendNextDeal %d: %v", seq, err)
+		}
+	}
+	e, err = st.DealEntry(context.Background(), k)
+	if err != nil || e.Deals != 2 || !jsonEqual(e.State, json.RawMessage(`{"deals":2}`)) || e.HasResult {
+		t.Fatalf("DealEntry after two deals = %+v (state %s), %v", e, e.State, err)
+	}
+	err = st.AppendNextDeal(auditCtx(), k, 1, json.RawMessage(`{}`), json.RawMessage(`{}`), T0, closed)
+	if tournament.ErrorCode(err) != tournament.CodeDealConflict {
+		t.Fatalf("AppendNextDeal of a taken number = %v, want %s", err, tournament.CodeDealConflict)
+	}
+	final := result(tid, rd, 1, `{"game":1}`)
+	if err := st.AppendDeal(auditCtx(), k, 2, json.RawMessage(`{"deal":3}`), T0, final, func(*tournament.Round) error { return nil }); err != nil {
+		t.Fatalf("AppendDeal ending the game: %v", err)
+	}
+	err = st.AppendNextDeal(auditCtx(), k, 3, json.RawMessage(`{}`), json.RawMessage(`{}`), T0, closed)
+	if tournament.ErrorCode(err) != tournament.CodeGameOver {
+		t.Fatalf("AppendNextDeal after the result = %v, want %s", err, tournament.CodeGameOver)
+	}
+	if e, err := st.DealEntry(context.Background(), k); err != nil || !e.HasResult || e.Deals != 3 {
+		t.Fatalf("DealEntry of a finished game = %+v, %v", e, err)
+	}
+	if _, err := st.DealEntry(context.Background(), tournament.GameKey{TournamentID: tid, Round: 1, Table: 99, Game: 1}); tournament.ErrorCode(err) != tournament.CodeTableNotFound {
+		t.Fatalf("DealEntry of table 99 = %v, want %s", err, tournament.CodeTableNotFound)
+	}
 }

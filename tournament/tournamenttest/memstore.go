@@ -52,6 +52,7 @@ type memTournament struct {
 // memDeal is a deal as entered and its corrections, latest last.
 type memDeal struct {
 	versions []tournament.StoredDeal
+	state    json.RawMessage // the engine's running state after the deal (AppendNextDeal)
 }
 
 // NewMemStore returns an empty store.
@@ -570,6 +571,48 @@ func (s *MemStore) AppendDeal(_ context.Context, k tournament.GameKey, seq int, 
 		return gameOver()
 	}
 	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(deal), Version: 1, At: now.UTC()}}})
+	return nil
+}
+
+// DealEntry reads what entering the next deal of a game needs.
+func (s *MemStore) DealEntry(ctx context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
+	t, r, err := s.Table(ctx, k.TournamentID, k.Round, k.Table)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mt := s.tournaments[k.TournamentID]
+	e := &tournament.DealEntry{Tournament: t, Round: r, Deals: len(mt.deals[k]), HasResult: mt.hasResult(k)}
+	for _, d := range mt.deals[k] {
+		e.Corrected = e.Corrected || len(d.versions) > 1
+	}
+	if e.Deals > 0 {
+		e.State = clone(mt.deals[k][e.Deals-1].state)
+	}
+	return e, nil
+}
+
+// AppendNextDeal stores deal seq of a game in progress that it does not
+// end, with the running state after it.
+func (s *MemStore) AppendNextDeal(ctx context.Context, k tournament.GameKey, seq int, deal, state json.RawMessage, now time.Time,
+	closed func(*tournament.Round) error) error {
+	err := s.AppendDeal(ctx, k, seq, deal, now, nil, func(r *tournament.Round) error {
+		if r.Status == tournament.RoundOpen {
+			return nil
+		}
+		if err := closed(r); err != nil {
+			return err
+		}
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ds := s.tournaments[k.TournamentID].deals[k]
+	ds[seq].state = clone(state)
 	return nil
 }
 

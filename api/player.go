@@ -18,6 +18,7 @@ func (s *Server) playerRoutes(g *echo.Group) {
 	g.POST("/tournaments/:tid/players\\:import", s.importPlayers, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 	g.GET("/tournaments/:tid/players", s.listPlayers, s.require(tournament.RolePublic))
 	g.PATCH("/tournaments/:tid/players/:pid", s.updatePlayer, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
+	g.DELETE("/tournaments/:tid/players/:pid", s.deletePlayer, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
 // playerJSON is a player as the API shows it.
@@ -138,4 +139,14 @@ func (s *Server) updatePlayer(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, toPlayer(p))
+}
+
+// deletePlayer removes a player registered by mistake, before round 1 is
+// drawn.
+func (s *Server) deletePlayer(c echo.Context) error {
+	svc := s.deps.Tournaments
+	if err := svc.DeletePlayer(c.Request().Context(), actorOf(c), c.Param("tid"), c.Param("pid")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }

@@ -20,7 +20,7 @@ import (
 
 // queryNames are every query parameter a route reads.
 var queryNames = []string{"after", "deal", "format", "game", "id", "in_progress", "kind", "limit", "next", "page",
-	"player", "q", "round", "saved", "status", "table", "view"}
+	"player", "q", "round", "saved", "status", "table", "variant", "view"}
 
 var pathParam = regexp.MustCompile(`\{[a-z]+\}`)
 

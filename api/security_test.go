@@ -167,6 +167,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/tournaments/{tid}/players:import":                                orgs,
 		"GET /api/v1/tournaments/{tid}/players":                                        inside,
 		"PATCH /api/v1/tournaments/{tid}/players/{pid}":                                orgs,
+		"DELETE /api/v1/tournaments/{tid}/players/{pid}":                               orgs,
 		"POST /api/v1/tournaments/{tid}/rounds":                                        orgs,
 		"GET /api/v1/tournaments/{tid}/rounds":                                         inside,
 		"GET /api/v1/tournaments/{tid}/rounds/{n}":                                     inside,

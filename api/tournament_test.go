@@ -122,6 +122,14 @@ func TestTournamentEndpoints(t *testing.T) {
 		{"patch with a table code", "PATCH", base + "/players/p2", f.code(2), `{"name":"X"}`, "", 403, "forbidden"},
 		{"patch unknown player", "PATCH", base + "/players/p99", org, `{"name":"X"}`, "", 404, "player_not_found"},
 
+		{"delete before round 1", "DELETE", "/api/v1/tournaments/" + f.other.ID + "/players/p7", other, nil, "", 204, ""},
+		{"delete again", "DELETE", "/api/v1/tournaments/" + f.other.ID + "/players/p7", other, nil, "", 404, "player_not_found"},
+		{"delete after round 1 is drawn", "DELETE", base + "/players/p3", org, nil, "", 409, "registration_closed"},
+		{"delete without token", "DELETE", base + "/players/p3", "", nil, "", 401, "missing_token"},
+		{"delete with a table code", "DELETE", base + "/players/p3", f.code(1), nil, "", 403, "forbidden"},
+		{"delete, other organizer", "DELETE", base + "/players/p3", other, nil, "", 403, "wrong_tournament"},
+		{"delete, unknown tournament", "DELETE", "/api/v1/tournaments/nope/players/p1", adminToken, nil, "", 404, "tournament_not_found"},
+
 		{"draw while round 1 is open", "POST", base + "/rounds", org, nil, "", 409, "round_open"},
 		{"draw with a negative seed", "POST", "/api/v1/tournaments/" + f.other.ID + "/rounds", other, `{"seed":-1}`, "", 400, "invalid_seed"},
 		{"draw without token", "POST", base + "/rounds", "", nil, "", 401, "missing_token"},

@@ -193,6 +193,23 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u 
 	})
 }
 
+// DeletePlayer removes a player registered by mistake (a typo, a bad
+// import). Only before round 1 is drawn: after that the player is in the
+// tournament's records, and withdrawing is the way out. The audit log keeps
+// the deleted registration.
+func (s *Service) DeletePlayer(ctx context.Context, a Actor, tid, pid string) error {
+	if err := a.requireOrganizer(); err != nil {
+		return err
+	}
+	return s.store.DeletePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) error {
+		if t.Status != StatusRegistration || t.CurrentRound > 0 {
+			return Errorf(KindConflict, CodeRegistrationClosed,
+				"%s can be deleted only before round 1 is drawn; withdraw them instead", p.Name)
+		}
+		return nil
+	})
+}
+
 // Standings computes the standings from the stored results.
 func (s *Service) Standings(ctx context.Context, tid string) (*Tournament, []Standing, error) {
 	st, err := s.store.State(ctx, tid)

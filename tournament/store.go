@@ -52,6 +52,9 @@ type Store interface {
 	// withdrawn, holding the tournament's row lock.
 	WithdrawDuringGame(ctx context.Context, tid string, n, t int, pid string,
 		decide func(*Tournament, *Round, []int, Player) (*GameWithdrawal, error)) (*GameWithdrawal, error)
+	// DeletePlayer removes a player after check approves the tournament
+	// and the player as they are.
+	DeletePlayer(ctx context.Context, tid, pid string, check func(*Tournament, Player) error) error
 	// Players returns a tournament's players in registration order.
 	Players(ctx context.Context, tid string) ([]Player, error)
 

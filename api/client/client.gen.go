@@ -2989,6 +2989,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/tournaments/{tid}/players (the `AddPlayer` operationId).
 	AddPlayer(ctx context.Context, tid string, params *AddPlayerParams, body AddPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeletePlayer Delete a player registered by mistake (organizer).
+	//
+	// Only before round 1 is drawn (after that, withdraw the player). The audit log keeps the deleted registration; the player's entry in the register stays.
+	//
+	// Corresponds with DELETE /api/v1/tournaments/{tid}/players/{pid} (the `DeletePlayer` operationId).
+	DeletePlayer(ctx context.Context, tid string, pid string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdatePlayerWithBody Change a player (organizer).
 	//
 	// `name`, `club`, `status` (`withdrawn`, or `active` to reinstate a withdrawn player; in sm only before round 1).
@@ -3965,6 +3972,23 @@ func (c *Client) AddPlayerWithBody(ctx context.Context, tid string, params *AddP
 // Corresponds with POST /api/v1/tournaments/{tid}/players (the `AddPlayer` operationId).
 func (c *Client) AddPlayer(ctx context.Context, tid string, params *AddPlayerParams, body AddPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddPlayerRequest(c.Server, tid, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeletePlayer Delete a player registered by mistake (organizer).
+//
+// Only before round 1 is drawn (after that, withdraw the player). The audit log keeps the deleted registration; the player's entry in the register stays.
+//
+// Corresponds with DELETE /api/v1/tournaments/{tid}/players/{pid} (the `DeletePlayer` operationId).
+func (c *Client) DeletePlayer(ctx context.Context, tid string, pid string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePlayerRequest(c.Server, tid, pid)
 	if err != nil {
 		return nil, err
 	}
@@ -6063,6 +6087,47 @@ func NewAddPlayerRequestWithBody(server string, tid string, params *AddPlayerPar
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewDeletePlayerRequest constructs an http.Request for the DeletePlayer method
+func NewDeletePlayerRequest(server string, tid string, pid string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "pid", pid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/players/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -8390,6 +8455,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/players (the `AddPlayer` operationId).
 	AddPlayerWithResponse(ctx context.Context, tid string, params *AddPlayerParams, body AddPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddPlayerResponse, error)
+
+	// DeletePlayerWithResponse Delete a player registered by mistake (organizer).
+	//
+	// Only before round 1 is drawn (after that, withdraw the player). The audit log keeps the deleted registration; the player's entry in the register stays.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/tournaments/{tid}/players/{pid} (the `DeletePlayer` operationId).
+	DeletePlayerWithResponse(ctx context.Context, tid string, pid string, reqEditors ...RequestEditorFn) (*DeletePlayerResponse, error)
 
 	// UpdatePlayerWithBodyWithResponse Change a player (organizer).
 	//
@@ -10726,6 +10800,82 @@ func (r AddPlayerResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeletePlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeletePlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePlayerResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14720,6 +14870,21 @@ func (c *ClientWithResponses) AddPlayerWithResponse(ctx context.Context, tid str
 	return ParseAddPlayerResponse(rsp)
 }
 
+// DeletePlayerWithResponse Delete a player registered by mistake (organizer).
+//
+// Only before round 1 is drawn (after that, withdraw the player). The audit log keeps the deleted registration; the player's entry in the register stays.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/tournaments/{tid}/players/{pid} (the `DeletePlayer` operationId).
+func (c *ClientWithResponses) DeletePlayerWithResponse(ctx context.Context, tid string, pid string, reqEditors ...RequestEditorFn) (*DeletePlayerResponse, error) {
+	rsp, err := c.DeletePlayer(ctx, tid, pid, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePlayerResponse(rsp)
+}
+
 // UpdatePlayerWithBodyWithResponse Change a player (organizer).
 //
 // `name`, `club`, `status` (`withdrawn`, or `active` to reinstate a withdrawn player; in sm only before round 1).
@@ -16972,6 +17137,70 @@ func ParseAddPlayerResponse(rsp *http.Response) (*AddPlayerResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeletePlayerResponse parses an HTTP response from a DeletePlayerWithResponse call
+func ParseDeletePlayerResponse(rsp *http.Response) (*DeletePlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

@@ -254,6 +254,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	}
 	c.do("import players", chromedp.Click(chromedp.ID("players-link")), chromedp.WaitVisible(chromedp.ID("csv")),
 		chromedp.SetValue(chromedp.ID("csv"), csv.String()), chromedp.Click(chromedp.ID("import-players")),
+		chromedp.WaitVisible(chromedp.ID("import-confirm")), chromedp.Click(chromedp.ID("import-confirm")),
 		chromedp.WaitVisible(chromedp.ID("player-list")))
 	if n := c.eval(`String(document.querySelectorAll("#player-list tbody tr").length)`); n != "8" {
 		t.Fatalf("players listed after the import = %s, want 8", n)

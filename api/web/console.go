@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"html/template"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,6 +22,10 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.POST("/players", h.addPlayer)
 	g.POST("/players/import", h.importPlayers)
 	g.POST("/players/:pid/status", h.playerStatus)
+	g.GET("/players.csv", h.playersCSV)
+	g.GET("/players/:pid", h.playerEditPage)
+	g.POST("/players/:pid", h.updatePlayer)
+	g.POST("/players/:pid/delete", h.deletePlayer)
 	g.POST("/rounds", h.drawRound)
 	g.POST("/rounds/:n/close", h.closeRound)
 	g.GET("/rounds/:n/room", h.roomPage)
@@ -90,6 +93,8 @@ type consoleData struct {
 	// for their players' confirmations.
 	Clock       *clockView
 	Unconfirmed []unconfirmedView
+	// Preview is a player list read but not yet imported.
+	Preview *importPreview
 	// RefereeToken is a referee token just issued: shown this once.
 	RefereeToken, RefereeName string
 }
@@ -99,7 +104,7 @@ type consoleData struct {
 type consolePlayer struct {
 	ID, Name, Club, Status, StatusText string
 	Action, ActionText                 string // the status the button sets, and its label
-	PageURL, ActionURL                 template.URL
+	PageURL, ActionURL, EditURL        template.URL
 }
 
 func consolePlayers(p *page, tid string, ps []tournament.Player) []consolePlayer {
@@ -110,7 +115,8 @@ func consolePlayers(p *page, tid string, ps []tournament.Player) []consolePlayer
 		id := urlPathEscape(pl.ID)
 		cp := consolePlayer{ID: pl.ID, Name: pl.Name, Club: pl.Club, Status: string(pl.Status),
 			StatusText: p.T("pstatus." + string(pl.Status)),
-			PageURL:    template.URL(t + "/players/" + id), ActionURL: template.URL(t + "/console/players/" + id + "/status")}
+			PageURL:    template.URL(t + "/players/" + id), ActionURL: template.URL(t + "/console/players/" + id + "/status"),
+			EditURL: template.URL(t + "/console/players/" + id)}
 		switch pl.Status {
 		case tournament.PlayerActive:
 			cp.Action, cp.ActionText = string(tournament.PlayerWithdrawn), withdraw
@@ -278,31 +284,6 @@ func (h *Handler) addPlayer(c echo.Context) error {
 
 // maxImportBytes bounds an uploaded player list.
 const maxImportBytes = 1 << 20
-
-func (h *Handler) importPlayers(c echo.Context) error {
-	svc := h.deps.Tournaments
-	text := c.FormValue("csv")
-	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
-		f, err := fh.Open()
-		if err != nil {
-			return h.fail(c, err)
-		}
-		b, err := io.ReadAll(io.LimitReader(f, maxImportBytes))
-		f.Close()
-		if err != nil {
-			return h.fail(c, err)
-		}
-		text = string(b)
-	}
-	ps, err := tournament.ParsePlayersCSV(strings.NewReader(text))
-	if err == nil {
-		_, err = svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), ps)
-	}
-	if err != nil {
-		return h.formError(c, "import", err, map[string]string{"csv": text})
-	}
-	return h.saved(c, "players")
-}
 
 func (h *Handler) playerStatus(c echo.Context) error {
 	svc := h.deps.Tournaments

@@ -66,7 +66,7 @@ func TestConsoleRunsATournament(t *testing.T) {
 	b.login(token)
 	console := "/t/" + id + "/console"
 	csv := "name,club\nAnna,BK Ess\nBo,BK Ess\nCia,Kortklubben\nDan,Kortklubben\nEva,\nFia,BK Ess\nGus,\nHed,Kortklubben\n"
-	if r := b.post(console, console+"/players/import", url.Values{"csv": {csv}}); r.Status != http.StatusSeeOther {
+	if r := b.post(console, console+"/players/import", url.Values{"csv": {csv}, "confirm": {"1"}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("import = %d, want 303\n%s", r.Status, r.Body)
 	}
 	if r := b.post(console, console+"/players", url.Values{"name": {"Ivar"}, "club": {"BK Ess"}}); r.Status != http.StatusSeeOther {

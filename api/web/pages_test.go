@@ -159,7 +159,7 @@ func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
 	}
 	console := []string{
 		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/players", "/t/" + f.ID + "/console/rounds/1/cards",
-		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1", "/t/" + f.ID + "/console/rounds/1/tables/1",
+		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1", "/t/" + f.ID + "/console/rounds/1/tables/1", "/t/" + f.ID + "/console/players/" + tb.Players[0],
 	}
 	for _, lang := range allLanguages {
 		b := s.browser(t)

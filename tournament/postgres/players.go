@@ -33,7 +33,11 @@ func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tourname
 		if err != nil {
 			return err
 		}
-		if err := check(t, next-1); err != nil { // players are never deleted
+		registered, err := countPlayers(ctx, tx, tid)
+		if err != nil {
+			return err
+		}
+		if err := check(t, registered); err != nil {
 			return err
 		}
 		out, err = insertPlayers(ctx, tx, tid, next, ps, now)
@@ -42,6 +46,15 @@ func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tourname
 	return out, err
 }
 
+func countPlayers(ctx context.Context, tx pgx.Tx, tid string) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM players WHERE tournament_id = $1`, tid).Scan(&n)
+	return n, err
+}
+
+// nextPlayerSeq is the registration number of the next player. A player
+// deleted at the end of the list frees their number (and ID) for the next
+// registration; the audit log tells the two apart by time.
 func nextPlayerSeq(ctx context.Context, tx pgx.Tx, tid string) (int, error) {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM players WHERE tournament_id = $1`, tid).Scan(&n)
@@ -125,13 +138,9 @@ func (s *Store) UpdatePlayer(ctx context.Context, tid, pid string,
 	change func(*tournament.Tournament, tournament.Player) (tournament.Player, error)) (tournament.Player, error) {
 	var out tournament.Player
 	err := s.write(ctx, "player", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+		t, p, err := lockPlayer(ctx, tx, tid, pid)
 		if err != nil {
 			return err
-		}
-		p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE tournament_id = $1 AND id = $2`, tid, pid))
-		if err != nil {
-			return MapError(err, "player")
 		}
 		if out, err = change(t, p); err != nil {
 			return err
@@ -141,6 +150,33 @@ func (s *Store) UpdatePlayer(ctx context.Context, tid, pid string,
 		return err
 	})
 	return out, err
+}
+
+// DeletePlayer removes a player after check approves, under the
+// tournament's lock. The audit trigger records the deleted row.
+func (s *Store) DeletePlayer(ctx context.Context, tid, pid string,
+	check func(*tournament.Tournament, tournament.Player) error) error {
+	return s.write(ctx, "player", func(tx pgx.Tx) error {
+		t, p, err := lockPlayer(ctx, tx, tid, pid)
+		if err != nil {
+			return err
+		}
+		if err := check(t, p); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM players WHERE tournament_id = $1 AND id = $2`, tid, pid)
+		return err
+	})
+}
+
+// lockPlayer reads a player under the lock of their tournament.
+func lockPlayer(ctx context.Context, tx pgx.Tx, tid, pid string) (*tournament.Tournament, tournament.Player, error) {
+	t, err := lockTournament(ctx, tx, tid)
+	if err != nil {
+		return nil, tournament.Player{}, err
+	}
+	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE tournament_id = $1 AND id = $2`, tid, pid))
+	return t, p, MapError(err, "player")
 }
 
 // Players returns a tournament's players in registration order.

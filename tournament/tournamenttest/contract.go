@@ -81,6 +81,29 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 			t.Fatalf("players after a refused registration = %d, want 2", len(got))
 		}
 	})
+	t.Run("DeletePlayer", func(t *testing.T) {
+		st := newStore(t)
+		svc := NewService(st)
+		tid := mustCreate(t, svc, 3)
+		refused := errors.New("refused")
+		if err := st.DeletePlayer(auditCtx(), tid, "p2", func(*tournament.Tournament, tournament.Player) error { return refused }); !errors.Is(err, refused) {
+			t.Fatalf("DeletePlayer with a refusing check = %v, want the refusal", err)
+		}
+		var seen string
+		if err := st.DeletePlayer(auditCtx(), tid, "p2", func(_ *tournament.Tournament, p tournament.Player) error { seen = p.ID; return nil }); err != nil || seen != "p2" {
+			t.Fatalf("DeletePlayer(p2) = %v, check saw %q", err, seen)
+		}
+		if err := st.DeletePlayer(auditCtx(), tid, "p2", func(*tournament.Tournament, tournament.Player) error { return nil }); tournament.ErrorCode(err) != tournament.CodePlayerNotFound {
+			t.Fatalf("DeletePlayer(p2) again = %v, want %s", err, tournament.CodePlayerNotFound)
+		}
+		ps, err := st.AddPlayers(auditCtx(), tid, func(*tournament.Tournament, int) error { return nil }, []tournament.NewPlayer{{Name: "Dan"}}, T0)
+		if err != nil || ps[0].ID != "p4" {
+			t.Fatalf("AddPlayers after deleting p2 = %+v, %v, want p4 (no number given twice while a later one stands)", ps, err)
+		}
+		if got, _ := st.Players(context.Background(), tid); len(got) != 3 || got[0].ID != "p1" || got[1].ID != "p3" {
+			t.Fatalf("players after the deletion = %+v", got)
+		}
+	})
 	t.Run("DrawRefusalWritesNothing", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)

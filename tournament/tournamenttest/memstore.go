@@ -158,7 +158,10 @@ func (s *MemStore) AddPlayers(_ context.Context, tid string, check func(*tournam
 	}
 	out := make([]tournament.Player, len(ps))
 	for i, np := range ps {
-		seq := len(mt.players) + 1
+		seq := 1 // after the highest number given, as postgres.Store
+		if n := len(mt.players); n > 0 {
+			seq = mt.players[n-1].Seq + 1
+		}
 		person := np.Person
 		if person == "" {
 			s.nextPerson++
@@ -193,6 +196,25 @@ func (s *MemStore) UpdatePlayer(_ context.Context, tid, pid string,
 	p := &mt.players[i]
 	p.Name, p.Club, p.Status = out.Name, out.Club, out.Status
 	return out, nil
+}
+
+// DeletePlayer removes a player after check approves.
+func (s *MemStore) DeletePlayer(_ context.Context, tid, pid string,
+	check func(*tournament.Tournament, tournament.Player) error) error {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(mt.players, func(p tournament.Player) bool { return p.ID == pid })
+	if i < 0 {
+		return notFound("player")
+	}
+	if err := check(mt.tournament(), mt.players[i]); err != nil {
+		return err
+	}
+	mt.players = slices.Delete(mt.players, i, i+1)
+	return nil
 }
 
 // WithdrawDuringGame stores the withdrawal decide makes (once per player)

@@ -110,3 +110,37 @@
     document.querySelectorAll("[data-clock]").forEach(watch);
   });
 }());
+
+// Confirmations: a form with data-confirm (the question) asks in a
+// <dialog> before it is sent; data-confirm-ok names the button that sends
+// it. Without this script the form is sent at once.
+(function () {
+  "use strict";
+
+  function ask(form, submitter) {
+    var dlg = document.getElementById("confirm-dialog");
+    if (!dlg || !dlg.showModal) { return false; }
+    document.getElementById("confirm-text").textContent = form.getAttribute("data-confirm");
+    var ok = document.getElementById("confirm-ok");
+    if (!ok.getAttribute("data-label")) { ok.setAttribute("data-label", ok.textContent); }
+    ok.textContent = form.getAttribute("data-confirm-ok") || ok.getAttribute("data-label");
+    dlg.returnValue = "";
+    dlg.onclose = function () {
+      if (dlg.returnValue !== "ok") { return; }
+      form.setAttribute("data-confirmed", "1");
+      if (form.requestSubmit) { form.requestSubmit(submitter || undefined); } else { form.submit(); }
+    };
+    dlg.showModal();
+    return true;
+  }
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-confirm")) { return; }
+    if (form.getAttribute("data-confirmed") === "1") {
+      form.removeAttribute("data-confirmed");
+      return;
+    }
+    if (ask(form, ev.submitter)) { ev.preventDefault(); }
+  });
+}());

@@ -56,7 +56,7 @@ func (h *Handler) importPlayers(c echo.Context) error {
 		return h.formError(c, "import", err, map[string]string{"csv": text})
 	}
 	pv := importPreview{Players: list.Players, Encoding: list.Encoding, Header: list.Header, CSV: plainCSV(list.Players)}
-	pv.Delimiter = translate(language(c.Request()), delimiterKeys[list.Delimiter])
+	pv.Delimiter = translate(h.language(c), delimiterKeys[list.Delimiter])
 	return h.renderConsole(c, http.StatusOK, "console_players", consoleData{Preview: &pv})
 }
 
@@ -160,7 +160,7 @@ func (h *Handler) playerEditError(c echo.Context, err error, name, club string) 
 	}
 	d := playerEdit{Error: tournament.ErrorMessage(err), Name: name, Club: club}
 	if tournament.ErrorCode(err) == tournament.CodeRegistrationClosed {
-		d.Error = translate(language(c.Request()), "c.delete.late")
+		d.Error = translate(h.language(c), "c.delete.late")
 	}
 	var te *tournament.Error
 	if errors.As(err, &te) {

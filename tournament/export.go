@@ -30,6 +30,10 @@ type Export struct {
 	Results     []ExportResult     `json:"results"`
 	Outcomes    []ExportOutcome    `json:"outcomes"`
 	Resolutions []ExportResolution `json:"tie_resolutions"`
+	// History is everything else of the tournament (issue 13): absent
+	// from files of older servers, whose import carries the effective
+	// results only.
+	History *ExportHistory `json:"history,omitempty"`
 }
 
 // ExportTournament is the tournament and its settings.
@@ -147,7 +151,13 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 		return nil, err
 	}
 	st.Results = full
-	return ExportOf(st, s.clock()), nil
+	ex := ExportOf(st, s.clock())
+	if hs, ok := s.store.(HistoryStore); ok {
+		if ex.History, err = hs.ExportHistory(ctx, tid); err != nil {
+			return nil, err
+		}
+	}
+	return ex, nil
 }
 
 // ExportOf converts a state into the export format.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/revisor-sm/revisor/engine"
 )
@@ -12,7 +13,9 @@ import (
 // tournament, its secrets and its whole state, written in one transaction.
 // tournament/postgres implements it beside Store.
 type Importer interface {
-	ImportTournament(ctx context.Context, t *Tournament, sec Secrets, st *State) error
+	// ImportTournament writes t with its secrets, st and, when not nil,
+	// the history hist; every row of hist gets a new id.
+	ImportTournament(ctx context.Context, t *Tournament, sec Secrets, st *State, hist *ImportedHistory) error
 }
 
 // Import loads an exported tournament as a new tournament of this server:
@@ -27,6 +30,12 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	st, err := stateOf(ex)
 	if err != nil {
 		return nil, err
+	}
+	var hist *ImportedHistory
+	if ex.History != nil {
+		if hist, err = importHistory(ex.History, st); err != nil {
+			return nil, err
+		}
 	}
 	imp, ok := s.store.(Importer)
 	if !ok {
@@ -44,7 +53,9 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 		return nil, err
 	}
 	t := st.Tournament
-	if err := imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st); err != nil {
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(),
+		Reason: fmt.Sprintf("imported from tournament %s, exported %s", ex.Tournament.ID, ex.ExportedAt.UTC().Format(time.RFC3339))})
+	if err := imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st, hist); err != nil {
 		return nil, err
 	}
 	return &Created{Tournament: &t, OrganizerToken: token}, nil
@@ -185,27 +196,36 @@ func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
 	out := make([]GameResult, len(xs))
 	for i, x := range xs {
 		path := fmt.Sprintf("/results/%d", i)
-		k := GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
-		if x.Round < 1 || x.Round > len(st.Rounds) {
-			return nil, importErr(path+"/round", "no round %d", x.Round)
-		}
-		tb, ok := st.Rounds[x.Round-1].Table(x.Table)
-		if !ok || x.Game < 1 || x.Game > st.Tournament.Settings.GamesIn(st.Rounds[x.Round-1].Final) || seen[k] {
-			return nil, importErr(path, "no table %d or game %d in round %d, or the game is listed twice", x.Table, x.Game, x.Round)
-		}
-		seen[k] = true
-		g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
+		r, err := importResult(x, st, path)
 		if err != nil {
-			return nil, importErr(path+"/record", "%s", ErrorMessage(err))
+			return nil, err
 		}
-		by := x.SubmittedBy
-		if by == "" {
-			by = "import"
+		if seen[r.Key] {
+			return nil, importErr(path, "game %d of table %d in round %d is listed twice", x.Game, x.Table, x.Round)
 		}
-		out[i] = GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-			Places: g.places, SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}
+		seen[r.Key] = true
+		out[i] = r
 	}
 	return out, nil
+}
+
+// importResult checks one result row of the file at path.
+func importResult(x ExportResult, st *State, path string) (GameResult, error) {
+	k := GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
+	tb, err := gameIn(st, path, x.Round, x.Table, x.Game)
+	if err != nil {
+		return GameResult{}, err
+	}
+	g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
+	if err != nil {
+		return GameResult{}, importErr(path+"/record", "%s", ErrorMessage(err))
+	}
+	by := x.SubmittedBy
+	if by == "" {
+		by = "import"
+	}
+	return GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+		Places: g.places, SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}, nil
 }
 
 func importOutcomes(xs []ExportOutcome, st *State) ([]Outcome, error) {

@@ -31,7 +31,7 @@ func runImport(ctx context.Context, args []string, env func(string) string, stdi
 		fs.Usage()
 		return fmt.Errorf("%w: name one file (or - for standard input)", errUsage)
 	}
-	ex, err := readExport(fs.Arg(0), stdin)
+	ex, err := readExport(fs.Arg(0), stdin, maxImportFile)
 	if err != nil {
 		return err
 	}
@@ -49,8 +49,10 @@ func runImport(ctx context.Context, args []string, env func(string) string, stdi
 	return nil
 }
 
-// readExport reads and decodes an export file.
-func readExport(path string, stdin io.Reader) (*tournament.Export, error) {
+// readExport reads and decodes an export file of at most limit bytes: a
+// larger file, a second value after the first, a field the format does not
+// know or a value of the wrong type are refused with what is wrong.
+func readExport(path string, stdin io.Reader, limit int64) (*tournament.Export, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -60,11 +62,25 @@ func readExport(path string, stdin io.Reader) (*tournament.Export, error) {
 		defer f.Close()
 		r = f
 	}
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	tooLarge := func() error {
+		return fmt.Errorf("%s is larger than %d MiB, the most revisor import reads", path, limit>>20)
+	}
 	var ex tournament.Export
-	dec := json.NewDecoder(io.LimitReader(r, maxImportFile))
+	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ex); err != nil {
+		if lr.N <= 0 {
+			return nil, tooLarge()
+		}
 		return nil, fmt.Errorf("%s is not a Revisor tournament file: %w", path, err)
+	}
+	_, err := dec.Token()
+	if lr.N <= 0 {
+		return nil, tooLarge()
+	}
+	if err != io.EOF {
+		return nil, fmt.Errorf("%s is not a Revisor tournament file: something follows the tournament", path)
 	}
 	return &ex, nil
 }

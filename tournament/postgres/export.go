@@ -14,10 +14,21 @@ var _ tournament.Importer = (*Store)(nil)
 // ImportTournament writes an imported tournament — the tournament, its
 // players, rounds with tables, results, outcomes and tie resolutions — in
 // one transaction: all of it or nothing.
-func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State) error {
+func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State,
+	hist *tournament.ImportedHistory) error {
 	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
 			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
+		}
+		if hist != nil { // the history brings every result row, the effective ones among them
+			steps = []func(context.Context, pgx.Tx, string, *tournament.State) error{
+				importPlayers, importRounds, importOutcomes, importResolutions,
+			}
+		}
+		if hist != nil { // the carried log first, then the import's own entries
+			if err := importAudit(ctx, tx, t.ID, hist.Audit); err != nil {
+				return err
+			}
 		}
 		if err := importTournamentRow(ctx, tx, t, sec); err != nil {
 			return err
@@ -26,6 +37,9 @@ func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, 
 			if err := step(ctx, tx, t.ID, st); err != nil {
 				return err
 			}
+		}
+		if hist != nil {
+			return importHistory(ctx, tx, t.ID, hist)
 		}
 		return nil
 	})

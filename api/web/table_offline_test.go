@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +81,52 @@ func TestBrowserTableReloadOffline(t *testing.T) {
 	pr, err := s.svc.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 	if err != nil || len(pr.Deals) != 2 {
 		t.Fatalf("stored %d deals (%v), want 2", len(pr.Deals), err)
+	}
+}
+
+// TestBrowserTableCorrectionAndBridgePages shows the correction form and a
+// bridge table's page in every language at 360 px and at desktop width:
+// nothing scrolls sideways on the phone, and the screenshots go to the
+// artifacts.
+func TestBrowserTableCorrectionAndBridgePages(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	card := s.browser(t)
+	card.tableLogin(f, tableCode(t, s, f, 1))
+	for n, d := range []url.Values{{"s1_hand1": {"2"}, "s2_last": {"5"}}, {"s3_hand1": {"8"}, "s3_hand2": {"8"}, "s4_last": {"5"}}} {
+		if status, ans := card.postDeal(f, 1, n+1, "", d); !ans.OK {
+			t.Fatalf("deal %d = %d %+v", n+1, status, ans)
+		}
+	}
+	bf, br := bridgeRound(t, s, 4, 1)
+	bt := br.Tables[0]
+	bb := s.browser(t)
+	bb.tableLogin(bf, tableCode(t, s, bf, bt.Number))
+	for n, d := range []url.Values{bridgeDeal("4S", bt.Players[0], "10"), {"level": {"pass"}}, bridgeDeal("3NTX", bt.Players[1], "7")} {
+		if status, ans := bb.postDeal(bf, 1, n+1, "", d); !ans.OK {
+			t.Fatalf("bridge deal %d = %d %+v", n+1, status, ans)
+		}
+	}
+	for _, w := range []int{360, 1280} {
+		tabs := newTabs(t, 2, w, 900)
+		logins := []string{s.URL + "/t/" + f.ID + "/table#code=" + tableCode(t, s, f, 1), s.URL + "/t/" + bf.ID + "/table#code=" + tableCode(t, s, bf, bt.Number)}
+		pages := []string{s.URL + "/t/" + f.ID + "/table?game=1&correct=2", s.URL + "/t/" + bf.ID + "/table"}
+		ready := []string{"correct-form", "deal-form"}
+		names := []string{"table-correction", "table-bridge"}
+		for i, b := range tabs {
+			if err := b.do("log in", chromedp.Navigate(logins[i]), chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
+				t.Fatal(err)
+			}
+			for _, lang := range []string{"en", "sv", "nb", "da"} {
+				if err := b.do("open "+names[i]+" in "+lang, chromedp.Navigate(s.URL+"/lang/"+lang+"?next=/"),
+					chromedp.Navigate(pages[i]), chromedp.WaitVisible(chromedp.ID(ready[i]))); err != nil {
+					t.Fatal(err)
+				}
+				if got, _ := b.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); w == 360 && got != "true" {
+					t.Errorf("%s %s at 360 px: the page scrolls sideways", names[i], lang)
+				}
+				b.screenshot(t, fmt.Sprintf("%s-%s-%d", names[i], lang, w))
+			}
+		}
 	}
 }

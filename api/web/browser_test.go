@@ -260,7 +260,11 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 		t.Fatalf("players listed after the import = %s, want 8", n)
 	}
 	c.do("draw round 1", chromedp.Navigate(u+"/t/"+tid+"/console"), chromedp.SetValue(chromedp.ID("seed"), "9"),
-		chromedp.Click(chromedp.ID("draw-round")), chromedp.WaitVisible(chromedp.ID("round-tables")))
+		chromedp.Click(chromedp.ID("draw-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+	if q := c.eval(`document.getElementById("confirm-text").textContent`); !strings.Contains(q, "round 1") {
+		t.Errorf("drawing asks %q, want a question naming round 1", q)
+	}
+	c.do("confirm the draw", chromedp.Click(chromedp.ID("confirm-ok")), chromedp.WaitVisible(chromedp.ID("round-tables")))
 
 	rv, err := s.svc.Round(c.ctx, tid, 1)
 	if err != nil {
@@ -274,13 +278,20 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	}
 	// Closing answers on the console (saved) or, with ties, on the close URL.
 	closed := `location.search.includes("saved=1") || location.pathname.endsWith("/close")`
-	c.clickAndWait("close round 1", "#close-round", closed)
+	c.do("close round 1, then cancel", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")),
+		chromedp.Click(chromedp.ID("confirm-cancel")), chromedp.WaitNotVisible(chromedp.ID("confirm-dialog")))
+	if rv, _ := s.svc.Round(c.ctx, tid, 1); rv.Round.Status != tournament.RoundOpen {
+		t.Fatalf("round 1 after cancelling the close = %s, want open", rv.Round.Status)
+	}
+	c.do("close round 1", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+	c.clickAndWait("confirm the close", "#confirm-ok", closed)
 	for range 4 {
 		if c.eval(`document.querySelector("form.tie") ? "tie" : "none"`) == "none" {
 			break
 		}
 		c.clickAndWait("resolve a tie", `form.tie button[type="submit"]`, `location.search.includes("saved=1")`)
-		c.clickAndWait("close round 1 again", "#close-round", closed)
+		c.do("close round 1 again", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+		c.clickAndWait("confirm the close again", "#confirm-ok", closed)
 	}
 	if h := c.eval(`document.querySelector("#round + p + h3, h3").textContent`); !strings.Contains(h, "closed") {
 		t.Fatalf("round heading after closing = %q, want it closed", h)

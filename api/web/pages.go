@@ -146,7 +146,7 @@ func (h *Handler) seatingPage(c echo.Context) error {
 		d.Rounds = append(d.Rounds, i+1)
 	}
 	if d.Round != nil {
-		d.Tables = roundTables(st, d.Round, strings.ToLower(d.Query))
+		d.Tables = roundTables(st, d.Round, foldName(d.Query))
 		p.Title = p.T("seat.title", d.Round.Number)
 		for _, t := range d.Tables {
 			d.Found = d.Found || t.Match

@@ -109,7 +109,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 			}
 			for _, fr := range full {
 				if fr.Key.Game == g {
-					d.Stored = stored(fr, names, p.loc())
+					d.Stored = stored(p, fr, names)
 				}
 			}
 		}
@@ -119,8 +119,8 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	return p, st, t, d, nil
 }
 
-func stored(res tournament.GameResult, names map[string]tournament.Player, loc locale) *storedResult {
-	s := &storedResult{By: res.SubmittedBy, At: loc.DateTime(res.CreatedAt)}
+func stored(p *page, res tournament.GameResult, names map[string]tournament.Player) *storedResult {
+	s := &storedResult{By: submitterWords(p, res.SubmittedBy), At: p.loc().DateTime(res.CreatedAt)}
 	for _, pl := range res.Places {
 		s.Places = append(s.Places, placeView{Name: names[pl.Player].Name, Place: pl.Place, Score: pl.Score, Points: pl.Points})
 	}
@@ -349,3 +349,20 @@ func placeErrors(p *page, d *resultData, err error, dealRows []int, t tournament
 // sheetColumn is the form column of each source of a sheet line.
 var sheetColumn = map[string]int{engine.SourceHand1: 0, engine.SourceHand2: 1, engine.SourceLastTrick: 2,
 	engine.SourceChicago: 2, engine.SourceHand3: 3}
+
+// submitterWords names who submitted a result in the reader's words: "the
+// organizer", "table 3" (from "table:1/3"), "a referee".
+func submitterWords(p *page, by string) string {
+	role, rest, _ := strings.Cut(by, ":")
+	switch role {
+	case string(tournament.RoleOrganizer), string(tournament.RoleAdmin):
+		return p.T("who." + role)
+	case string(tournament.RoleTable):
+		if _, t, ok := strings.Cut(rest, "/"); ok {
+			return p.T("who.table", t)
+		}
+	case string(tournament.RoleReferee):
+		return p.T("who.referee")
+	}
+	return by
+}

@@ -236,7 +236,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		i := slices.IndexFunc(results, func(res tournament.GameResult) bool { return res.Key.Game == g })
 		if i >= 0 {
 			gm.Over = true
-			gm.Places = stored(results[i], names, p.loc()).Places
+			gm.Places = stored(p, results[i], names).Places
 		}
 		switch {
 		case d.Bridge:

@@ -142,13 +142,13 @@ type seatView struct {
 type tableView struct {
 	Number    int
 	Seats     []seatView
-	Names     string // lower-cased names, for the live filter
+	Names     string // folded names (foldName), for the live filter
 	GamesDone int
 	Match     bool // a player matches the search
 }
 
-// roundTables builds the seating of round r; q (lower case) marks the
-// players whose name contains it.
+// roundTables builds the seating of round r; q (folded, foldName) marks
+// the players whose folded name contains it.
 func roundTables(st *tournament.State, r *tournament.Round, q string) []tableView {
 	players := playerIndex(st)
 	done := gamesDone(st, r.Number)
@@ -159,11 +159,12 @@ func roundTables(st *tournament.State, r *tournament.Round, q string) []tableVie
 		for j, pid := range t.Players {
 			p := players[pid]
 			sv := seatView{Seat: j + 1, ID: pid, Name: p.Name, Club: p.Club, Dealer: pid == t.FirstDealer}
-			if q != "" && strings.Contains(strings.ToLower(p.Name), q) {
+			folded := foldName(p.Name)
+			if q != "" && strings.Contains(folded, q) {
 				sv.Match, tv.Match = true, true
 			}
 			tv.Seats = append(tv.Seats, sv)
-			names = append(names, strings.ToLower(p.Name))
+			names = append(names, folded)
 		}
 		tv.Names = strings.Join(names, "|")
 		out[i] = tv

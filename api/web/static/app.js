@@ -7,7 +7,10 @@
   function filterTables() {
     var box = document.getElementById("find");
     if (!box) { return; }
-    var q = box.value.trim().toLowerCase();
+    // As the server's foldName: no accents, lower case ("björn" finds "Bjorn" and back).
+    var q = box.value.trim();
+    if (q.normalize) { q = q.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC"); }
+    q = q.toLowerCase();
     var any = false;
     document.querySelectorAll("[data-names]").forEach(function (el) {
       var hit = q === "" || el.getAttribute("data-names").indexOf(q) >= 0;

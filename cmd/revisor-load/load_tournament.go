@@ -69,8 +69,14 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 		deals, games, res.Playing.Seconds(), float64(deals+games)/max(res.Playing.Seconds(), 1e-9), len(res.Failures))
 	fmt.Fprintf(stdout, "load: load average after: %s\n", loadAverage())
 	if cpu := procCPU(t.serverPID) - cpu0; t.serverPID > 0 && cpu > 0 && deals+games > 0 {
-		fmt.Fprintf(stdout, "load: server pid %d CPU time %.1fs: %.2f ms per acknowledged submission (the database's not counted)\n",
-			t.serverPID, cpu.Seconds(), float64(cpu.Microseconds())/1000/float64(deals+games))
+		requests := 0
+		for _, name := range res.Stats.Names() {
+			requests += res.Stats.Endpoint(name).Requests()
+		}
+		fmt.Fprintf(stdout, "load: server pid %d CPU time %.1fs: %.2f ms per acknowledged submission, %.2f ms per request "+
+			"(%d requests of every endpoint, confirmations included; the database's CPU not counted)\n",
+			t.serverPID, cpu.Seconds(), float64(cpu.Microseconds())/1000/float64(deals+games),
+			float64(cpu.Microseconds())/1000/float64(max(requests, 1)), requests)
 	}
 	if peak, hwm := mem(); peak > 0 {
 		fmt.Fprintf(stdout, "load: server pid %d resident memory: peak sampled %.1f MiB, high-water mark %.1f MiB\n",

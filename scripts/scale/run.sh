@@ -1,29 +1,38 @@
 #!/usr/bin/env bash
 # run.sh: Revisor's scale figures on this machine, in one run against one
-# private PostgreSQL cluster (never the system's server):
+# private PostgreSQL cluster (never the system's server), with
+# pg_stat_statements loaded so that the database's side can be read too:
 #   1. pgbench's single-row insert rate (insert.sql), with 1 and with $CLIENTS
 #      clients: the database's own limit;
 #   2. a whole Chicago-SM tournament of $PLAYERS players played end to end
 #      through the HTTP API, deal by deal, by $CLIENTS concurrent tables;
 #   3. a sweep of concurrent clients over one round of $SWEEP_PLAYERS
-#      players: submissions per second and deal latency percentiles, to find
-#      the highest rate with p99 under 50 ms;
-# each with the load average beside it and the server's resident memory.
+#      players: deals per second and latency percentiles, back to back;
+#      the target of issue 17 is set against pgbench's rate at 1 and at
+#      $CLIENTS clients (deals/s with p99 under 50 ms at least half of it);
+#   4. 100 tables entering at once (issue 11: p99 under 100 ms), back to
+#      back and paced ($PACE between a table's deals, as players play);
+# each with uptime (the load average) beside it, the server's CPU time per
+# deal and its resident memory, and the statements the database ran most.
 #
 # Usage: scripts/scale/run.sh            (about 5-10 minutes on 2 cores)
-# Environment: PLAYERS (1000), CLIENTS (16), SWEEP ("2 4 8 16 32"),
-#   SWEEP_PLAYERS (400), PGBENCH_SECONDS (15), REVISOR_SCALE_PORT (server,
-#   default a free port), REVISOR_PG_PORT (cluster, default 55499).
+# Environment: PLAYERS (1000), CLIENTS (16), SWEEP ("1 2 4 8 16 32"),
+#   SWEEP_PLAYERS (400), PGBENCH_SECONDS (15), PACE (3s), REVISOR_SCALE_PORT
+#   (server, default a free port), REVISOR_PG_PORT (cluster, default 55499),
+#   PPROF_DIR (when set, CPU and allocation profiles of the server during
+#   step 4's back-to-back run are written there).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 . scripts/lib.sh
 
 PLAYERS=${PLAYERS:-1000}
 CLIENTS=${CLIENTS:-16}
-SWEEP=${SWEEP:-"2 4 8 16 32"}
+SWEEP=${SWEEP:-"1 2 4 8 16 32"}
 SWEEP_PLAYERS=${SWEEP_PLAYERS:-400}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
+PACE=${PACE:-3s}
 export REVISOR_PG_PORT=${REVISOR_PG_PORT:-55499}
+export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements"
 
 work=$(mktemp -d /tmp/revisor-scale-XXXXXX)
 chmod 755 "$work"
@@ -51,6 +60,7 @@ bench_url=${base/\/postgres\?/\/bench?}
 revisor_url=${base/\/postgres\?/\/revisor?}
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+up() { echo "   uptime: $(uptime)"; }
 
 echo "== machine: $(nproc) cpu(s), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); PostgreSQL $(psql "$base" -Atc 'SHOW server_version'); $(go version | cut -d' ' -f3)"
 
@@ -58,15 +68,22 @@ echo "== 1. pgbench: single-row inserts of a deal-sized JSON document (fsync on,
 psql "$bench_url" -qc "CREATE TABLE bench_deals (id bigserial PRIMARY KEY, tournament_id text NOT NULL, round int NOT NULL,
   table_no int NOT NULL, game int NOT NULL, seq bigint NOT NULL, deal jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
   CREATE SEQUENCE bench_seq;" >/dev/null
+declare -A pgbench_tps
 for c in 1 "$CLIENTS"; do
   echo "-- pgbench -n -f insert.sql -c $c -j 2 -T $PGBENCH_SECONDS (load average before: $(loadavg))"
-  "$bin/pgbench" -n -f scripts/scale/insert.sql -c "$c" -j 2 -T "$PGBENCH_SECONDS" "$bench_url" 2>&1 |
-    grep -E 'number of transactions actually processed|latency average|tps ='
+  out=$("$bin/pgbench" -n -f scripts/scale/insert.sql -c "$c" -j 2 -T "$PGBENCH_SECONDS" "$bench_url" 2>&1 |
+    grep -E 'number of transactions actually processed|latency average|tps =')
+  echo "$out"
+  pgbench_tps[$c]=$(echo "$out" | awk '/tps =/ {print int($3)}')
+  up
 done
 
 admin=scale-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
-port=${REVISOR_SCALE_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
-DATABASE_URL=$revisor_url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+port=${REVISOR_SCALE_PORT:-$(freeport)}
+pprof_port=$(freeport)
+psql "$revisor_url" -qAtc "CREATE EXTENSION pg_stat_statements" >/dev/null
+DATABASE_URL=$revisor_url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error REVISOR_PPROF_ADDR=127.0.0.1:$pprof_port \
   "$work/revisor" serve --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -75,12 +92,51 @@ curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 echo "== 2. a $PLAYERS-player Chicago-SM tournament end to end, deal by deal, $CLIENTS concurrent tables"
 REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --players "$PLAYERS" \
   --clients "$CLIENTS" --duration 20m --server-pid "$server_pid" --seed 1
+up
 
-echo "== 3. sustained submissions: one round of $SWEEP_PLAYERS players per client count"
+load() { REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" "$@"; }
+echo "== 3. sustained deals: one round of $SWEEP_PLAYERS players per client count, each table back to back"
+declare -A sweep_rate sweep_p99
 for c in $SWEEP; do
   echo "-- $c clients"
-  REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --players "$SWEEP_PLAYERS" \
-    --rounds 1 --clients "$c" --duration 10m --server-pid "$server_pid" --seed "$c" |
-    grep -E '^(endpoint|deal|game) |acknowledged|load average|resident'
+  out=$(load --players "$SWEEP_PLAYERS" --rounds 1 --clients "$c" --duration 10m --seed "$c" |
+    grep -E '^(endpoint|deal|game|confirm) |acknowledged|load average|resident|CPU time')
+  echo "$out"
+  sweep_rate[$c]=$(echo "$out" | awk '$1 == "deal" {print int($3)}')
+  sweep_p99[$c]=$(echo "$out" | awk '$1 == "deal" {sub("ms", "", $6); print $6}')
+  up
 done
+echo "== issue 17's target: deals/s with p99 under 50 ms at least half of pgbench's single-row inserts/s, same clients"
+for c in 1 "$CLIENTS"; do
+  rate=${sweep_rate[$c]:-} p99=${sweep_p99[$c]:-} tps=${pgbench_tps[$c]:-0}
+  if [ -z "$rate" ]; then echo "   $c client(s): not in SWEEP"; continue; fi
+  verdict="not met"
+  if awk -v p="$p99" -v r="$rate" -v t="$tps" 'BEGIN { exit !(p < 50 && r * 2 >= t) }'; then verdict="met"; fi
+  echo "   $c client(s): $rate deals/s at p99 $p99 ms against pgbench $tps inserts/s (half: $((tps / 2))): $verdict"
+done
+
+echo "== 4. issue 11: 100 tables entering at once (400 players, one game), deal p99 under 100 ms"
+echo "-- back to back (each table sends its next deal as soon as the last is answered)"; up
+if [ -n "${PPROF_DIR:-}" ]; then
+  mkdir -p "$PPROF_DIR"
+  curl -fsS -o "$PPROF_DIR/cpu.pb" "http://127.0.0.1:$pprof_port/debug/pprof/profile?seconds=15" &
+  prof_pid=$!
+fi
+psql "$revisor_url" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 --duration 10m --seed 11 |
+  grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
+if [ -n "${PPROF_DIR:-}" ]; then
+  wait "$prof_pid" || true
+  curl -fsS -o "$PPROF_DIR/allocs.pb" "http://127.0.0.1:$pprof_port/debug/pprof/allocs" || true
+  cp "$work/revisor" "$PPROF_DIR/revisor"
+  echo "   profiles in $PPROF_DIR: go tool pprof -top $PPROF_DIR/revisor $PPROF_DIR/cpu.pb"
+fi
+echo "-- the database's statements of that run, most called first (pg_stat_statements)"
+psql "$revisor_url" -qAt -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms,
+  left(regexp_replace(query, '\s+', ' ', 'g'), 100) FROM pg_stat_statements ORDER BY calls DESC LIMIT 12"
+up
+echo "-- paced: each table waits 0.5-1.5 x $PACE between its deals"
+load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 --pace "$PACE" --duration 10m --seed 12 |
+  grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
+up
 echo "== server resident memory after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"

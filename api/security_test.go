@@ -199,6 +199,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/tournaments/{tid}/rounds/{n}/clock":                              orgs,
 		"GET /api/v1/tournaments/{tid}/rounds/{n}/room":                                orgs,
 		"POST /api/v1/tournaments/{tid}/rounds/{n}/tables/{t}/withdrawals":             orgs,
+		"POST /api/v1/tournaments/{tid}/rounds/{n}/reseat":                             orgs,
 		"GET /api/v1/people":                                                           serverWide,
 		"POST /api/v1/people":                                                          adminOnly,
 		"GET /api/v1/people/{pid}":                                                     serverWide,

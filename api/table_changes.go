@@ -9,11 +9,35 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// tableChangeRoutes registers the organizer's changes to a table during a
-// round: a player withdrawn during a game.
+// tableChangeRoutes registers the organizer's changes to the tables of an
+// open round: a player withdrawn during a game, a wrong seating corrected.
 func (s *Server) tableChangeRoutes(g *echo.Group) {
 	org := s.require(tournament.RoleOrganizer, tournament.RoleAdmin)
 	g.POST("/tournaments/:tid/rounds/:n/tables/:t/withdrawals", s.withdrawDuringGame, org)
+	g.POST("/tournaments/:tid/rounds/:n/reseat", s.reseat, org)
+}
+
+// reseatRequest is the body of POST …/rounds/{n}/reseat: player swaps
+// places with with, or moves to table.
+type reseatRequest struct {
+	Player string `json:"player"`
+	With   string `json:"with"`
+	Table  int    `json:"table"`
+	Reason string `json:"reason"`
+}
+
+func (s *Server) reseat(c echo.Context) error {
+	var req reseatRequest
+	n, err := roundBody(c, &req)
+	if err != nil {
+		return err
+	}
+	r, err := s.deps.Tournaments.ReseatTable(c.Request().Context(), actorOf(c), c.Param("tid"), n,
+		tournament.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toRound(r, nil))
 }
 
 // withdrawalRequest is the body of POST …/tables/{t}/withdrawals.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,50 @@ func TestWithdrawDuringGameHTTP(t *testing.T) {
 		if row.Player == p[3] && (row.PlacementPoints != 0 || row.Status != "withdrawn") {
 			t.Errorf("standings row of %s = %+v, want 0 points, withdrawn", p[3], row)
 		}
+	}
+}
+
+// TestReseatHTTP: the organizer swaps two players of different tables
+// before any result; the round shows it and the tables keep their codes.
+// Once a table has a deal the swap is 409 with a clear message; bad input
+// and wrong roles are refused.
+func TestReseatHTTP(t *testing.T) {
+	g := newTableGameN(t, 8)
+	s, org := g.s, g.tt.OrganizerToken
+	path := fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/reseat", g.tt.ID)
+	var rd tRound
+	s.must(t, http.StatusOK, &rd, "GET", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1", g.tt.ID), "", nil)
+	a, b := rd.Tables[0].Players[0], rd.Tables[1].Players[0]
+	for _, c := range []struct {
+		what, token string
+		body        any
+		status      int
+		code        string
+	}{
+		{"a table's code", g.codes[0], map[string]any{"player": a, "with": b, "reason": "x"}, 403, "forbidden"},
+		{"no token", "", map[string]any{"player": a, "with": b, "reason": "x"}, 401, "missing_token"},
+		{"no reason", org, map[string]any{"player": a, "with": b}, 400, "invalid_reason"},
+		{"neither with nor table", org, map[string]any{"player": a, "reason": "x"}, 400, "invalid_with"},
+		{"a string for a table", org, map[string]any{"player": a, "table": "2", "reason": "x"}, 400, "invalid_field_type"},
+		{"a full table", org, map[string]any{"player": a, "table": 2, "reason": "x"}, 409, "cannot_split"},
+	} {
+		resp, body := s.call(t, "POST", path, c.token, c.body)
+		wantProblem(t, c.what, resp, body, c.status, c.code)
+	}
+	var after tRound
+	s.must(t, http.StatusOK, &after, "POST", path, org, map[string]any{"player": a, "with": b, "reason": "wrong table"})
+	if after.Tables[0].Players[0] != b || after.Tables[1].Players[0] != a {
+		t.Errorf("after the swap: %+v", after.Tables)
+	}
+	var codes tRound
+	s.must(t, http.StatusOK, &codes, "GET", fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/codes", g.tt.ID), org, nil)
+	if codes.Tables[0].Code != g.codes[0] || codes.Tables[0].Players[0] != b {
+		t.Errorf("codes after the swap = %+v, want table 1's code %s kept, with %s", codes.Tables[0], g.codes[0], b)
+	}
+	g.deal(t, http.StatusCreated, 1, line(b, 6, 6))
+	resp, body := s.call(t, "POST", path, org, map[string]any{"player": a, "with": b, "reason": "back"})
+	p := wantProblem(t, "a table that has started", resp, body, 409, "table_has_result")
+	if !strings.Contains(p.Detail, "only before its first result") {
+		t.Errorf("detail %q does not say why", p.Detail)
 	}
 }

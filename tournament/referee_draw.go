@@ -132,7 +132,7 @@ func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInpu
 	}
 	t := &st.Tournament
 	in := &DrawInputs{Format: t.Format, Seating: t.Settings.Seating, Rounds: t.Settings.Rounds, Round: n, Seed: rd.Seed, Constraints: rd.Constraints,
-		History: st.Rounds[:n-1], Tables: rd.Tables, Commitment: commitmentOf(st, n)}
+		History: st.Rounds[:n-1], Tables: asDrawn(rd.Tables), Commitment: commitmentOf(st, n)}
 	for _, p := range st.Players {
 		if _, ok := rd.TableOf(p.ID); ok {
 			in.Players = append(in.Players, p.ID)
@@ -162,4 +162,18 @@ func before(st *State, n int) *State {
 		}
 	}
 	return &out
+}
+
+// asDrawn returns the tables as the draw made them, before any re-seating:
+// what the seed must reproduce. (Later rounds were drawn with the tables as
+// re-seated in their history, which is what History holds.)
+func asDrawn(tables []Table) []Table {
+	out := make([]Table, len(tables))
+	for i, t := range tables {
+		if t.Drawn != nil {
+			t = *t.Drawn
+		}
+		out[i] = t
+	}
+	return out
 }

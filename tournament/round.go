@@ -41,6 +41,9 @@ type Table struct {
 	// nil means seats 1, 2, … in order.
 	Seats       []int
 	FirstDealer string
+	// Drawn is the table as the draw made it when it was re-seated since
+	// (reseat.go); nil when it was not.
+	Drawn *Table
 	// Withdrawals are the players withdrawn during a game at this table
 	// (withdrawal.go); they change the places of that game and the later ones.
 	Withdrawals []GameWithdrawal

@@ -62,6 +62,11 @@ type Store interface {
 	State(ctx context.Context, tid string) (*State, error)
 	// DrawRound stores the round plan makes from the state.
 	DrawRound(ctx context.Context, tid string, plan func(*State) (*Round, error)) (*Round, error)
+	// Reseat stores the tables decide changes in round n (decide gets the
+	// tournament, the round with its tables and the numbers of the tables
+	// with a deal or a result), keeping each table as drawn the first time
+	// it changes, holding the tournament's row lock.
+	Reseat(ctx context.Context, tid string, n int, decide func(*Tournament, *Round, []int) ([]Table, error)) (*Round, error)
 	// Round returns round n and its tables.
 	Round(ctx context.Context, tid string, n int) (*Round, error)
 	// Table returns the tournament and round n holding only its table t:

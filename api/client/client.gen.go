@@ -2118,6 +2118,25 @@ type ReopenRoundParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ReseatRoundJSONBody defines parameters for ReseatRound.
+type ReseatRoundJSONBody struct {
+	// Player The player to re-seat.
+	Player string `json:"player"`
+	Reason string `json:"reason"`
+
+	// Table The table to move to (or give with).
+	Table *int `json:"table,omitempty"`
+
+	// With The player to swap places with (or give table).
+	With *string `json:"with,omitempty"`
+}
+
+// ReseatRoundParams defines parameters for ReseatRound.
+type ReseatRoundParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // RevealSeedJSONBody defines parameters for RevealSeed.
 type RevealSeedJSONBody struct {
 	Seed int `json:"seed"`
@@ -2324,6 +2343,9 @@ type CommitSeedJSONRequestBody CommitSeedJSONBody
 
 // ReopenRoundJSONRequestBody defines body for ReopenRound for application/json ContentType.
 type ReopenRoundJSONRequestBody ReopenRoundJSONBody
+
+// ReseatRoundJSONRequestBody defines body for ReseatRound for application/json ContentType.
+type ReseatRoundJSONRequestBody ReseatRoundJSONBody
 
 // RevealSeedJSONRequestBody defines body for RevealSeed for application/json ContentType.
 type RevealSeedJSONRequestBody RevealSeedJSONBody
@@ -3166,6 +3188,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reopen (the `ReopenRound` operationId).
 	ReopenRound(ctx context.Context, tid string, n int, params *ReopenRoundParams, body ReopenRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReseatRoundWithBody Correct a wrong seating before a table's first result (organizer).
+	//
+	// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+	ReseatRoundWithBody(ctx context.Context, tid string, n int, params *ReseatRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReseatRound Correct a wrong seating before a table's first result (organizer).
+	//
+	// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+	ReseatRound(ctx context.Context, tid string, n int, params *ReseatRoundParams, body ReseatRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RevealSeedWithBody Draw a committed round with its seed (organizer).
 	//
@@ -4370,6 +4410,44 @@ func (c *Client) ReopenRoundWithBody(ctx context.Context, tid string, n int, par
 // Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reopen (the `ReopenRound` operationId).
 func (c *Client) ReopenRound(ctx context.Context, tid string, n int, params *ReopenRoundParams, body ReopenRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReopenRoundRequest(c.Server, tid, n, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReseatRoundWithBody Correct a wrong seating before a table's first result (organizer).
+//
+// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+func (c *Client) ReseatRoundWithBody(ctx context.Context, tid string, n int, params *ReseatRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReseatRoundRequestWithBody(c.Server, tid, n, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReseatRound Correct a wrong seating before a table's first result (organizer).
+//
+// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+func (c *Client) ReseatRound(ctx context.Context, tid string, n int, params *ReseatRoundParams, body ReseatRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReseatRoundRequest(c.Server, tid, n, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6955,6 +7033,75 @@ func NewReopenRoundRequestWithBody(server string, tid string, n int, params *Reo
 	return req, nil
 }
 
+// NewReseatRoundRequest calls the generic ReseatRound builder with application/json body
+func NewReseatRoundRequest(server string, tid string, n int, params *ReseatRoundParams, body ReseatRoundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReseatRoundRequestWithBody(server, tid, n, params, "application/json", bodyReader)
+}
+
+// NewReseatRoundRequestWithBody constructs an http.Request for the ReseatRound method, with any body, and a specified content type
+func NewReseatRoundRequestWithBody(server string, tid string, n int, params *ReseatRoundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "n", n, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%s/reseat", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewRevealSeedRequest calls the generic RevealSeed builder with application/json body
 func NewRevealSeedRequest(server string, tid string, n int, params *RevealSeedParams, body RevealSeedJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8651,6 +8798,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reopen (the `ReopenRound` operationId).
 	ReopenRoundWithResponse(ctx context.Context, tid string, n int, params *ReopenRoundParams, body ReopenRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*ReopenRoundResponse, error)
+
+	// ReseatRoundWithBodyWithResponse Correct a wrong seating before a table's first result (organizer).
+	//
+	// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+	ReseatRoundWithBodyWithResponse(ctx context.Context, tid string, n int, params *ReseatRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReseatRoundResponse, error)
+
+	// ReseatRoundWithResponse Correct a wrong seating before a table's first result (organizer).
+	//
+	// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+	ReseatRoundWithResponse(ctx context.Context, tid string, n int, params *ReseatRoundParams, body ReseatRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*ReseatRoundResponse, error)
 
 	// RevealSeedWithBodyWithResponse Draw a committed round with its seed (organizer).
 	//
@@ -12381,6 +12546,103 @@ func (r ReopenRoundResponse) ContentType() string {
 	return ""
 }
 
+type ReseatRoundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Round
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReseatRoundResponse) GetJSON200() *Round {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReseatRoundResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ReseatRoundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReseatRoundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReseatRoundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReseatRoundResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type RevealSeedResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15196,6 +15458,36 @@ func (c *ClientWithResponses) ReopenRoundWithResponse(ctx context.Context, tid s
 		return nil, err
 	}
 	return ParseReopenRoundResponse(rsp)
+}
+
+// ReseatRoundWithBodyWithResponse Correct a wrong seating before a table's first result (organizer).
+//
+// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+func (c *ClientWithResponses) ReseatRoundWithBodyWithResponse(ctx context.Context, tid string, n int, params *ReseatRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReseatRoundResponse, error) {
+	rsp, err := c.ReseatRoundWithBody(ctx, tid, n, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReseatRoundResponse(rsp)
+}
+
+// ReseatRoundWithResponse Correct a wrong seating before a table's first result (organizer).
+//
+// `player` swaps places with `with` (at another table: they take each other's seat, and the first deal if it was theirs) or moves to `table` (the first free seat; a table seats 3 or 4). Refused once a table concerned has a deal or a result entered. The tables' codes stay (a code belongs to a table number). The tables as drawn are kept, so `GET …/rounds/{n}/draw` still publishes them and the draw still verifies from its seed; every change is in the audit log (kind `seating`, the rows before and after, the `reason`). See docs/tournaments.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{tid}/rounds/{n}/reseat (the `ReseatRound` operationId).
+func (c *ClientWithResponses) ReseatRoundWithResponse(ctx context.Context, tid string, n int, params *ReseatRoundParams, body ReseatRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*ReseatRoundResponse, error) {
+	rsp, err := c.ReseatRound(ctx, tid, n, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReseatRoundResponse(rsp)
 }
 
 // RevealSeedWithBodyWithResponse Draw a committed round with its seed (organizer).
@@ -18418,6 +18710,88 @@ func ParseReopenRoundResponse(rsp *http.Response) (*ReopenRoundResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseReseatRoundResponse parses an HTTP response from a ReseatRoundWithResponse call
+func ParseReseatRoundResponse(rsp *http.Response) (*ReseatRoundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReseatRoundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Round
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

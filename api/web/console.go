@@ -35,6 +35,7 @@ func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.GET("/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	g.GET("/rounds/:n/tables/:t", h.tableChangePage)
 	g.POST("/rounds/:n/tables/:t/withdraw", h.withdrawAtTable)
+	g.POST("/rounds/:n/tables/:t/reseat", h.reseatAtTable)
 	g.GET("/rounds/:n/tables/:t/games/:g", h.resultPage, h.cachedPage)
 	g.POST("/rounds/:n/tables/:t/games/:g", h.submitResult)
 	g.POST("/rounds/:n/tables/:t/games/:g/dispute", h.openDispute)

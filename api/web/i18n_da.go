@@ -457,4 +457,12 @@ var messagesDA = map[string]string{
 	"sep.tab":                         "tabulator",
 	"confirm.ok":                      "Ja",
 	"confirm.cancel":                  "Annullér",
+	"tc.reseat":                       "Flyt spillere før første resultat",
+	"tc.reseat.intro":                 "Ret en forkert bordplacering, så længe ingen giv eller intet resultat er indtastet ved de berørte borde. Bordenes koder er de samme.",
+	"tc.swapwith":                     "Byt plads med",
+	"tc.swap":                         "Byt",
+	"tc.moveto":                       "Flyt til bord",
+	"tc.move":                         "Flyt",
+	"tc.reseat.started":               "Bordet er begyndt at spille: det kan ikke længere ændres.",
+	"tc.tableof":                      "Bord %d: %s",
 }

@@ -457,4 +457,12 @@ var messagesEN = map[string]string{
 	"sep.tab":                         "tabs",
 	"confirm.ok":                      "Yes",
 	"confirm.cancel":                  "Cancel",
+	"tc.reseat":                       "Re-seat before the first result",
+	"tc.reseat.intro":                 "Correct a wrong seating while no deal or result is entered at the tables concerned. The tables' codes stay the same.",
+	"tc.swapwith":                     "Swap places with",
+	"tc.swap":                         "Swap",
+	"tc.moveto":                       "Move to table",
+	"tc.move":                         "Move",
+	"tc.reseat.started":               "This table has started: it can no longer be re-seated.",
+	"tc.tableof":                      "Table %d: %s",
 }

@@ -457,4 +457,12 @@ var messagesNB = map[string]string{
 	"sep.tab":                         "tabulator",
 	"confirm.ok":                      "Ja",
 	"confirm.cancel":                  "Avbryt",
+	"tc.reseat":                       "Flytt spillere før første resultat",
+	"tc.reseat.intro":                 "Rett en feil bordplassering så lenge ingen giv eller resultat er lagt inn ved bordene det gjelder. Bordenes koder er de samme.",
+	"tc.swapwith":                     "Bytt plass med",
+	"tc.swap":                         "Bytt",
+	"tc.moveto":                       "Flytt til bord",
+	"tc.move":                         "Flytt",
+	"tc.reseat.started":               "Bordet har begynt å spille: det kan ikke lenger endres.",
+	"tc.tableof":                      "Bord %d: %s",
 }

@@ -457,4 +457,12 @@ var messagesSV = map[string]string{
 	"sep.tab":                         "tabb",
 	"confirm.ok":                      "Ja",
 	"confirm.cancel":                  "Avbryt",
+	"tc.reseat":                       "Flytta spelare före första resultatet",
+	"tc.reseat.intro":                 "Rätta en felaktig bordsplacering så länge ingen giv eller inget resultat är inlagt vid borden det gäller. Bordens koder är desamma.",
+	"tc.swapwith":                     "Byt plats med",
+	"tc.swap":                         "Byt",
+	"tc.moveto":                       "Flytta till bord",
+	"tc.move":                         "Flytta",
+	"tc.reseat.started":               "Bordet har börjat spela: det kan inte längre ändras.",
+	"tc.tableof":                      "Bord %d: %s",
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // The console's page of one table of a round: a player withdrawn during a
-// game (with a confirmation step, docs/tournaments.md).
+// game (with a confirmation step) and a wrong seating corrected before the
+// table's first result (docs/tournaments.md).
 
 // tableChangeData is the table page's data.
 type tableChangeData struct {
@@ -27,7 +28,13 @@ type tableChangeData struct {
 	Left         []string        // the players who left, in the organizer's words
 	Confirm      *withdrawChoice // the choice waiting for the organizer's confirmation
 	Error, Field string
+	Form         string // the form the error belongs to: "withdraw" or "reseat"
 	Values       map[string]string
+	// Started: the table has a result or a player who left, so it can no
+	// longer be re-seated (a deal entered is refused by the service).
+	Started bool
+	Others  []tiePlayer // the players of the round's other tables, labelled with their table
+	Targets []int       // the other tables, to move to
 }
 
 // withdrawChoice is a withdrawal as the organizer chose it.
@@ -76,6 +83,16 @@ func (h *Handler) renderTableChange(c echo.Context, status int, d tableChangeDat
 		d.Left = append(d.Left, p.T("tc.left", names[w.Player].Name, w.Game, p.T("tc."+string(w.Handling)), w.Reason))
 	}
 	d.Game = gameInProgress(st, r, t)
+	d.Started = d.Game != 1 || len(t.Withdrawals) > 0
+	for _, o := range r.Tables {
+		if o.Number == t.Number {
+			continue
+		}
+		d.Targets = append(d.Targets, o.Number)
+		for _, pid := range o.Players {
+			d.Others = append(d.Others, tiePlayer{ID: pid, Name: p.T("tc.tableof", o.Number, names[pid].Name)})
+		}
+	}
 	p.Data = d
 	return h.render(c, status, "console_table", p)
 }
@@ -99,18 +116,7 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 	lang := h.language(c)
 	w := withdrawChoice{Player: c.FormValue("player"), Handling: c.FormValue("handling"), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	values := map[string]string{"player": w.Player, "handling": w.Handling, "reason": w.Reason}
-	fail := func(err error) error {
-		status := statusOfForm(err)
-		if status == 0 {
-			return h.fail(c, err)
-		}
-		d := tableChangeData{Error: tournament.ErrorMessage(err), Values: values}
-		var te *tournament.Error
-		if errors.As(err, &te) {
-			d.Field = te.Field()
-		}
-		return h.renderTableChange(c, status, d)
-	}
+	fail := func(err error) error { return h.tableFormError(c, "withdraw", err, values) }
 	switch {
 	case w.Handling != string(tournament.WithdrawFinish) && w.Handling != string(tournament.WithdrawForfeit):
 		return fail(fieldError("handling", translate(lang, "tc.needhandling")))
@@ -147,4 +153,34 @@ func statusOfForm(err error) int {
 		return 0
 	}
 	return status
+}
+
+// reseatAtTable takes the re-seating forms: a swap (with) or a move (table).
+func (h *Handler) reseatAtTable(c echo.Context) error {
+	rs := tournament.Reseat{Player: c.FormValue("player"), With: c.FormValue("with"), Reason: c.FormValue("reason")}
+	values := map[string]string{"player": rs.Player, "with": rs.With, "table": c.FormValue("table"), "reason": rs.Reason}
+	if v := c.FormValue("table"); v != "" {
+		rs.Table, _ = strconv.Atoi(v)
+	}
+	n, _ := strconv.Atoi(c.Param("n"))
+	_, err := h.deps.Tournaments.ReseatTable(c.Request().Context(), consoleActor(c), c.Param("tid"), n, rs)
+	if err != nil {
+		return h.tableFormError(c, "reseat", err, values)
+	}
+	return h.saved(c, "round")
+}
+
+// tableFormError shows err next to the table page's form, or the error
+// page for errors no form can fix.
+func (h *Handler) tableFormError(c echo.Context, form string, err error, values map[string]string) error {
+	status := statusOfForm(err)
+	if status == 0 {
+		return h.fail(c, err)
+	}
+	d := tableChangeData{Error: tournament.ErrorMessage(err), Values: values, Form: form}
+	var te *tournament.Error
+	if errors.As(err, &te) {
+		d.Field = te.Field()
+	}
+	return h.renderTableChange(c, status, d)
 }

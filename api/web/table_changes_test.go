@@ -107,10 +107,7 @@ func TestBrowserTableChanges(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
 	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/1", f.ID)
-	for _, size := range []struct {
-		name string
-		w, h int
-	}{{"phone", 360, 740}, {"desktop", 1366, 900}} {
+	for _, size := range viewports {
 		c := newChrome(t, size.w, size.h)
 		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
 		c.do("log in", chromedp.Navigate(s.URL+"/login?next="+url.QueryEscape(page)), chromedp.SendKeys(chromedp.ID("token"), f.Token),
@@ -125,5 +122,50 @@ func TestBrowserTableChanges(t *testing.T) {
 			}
 			c.screenshot(fmt.Sprintf("table-changes-confirm-%s-%s", lang, size.name))
 		}
+	}
+}
+
+// TestConsoleReseat: the organizer swaps two players from the table's
+// page; the seating page shows the new tables; once the table has a result
+// its page says it can no longer change and a swap is refused next to the
+// form with the reason.
+func TestConsoleReseat(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
+	t1, t2 := f.Round.Tables[0], f.Round.Tables[1]
+	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/1", f.ID)
+	b := s.browser(t)
+	b.login(f.Token)
+	names := map[string]string{}
+	for _, p := range f.Players {
+		names[p.ID] = p.Name
+	}
+	if r := b.mustGet(page, http.StatusOK); !strings.Contains(r.Body, `id="swap-form"`) || !strings.Contains(r.Body, "Table 2: "+names[t2.Players[0]]) {
+		t.Fatalf("table page lacks the swap form with table 2's players")
+	}
+	if r := b.post(page, page+"/reseat", url.Values{"player": {t1.Players[0]}, "with": {t2.Players[0]}, "reason": {"wrong table"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("swap = %d, want 303\n%s", r.Status, r.Body)
+	}
+	rv, err := s.svc.Round(context.Background(), f.ID, 1)
+	if err != nil || rv.Round.Tables[0].Players[0] != t2.Players[0] || rv.Round.Tables[1].Players[0] != t1.Players[0] {
+		t.Fatalf("round after the swap = %+v, %v", rv.Round.Tables, err)
+	}
+	seating := b.mustGet(fmt.Sprintf("/t/%s/seating?round=1", f.ID), http.StatusOK).Body
+	if i := strings.Index(seating, names[t2.Players[0]]); i < 0 || i > strings.Index(seating, names[t1.Players[0]]) {
+		t.Errorf("the seating page does not show %s at table 1 before %s", names[t2.Players[0]], names[t1.Players[0]])
+	}
+	r := b.post(page, page+"/reseat", url.Values{"player": {t2.Players[0]}, "table": {"2"}, "reason": {"x"}})
+	if r.Status != http.StatusConflict || !strings.Contains(r.Body, `id="reseat-error"`) {
+		t.Errorf("a move to a full table = %d, want 409 next to the form", r.Status)
+	}
+	tb, _ := rv.Round.Table(1)
+	s.playAll(t, f, &tournament.Round{Number: 1, Tables: []tournament.Table{tb}}, 3)
+	if r := b.mustGet(page, http.StatusOK); !strings.Contains(r.Body, `id="reseat-started"`) {
+		t.Error("the page of a table with a result still offers to re-seat it")
+	}
+	// A form of the page as it was before the result: the CSRF token of the console.
+	r = b.post(fmt.Sprintf("/t/%s/console", f.ID), page+"/reseat", url.Values{"player": {t2.Players[1]}, "with": {t1.Players[1]}, "reason": {"x"}})
+	if r.Status != http.StatusConflict || !strings.Contains(r.Body, "only before its first result") {
+		t.Errorf("a swap with a table that has a result = %d, want 409 saying why", r.Status)
 	}
 }

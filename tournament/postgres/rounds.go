@@ -73,8 +73,8 @@ func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tourname
 }
 
 func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []tournament.Round) error {
-	const q = `SELECT round, number, players, seats, first_dealer FROM round_tables
-		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, number`
+	const q = `SELECT round, number, players, seats, first_dealer, drawn_players, drawn_seats, drawn_first_dealer
+		FROM round_tables WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, number`
 	rows, err := tx.Query(ctx, q, tid, n)
 	if err != nil {
 		return err
@@ -86,12 +86,19 @@ func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []t
 	var (
 		round int
 		t     tournament.Table
+		drawn tournament.Table
+		dealt *string // the drawn first dealer: NULL when never re-seated
 	)
-	_, err = pgx.ForEachRow(rows, []any{&round, &t.Number, &t.Players, &t.Seats, &t.FirstDealer}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&round, &t.Number, &t.Players, &t.Seats, &t.FirstDealer, &drawn.Players, &drawn.Seats, &dealt}, func() error {
+		if dealt != nil {
+			drawn.Number, drawn.FirstDealer = t.Number, *dealt
+			d := drawn
+			t.Drawn = &d
+		}
 		if r := byNumber[round]; r != nil {
 			r.Tables = append(r.Tables, t)
 		}
-		t = tournament.Table{}
+		t, drawn, dealt = tournament.Table{}, tournament.Table{}, nil
 		return nil
 	})
 	if err != nil {

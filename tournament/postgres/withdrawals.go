@@ -67,18 +67,10 @@ func (s *Store) WithdrawDuringGame(ctx context.Context, tid string, n, t int, pi
 ) (*tournament.GameWithdrawal, error) {
 	var out *tournament.GameWithdrawal
 	err := s.write(ctx, "player", func(tx pgx.Tx) error {
-		tn, err := lockTournament(ctx, tx, tid)
+		tn, rd, err := lockRoundTables(ctx, tx, tid, n)
 		if err != nil {
 			return err
 		}
-		rounds, err := queryRounds(ctx, tx, tid, n)
-		if err != nil {
-			return err
-		}
-		if len(rounds) == 0 {
-			return tournament.RoundNotFound(n)
-		}
-		rd := rounds[0]
 		tb, ok := rd.Table(t)
 		if !ok {
 			return tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
@@ -97,7 +89,7 @@ func (s *Store) WithdrawDuringGame(ctx context.Context, tid string, n, t int, pi
 		if err != nil {
 			return err
 		}
-		if out, err = decide(tn, &rd, played, p); err != nil {
+		if out, err = decide(tn, rd, played, p); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO game_withdrawals (tournament_id, player_id, round, table_no, game, handling,
@@ -109,4 +101,21 @@ func (s *Store) WithdrawDuringGame(ctx context.Context, tid string, n, t int, pi
 		return err
 	})
 	return out, err
+}
+
+// lockRoundTables locks tournament tid's row and reads its round n with the
+// round's tables; not found when there is no such round.
+func lockRoundTables(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.Tournament, *tournament.Round, error) {
+	t, err := lockTournament(ctx, tx, tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	rounds, err := queryRounds(ctx, tx, tid, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rounds) == 0 {
+		return nil, nil, tournament.RoundNotFound(n)
+	}
+	return t, &rounds[0], nil
 }

@@ -71,6 +71,17 @@ func (s *MemStore) lock(tid string) (*memTournament, error) {
 	return s.get(tid)
 }
 
+// lockRound locks the store and returns tournament tid and its round n
+// (the caller unlocks, also on an error).
+func (s *MemStore) lockRound(tid string, n int) (*memTournament, *tournament.Round, error) {
+	mt, err := s.lock(tid)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := mt.round(n)
+	return mt, r, err
+}
+
 // get returns the tournament id; not found when there is none.
 func (s *MemStore) get(id string) (*memTournament, error) {
 	mt, ok := s.tournaments[id]
@@ -222,12 +233,8 @@ func (s *MemStore) DeletePlayer(_ context.Context, tid, pid string,
 func (s *MemStore) WithdrawDuringGame(_ context.Context, tid string, n, t int, pid string,
 	decide func(*tournament.Tournament, *tournament.Round, []int, tournament.Player) (*tournament.GameWithdrawal, error),
 ) (*tournament.GameWithdrawal, error) {
-	mt, err := s.lock(tid)
+	mt, r, err := s.lockRound(tid, n)
 	defer s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	r, err := mt.round(n)
 	if err != nil {
 		return nil, err
 	}
@@ -264,6 +271,49 @@ func (s *MemStore) WithdrawDuringGame(_ context.Context, tid string, n, t int, p
 	r.Tables[ti].Withdrawals = append(r.Tables[ti].Withdrawals, w)
 	mt.players[pi].Status = tournament.PlayerWithdrawn
 	return out, nil
+}
+
+// Reseat stores the tables decide changes in round n, keeping each as
+// drawn the first time it changes.
+func (s *MemStore) Reseat(_ context.Context, tid string, n int,
+	decide func(*tournament.Tournament, *tournament.Round, []int) ([]tournament.Table, error),
+) (*tournament.Round, error) {
+	mt, r, err := s.lockRound(tid, n)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var started []int
+	for k, ds := range mt.deals {
+		if k.Round == n && len(ds) > 0 && !slices.Contains(started, k.Table) {
+			started = append(started, k.Table)
+		}
+	}
+	for _, res := range mt.results {
+		if res.Key.Round == n && !slices.Contains(started, res.Key.Table) {
+			started = append(started, res.Key.Table)
+		}
+	}
+	slices.Sort(started)
+	view := clone(*r)
+	changed, err := decide(mt.tournament(), &view, started)
+	if err != nil {
+		return nil, err
+	}
+	for _, tb := range changed {
+		i := slices.IndexFunc(r.Tables, func(x tournament.Table) bool { return x.Number == tb.Number })
+		old := r.Tables[i]
+		tb = clone(tb)
+		tb.Drawn, tb.Withdrawals = old.Drawn, old.Withdrawals
+		if tb.Drawn == nil {
+			d := clone(old)
+			d.Drawn, d.Withdrawals = nil, nil
+			tb.Drawn = &d
+		}
+		r.Tables[i] = tb
+	}
+	out := clone(*r)
+	return &out, nil
 }
 
 // Players returns a tournament's players in registration order (none for

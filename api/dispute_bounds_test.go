@@ -115,3 +115,29 @@ func (c *closedRound) listDisputes(t *testing.T, query string) tDisputes {
 	c.s.must(t, http.StatusOK, &out, "GET", disputesPath(c.tt.ID)+query, c.ref.Token, nil)
 	return out
 }
+
+// TestRefereeTokensBounded (issue 13, a relative of item 3): a tournament
+// has at most 50 referee tokens, revoked ones included, so their list
+// stays short; the 51st is a 409 that says so, and the organizer alone
+// may issue them.
+func TestRefereeTokensBounded(t *testing.T) {
+	c := newClosedRound(t)
+	s, tid := c.s, c.tt.ID
+	path := "/api/v1/tournaments/" + tid + "/referees"
+	for i := 2; i <= 50; i++ { // newClosedRound issued the first
+		s.must(t, http.StatusCreated, nil, "POST", path, c.tt.OrganizerToken, map[string]string{"name": fmt.Sprint("Domare ", i)})
+	}
+	s.must(t, http.StatusOK, nil, "DELETE", path+"/"+c.ref.ID, c.tt.OrganizerToken, nil)
+	c.runCases(t, []refCase{
+		{"the 51st token", "POST", path, c.tt.OrganizerToken, map[string]string{"name": "En till"}, 409, "too_many_referee_tokens"},
+		{"a (revoked) referee issuing one", "POST", path, c.ref.Token, map[string]string{"name": "En till"}, 401, ""},
+		{"a table issuing one", "POST", path, c.round.Tables[0].Code, map[string]string{"name": "En till"}, 403, "forbidden"},
+	})
+	var list struct {
+		Referees []tReferee `json:"referees"`
+	}
+	s.must(t, http.StatusOK, &list, "GET", path, c.tt.OrganizerToken, nil)
+	if len(list.Referees) != 50 {
+		t.Errorf("the list holds %d referee tokens, want 50", len(list.Referees))
+	}
+}

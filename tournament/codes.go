@@ -102,6 +102,7 @@ const (
 	CodeTooManyDeals             = "too_many_deals"
 	CodeTooManyDisputes          = "too_many_disputes"
 	CodeTooManyPlayers           = "too_many_players"
+	CodeTooManyRefereeTokens     = "too_many_referee_tokens"
 	CodeTooManyRows              = "too_many_rows"
 	CodeTournamentFinished       = "tournament_finished"
 	CodeTournamentNotFound       = "tournament_not_found"

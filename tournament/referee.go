@@ -40,7 +40,10 @@ type IssuedRefereeToken struct {
 // row lock on a snapshot loaded inside the transaction.
 type RefereeStore interface {
 	// AddRefereeToken stores a referee token under its hash.
-	AddRefereeToken(ctx context.Context, t *RefereeToken, hash []byte) error
+	// AddRefereeToken stores a referee token under its hash after check
+	// approves the number of tokens, revoked ones included, the
+	// tournament already has (counted under the tournament's lock).
+	AddRefereeToken(ctx context.Context, t *RefereeToken, hash []byte, check func(issued int) error) error
 	// RevokeRefereeToken marks a token revoked at now; not_found when the
 	// tournament has no such token, conflict when it is already revoked.
 	RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*RefereeToken, error)
@@ -103,7 +106,13 @@ func LooksLikeRefereeToken(token string) bool {
 	return strings.HasPrefix(token, refereePrefix) && len(token) == len(refereePrefix)+43
 }
 
-// IssueToken creates a referee token. Only the organizer may.
+// MaxRefereeTokens bounds the referee tokens of a tournament, revoked ones
+// included, so that the list of them stays short (issue 13: no list grows
+// without bound).
+const MaxRefereeTokens = 50
+
+// IssueToken creates a referee token. Only the organizer may, and at most
+// MaxRefereeTokens per tournament.
 func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*IssuedRefereeToken, error) {
 	if err := a.requireOrganizer(); err != nil {
 		return nil, err
@@ -126,7 +135,14 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
-	if err := r.store.AddRefereeToken(auditAs(ctx, a), &t, HashToken(token)); err != nil {
+	err = r.store.AddRefereeToken(auditAs(ctx, a), &t, HashToken(token), func(issued int) error {
+		if issued >= MaxRefereeTokens {
+			return Errorf(KindConflict, CodeTooManyRefereeTokens,
+				"this tournament already has %d referee tokens, the most it may have (revoked ones count too)", issued)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &IssuedRefereeToken{RefereeToken: t, Token: token}, nil

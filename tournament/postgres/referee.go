@@ -27,9 +27,20 @@ func scanReferee(row pgx.Row, extra ...any) (*tournament.RefereeToken, error) {
 }
 
 // AddRefereeToken stores a referee token under its hash.
-func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken, hash []byte) error {
+func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken, hash []byte, check func(int) error) error {
 	return s.write(ctx, "referee token", func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO referee_tokens (tournament_id, id, name, token_hash, created_by, created_at)
+		if _, err := lockTournament(ctx, tx, t.TournamentID); err != nil {
+			return err
+		}
+		var issued int
+		err := tx.QueryRow(ctx, `SELECT count(*) FROM referee_tokens WHERE tournament_id = $1`, t.TournamentID).Scan(&issued)
+		if err != nil {
+			return err
+		}
+		if err := check(issued); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO referee_tokens (tournament_id, id, name, token_hash, created_by, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.TournamentID, t.ID, t.Name, hash, t.CreatedBy, t.CreatedAt)
 		return err
 	})

@@ -176,6 +176,8 @@ func TestRefereeEndpoints(t *testing.T) {
 		{"rule disqualifying a stranger", "POST", ruling, c.ref.Token, map[string]any{"decision": "rejected", "reason": "x", "disqualify": []string{"p99"}}, 400, "invalid_disqualify"},
 		{"rule with an invalid record", "POST", ruling, c.ref.Token, map[string]any{"decision": "upheld", "reason": "x", "record": map[string]any{"players": tb.Players, "first_dealer": firstDealerOf(tb, 1), "deals": []any{}}}, 422, "invalid_record"},
 		{"rule with another table's record", "POST", ruling, c.ref.Token, map[string]any{"decision": "upheld", "reason": "x", "record": json.RawMessage(cleanGame(t, []string{"p1", "p2", "p3"}, "p1"))}, 422, "players_mismatch"},
+		{"rule upheld without a remedy", "POST", ruling, c.ref.Token, map[string]any{"decision": "upheld", "reason": "the sheet is wrong"}, 422, "remedy_required"},
+		{"rule upheld without a remedy as organizer", "POST", ruling, org, map[string]any{"decision": "upheld", "reason": "the sheet is wrong"}, 422, "remedy_required"},
 		{"rule on an unknown dispute", "POST", base + "/disputes/999/ruling", c.ref.Token, map[string]any{"decision": "rejected", "reason": "x"}, 404, "dispute_not_found"},
 		{"rule", "POST", ruling, c.ref.Token, map[string]any{"decision": "rejected", "reason": "the sheet is right"}, 200, ""},
 		{"rule again", "POST", ruling, org, map[string]any{"decision": "upheld", "reason": "x"}, 409, "dispute_ruled"},

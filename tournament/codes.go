@@ -79,6 +79,7 @@ const (
 	CodeRefereeOnly              = "referee_only"
 	CodeReferenceViolation       = "reference_violation"
 	CodeRegistrationClosed       = "registration_closed"
+	CodeRemedyRequired           = "remedy_required"
 	CodeResultExists             = "result_exists"
 	CodeResultNotFound           = "result_not_found"
 	CodeResultRuled              = "result_ruled"

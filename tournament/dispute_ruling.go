@@ -151,6 +151,11 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 	if d.Status != DisputeOpen {
 		return nil, Errorf(KindConflict, CodeDisputeRuled, "dispute %d was already ruled", d.ID)
 	}
+	if n.Decision == DecisionUpheld && n.Record == nil && len(n.Adjustments) == 0 && len(n.Disqualify) == 0 {
+		// Upholding a dispute says the result was wrong: the ruling must say what replaces it.
+		return nil, Errorf(KindRejected, CodeRemedyRequired,
+			"an upheld dispute needs a remedy: a corrected record, a point adjustment or a disqualification")
+	}
 	tb, err := gameOf(st, d.Key)
 	if err != nil {
 		return nil, err

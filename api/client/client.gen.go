@@ -2970,7 +2970,7 @@ type ClientInterface interface {
 
 	// RuleDisputeWithBody Rule on a dispute (referee, organizer).
 	//
-	// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+	// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2979,7 +2979,7 @@ type ClientInterface interface {
 
 	// RuleDispute Rule on a dispute (referee, organizer).
 	//
-	// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+	// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3931,7 +3931,7 @@ func (c *Client) GetDispute(ctx context.Context, tid string, id string, reqEdito
 
 // RuleDisputeWithBody Rule on a dispute (referee, organizer).
 //
-// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3950,7 +3950,7 @@ func (c *Client) RuleDisputeWithBody(ctx context.Context, tid string, id string,
 
 // RuleDispute Rule on a dispute (referee, organizer).
 //
-// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8560,7 +8560,7 @@ type ClientWithResponsesInterface interface {
 
 	// RuleDisputeWithBodyWithResponse Rule on a dispute (referee, organizer).
 	//
-	// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+	// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8569,7 +8569,7 @@ type ClientWithResponsesInterface interface {
 
 	// RuleDisputeWithResponse Rule on a dispute (referee, organizer).
 	//
-	// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+	// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15066,7 +15066,7 @@ func (c *ClientWithResponses) GetDisputeWithResponse(ctx context.Context, tid st
 
 // RuleDisputeWithBodyWithResponse Rule on a dispute (referee, organizer).
 //
-// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15081,7 +15081,7 @@ func (c *ClientWithResponses) RuleDisputeWithBodyWithResponse(ctx context.Contex
 
 // RuleDisputeWithResponse Rule on a dispute (referee, organizer).
 //
-// `upheld` or `rejected` with a reason. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
+// `upheld` or `rejected` with a reason. An upheld ruling needs a remedy (a corrected `record`, an adjustment or a disqualification): without one it is 422 `remedy_required`. Adjustments are their own records (never an edit of the game) added to the standings; disqualified players leave advancement and are marked in the standings; a corrected game record (upheld only) becomes the game's effective result while the original stays in the history; a forfeit the engine finds in it places that player last in the game. For a closed round that is still the latest, advancement is decided again at once.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

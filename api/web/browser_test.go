@@ -359,10 +359,13 @@ func mustAtoi(t *testing.T, s string) int {
 
 // viewports are the sizes every page is looked at: a true 360 px phone
 // and a desktop.
-var viewports = []struct {
+var viewports = []viewport{{"phone", 360, 740}, {"desktop", 1366, 900}}
+
+// viewport is a screen size pages are looked at.
+type viewport struct {
 	name string
 	w, h int
-}{{"phone", 360, 740}, {"desktop", 1366, 900}}
+}
 
 // shootPages opens each of pages (name to path) at phone and desktop
 // width in Swedish and English, runs check on it and writes a screenshot

@@ -455,15 +455,34 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	if !strings.Contains(list.Body, `href="`+dispute+`"`) {
 		t.Fatalf("the referee's list does not link the dispute %s", dispute)
 	}
-	checkPage(t, "dispute", referee.mustGet(dispute, http.StatusOK))
+	shown := referee.mustGet(dispute, http.StatusOK)
+	checkPage(t, "dispute", shown)
+	// The dispute page shows the disputed result in the score-sheet grid: p[0]'s last trick in deal 1.
+	if !strings.Contains(shown.Body, `name="d0_s0_last" id="d0_s0_last" value="5"`) || !strings.Contains(shown.Body, `name="ended" value="time" checked`) {
+		t.Errorf("the dispute page does not show the disputed result in the grid")
+	}
+	if strings.Contains(shown.Body, "JSON") {
+		t.Errorf("the dispute page asks the referee for JSON")
+	}
+	noRemedy := referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {"the sheet was wrong"}})
+	if noRemedy.Status != http.StatusUnprocessableEntity || !strings.Contains(noRemedy.Body, "An upheld dispute needs a remedy") ||
+		!strings.Contains(noRemedy.Body, `id="correct" aria-invalid="true"`) {
+		t.Errorf("upheld without a remedy = %d, want 422 saying a remedy is needed, the correction box marked", noRemedy.Status)
+	}
+	checkPage(t, "dispute upheld without a remedy", noRemedy)
+	badSheet := referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {"the sheet was wrong"},
+		"correct": {"1"}, "rows": {"12"}, "ended": {"time"}, "d0_s0_last": {"5"}, "d0_s1_last": {"5"}})
+	if badSheet.Status != http.StatusUnprocessableEntity || !strings.Contains(badSheet.Body, `id="err-1" role="alert"`) {
+		t.Errorf("upheld with a wrong sheet = %d, want 422 with the error at deal 1", badSheet.Status)
+	}
 	bad := referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {""}})
 	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Body, `id="reason" name="reason" required aria-invalid="true"`) {
 		t.Errorf("ruling without a reason = %d, want 400 with the reason field marked", bad.Status)
 	}
 	checkPage(t, "dispute with an error", bad)
-	fixed := tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[1]: {"last_trick": 5}})
+	// The correction: the last trick was p[1]'s, entered in the grid.
 	r = referee.post(dispute, dispute+"/ruling", url.Values{"decision": {"upheld"}, "reason": {"the sheet was wrong"},
-		"record": {string(fixed)}})
+		"correct": {"1"}, "rows": {"12"}, "ended": {"time"}, "d0_s1_last": {"5"}})
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("ruling = %d, want 303\n%s", r.Status, r.Body)
 	}

@@ -2,13 +2,16 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -127,6 +130,10 @@ type disputeData struct {
 	Field    string
 	Values   map[string]string
 	Decision string
+	// Grid is the disputed result as a score sheet, the form of a
+	// correction; Correct tells that the referee ticked it.
+	Grid    *resultData
+	Correct bool
 }
 
 func (h *Handler) disputePage(c echo.Context) error {
@@ -160,6 +167,11 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 		d.Verdict = verdictSummary(disp.Verdict)
 	}
 	d.Deal = dealOf(disp)
+	if d.Grid == nil && disp.Ruling == nil {
+		if d.Grid, _, err = h.disputeGrid(c, p, st, disp, nil); err != nil {
+			return h.fail(c, err)
+		}
+	}
 	p.Title = p.T("d.one", disp.ID)
 	p.Data = d
 	return h.render(c, status, "dispute", p)
@@ -214,35 +226,61 @@ func (h *Handler) openDispute(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(disp.ID, 10))
 }
 
-// ruleDispute records a ruling: the decision, the reason, an optional
-// corrected record, disqualifications and one point adjustment. Errors
-// are shown next to the fields.
+// ruleDispute records a ruling: the decision, the reason, a correction
+// entered in the score-sheet grid, disqualifications and one point
+// adjustment. Errors are shown next to the fields.
 func (h *Handler) ruleDispute(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeDisputeNotFound, "dispute %q not found", c.Param("id")))
 	}
-	values := map[string]string{"reason": c.FormValue("reason"), "record": c.FormValue("record"),
+	values := map[string]string{"reason": c.FormValue("reason"),
 		"adjust_player": c.FormValue("adjust_player"), "adjust_points": c.FormValue("adjust_points")}
-	n := tournament.NewRuling{Decision: c.FormValue("decision"), Reason: values["reason"],
-		Record: json.RawMessage(strings.TrimSpace(values["record"]))}
+	n := tournament.NewRuling{Decision: c.FormValue("decision"), Reason: values["reason"]}
 	form, _ := c.FormParams()
 	n.Disqualify = form["disqualify"]
+	again := disputeData{Values: values, Decision: n.Decision, Correct: c.FormValue("correct") == "1"}
 	if pts := strings.TrimSpace(values["adjust_points"]); pts != "" {
 		v, err := strconv.Atoi(pts)
 		if err != nil {
-			return h.renderDispute(c, http.StatusBadRequest, disputeData{Error: "adjust_points: " + pts,
-				Field: "adjust_points", Values: values, Decision: n.Decision})
+			again.Error, again.Field = translate(h.language(c), "d.e.points"), "adjust_points"
+			return h.renderDispute(c, http.StatusBadRequest, again)
 		}
 		n.Adjustments = []tournament.NewAdjustment{{Player: values["adjust_player"], Points: v}}
+	}
+	var dealRows []int
+	var t tournament.Table
+	var p *page
+	var names map[string]tournament.Player
+	if again.Correct {
+		var st *tournament.State
+		var disp *tournament.Dispute
+		if p, st, disp, err = h.disputeOf(c, id); err != nil {
+			return h.fail(c, err)
+		}
+		if again.Grid, t, err = h.disputeGrid(c, p, st, disp, c.FormValue); err != nil {
+			return h.fail(c, err)
+		}
+		names = playerIndex(st)
+		n.Record, dealRows = buildRecord(t, again.Grid, lastTrickPoints(st.Tournament.Settings.Rules), p)
+		if n.Record == nil {
+			return h.renderDispute(c, http.StatusUnprocessableEntity, again)
+		}
 	}
 	tid := c.Param("tid")
 	if _, err := h.deps.Referees.Rule(c.Request().Context(), consoleActor(c), tid, id, n); err != nil {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.fail(c, err)
 		}
-		return h.renderDispute(c, httpx.StatusOf(err), disputeData{Error: tournament.ErrorMessage(err), Field: fieldOf(err),
-			Values: values, Decision: n.Decision})
+		again.Error, again.Field = tournament.ErrorMessage(err), fieldOf(err)
+		switch {
+		case tournament.ErrorCode(err) == tournament.CodeRemedyRequired:
+			again.Error, again.Field = translate(h.language(c), "d.e.remedy"), "correct"
+		case again.Grid != nil && (again.Field == "record" || len(problemsOf(err)) > 0):
+			placeErrors(p, again.Grid, err, dealRows, t, names)
+			again.Error, again.Field = translate(h.language(c), "d.e.sheet"), "correct"
+		}
+		return h.renderDispute(c, httpx.StatusOf(err), again)
 	}
 	h.cache.invalidate(tid)
 	return c.Redirect(http.StatusSeeOther, disputesURL(tid)+"/"+strconv.FormatInt(id, 10)+"?saved=1")
@@ -254,4 +292,98 @@ func dealOf(d *tournament.Dispute) int {
 		return 0
 	}
 	return *d.Deal
+}
+
+// disputeOf loads the page, the tournament and dispute id.
+func (h *Handler) disputeOf(c echo.Context, id int64) (*page, *tournament.State, *tournament.Dispute, error) {
+	p, st, err := h.tournamentPageStart(c, "d.title", "disputes")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	disp, err := h.deps.Referees.Dispute(c.Request().Context(), consoleActor(c), st.Tournament.ID, id)
+	return p, st, disp, err
+}
+
+// disputeGrid builds the score-sheet grid of a dispute's game: prefilled
+// with the game's effective result (the disputed record) when values is
+// nil, else with the form's values.
+func (h *Handler) disputeGrid(c echo.Context, p *page, st *tournament.State, disp *tournament.Dispute, values func(string) string) (*resultData, tournament.Table, error) {
+	k := disp.Key
+	r := roundOf(st, k.Round)
+	if r == nil {
+		return nil, tournament.Table{}, tournament.RoundNotFound(k.Round)
+	}
+	t, ok := r.Table(k.Table)
+	if !ok {
+		return nil, t, tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound, "no table %d in round %d", k.Table, k.Round)
+	}
+	names := playerIndex(st)
+	g := &resultData{Round: k.Round, Table: k.Table, Game: k.Game, ids: t.Players,
+		Columns: 2 + len(sheetSources)*len(t.Players), Caption: p.T("d.sheet")}
+	for _, pid := range t.Players {
+		g.Players = append(g.Players, names[pid].Name)
+	}
+	rows := resultRowsMin
+	if values == nil {
+		sheet, ended, deals, err := h.effectiveSheet(c, st.Tournament.ID, k, t.Players)
+		if err != nil {
+			return nil, t, err
+		}
+		values, g.Ended = func(name string) string { return sheet[name] }, ended
+		rows = max(rows, deals+2)
+	} else {
+		n, _ := strconv.Atoi(c.FormValue("rows"))
+		rows, g.Ended = max(rows, n), c.FormValue("ended") != ""
+	}
+	g.RowCount = min(rows, resultRowsMax)
+	g.Rows = formRows(p, st, t, k.Game, g.RowCount, values)
+	return g, t, nil
+}
+
+// effectiveSheet reads a game's effective result as the grid's values by
+// field name, whether it was entered as a score sheet or as full deals:
+// the engine's awards are the sheet. It also says whether time ended the
+// game and how many deals it had.
+func (h *Handler) effectiveSheet(c echo.Context, tid string, k tournament.GameKey, players []string) (map[string]string, bool, int, error) {
+	full, err := h.deps.Tournaments.TableResults(c.Request().Context(), tid, k.Round, k.Table)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	vals := map[string]string{}
+	for _, fr := range full {
+		if fr.Key.Game != k.Game {
+			continue
+		}
+		var gr engine.GameResult
+		var rec struct {
+			EndedBy string `json:"ended_by"`
+		}
+		_ = json.Unmarshal(fr.Result, &gr)
+		_ = json.Unmarshal(fr.Record, &rec)
+		for d, deal := range gr.Deals {
+			for _, a := range deal.Awards {
+				seat := slices.Index(players, a.Player)
+				col, ok := sheetColumn[a.Source]
+				if seat < 0 || !ok || a.Points == 0 {
+					continue
+				}
+				v := strconv.Itoa(a.Points)
+				if a.Source == engine.SourceChicago {
+					v = "C" + v
+				}
+				vals[fieldName(d, seat, sheetSources[col])] = v
+			}
+		}
+		return vals, rec.EndedBy != "", len(gr.Deals), nil
+	}
+	return vals, false, 0, nil
+}
+
+// problemsOf returns the engine's problems an error carries.
+func problemsOf(err error) []engine.Problem {
+	var te *tournament.Error
+	if errors.As(err, &te) {
+		return te.Problems()
+	}
+	return nil
 }

@@ -53,7 +53,8 @@ type resultData struct {
 	Dealer             string
 	Rows               []formRow
 	RowCount           int
-	Columns            int // of the grid: deal, dealer and four a player
+	Columns            int    // of the grid: deal, dealer and four a player
+	Caption            string // the grid's caption
 	Ended              bool
 	Record             string
 	RecordErrors       []string
@@ -115,6 +116,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 		}
 	}
 	p.Title = p.T("r.title", n, tn, g)
+	d.Caption = p.Title
 	p.Organizer = true
 	return p, st, t, d, nil
 }

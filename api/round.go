@@ -60,6 +60,7 @@ type drawRequest struct {
 	FixedTables map[string]int `json:"fixed_tables"`
 	KeepApart   [][]string     `json:"keep_apart"`
 	ClubsApart  bool           `json:"clubs_apart"`
+	SeedBy      string         `json:"seed_by"`
 }
 
 func (s *Server) drawRound(c echo.Context) error {
@@ -71,8 +72,18 @@ func (s *Server) drawRound(c echo.Context) error {
 		}
 	}
 	a := actorOf(c)
-	r, err := svc.DrawRoundWith(c.Request().Context(), a, c.Param("tid"), tournament.DrawOptions{Seed: req.Seed, FixedTables: req.FixedTables,
-		KeepApart: req.KeepApart, ClubsApart: req.ClubsApart})
+	opts := tournament.DrawOptions{Seed: req.Seed, FixedTables: req.FixedTables, KeepApart: req.KeepApart, ClubsApart: req.ClubsApart}
+	switch req.SeedBy {
+	case "":
+	case "rating":
+		var err error
+		if opts, err = s.deps.Register.SeedByRating(c.Request().Context(), c.Param("tid"), opts); err != nil {
+			return err
+		}
+	default:
+		return tournament.InvalidField("seed_by", "seed_by must be \"rating\" or left out, not %q", req.SeedBy)
+	}
+	r, err := svc.DrawRoundWith(c.Request().Context(), a, c.Param("tid"), opts)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,35 @@ func TestReseatHTTP(t *testing.T) {
 	p := wantProblem(t, "a table that has started", resp, body, 409, "table_has_result")
 	if !strings.Contains(p.Detail, "only before its first result") {
 		t.Errorf("detail %q does not say why", p.Detail)
+	}
+}
+
+// TestDrawSeedByRatingHTTP: seed_by "rating" draws round 1 with the
+// rating pots stored as its constraints (nobody is rated yet: pots in
+// registration order); any other seed_by is 400.
+func TestDrawSeedByRatingHTTP(t *testing.T) {
+	s := startRefereeServer(t).testServer
+	tt := s.createTournament(t, `{"name":"Seeded","format":"sm"}`)
+	s.importPlayers(t, tt, 8)
+	path := fmt.Sprintf("/api/v1/tournaments/%s/rounds", tt.ID)
+	resp, body := s.call(t, "POST", path, tt.OrganizerToken, map[string]any{"seed": 3, "seed_by": "elo"})
+	wantProblem(t, "seed_by elo", resp, body, 400, "invalid_seed_by")
+	var rd tRound
+	s.must(t, http.StatusCreated, &rd, "POST", path, tt.OrganizerToken, map[string]any{"seed": 3, "seed_by": "rating"})
+	var draw struct {
+		Constraints struct {
+			KeepApart [][]string `json:"keep_apart"`
+		} `json:"constraints"`
+	}
+	s.must(t, http.StatusOK, &draw, "GET", path+"/1/draw", "", nil)
+	if got := fmt.Sprint(draw.Constraints.KeepApart); got != "[[p1 p2] [p3 p4] [p5 p6] [p7 p8]]" {
+		t.Errorf("published pots = %s, want the players in pots of two (no ratings yet: registration order)", got)
+	}
+	for _, tb := range rd.Tables {
+		for i := 1; i <= 7; i += 2 {
+			if slices.Contains(tb.Players, fmt.Sprintf("p%d", i)) && slices.Contains(tb.Players, fmt.Sprintf("p%d", i+1)) {
+				t.Errorf("table %d seats p%d and p%d of one pot", tb.Number, i, i+1)
+			}
+		}
 	}
 }

@@ -757,6 +757,21 @@ func (e UpdatePlayerJSONBodyStatus) Valid() bool {
 	}
 }
 
+// Defines values for DrawRoundJSONBodySeedBy.
+const (
+	Rating DrawRoundJSONBodySeedBy = "rating"
+)
+
+// Valid indicates whether the value is a known member of the DrawRoundJSONBodySeedBy enum.
+func (e DrawRoundJSONBodySeedBy) Valid() bool {
+	switch e {
+	case Rating:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SetClockJSONBodyAction.
 const (
 	SetClockJSONBodyActionAdd      SetClockJSONBodyAction = "add"
@@ -2060,6 +2075,9 @@ type DrawRoundJSONBody struct {
 	// KeepApart Groups of player ids no two of whom should share a table; kept whenever the seating can (a group larger than the number of tables cannot be).
 	KeepApart *[][]string `json:"keep_apart,omitempty"`
 	Seed      *int        `json:"seed,omitempty"`
+
+	// SeedBy `rating`: seed the draw by the players' ratings: the active players, best rated first (unrated after them), are cut into pots of one player per table and each pot is kept apart, so the strongest are spread over the tables (stored with the round as keep-apart groups; `revisor seat --draw` replays it). Meant for round 1. See docs/tournaments.md.
+	SeedBy *DrawRoundJSONBodySeedBy `json:"seed_by,omitempty"`
 }
 
 // DrawRoundParams defines parameters for DrawRound.
@@ -2067,6 +2085,9 @@ type DrawRoundParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// DrawRoundJSONBodySeedBy defines parameters for DrawRound.
+type DrawRoundJSONBodySeedBy string
 
 // SetClockJSONBody defines parameters for SetClock.
 type SetClockJSONBody struct {

@@ -105,6 +105,7 @@ const (
 	CodeTooManyPlayers           = "too_many_players"
 	CodeTooManyRefereeTokens     = "too_many_referee_tokens"
 	CodeTooManyRows              = "too_many_rows"
+	CodeTooManyTieResolutions    = "too_many_tie_resolutions"
 	CodeTournamentFinished       = "tournament_finished"
 	CodeTournamentNotFound       = "tournament_not_found"
 	CodeTournamentRequired       = "tournament_required"

@@ -175,3 +175,25 @@ func TestUnitEveningStandings(t *testing.T) {
 		t.Fatal("no placement points were given")
 	}
 }
+
+// TestTieResolutionsBounded (issue 13, a relative of item 3): a tie may
+// be resolved again while the round is open, but a table has at most
+// MaxTieResolutions in a round; past it a 409 that says so.
+func TestTieResolutionsBounded(t *testing.T) {
+	f := newFixture(t, 4, 1)
+	tb := f.round.Tables[0]
+	p := tb.Players
+	game := tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}})
+	if _, err := f.svc.SubmitGame(f.ctx, org, f.key(tb.Number, 1), game); err != nil {
+		t.Fatal(err)
+	}
+	tied := []string{p[1], p[2], p[3]}
+	for i := range tournament.MaxTieResolutions {
+		if _, err := f.svc.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, ""); err != nil {
+			t.Fatalf("resolution %d: %v", i+1, err)
+		}
+		tied[0], tied[1] = tied[1], tied[0]
+	}
+	_, err := f.svc.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, "")
+	wantCode(t, "one resolution past the bound", err, tournament.CodeTooManyTieResolutions)
+}

@@ -272,8 +272,36 @@ func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, pl
 		return nil, InvalidField("note", "note is longer than 1000 bytes")
 	}
 	res := &TieResolution{Round: n, Players: players, Method: method, Note: note, By: a.String(), CreatedAt: s.clock()}
-	err := s.store.AddTieResolution(auditAs(ctx, a), tid, res, func(st *State) error { return checkTie(st, n, players) })
+	err := s.store.AddTieResolution(auditAs(ctx, a), tid, res, func(st *State) error {
+		if err := checkTie(st, n, players); err != nil {
+			return err
+		}
+		return tieRoom(st, n, players[0])
+	})
 	return res, err
+}
+
+// MaxTieResolutions bounds the tie resolutions one table may have in a
+// round: a tie may be resolved again while the round is open (the latest
+// stands), but not without end, since every snapshot reads them all.
+const MaxTieResolutions = 10
+
+// tieRoom refuses a resolution at player's table of round n when the table
+// already has MaxTieResolutions.
+func tieRoom(st *State, n int, player string) error {
+	r := &st.Rounds[n-1]
+	tb, _ := r.TableOf(player)
+	count := 0
+	for _, res := range st.Resolutions {
+		if res.Round == n && len(res.Players) > 0 && slices.Contains(tb.Players, res.Players[0]) {
+			count++
+		}
+	}
+	if count >= MaxTieResolutions {
+		return Errorf(KindConflict, CodeTooManyTieResolutions,
+			"table %d of round %d already has %d tie resolutions, the most a table may have", tb.Number, n, count)
+	}
+	return nil
 }
 
 // checkTie checks that players are tied at one table of round n, with all

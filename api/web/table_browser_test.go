@@ -395,7 +395,14 @@ func playTable(t *testing.T, b *tab, base, tid, lang, code string, tb tournament
 			cut = time.Now()
 		}
 	}
-	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll("#deals > tbody:first-of-type tr").length`))
+	// The page loads itself again when its game ends: count the deals on
+	// the finished game's page, not on the one it leaves.
+	const count = `document.querySelectorAll("#deals > tbody:first-of-type tr").length`
+	if err := b.untilAcrossLoads("the finished game shown", serverHas(len(deals), true)+
+		` && !document.getElementById("deal-form") && `+count+` > 0`, 60*time.Second); err != nil {
+		return 0, err
+	}
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](count))
 	if err != nil {
 		return 0, fmt.Errorf("%s: count the deals: %w", b.name, err)
 	}

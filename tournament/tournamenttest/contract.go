@@ -294,23 +294,67 @@ func jsonEqual(a, b json.RawMessage) bool {
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
 
+// Evening is what PlayEvening played: each round as drawn and each game's
+// record, so that ReplayEvening can play the same night on another store.
+type Evening struct {
+	Players int
+	Rounds  []tournament.Round
+	Records map[tournament.GameKey][]byte // keyed without the tournament's ID
+}
+
 // PlayEvening plays a Swiss club night of players players and two rounds
-// of games games per table through svc, the organizer submitting each
-// game as a score sheet drawn from seed, and returns the final standings.
-// Two stores driven by it give the same standings when they keep the same
-// contract.
-func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint64) (string, []tournament.Standing) {
+// through svc, the organizer submitting each game as a score sheet drawn
+// from seed, and returns the evening and its final standings.
+func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint64) (*Evening, []tournament.Standing) {
 	tb.Helper()
-	ctx := context.Background()
-	tid := mustCreate(tb, svc, players)
+	ev := &Evening{Players: players, Records: map[tournament.GameKey][]byte{}}
 	rng := rand.New(rand.NewPCG(seed, seed))
-	for n := 1; n <= 2; n++ {
+	st := playRounds(tb, svc, ev, func(tid string, _ int) *tournament.Round {
 		rd := mustDraw(tb, svc, tid)
+		ev.Rounds = append(ev.Rounds, clone(*rd))
+		return rd
+	}, func(k tournament.GameKey, table tournament.Table) []byte {
+		rec := SheetGame(rng, table.Players, table.FirstDealerOf(k.Game))
+		ev.Records[tournament.GameKey{Round: k.Round, Table: k.Table, Game: k.Game}] = rec
+		return rec
+	})
+	return ev, st
+}
+
+// ReplayEvening plays ev again through svc on store, its rounds stored as
+// they were drawn (the draw's search may stop at its time cap on a loaded
+// machine, so a fresh draw could differ), and returns the final standings.
+// Two stores that keep the same contract give the same standings.
+func ReplayEvening(tb testing.TB, svc *tournament.Service, store tournament.Store, ev *Evening) []tournament.Standing {
+	tb.Helper()
+	return playRounds(tb, svc, ev, func(tid string, n int) *tournament.Round {
+		rd, err := store.DrawRound(auditCtx(), tid, func(*tournament.State) (*tournament.Round, error) {
+			r := clone(ev.Rounds[n-1])
+			r.TournamentID = tid
+			return &r, nil
+		})
+		if err != nil {
+			tb.Fatalf("storing round %d as drawn: %v", n, err)
+		}
+		return rd
+	}, func(k tournament.GameKey, _ tournament.Table) []byte {
+		return ev.Records[tournament.GameKey{Round: k.Round, Table: k.Table, Game: k.Game}]
+	})
+}
+
+// playRounds creates the night's tournament and plays its two rounds: draw
+// gives each round, record each game's record.
+func playRounds(tb testing.TB, svc *tournament.Service, ev *Evening, draw func(tid string, n int) *tournament.Round,
+	record func(tournament.GameKey, tournament.Table) []byte) []tournament.Standing {
+	ctx := context.Background()
+	tid := mustCreate(tb, svc, ev.Players)
+	for n := 1; n <= 2; n++ {
+		rd := draw(tid, n)
 		tt, _ := svc.Tournament(ctx, tid)
 		for _, table := range rd.Tables {
 			for g := 1; g <= tt.Settings.GamesPerRound; g++ {
 				k := tournament.GameKey{TournamentID: tid, Round: n, Table: table.Number, Game: g}
-				if _, err := svc.SubmitGame(ctx, org, k, SheetGame(rng, table.Players, table.FirstDealerOf(g))); err != nil {
+				if _, err := svc.SubmitGame(ctx, org, k, record(k, table)); err != nil {
 					tb.Fatalf("SubmitGame(%+v): %v", k, err)
 				}
 			}
@@ -323,7 +367,7 @@ func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint6
 	if err != nil {
 		tb.Fatalf("Standings: %v", err)
 	}
-	return tid, st
+	return st
 }
 
 // appendNextDealContract: a deal stored with its running state is read

@@ -470,4 +470,10 @@ var messagesDA = map[string]string{
 	"tc.move":                         "Flyt",
 	"tc.reseat.started":               "Bordet er begyndt at spille: det kan ikke længere ændres.",
 	"tc.tableof":                      "Bord %d: %s",
+	"e.internal":                      "Noget gik galt på serveren; prøv igen om lidt.",
+	"e.tournament_not_found":          "Der findes ingen turnering med det ID.",
+	"e.player_not_found":              "Der findes ingen sådan spiller i turneringen.",
+	"e.round_not_found":               "Den runde er ikke trukket.",
+	"e.table_not_found":               "Der findes ikke noget sådant bord i runden.",
+	"e.language_not_found":            "Siderne findes på svensk, norsk, dansk og engelsk.",
 }

@@ -470,4 +470,10 @@ var messagesEN = map[string]string{
 	"tc.move":                         "Move",
 	"tc.reseat.started":               "This table has started: it can no longer be re-seated.",
 	"tc.tableof":                      "Table %d: %s",
+	"e.internal":                      "Something went wrong on the server; try again in a moment.",
+	"e.tournament_not_found":          "There is no tournament with that ID.",
+	"e.player_not_found":              "There is no such player in this tournament.",
+	"e.round_not_found":               "That round has not been drawn.",
+	"e.table_not_found":               "There is no such table in this round.",
+	"e.language_not_found":            "The pages are in Swedish, Norwegian, Danish and English.",
 }

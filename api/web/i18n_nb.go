@@ -470,4 +470,10 @@ var messagesNB = map[string]string{
 	"tc.move":                         "Flytt",
 	"tc.reseat.started":               "Bordet har begynt å spille: det kan ikke lenger endres.",
 	"tc.tableof":                      "Bord %d: %s",
+	"e.internal":                      "Noe gikk galt på serveren; prøv igjen om litt.",
+	"e.tournament_not_found":          "Det finnes ingen turnering med den ID-en.",
+	"e.player_not_found":              "Det finnes ingen slik spiller i turneringen.",
+	"e.round_not_found":               "Den runden er ikke trukket.",
+	"e.table_not_found":               "Det finnes ikke noe slikt bord i runden.",
+	"e.language_not_found":            "Sidene finnes på svensk, norsk, dansk og engelsk.",
 }

@@ -470,4 +470,10 @@ var messagesSV = map[string]string{
 	"tc.move":                         "Flytta",
 	"tc.reseat.started":               "Bordet har börjat spela: det kan inte längre ändras.",
 	"tc.tableof":                      "Bord %d: %s",
+	"e.internal":                      "Något gick fel på servern; försök igen om en stund.",
+	"e.tournament_not_found":          "Det finns ingen turnering med det ID:t.",
+	"e.player_not_found":              "Det finns ingen sådan spelare i turneringen.",
+	"e.round_not_found":               "Den ronden är inte lottad.",
+	"e.table_not_found":               "Det finns inget sådant bord i ronden.",
+	"e.language_not_found":            "Sidorna finns på svenska, norska, danska och engelska.",
 }

@@ -238,6 +238,15 @@ func TestLanguage(t *testing.T) {
 			}
 		}
 	}
+	// Error pages say what is missing in the visitor's language.
+	for lang, want := range map[string]string{"sv": "Det finns ingen turnering med det ID:t.", "nb": "Det finnes ingen turnering med den ID-en.",
+		"da": "Der findes ingen turnering med det ID.", "en": "There is no tournament with that ID."} {
+		b := s.browser(t)
+		b.lang = lang
+		if r := b.mustGet("/t/nonexistent", http.StatusNotFound); !strings.Contains(r.Body, want) {
+			t.Errorf("%s: the missing tournament's page does not say %q", lang, want)
+		}
+	}
 	// Without a tournament, and on a tournament without a default: English.
 	for _, p := range []string{"/", "/t/" + f.ID + "/standings"} {
 		b := s.browser(t)

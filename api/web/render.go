@@ -163,7 +163,11 @@ func (h *Handler) fail(c echo.Context, err error) error {
 	}
 	if status >= 500 {
 		h.log.Error("page failed", "path", c.Request().URL.Path, "error", err.Error())
-		msg = tournament.ErrorMessage(nil)
+		msg = p.T("e.internal")
+	} else if te := (*tournament.Error)(nil); errors.As(err, &te) {
+		if text, ok := messages[p.Lang]["e."+te.Code]; ok {
+			msg = text // the visitor's language, where the catalogue has the code
+		}
 	}
 	heading := p.T(fmt.Sprintf("err.%d", status))
 	if strings.HasPrefix(heading, "err.") {

@@ -141,3 +141,20 @@ func TestRefereeTokensBounded(t *testing.T) {
 		t.Errorf("the list holds %d referee tokens, want 50", len(list.Referees))
 	}
 }
+
+// TestReopeningsBounded (issue 13, a relative of item 3): a round's
+// results may be reopened at most 10 times; the 11th is a 409 that says
+// so, and only the organizer may reopen.
+func TestReopeningsBounded(t *testing.T) {
+	c := newClosedRound(t)
+	reopen := fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/reopen", c.tt.ID)
+	body := map[string]any{"reason": "ett protokoll saknades", "minutes": 5}
+	for range 10 {
+		c.s.must(t, http.StatusCreated, nil, "POST", reopen, c.tt.OrganizerToken, body)
+	}
+	c.runCases(t, []refCase{
+		{"the 11th reopening", "POST", reopen, c.tt.OrganizerToken, body, 409, "too_many_reopenings"},
+		{"a referee reopening", "POST", reopen, c.ref.Token, body, 403, "forbidden"},
+		{"reopening without a reason", "POST", reopen, c.tt.OrganizerToken, map[string]any{"minutes": 5}, 400, "invalid_reason"},
+	})
+}

@@ -104,6 +104,7 @@ const (
 	CodeTooManyDisputes          = "too_many_disputes"
 	CodeTooManyPlayers           = "too_many_players"
 	CodeTooManyRefereeTokens     = "too_many_referee_tokens"
+	CodeTooManyReopenings        = "too_many_reopenings"
 	CodeTooManyRows              = "too_many_rows"
 	CodeTooManyTieResolutions    = "too_many_tie_resolutions"
 	CodeTournamentFinished       = "tournament_finished"

@@ -141,6 +141,10 @@ func (r *Referees) SetCorrectionMinutes(ctx context.Context, a Actor, tid string
 	return r.store.SetCorrectionMinutes(auditAs(ctx, a), tid, minutes)
 }
 
+// MaxReopenings bounds how often one round's results may be reopened
+// (issue 13: every reopening is a row each referee decision reads).
+const MaxReopenings = 10
+
 // Reopen reopens round n's results for disputes for minutes, with a
 // reason. Only the organizer may, and only for a closed round.
 func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes int, reason string) (*Reopening, error) {
@@ -164,6 +168,16 @@ func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes i
 		}
 		if rd.Status != RoundClosed {
 			return Errorf(KindConflict, CodeRoundOpen, "round %d is still open; its results are not final", n)
+		}
+		count := 0
+		for _, ro := range st.Reopenings {
+			if ro.Round == n {
+				count++
+			}
+		}
+		if count >= MaxReopenings {
+			return Errorf(KindConflict, CodeTooManyReopenings,
+				"round %d was already reopened %d times, the most a round may be; reopen it for longer instead", n, count)
 		}
 		return nil
 	})

@@ -414,10 +414,14 @@ func (h *ImportedHistory) checkRest(st *State) error {
 		seen[key] = true
 		h.Confirmations[i].CreatedAt = x.CreatedAt.UTC()
 	}
+	reopened := map[int]int{}
 	for i, x := range h.Reopenings {
 		path := fmt.Sprintf("/history/reopenings/%d", i)
 		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != RoundClosed {
 			return importErr(path+"/round", "round %d is not a closed round", x.Round)
+		}
+		if reopened[x.Round]++; reopened[x.Round] > MaxReopenings {
+			return importErr(path, "round %d is reopened more than %d times", x.Round, MaxReopenings)
 		}
 		if err := importText(path+"/reason", x.Reason, maxDescription); err != nil {
 			return err

@@ -96,6 +96,10 @@ type consoleData struct {
 	Unconfirmed []unconfirmedView
 	// Preview is a player list read but not yet imported.
 	Preview *importPreview
+	// Find is a search of the server's register from the players page,
+	// Found the entries it matched (at most maxFound).
+	Find  string
+	Found []tournament.Person
 	// RefereeToken is a referee token just issued: shown this once.
 	RefereeToken, RefereeName string
 }
@@ -163,8 +167,19 @@ func (h *Handler) consolePage(c echo.Context) error {
 
 // consolePlayersPage lists the players with the forms that register them.
 func (h *Handler) consolePlayersPage(c echo.Context) error {
-	return h.renderConsole(c, http.StatusOK, "console_players", consoleData{Saved: c.QueryParam("saved") == "1"})
+	d := consoleData{Saved: c.QueryParam("saved") == "1", Find: strings.TrimSpace(c.QueryParam("find"))}
+	if d.Find != "" {
+		found, err := h.deps.Register.People(c.Request().Context(), d.Find, maxFound)
+		if err != nil {
+			return h.formError(c, "add", err, nil)
+		}
+		d.Found = found
+	}
+	return h.renderConsole(c, http.StatusOK, "console_players", d)
 }
+
+// maxFound bounds the register entries a search on the players page lists.
+const maxFound = 20
 
 // playerForms are the forms of the players page.
 var playerForms = map[string]bool{"add": true, "import": true, "players": true}
@@ -276,7 +291,8 @@ func (h *Handler) saved(c echo.Context, anchor string) error {
 
 func (h *Handler) addPlayer(c echo.Context) error {
 	svc := h.deps.Tournaments
-	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club")}
+	// person is set when the organizer picked the player from the register.
+	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club"), Person: c.FormValue("person")}
 	if _, err := svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), []tournament.NewPlayer{np}); err != nil {
 		return h.formError(c, "add", err, map[string]string{"name": np.Name, "club": np.Club})
 	}

@@ -476,4 +476,9 @@ var messagesDA = map[string]string{
 	"e.round_not_found":               "Den runde er ikke trukket.",
 	"e.table_not_found":               "Der findes ikke noget sådant bord i runden.",
 	"e.language_not_found":            "Siderne findes på svensk, norsk, dansk og engelsk.",
+	"c.find":                          "Søg i registret (navn eller klub)",
+	"c.findsubmit":                    "Søg",
+	"c.found.none":                    "Ingen i registret passer til »%s«: tilmeld en ny spiller nedenfor.",
+	"c.pick":                          "Tilmeld %s fra registret",
+	"c.addnew":                        "Eller tilmeld en ny: der oprettes en ny post i registret.",
 }

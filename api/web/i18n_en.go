@@ -476,4 +476,9 @@ var messagesEN = map[string]string{
 	"e.round_not_found":               "That round has not been drawn.",
 	"e.table_not_found":               "There is no such table in this round.",
 	"e.language_not_found":            "The pages are in Swedish, Norwegian, Danish and English.",
+	"c.find":                          "Find in the register (name or club)",
+	"c.findsubmit":                    "Search",
+	"c.found.none":                    "Nobody in the register matches “%s”: register a new player below.",
+	"c.pick":                          "Register %s from the register",
+	"c.addnew":                        "Or register someone new: a new entry of the register is made for them.",
 }

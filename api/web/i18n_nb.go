@@ -476,4 +476,9 @@ var messagesNB = map[string]string{
 	"e.round_not_found":               "Den runden er ikke trukket.",
 	"e.table_not_found":               "Det finnes ikke noe slikt bord i runden.",
 	"e.language_not_found":            "Sidene finnes på svensk, norsk, dansk og engelsk.",
+	"c.find":                          "Søk i registeret (navn eller klubb)",
+	"c.findsubmit":                    "Søk",
+	"c.found.none":                    "Ingen i registeret passer til «%s»: meld på en ny spiller nedenfor.",
+	"c.pick":                          "Meld på %s fra registeret",
+	"c.addnew":                        "Eller meld på en ny: en ny oppføring i registeret lages.",
 }

@@ -476,4 +476,9 @@ var messagesSV = map[string]string{
 	"e.round_not_found":               "Den ronden är inte lottad.",
 	"e.table_not_found":               "Det finns inget sådant bord i ronden.",
 	"e.language_not_found":            "Sidorna finns på svenska, norska, danska och engelska.",
+	"c.find":                          "Sök i registret (namn eller klubb)",
+	"c.findsubmit":                    "Sök",
+	"c.found.none":                    "Ingen i registret matchar ”%s”: anmäl en ny spelare nedan.",
+	"c.pick":                          "Anmäl %s från registret",
+	"c.addnew":                        "Eller anmäl någon ny: en ny post i registret skapas.",
 }

@@ -160,6 +160,7 @@ func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
 	console := []string{
 		"/t/" + f.ID + "/console", "/t/" + f.ID + "/console/players", "/t/" + f.ID + "/console/rounds/1/cards",
 		"/t/" + f.ID + "/console/rounds/1/tables/1/games/1", "/t/" + f.ID + "/console/rounds/1/tables/1", "/t/" + f.ID + "/console/players/" + tb.Players[0],
+		"/t/" + f.ID + "/console/players?find=and", "/t/" + f.ID + "/console/players?find=nobody",
 	}
 	for _, lang := range allLanguages {
 		b := s.browser(t)

@@ -66,3 +66,50 @@ func TestNextDealRefuses(t *testing.T) {
 		}
 	}
 }
+
+// stepsOfGame is a simulated game's deals as stored (JSON) and the running
+// state before each, for the benchmarks of one deal's steps.
+func stepsOfGame(b *testing.B) (*engine.GameRecord, [][]byte, []*engine.GameState) {
+	players := []string{"p1", "p2", "p3", "p4"}
+	s := sim.NewWithOptions(1, engine.SM(), sim.DefaultOptions())
+	g := s.SheetsOf(s.Game(players, "p1"), 0.5)
+	raw := make([][]byte, len(g.Deals))
+	states := make([]*engine.GameState, len(g.Deals))
+	var st *engine.GameState
+	for k := range g.Deals {
+		var err error
+		if raw[k], err = json.Marshal(g.Deals[k]); err != nil {
+			b.Fatal(err)
+		}
+		states[k] = st
+		if _, st, err = engine.NextDeal(g, st, &g.Deals[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return g, raw, states
+}
+
+// BenchmarkDecodeGameDeal: the first step of entering a deal, reading it
+// (half score-sheet lines, half full deals).
+func BenchmarkDecodeGameDeal(b *testing.B) {
+	_, raw, _ := stepsOfGame(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := engine.DecodeGameDeal(raw[i%len(raw)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNextDeal: the second step, checking the deal against the
+// running state kept with the deal before it (instead of the game so far).
+func BenchmarkNextDeal(b *testing.B) {
+	g, _, states := stepsOfGame(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		k := i % len(g.Deals)
+		if _, _, err := engine.NextDeal(g, states[k], &g.Deals[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

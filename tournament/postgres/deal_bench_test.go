@@ -10,8 +10,11 @@ import (
 
 // BenchmarkAppendDeal measures one numbered deal appended through the
 // service and the real store, as tables enter their games deal by deal:
-// reading the table and the deals so far, the engine's check of the game
-// so far, storing the deal (and the result with the last one). Half the
+// reading the table with the game's running state (one statement), the
+// engine's check of the deal against it, storing the deal with the next
+// state (one statement; the last deal checks the whole game and stores the
+// result). The engine's steps alone: BenchmarkDecodeGameDeal and
+// BenchmarkNextDeal in engine. Half the
 // deals are score-sheet lines, half full deals; records are simulated
 // outside the timer.
 func BenchmarkAppendDeal(b *testing.B) {

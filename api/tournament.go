@@ -69,13 +69,14 @@ type tournamentRequest struct {
 	Tiebreaks       []string             `json:"tiebreaks,omitempty"`
 	Seating         string               `json:"seating,omitempty"`
 	Language        string               `json:"language,omitempty"`
+	TimeZone        string               `json:"time_zone,omitempty"`
 }
 
 func (r tournamentRequest) toNew() tournament.NewTournament {
 	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
 		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
 		Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames, DayBreaks: r.DayBreaks,
-		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language}
+		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language, TimeZone: r.TimeZone}
 }
 
 // tournamentJSON is a tournament as the API shows it.
@@ -94,6 +95,7 @@ type tournamentJSON struct {
 	Tiebreaks       []string             `json:"tiebreaks"`
 	Seating         string               `json:"seating"`
 	Language        string               `json:"language,omitempty"`
+	TimeZone        string               `json:"time_zone"`
 	Status          string               `json:"status"`
 	CurrentRound    int                  `json:"current_round"`
 	Champion        string               `json:"champion,omitempty"`
@@ -110,7 +112,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 	return tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
 		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
 		Rounds: st.Rounds, FinalSize: st.FinalSize, FinalGames: st.GamesIn(true), DayBreaks: st.DayBreaks,
-		Tiebreaks: st.Tiebreaks, Seating: st.Seating, Language: st.Language,
+		Tiebreaks: st.Tiebreaks, Seating: st.Seating, Language: st.Language, TimeZone: st.TimeZone,
 		Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
 }
 

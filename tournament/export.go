@@ -52,6 +52,7 @@ type ExportTournament struct {
 	Tiebreaks       []string        `json:"tiebreaks"`
 	Seating         string          `json:"seating"`
 	Language        string          `json:"language,omitempty"`
+	TimeZone        string          `json:"time_zone,omitempty"`
 	Status          string          `json:"status"`
 	Champion        string          `json:"champion,omitempty"`
 	CreatedAt       time.Time       `json:"created_at"`
@@ -168,7 +169,7 @@ func ExportOf(st *State, now time.Time) *Export {
 		PlacementPoints: t.Settings.PlacementPoints, AdvancePerTable: t.Settings.AdvancePerTable,
 		FinalGames: t.Settings.FinalGames, DayBreaks: t.Settings.DayBreaks,
 		Rounds: t.Settings.Rounds, FinalSize: t.Settings.FinalSize, Tiebreaks: t.Settings.Tiebreaks,
-		Seating: t.Settings.Seating, Language: t.Settings.Language, Status: string(t.Status), Champion: t.Champion, CreatedAt: t.CreatedAt},
+		Seating: t.Settings.Seating, Language: t.Settings.Language, TimeZone: t.Settings.TimeZone, Status: string(t.Status), Champion: t.Champion, CreatedAt: t.CreatedAt},
 		Players: []ExportPlayer{}, Rounds: []ExportRound{}, Results: []ExportResult{},
 		Outcomes: []ExportOutcome{}, Resolutions: []ExportResolution{}}
 	for _, p := range st.Players {

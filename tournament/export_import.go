@@ -99,7 +99,7 @@ func stateOf(ex *Export) (*State, error) {
 func importTournament(x ExportTournament) (*Tournament, error) {
 	n := NewTournament{Name: x.Name, Format: Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
 		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, FinalGames: &x.FinalGames,
-		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating, Language: x.Language}
+		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating, Language: x.Language, TimeZone: x.TimeZone}
 	if n.Format == FormatSM {
 		n.AdvancePerTable = x.AdvancePerTable
 	} else {

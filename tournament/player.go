@@ -120,4 +120,3 @@ func (u PlayerUpdate) apply(p Player) Player {
 	}
 	return p
 }
-

@@ -93,6 +93,25 @@ type Settings struct {
 	// Languages), for visitors who chose none and whose browser asks for
 	// none of them; "" leaves them English.
 	Language string
+	// TimeZone is where the tournament is played (an IANA name): the
+	// pages show its times there. Default DefaultTimeZone.
+	TimeZone string
+}
+
+// DefaultTimeZone is where Chicago is mostly played.
+const DefaultTimeZone = "Europe/Stockholm"
+
+// Location returns the tournament's time zone (UTC for a name this
+// server's time zone database does not know).
+func (s Settings) Location() *time.Location {
+	if s.TimeZone == "" {
+		s.TimeZone = DefaultTimeZone
+	}
+	loc, err := time.LoadLocation(s.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // Languages are the languages of the pages, which a tournament may name as
@@ -166,6 +185,7 @@ type NewTournament struct {
 	Tiebreaks       []string
 	Seating         string
 	Language        string
+	TimeZone        string // "": DefaultTimeZone
 }
 
 // settings validates n and returns the settings with defaults filled in.
@@ -182,6 +202,10 @@ func (n NewTournament) settings() (Settings, error) {
 		Tiebreaks:       n.Tiebreaks,
 		Seating:         n.Seating,
 		Language:        n.Language,
+		TimeZone:        n.TimeZone,
+	}
+	if s.TimeZone == "" {
+		s.TimeZone = DefaultTimeZone
 	}
 	if s.PlacementPoints == nil {
 		s.PlacementPoints = slices.Clone(defaultPlacementPoints)
@@ -233,6 +257,8 @@ func (n NewTournament) validate(s Settings) error {
 		return InvalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
 	case s.Seating != SeatingMixed && s.Seating != SeatingByStandings:
 		return InvalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
+	case !validTimeZone(s.TimeZone):
+		return InvalidField("time_zone", "time_zone must name a time zone such as %q, not %q", DefaultTimeZone, s.TimeZone)
 	case s.Language != "" && !slices.Contains(Languages, s.Language):
 		return InvalidField("language", "language must be one of %s (or left out)", strings.Join(Languages, ", "))
 	}
@@ -312,3 +338,13 @@ func intOr(p *int, def int) int {
 
 // Uses reports whether the tournament's tiebreaks include tb.
 func (s Settings) Uses(tb string) bool { return slices.Contains(s.Tiebreaks, tb) }
+
+// validTimeZone reports whether name is an IANA time zone this server
+// knows ("Local" and "" are not: a tournament names its place).
+func validTimeZone(name string) bool {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return false
+	}
+	_, err := time.LoadLocation(name)
+	return err == nil
+}

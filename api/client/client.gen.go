@@ -1744,6 +1744,9 @@ type Tournament struct {
 	Seating         string           `json:"seating"`
 	Status          TournamentStatus `json:"status"`
 	Tiebreaks       []string         `json:"tiebreaks"`
+
+	// TimeZone Where the tournament is played (IANA time zone name); the pages show its times there.
+	TimeZone string `json:"time_zone"`
 }
 
 // TournamentAdvancePerTable0 defines model for Tournament.AdvancePerTable.0.
@@ -1800,6 +1803,11 @@ type TournamentRequest struct {
 
 	// Tiebreaks Applied in order after placement points. `lot` (seeded by the round's seed) must be last; without it a tie at an advancement line is left to the organizer (409 unresolved_tie, then POST …/ties).
 	Tiebreaks *[]TournamentRequestTiebreaks `json:"tiebreaks,omitempty"`
+
+	// TimeZone Where the tournament is played, an IANA time zone name: the pages show its times there. Left out: Europe/Stockholm. An unknown name is 400 `invalid_time_zone`.
+	//
+	// Examples: Europe/Stockholm
+	TimeZone *string `json:"time_zone,omitempty"`
 }
 
 // TournamentRequestAdvancePerTable0 defines model for TournamentRequest.AdvancePerTable.0.

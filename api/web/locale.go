@@ -98,8 +98,9 @@ func (l locale) DateTime(t time.Time) string {
 	return l.Date(t) + " kl. " + l.Time(t)
 }
 
-// stockholm is where Chicago is played: the pages show times in its zone
-// (a tournament's own time zone, tournaments.time_zone, is not yet read).
+// stockholm is where Chicago is mostly played: pages of no tournament show
+// times in its zone; a tournament's pages in the tournament's own
+// (Settings.TimeZone, page.loc).
 var stockholm = func() *time.Location {
 	if l, err := time.LoadLocation("Europe/Stockholm"); err == nil {
 		return l

@@ -45,8 +45,14 @@ type page struct {
 // T returns the text of key in the page's language.
 func (p *page) T(key string, args ...any) string { return translate(p.Lang, key, args...) }
 
-// loc is the page's locale: its language, times in the venue's zone.
-func (p *page) loc() locale { return localeOf(p.Lang, stockholm) }
+// loc is the page's locale: its language, times in the tournament's time
+// zone (a page of no tournament: Stockholm's).
+func (p *page) loc() locale {
+	if p.Tournament != nil {
+		return localeOf(p.Lang, p.Tournament.Settings.Location())
+	}
+	return localeOf(p.Lang, stockholm)
+}
 
 // Date, Time, DateTime and Decimal format for the page's language (see
 // locale); templates call them as {{.Date t}}.

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,5 +62,43 @@ func TestResultPageNamesTheGamesDealer(t *testing.T) {
 	}
 	if !strings.Contains(r.Body, "inskickat av arrangören") {
 		t.Errorf("result page does not name the submitter in words")
+	}
+}
+
+// TestTimesInTheTournamentsZone: a tournament played in Tokyo shows the
+// time of a stored result in Tokyo's time, not UTC's or Stockholm's.
+func TestTimesInTheTournamentsZone(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	c, err := s.svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Tokyo Open", Format: tournament.FormatSM, TimeZone: "Asia/Tokyo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nps := make([]tournament.NewPlayer, 8)
+	for i := range nps {
+		nps[i] = tournament.NewPlayer{Name: playerName(i)}
+	}
+	ps, err := s.svc.AddPlayers(ctx, org, c.Tournament.ID, nps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(1)
+	r, err := s.svc.DrawRound(ctx, org, c.Tournament.ID, &seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken, Players: ps, Round: r}
+	s.playAll(t, f, r, 1)
+	st, err := s.svc.Snapshot(ctx, f.ID)
+	if err != nil || len(st.Results) == 0 {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	res := st.Results[0]
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	b := s.browser(t)
+	b.login(f.Token)
+	page := b.mustGet(fmt.Sprintf("/t/%s/console/rounds/%d/tables/%d/games/%d", f.ID, res.Key.Round, res.Key.Table, res.Key.Game), http.StatusOK)
+	if want := res.CreatedAt.In(tokyo).Format("15:04"); !strings.Contains(page.Body, want) {
+		t.Errorf("result page does not show the submission at %s Tokyo time", want)
 	}
 }

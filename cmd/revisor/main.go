@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // tournaments name their time zone; a server without zoneinfo still knows it
 )
 
 // commandFunc runs one subcommand. env reads the environment; tests pass a

@@ -61,7 +61,7 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
 	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),
 	t.created_at, (SELECT coalesce(max(rr.number), 0) FROM rounds rr WHERE rr.tournament_id = t.id),
-	t.final_games, t.day_breaks, t.language`
+	t.final_games, t.day_breaks, t.language, t.time_zone`
 
 func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var (
@@ -71,7 +71,7 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	s := &t.Settings
 	err := row.Scan(&t.ID, &t.Name, &t.Format, &rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
 		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound,
-		&s.FinalGames, &s.DayBreaks, &s.Language)
+		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +86,8 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
 	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
 		advance_per_table, rounds, final_size, tiebreaks, seating, status, organizer_token_hash, code_key, created_at,
-		final_games, day_breaks, language)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
+		final_games, day_breaks, language, time_zone)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
 	st := t.Settings
 	var rules any
 	if st.Rules != nil {
@@ -96,7 +96,7 @@ func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, 
 	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
-			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language)
+			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone)
 		return err
 	})
 }

@@ -11,7 +11,14 @@ import (
 // CloseOption changes how CloseRound closes a round.
 type CloseOption func(*closeOptions)
 
-type closeOptions struct{ acceptUnconfirmed bool }
+type closeOptions struct{ acceptUnconfirmed, askLots bool }
+
+// AskLots closes a round only when no tie at an advancement line is left
+// to the seeded lot: such a tie is refused as unresolved_tie, as without
+// the lot among the tiebreaks, so that the organizer is asked and draws
+// the lot at the venue or has the players play off, and records the order
+// (ResolveTie). The console closes this way.
+func AskLots() CloseOption { return func(o *closeOptions) { o.askLots = true } }
 
 // AcceptUnconfirmed closes a round although some of its games entered at
 // the tables are not yet confirmed by all their players: the organizer was

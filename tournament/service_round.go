@@ -172,7 +172,7 @@ func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, op
 		}
 	}
 	return s.store.CloseRound(auditAs(ctx, a), tid, n, s.clock(), func(st *State) (*RoundChange, error) {
-		ch, err := decideClose(st, n)
+		ch, err := decideClose(st, n, o.askLots)
 		if err != nil || conf == nil {
 			return ch, err
 		}
@@ -187,7 +187,7 @@ func findRound(st *State, n int) (*Round, error) {
 	return &st.Rounds[n-1], nil
 }
 
-func decideClose(st *State, n int) (*RoundChange, error) {
+func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
 	r, err := findRound(st, n)
 	if err != nil {
 		return nil, err
@@ -204,6 +204,14 @@ func decideClose(st *State, n int) (*RoundChange, error) {
 		quota = t.Settings.AdvanceIn(r.Number)
 		if r.Final {
 			quota = 1
+		}
+	}
+	if askLots && t.Settings.Uses(TiebreakLot) {
+		// The same round without the seeded lot: a tie it leaves is the organizer's to break.
+		plain := *st
+		plain.Tournament.Settings.Tiebreaks = slices.DeleteFunc(slices.Clone(t.Settings.Tiebreaks), func(s string) bool { return s == TiebreakLot })
+		if _, ties := decideRound(&plain, r, quota); len(ties) > 0 {
+			return nil, tieError(st, ties)
 		}
 	}
 	outcomes, ties := decideRound(st, r, quota)

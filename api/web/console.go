@@ -335,7 +335,8 @@ func (h *Handler) closeRound(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
 	}
-	var opts []tournament.CloseOption
+	// The organizer is asked about every tie that only a lot would break.
+	opts := []tournament.CloseOption{tournament.AskLots()}
 	if c.FormValue("accept_unconfirmed") == "1" {
 		opts = append(opts, tournament.AcceptUnconfirmed())
 	}

@@ -185,6 +185,7 @@ var messagesDA = map[string]string{
 	"c.sheets":                        "Regnskaber",
 	"c.export":                        "Hele turneringen (JSON)",
 	"c.ties":                          "Lige ved videregangsgrænsen",
+	"c.tiehelp":                       "Kun lodtrækning adskiller disse spillere ved grænsen for at gå videre. Træk lod ved bordet eller lad dem spille omspil, og angiv rækkefølgen her (bedst først) med en note: den offentliggøres med stillingen og gemmes i revisionsloggen.",
 	"c.tie":                           "Bord %d: ordn de lige spillere (%d går videre)",
 	"c.tiepos":                        "Plads %d",
 	"c.method":                        "Afgjort ved",

@@ -185,6 +185,7 @@ var messagesEN = map[string]string{
 	"c.sheets":                        "Score sheets",
 	"c.export":                        "Whole tournament (JSON)",
 	"c.ties":                          "Ties at the advancement line",
+	"c.tiehelp":                       "Nothing but a lot separates these players at the advancement line. Draw the lot at the table, or have them play off, and record the order here (best first) with a note: it is published with the standings and kept in the audit log.",
 	"c.tie":                           "Table %d: order the tied players (%d place(s) go on)",
 	"c.tiepos":                        "Place %d",
 	"c.method":                        "Decided by",

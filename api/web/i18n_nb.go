@@ -185,6 +185,7 @@ var messagesNB = map[string]string{
 	"c.sheets":                        "Protokoller",
 	"c.export":                        "Hele turneringen (JSON)",
 	"c.ties":                          "Likt ved videregangsgrensen",
+	"c.tiehelp":                       "Bare loddtrekning skiller disse spillerne ved grensen for å gå videre. Trekk lodd ved bordet eller la dem spille omspill, og oppgi rekkefølgen her (best først) med en merknad: den publiseres med resultatlisten og lagres i revisjonsloggen.",
 	"c.tie":                           "Bord %d: ordne de like spillerne (%d går videre)",
 	"c.tiepos":                        "Plass %d",
 	"c.method":                        "Avgjort ved",

@@ -185,6 +185,7 @@ var messagesSV = map[string]string{
 	"c.sheets":                        "Protokoll",
 	"c.export":                        "Hela turneringen (JSON)",
 	"c.ties":                          "Lika vid avancemangsgränsen",
+	"c.tiehelp":                       "Bara lottning skiljer dessa spelare åt vid gränsen för att gå vidare. Dra lott vid bordet eller låt dem spela särspel, och ange ordningen här (bäst först) med en anteckning: den publiceras med resultatlistan och sparas i granskningsloggen.",
 	"c.tie":                           "Bord %d: ordna de lika spelarna (%d går vidare)",
 	"c.tiepos":                        "Plats %d",
 	"c.method":                        "Avgjort genom",

@@ -2,10 +2,13 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -123,4 +126,74 @@ func lotLoser(t *testing.T, s *site, f *fixture) string {
 	}
 	t.Fatal("no player eliminated by the lot")
 	return ""
+}
+
+// TestConsoleAsksForTheLot closes an sm round from the console where only
+// the lot separates players at the advancement line: the console refuses,
+// shows the ties and asks the organizer; the order recorded (a play-off)
+// closes the round and the standings publish it with the note.
+func TestConsoleAsksForTheLot(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	s.tiedRound(t, f, f.Round, 3)
+	b := s.browser(t)
+	b.login(f.Token)
+	console := "/t/" + f.ID + "/console"
+	r := b.post(console, console+"/rounds/1/close", url.Values{"accept_unconfirmed": {"1"}})
+	if r.Status != http.StatusConflict || !strings.Contains(r.Body, `id="ties-help"`) || strings.Count(r.Body, `class="tie"`) != 2 {
+		t.Fatalf("close with ties only a lot breaks = %d, want 409 showing two ties to resolve\n%s", r.Status, r.Body)
+	}
+	for _, tb := range f.Round.Tables {
+		// The three tied at the table: all but the winner, the last first after a play-off.
+		form := url.Values{"method": {"choice"}, "note": {"play-off"}, "place1": {tb.Players[3]}, "place2": {tb.Players[1]}, "place3": {tb.Players[2]}}
+		if r := b.post(console, console+"/rounds/1/ties", form); r.Status != http.StatusSeeOther {
+			t.Fatalf("resolve table %d = %d, want 303\n%s", tb.Number, r.Status, r.Body)
+		}
+	}
+	if r := b.post(console, console+"/rounds/1/close", url.Values{"accept_unconfirmed": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("close after resolving = %d, want 303\n%s", r.Status, r.Body)
+	}
+	st := b.mustGet("/t/"+f.ID+"/standings", http.StatusOK).Body
+	if n := strings.Count(st, "ordered by the organizer (play-off)"); n != 6 || !strings.Contains(st, "(play-off)") {
+		t.Errorf("standings explain %d ties by the organizer's play-off, want 6 (three a table)", n)
+	}
+	for _, tb := range f.Round.Tables {
+		if !strings.Contains(st, `data-player="`+tb.Players[3]+`"`) {
+			t.Fatalf("no row of %s", tb.Players[3])
+		}
+	}
+	snap, err := s.svc.Snapshot(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range snap.Outcomes {
+		tb := f.Round.Tables[o.Table-1]
+		if want := o.Player == tb.Players[0] || o.Player == tb.Players[3]; o.Advanced != want {
+			t.Errorf("%s advanced = %v, want %v (the play-off's winner goes on)", o.Player, o.Advanced, want)
+		}
+	}
+}
+
+// TestBrowserConsoleTies shows the console's ties at phone and desktop
+// width in both languages.
+func TestBrowserConsoleTies(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	s.tiedRound(t, f, f.Round, 3)
+	console := "/t/" + f.ID + "/console"
+	loggedInPages(t, s, f.Token, console, "#close-round", func(c *chrome, lang string, size viewport) {
+		c.allow("status of 409")
+		c.do("close", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+		c.clickAndWait("confirm the close", "#confirm-ok", `!!document.getElementById("ties")`)
+		// The tie forms fit the screen (the round's table above is the phone layout's own work).
+		fits := `String([...document.querySelectorAll("form.tie")].every(f => f.getBoundingClientRect().right <= window.innerWidth))`
+		if got := c.eval(fits); got != "true" {
+			t.Errorf("%s %d px: the tie forms are wider than the screen", lang, size.w)
+		}
+		// In the organizer's words, not the API's ids and paths.
+		if got := c.eval(`String(document.body.innerText.includes("POST") || document.body.innerText.includes("(p1)"))`); got != "false" {
+			t.Errorf("%s %d px: the console shows the API's message about the ties", lang, size.w)
+		}
+		c.screenshot(fmt.Sprintf("console-ties-%s-%s", lang, size.name))
+	})
 }

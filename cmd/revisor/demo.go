@@ -55,7 +55,7 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 		return fmt.Errorf("demo: %v %v", err, err2)
 	}
 	for _, c := range []*tournament.Created{sm, swiss} {
-		fmt.Fprintf(stdout, "revisor: demo tournament %q: /api/v1/tournaments/%s (organizer token %s)\n",
+		fmt.Fprintf(stdout, "revisor: demo tournament %q: page /t/%s, console /t/%[2]s/console (log in at /login with the organizer token %s)\n",
 			c.Tournament.Name, c.Tournament.ID, c.OrganizerToken)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -20,6 +21,16 @@ func TestDevSeedsDemo(t *testing.T) {
 	ids := tournamentIDs(t, u)
 	if len(ids) != 2 {
 		t.Fatalf("%d tournaments after dev, want 2", len(ids))
+	}
+	// It prints the pages to open and the next step, not API paths.
+	out := strings.Join(r.lines, "\n")
+	for _, id := range ids {
+		if !strings.Contains(out, "page /t/"+id+", console /t/"+id+"/console (log in at /login with the organizer token ") {
+			t.Errorf("dev does not print the pages of demo %s:\n%s", id, out)
+		}
+	}
+	if !strings.Contains(out, "log in at "+r.url+"/login with the admin token") || strings.Contains(out, "/api/v1") {
+		t.Errorf("dev's next step:\n%s\nwant the login page and no API paths", out)
 	}
 	rows := map[int]bool{}
 	for _, id := range ids {

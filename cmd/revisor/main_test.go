@@ -120,6 +120,7 @@ type running struct {
 	cancel          context.CancelFunc
 	done            chan error
 	stderr          *lockedBuffer
+	lines           []string // what it printed up to serving
 }
 
 // startRun runs args (a serve or dev command with --addr 127.0.0.1:0) and
@@ -137,6 +138,7 @@ func startRun(t *testing.T, args []string, env mapEnv) *running {
 	lines := bufio.NewScanner(pr)
 	for lines.Scan() {
 		line := lines.Text()
+		r.lines = append(r.lines, line)
 		if tok, ok := strings.CutPrefix(line, "revisor: admin token"); ok {
 			r.adminToken = tok[strings.LastIndex(tok, " ")+1:]
 		}

@@ -157,6 +157,7 @@ func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, onShut
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("serving", "addr", ln.Addr().String())
+	fmt.Fprintf(stdout, "revisor: next: open http://%[1]s/ for the tournaments; log in at http://%[1]s/login with the admin token, then create a tournament at http://%[1]s/admin\n", ln.Addr())
 	fmt.Fprintf(stdout, "revisor: serving on http://%s\n", ln.Addr())
 
 	select {

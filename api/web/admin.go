@@ -56,10 +56,17 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
-		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language")}
+		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
+		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks")}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"]}
 	var bad error
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
+	nt.PlacementPoints, bad = optionalInts(values["points"], "placement_points", bad)
+	// The tiebreaks: the default order, or the same without the lot, so
+	// that a tie at an advancement line is the organizer's to break.
+	if values["tiebreaks"] == "no_lot" {
+		nt.Tiebreaks = []string{tournament.TiebreakGamePoints, tournament.TiebreakGamesWon, tournament.TiebreakBestGame}
+	}
 	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
 	} else {

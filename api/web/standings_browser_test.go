@@ -197,3 +197,39 @@ func TestBrowserConsoleTies(t *testing.T) {
 		c.screenshot(fmt.Sprintf("console-ties-%s-%s", lang, size.name))
 	})
 }
+
+// TestAdminSetsPointsAndTiebreaks creates tournaments through the admin's
+// form with its own placement points and tiebreaks without the lot, and
+// refuses points that are not whole numbers or that rise.
+func TestAdminSetsPointsAndTiebreaks(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	b.login(adminToken)
+	id, _ := createByForm(t, b, url.Values{"name": {"Klubbkväll"}, "format": {"sm"}, "points": {"10; 6 4 2"}, "tiebreaks": {"no_lot"}})
+	tt, err := s.svc.Tournament(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(tt.Settings.PlacementPoints, tt.Settings.Tiebreaks); got != "[10 6 4 2] [game_points games_won best_game]" {
+		t.Errorf("settings from the form = %s, want [10 6 4 2] and the tiebreaks without the lot", got)
+	}
+	for _, pts := range []string{"20, tolv", "5, 10, 20"} {
+		r := b.post("/admin", "/admin/tournaments", url.Values{"name": {"X"}, "format": {"sm"}, "points": {pts}})
+		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `id="points" name="points"`) ||
+			!strings.Contains(r.Body, `aria-invalid="true">`+"\n"+`<small id="points-hint">`) {
+			t.Errorf("points %q: %d, want 400 with the points field marked", pts, r.Status)
+		}
+	}
+}
+
+// TestBrowserAdminForm shows the admin's form with the settings at phone
+// and desktop width in both languages.
+func TestBrowserAdminForm(t *testing.T) {
+	s := newSite(t)
+	loggedInPages(t, s, adminToken, "/admin", "#points", func(c *chrome, lang string, size viewport) {
+		if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
+			t.Errorf("%s %d px: the admin's form scrolls sideways", lang, size.w)
+		}
+		c.screenshot(fmt.Sprintf("admin-form-%s-%s", lang, size.name))
+	})
+}

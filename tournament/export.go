@@ -88,6 +88,20 @@ type ExportTable struct {
 	Players     []string `json:"players"`
 	Seats       []int    `json:"seats,omitempty"`
 	FirstDealer string   `json:"first_dealer"`
+	// Withdrawals are the players withdrawn during a game at the table,
+	// which change that game's places and the later ones' (withdrawal.go).
+	Withdrawals []ExportWithdrawal `json:"withdrawals,omitempty"`
+}
+
+// ExportWithdrawal is a player withdrawn during a game: the game, the
+// organizer's choice, why, by whom and when.
+type ExportWithdrawal struct {
+	Player   string    `json:"player"`
+	Game     int       `json:"game"`
+	Handling string    `json:"handling"`
+	Reason   string    `json:"reason"`
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
 }
 
 // ExportResult is the effective result of one game: the record and the
@@ -180,7 +194,12 @@ func ExportOf(st *State, now time.Time) *Export {
 		er := ExportRound{Number: r.Number, Seed: r.Seed, Constraints: r.Constraints.Export(), Final: r.Final, Status: string(r.Status),
 			CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt, Tables: []ExportTable{}}
 		for _, tb := range r.Tables {
-			er.Tables = append(er.Tables, ExportTable{Number: tb.Number, Players: tb.Players, Seats: tb.Seats, FirstDealer: tb.FirstDealer})
+			et := ExportTable{Number: tb.Number, Players: tb.Players, Seats: tb.Seats, FirstDealer: tb.FirstDealer}
+			for _, w := range tb.Withdrawals {
+				et.Withdrawals = append(et.Withdrawals, ExportWithdrawal{Player: w.Player, Game: w.Game,
+					Handling: string(w.Handling), Reason: w.Reason, By: w.By, At: w.CreatedAt})
+			}
+			er.Tables = append(er.Tables, et)
 		}
 		ex.Rounds = append(ex.Rounds, er)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
@@ -152,6 +153,7 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 		known[p.ID] = true
 	}
 	out := make([]Round, len(xs))
+	withdrawn := map[string]bool{} // a player is withdrawn once
 	for i, x := range xs {
 		path := fmt.Sprintf("/rounds/%d", i)
 		status := RoundStatus(x.Status)
@@ -181,10 +183,39 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 				}
 				seated[p] = true
 			}
+			gone, err := importWithdrawals(tpath, tb, r.Number, withdrawn)
+			if err != nil {
+				return nil, err
+			}
 			r.Tables = append(r.Tables, Table{Number: tb.Number, Players: slices.Clone(tb.Players), Seats: slices.Clone(tb.Seats),
-				FirstDealer: tb.FirstDealer})
+				FirstDealer: tb.FirstDealer, Withdrawals: gone})
 		}
 		out[i] = r
+	}
+	return out, nil
+}
+
+// importWithdrawals checks the withdrawals of a table of round n: each a
+// player of the table, withdrawn once in the tournament, in a game, by the
+// organizer's choice, with a reason.
+func importWithdrawals(tpath string, tb ExportTable, n int, withdrawn map[string]bool) ([]GameWithdrawal, error) {
+	var out []GameWithdrawal
+	for k, w := range tb.Withdrawals {
+		wpath := fmt.Sprintf("%s/withdrawals/%d", tpath, k)
+		h := WithdrawalHandling(w.Handling)
+		switch {
+		case !slices.Contains(tb.Players, w.Player) || withdrawn[w.Player]:
+			return nil, importErr(wpath+"/player", "player %q does not sit at the table or was withdrawn before", w.Player)
+		case w.Game < 1 || w.Game > maxGamesPerRound:
+			return nil, importErr(wpath+"/game", "game %d is not a game of the round", w.Game)
+		case h != WithdrawFinish && h != WithdrawForfeit:
+			return nil, importErr(wpath+"/handling", "handling is %q, not finish or forfeit", w.Handling)
+		case strings.TrimSpace(w.Reason) == "" || checkLine("reason", w.Reason, maxReason, true) != nil || len(w.By) > maxReason:
+			return nil, importErr(wpath+"/reason", "a withdrawal has a reason of one line of at most %d characters", maxReason)
+		}
+		withdrawn[w.Player] = true
+		out = append(out, GameWithdrawal{Player: w.Player, Round: n, Table: tb.Number, Game: w.Game, Handling: h,
+			Reason: w.Reason, By: w.By, CreatedAt: w.At.UTC()})
 	}
 	return out, nil
 }

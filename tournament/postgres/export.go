@@ -98,6 +98,19 @@ func importRounds(ctx context.Context, tx pgx.Tx, tid string, st *tournament.Sta
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"round_tables"},
 		[]string{"tournament_id", "round", "number", "players", "seats", "first_dealer"}, pgx.CopyFromRows(tables))
+	if err != nil {
+		return err
+	}
+	var gone [][]any
+	for _, r := range st.Rounds {
+		for _, tb := range r.Tables {
+			for _, w := range tb.Withdrawals {
+				gone = append(gone, []any{tid, w.Player, r.Number, tb.Number, w.Game, string(w.Handling), w.Reason, w.By, w.CreatedAt})
+			}
+		}
+	}
+	_, err = tx.CopyFrom(ctx, pgx.Identifier{"game_withdrawals"}, []string{"tournament_id", "player_id", "round", "table_no",
+		"game", "handling", "reason", "created_by", "created_at"}, pgx.CopyFromRows(gone))
 	return err
 }
 

@@ -1,7 +1,10 @@
 package postgres_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
@@ -158,5 +161,66 @@ func TestWithdrawDuringGameRefused(t *testing.T) {
 	var n int
 	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_withdrawals WHERE tournament_id = $1`, tid).Scan(&n); err != nil || n != 2 {
 		t.Errorf("%d withdrawals stored (%v), want the two accepted", n, err)
+	}
+}
+
+// TestExportImportWithdrawals: a tournament with players withdrawn during
+// a game (one finish, one forfeit) exports and imports to the same tables,
+// withdrawals and standings; an import naming a player not at the table is
+// refused at that place.
+func TestExportImportWithdrawals(t *testing.T) {
+	src := newEnv(t)
+	c, _ := src.mustTournament(t, tournament.NewTournament{Name: "Ill", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(2)}, 8)
+	tid := c.Tournament.ID
+	r := src.mustDraw(t, tid, 7)
+	for i, h := range []tournament.WithdrawalHandling{tournament.WithdrawFinish, tournament.WithdrawForfeit} {
+		p := r.Tables[i].Players
+		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: i + 1, Game: 1}
+		src.playDeals(t, k, p[3], 1)
+		if _, err := src.svc.WithdrawDuringGame(src.ctx, org, tid, 1, i+1, tournament.Withdrawal{Player: p[3], Handling: h, Reason: "taken ill"}); err != nil {
+			t.Fatal(err)
+		}
+		src.playDeals(t, k, p[0], 4)
+	}
+	ex, err := src.svc.Export(src.ctx, org, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back tournament.Export
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if w := back.Rounds[0].Tables[1].Withdrawals; len(w) != 1 || w[0].Handling != "forfeit" || w[0].Reason != "taken ill" {
+		t.Fatalf("exported withdrawals of table 2 = %+v, want the forfeit", w)
+	}
+	dst := newEnv(t)
+	created, err := dst.svc.Import(dst.ctx, admin, &back)
+	if err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	_, want, _ := src.svc.Standings(src.ctx, tid)
+	_, got, _ := dst.svc.Standings(dst.ctx, created.Tournament.ID)
+	for i := range want {
+		want[i].Player.TournamentID, got[i].Player.TournamentID = "", ""
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("standings after import differ:\ngot  %+v\nwant %+v", got, want)
+	}
+	a, _ := src.svc.Round(src.ctx, tid, 1)
+	b, _ := dst.svc.Round(dst.ctx, created.Tournament.ID, 1)
+	if !reflect.DeepEqual(a.Round.Tables, b.Round.Tables) {
+		t.Errorf("round 1's tables after import:\ngot  %+v\nwant %+v", b.Round.Tables, a.Round.Tables)
+	}
+	bad := back
+	bad.Rounds = append([]tournament.ExportRound(nil), back.Rounds...)
+	bad.Rounds[0].Tables = append([]tournament.ExportTable(nil), back.Rounds[0].Tables...)
+	bad.Rounds[0].Tables[0].Withdrawals = []tournament.ExportWithdrawal{{Player: r.Tables[1].Players[0], Game: 1, Handling: "finish", Reason: "ill"}}
+	_, err = dst.svc.Import(dst.ctx, admin, &bad)
+	if tournament.ErrorCode(err) != tournament.CodeInvalidImport || !strings.Contains(err.Error(), "/rounds/0/tables/0/withdrawals/0/player") {
+		t.Errorf("import of a withdrawal of a player from another table = %v, want invalid_import at its place", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-
 )
 
 // roomGameJSON is one game in the room view.

@@ -26,7 +26,7 @@ var cardCode = regexp.MustCompile(`(?s)id="card-(\d+)">.*?class="code">([^<]+)<`
 // it there; the rounds close without accepting unconfirmed games. The
 // standings page must show what an independent scorer in this test (the
 // laws' table and the Chicago's schedule, written here from
-// ../shared/spec/bridge.md) gives for the deals played.
+// docs/bridge.md) gives for the deals played.
 func TestBridgeEveningThroughThePages(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()
@@ -135,7 +135,7 @@ func playBridgeTable(t *testing.T, b *browser, f *fixture, sim *bridgesim.Sim, t
 	return sc.totals
 }
 
-// chicagoScorer scores a Chicago as ../shared/spec/bridge.md writes it,
+// chicagoScorer scores a Chicago as docs/bridge.md describes it,
 // independently of engine/bridge: the laws' table without honours, games
 // paid at once (300, 500 vulnerable), partscores reset after a game, 100
 // for a partscore on the fourth deal, vulnerability by the dealer's side

@@ -22,7 +22,7 @@ func TestServiceWorkerHeaders(t *testing.T) {
 	r := s.browser(t).mustGet("/static/sw.js", http.StatusOK)
 	for h, want := range map[string]string{"Service-Worker-Allowed": "/t/", "Cache-Control": "no-cache",
 		"Content-Security-Policy": "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self'; frame-ancestors 'none'",
-		"X-Content-Type-Options": "nosniff"} {
+		"X-Content-Type-Options":  "nosniff"} {
 		if got := r.Header.Get(h); got != want {
 			t.Errorf("%s = %q, want %q", h, got, want)
 		}

@@ -324,7 +324,7 @@ func TestScoreSheetFilledFromResult(t *testing.T) {
 	}
 	b := s.browser(t)
 	b.login(f.Token)
-	if g := b.mustGet("/t/"+f.ID+"/console/rounds/1/tables/1/games/1", http.StatusOK); !strings.Contains(g.Body, "submitted by organizer") {
+	if g := b.mustGet("/t/"+f.ID+"/console/rounds/1/tables/1/games/1", http.StatusOK); !strings.Contains(g.Body, "submitted by the organizer") {
 		t.Errorf("result page does not say who submitted the result")
 	}
 }

@@ -501,6 +501,22 @@ func (s *MemStore) AddTieResolution(_ context.Context, tid string, r *tournament
 	return nil
 }
 
+// lockGame takes the store's lock (the caller releases it) and returns the
+// tournament of game k and its round as a game's write sees it: number and
+// status only; not found when either is missing.
+func (s *MemStore) lockGame(k tournament.GameKey) (*memTournament, *tournament.Round, error) {
+	s.mu.Lock()
+	mt, ok := s.tournaments[k.TournamentID]
+	if !ok {
+		return nil, nil, tournament.RoundNotFound(k.Round)
+	}
+	r, err := mt.round(k.Round)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mt, &tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: r.Status}, nil
+}
+
 // hasResult reports whether a game has any result row.
 func (mt *memTournament) hasResult(k tournament.GameKey) bool {
 	return slices.ContainsFunc(mt.results, func(r tournament.GameResult) bool { return r.Key == k })
@@ -540,19 +556,14 @@ func (s *MemStore) submission(mt *memTournament, r *tournament.GameResult) bool 
 
 // SubmitResult stores r as its game's first result while the round is open.
 func (s *MemStore) SubmitResult(_ context.Context, r *tournament.GameResult, closed func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	k := r.Key
-	mt, ok := s.tournaments[k.TournamentID]
-	if !ok {
-		return nil, false, tournament.RoundNotFound(k.Round)
-	}
-	rd, err := mt.round(k.Round)
+	mt, rd, err := s.lockGame(k)
+	defer s.mu.Unlock()
 	if err != nil {
 		return nil, false, err
 	}
 	if rd.Status != tournament.RoundOpen {
-		if err := closed(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}); err != nil {
+		if err := closed(rd); err != nil {
 			return nil, false, err
 		}
 		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", k.Round, rd.Status)
@@ -616,17 +627,12 @@ func gameOver() error {
 // final is not nil.
 func (s *MemStore) AppendDeal(_ context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
 	final *tournament.GameResult, check func(*tournament.Round) error) error {
-	s.mu.Lock()
+	mt, rd, err := s.lockGame(k)
 	defer s.mu.Unlock()
-	mt, ok := s.tournaments[k.TournamentID]
-	if !ok {
-		return tournament.RoundNotFound(k.Round)
-	}
-	rd, err := mt.round(k.Round)
 	if err != nil {
 		return err
 	}
-	if err := check(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}); err != nil {
+	if err := check(rd); err != nil {
 		return err
 	}
 	if mt.hasResult(k) {
@@ -749,17 +755,12 @@ func (s *MemStore) TableGames(_ context.Context, tid string, n int) ([]tournamen
 // game, as decide approves.
 func (s *MemStore) CorrectDeal(_ context.Context, k tournament.GameKey, seq int, deal json.RawMessage, _ string, now time.Time,
 	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
-	s.mu.Lock()
+	mt, rd, err := s.lockGame(k)
 	defer s.mu.Unlock()
-	mt, ok := s.tournaments[k.TournamentID]
-	if !ok {
-		return tournament.RoundNotFound(k.Round)
-	}
-	rd, err := mt.round(k.Round)
 	if err != nil {
 		return err
 	}
-	c, err := decide(&tournament.Round{TournamentID: k.TournamentID, Number: k.Round, Status: rd.Status}, mt.tableGame(k))
+	c, err := decide(rd, mt.tableGame(k))
 	if err != nil || c.Repeat {
 		return err
 	}

@@ -455,8 +455,15 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	if !strings.Contains(list.Body, `href="`+dispute+`"`) {
 		t.Fatalf("the referee's list does not link the dispute %s", dispute)
 	}
+	if !strings.Contains(list.Body, "<td>awaiting the referee&#39;s ruling</td>") {
+		t.Errorf("the list does not say in words that the dispute awaits a ruling")
+	}
 	shown := referee.mustGet(dispute, http.StatusOK)
 	checkPage(t, "dispute", shown)
+	if !strings.Contains(shown.Body, `<dd id="dispute-status">awaiting the referee&#39;s ruling</dd>`) ||
+		!strings.Contains(shown.Body, `<dd id="dispute-opened">the organizer · `) {
+		t.Errorf("the dispute page does not say its status and who opened it in words")
+	}
 	// The dispute page shows the disputed result in the score-sheet grid: p[0]'s last trick in deal 1.
 	if !strings.Contains(shown.Body, `name="d0_s0_last" id="d0_s0_last" value="5"`) || !strings.Contains(shown.Body, `name="ended" value="time" checked`) {
 		t.Errorf("the dispute page does not show the disputed result in the grid")
@@ -486,8 +493,12 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("ruling = %d, want 303\n%s", r.Status, r.Body)
 	}
-	if got := referee.mustGet(dispute, http.StatusOK); !strings.Contains(got.Body, `id="ruling"`) {
-		t.Errorf("the dispute page does not show the ruling")
+	if got := referee.mustGet(dispute, http.StatusOK); !strings.Contains(got.Body, `<p id="ruling">upheld: the sheet was wrong`) ||
+		!strings.Contains(got.Body, `<dd id="dispute-status">ruled</dd>`) {
+		t.Errorf("the dispute page does not show the ruling in words")
+	}
+	if got := referee.mustGet("/t/"+f.ID+"/disputes", http.StatusOK); !strings.Contains(got.Body, "<td>ruled (upheld)</td>") {
+		t.Errorf("the list does not say in words that the dispute was ruled and upheld")
 	}
 	_, rows, _ := s.svc.Standings(context.Background(), f.ID)
 	if rows[0].Player.ID != p[1] {

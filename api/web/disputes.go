@@ -55,8 +55,8 @@ type disputeRow struct {
 	Round, Table, Game int
 	Description        string
 	Deal               int // the disputed deal; 0 when none is named
-	Status             string
-	Decision           string
+	Status             string // in words
+	Decision           string // in words; "" before the ruling
 }
 
 func (h *Handler) disputesPage(c echo.Context) error {
@@ -75,9 +75,9 @@ func (h *Handler) disputesPage(c echo.Context) error {
 	rows := make([]disputeRow, len(page.Disputes))
 	for i, d := range page.Disputes {
 		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
-			Description: d.Description, Deal: dealOf(&d), Status: string(d.Status)}
+			Description: d.Description, Deal: dealOf(&d), Status: p.T("dstatus." + string(d.Status))}
 		if d.Ruling != nil {
-			rows[i].Decision = d.Ruling.Decision
+			rows[i].Decision = p.T("d." + d.Ruling.Decision)
 		}
 	}
 	d := disputesData{Rows: rows, First: f.After != 0}
@@ -134,6 +134,9 @@ type disputeData struct {
 	// correction; Correct tells that the referee ticked it.
 	Grid    *resultData
 	Correct bool
+	// Status, OpenedBy and Ruled say the dispute's status, who opened it
+	// and the ruling's decision in words.
+	Status, OpenedBy, Ruled string
 }
 
 func (h *Handler) disputePage(c echo.Context) error {
@@ -167,6 +170,10 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 		d.Verdict = verdictSummary(disp.Verdict)
 	}
 	d.Deal = dealOf(disp)
+	d.Status, d.OpenedBy = p.T("dstatus."+string(disp.Status)), submitterWords(p, disp.OpenedBy)
+	if disp.Ruling != nil {
+		d.Ruled = p.T("d." + disp.Ruling.Decision)
+	}
 	if d.Grid == nil && disp.Ruling == nil {
 		if d.Grid, _, err = h.disputeGrid(c, p, st, disp, nil); err != nil {
 			return h.fail(c, err)

@@ -294,6 +294,8 @@ var messagesDA = map[string]string{
 	"d.decision":                      "Afgørelse",
 	"d.upheld":                        "taget til følge",
 	"d.rejected":                      "afvist",
+	"dstatus.open":                    "venter på dommerens afgørelse",
+	"dstatus.ruled":                   "afgjort",
 	"d.reason":                        "Begrundelse",
 	"d.sheet":                         "Det omstridte resultat, giv for giv",
 	"d.sheethelp":                     "Sådan står resultatet nu. Ret det ved at ændre protokollen og sætte kryds i feltet: den rettede protokol bliver spillets resultat, originalen bliver stående i historikken.",

@@ -294,6 +294,8 @@ var messagesEN = map[string]string{
 	"d.decision":                      "Decision",
 	"d.upheld":                        "upheld",
 	"d.rejected":                      "rejected",
+	"dstatus.open":                    "awaiting the referee's ruling",
+	"dstatus.ruled":                   "ruled",
 	"d.reason":                        "Reason",
 	"d.sheet":                         "The disputed result, deal by deal",
 	"d.sheethelp":                     "This is the result as it stands. To correct it, change the score sheet and tick the box: the corrected sheet becomes the game's result, the original stays in the history.",

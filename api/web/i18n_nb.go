@@ -294,6 +294,8 @@ var messagesNB = map[string]string{
 	"d.decision":                      "Avgjørelse",
 	"d.upheld":                        "tatt til følge",
 	"d.rejected":                      "avvist",
+	"dstatus.open":                    "venter på dommerens avgjørelse",
+	"dstatus.ruled":                   "avgjort",
 	"d.reason":                        "Begrunnelse",
 	"d.sheet":                         "Det omstridte resultatet, giv for giv",
 	"d.sheethelp":                     "Slik står resultatet nå. Rett det ved å endre protokollen og krysse av i ruten: den rettede protokollen blir partiets resultat, originalen blir stående i historikken.",

@@ -294,6 +294,8 @@ var messagesSV = map[string]string{
 	"d.decision":                      "Beslut",
 	"d.upheld":                        "bifallen",
 	"d.rejected":                      "avslagen",
+	"dstatus.open":                    "väntar på domarens beslut",
+	"dstatus.ruled":                   "avgjord",
 	"d.reason":                        "Motivering",
 	"d.sheet":                         "Det omtvistade resultatet, giv för giv",
 	"d.sheethelp":                     "Så här står resultatet nu. Rätta det genom att ändra protokollet och kryssa i rutan: det rättade protokollet blir partiets resultat, originalet finns kvar i historiken.",

@@ -4,13 +4,22 @@
 (function () {
   "use strict";
 
+  // letterFolds spells the letters that NFD does not take apart, as the
+  // server's letterFolds (api/web/fold.go) does.
+  var letterFolds = { "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th",
+    "ł": "l", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "n" };
+
+  // foldName folds as the server's foldName: lower case, no accents, and
+  // ø, æ and the like spelled out ("søren" finds "Soren", "bjorn" Björn).
+  function foldName(s) {
+    if (s.normalize) { s = s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC"); }
+    return s.toLowerCase().replace(/[øæœßðþłđıħŧŋ]/g, function (c) { return letterFolds[c]; });
+  }
+
   function filterTables() {
     var box = document.getElementById("find");
     if (!box) { return; }
-    // As the server's foldName: no accents, lower case ("björn" finds "Bjorn" and back).
-    var q = box.value.trim();
-    if (q.normalize) { q = q.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC"); }
-    q = q.toLowerCase();
+    var q = foldName(box.value.trim());
     var any = false;
     document.querySelectorAll("[data-names]").forEach(function (el) {
       var hit = q === "" || el.getAttribute("data-names").indexOf(q) >= 0;

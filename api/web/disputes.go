@@ -54,7 +54,7 @@ type disputeRow struct {
 	ID                 int64
 	Round, Table, Game int
 	Description        string
-	Deal               int // the disputed deal; 0 when none is named
+	Deal               int    // the disputed deal; 0 when none is named
 	Status             string // in words
 	Decision           string // in words; "" before the ruling
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // slowTokens knows no token and takes its time to say so, as a lookup in
@@ -26,7 +27,7 @@ func (s slowTokens) ResolveToken(ctx context.Context, tid, token string) (api.Pr
 // tokens from one address get one decision: the burst is looked up, the
 // rest are 429 at once.
 func TestConcurrentGuessesAreLimited(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{Tokens: slowTokens{fakeTokens{}}})
+	s := startServer(t, api.Config{}, server.Deps{Tokens: slowTokens{fakeTokens{}}})
 	const n = 2 * ratelimit.DefaultBurst
 	statuses := make(chan int, n)
 	var wg sync.WaitGroup

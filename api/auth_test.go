@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -24,7 +25,7 @@ func (f fakeTokens) ResolveToken(_ context.Context, tid, token string) (api.Prin
 
 func TestWhoami(t *testing.T) {
 	tokens := fakeTokens{"org-token": {Role: tournament.RoleOrganizer, TokenID: "t1", Tournament: "T1"}}
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret")}, api.Deps{Tokens: tokens})
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret")}, server.Deps{Tokens: tokens})
 	tests := []struct {
 		auth   string
 		status int
@@ -59,7 +60,7 @@ func TestWhoami(t *testing.T) {
 func TestUnknownTokensAreRateLimited(t *testing.T) {
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret"), Now: clock}, api.Deps{})
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret"), Now: clock}, server.Deps{})
 	try := func(token string) *http.Response {
 		resp, _ := s.do(t, request{method: "GET", path: "/api/v1/whoami", header: map[string]string{"Authorization": "Bearer " + token}})
 		return resp

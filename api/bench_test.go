@@ -23,7 +23,7 @@ func BenchmarkValidateDeal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, servertest.Complete(api.Deps{}))
+	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 }
 
 func (s *Server) getClock(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Room
 	n, err := roundParam(c)
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ func (s *Server) getClock(c echo.Context) error {
 }
 
 func (s *Server) setClock(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Room
 	var req clockRequest
 	n, err := roundBody(c, &req)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -145,7 +146,7 @@ func TestTableCodeOnlyItsTableAndRound(t *testing.T) {
 func TestIdempotentWrites(t *testing.T) {
 	pool := dbtest.New(t)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc,
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc,
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	send := func(method, path, token, key, body string) (*http.Response, []byte) {
 		return s.do(t, request{method: method, path: path, contentType: "application/json", body: strings.NewReader(body),
@@ -255,7 +256,7 @@ func TestAuditTimesUTC(t *testing.T) {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "swiss", "rounds": 2, "games_per_round": 1}`)
 	s.importPlayers(t, tt, 4)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -359,7 +360,7 @@ func TestRefereeResponsesMatchOpenAPI(t *testing.T) {
 // within a tournament also 403 (a token of another tournament); every
 // operation with a body documents 400 and 413.
 func TestOpenAPIDocumentsAuthErrors(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	doc, _ := fetchOpenAPI(t, s)
 	for path, ops := range doc.Paths {
 		for method, op := range ops {

@@ -119,7 +119,7 @@ func orNull(b json.RawMessage) json.RawMessage {
 }
 
 func (s *Server) openDispute(c echo.Context) error {
-	refs := s.deps.Referees
+	refs := s.deps.Disputes
 	var req disputeRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -142,7 +142,7 @@ type disputesJSON struct {
 }
 
 func (s *Server) listDisputes(c echo.Context) error {
-	refs := s.deps.Referees
+	refs := s.deps.Disputes
 	f := tournament.DisputeFilter{Status: tournament.DisputeStatus(c.QueryParam("status"))}
 	if err := readPage(c, "a dispute", &f.After, &f.Limit); err != nil {
 		return err
@@ -168,7 +168,7 @@ func disputeID(c echo.Context) (int64, error) {
 }
 
 func (s *Server) getDispute(c echo.Context) error {
-	refs := s.deps.Referees
+	refs := s.deps.Disputes
 	id, err := disputeID(c)
 	if err != nil {
 		return err
@@ -207,7 +207,7 @@ type rulingAnswer struct {
 }
 
 func (s *Server) rule(c echo.Context) error {
-	refs := s.deps.Referees
+	refs := s.deps.Disputes
 	id, err := disputeID(c)
 	if err != nil {
 		return err

@@ -54,7 +54,7 @@ func FuzzDisputes(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{Tournaments: svc, Referees: refs,
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)}))
 	if err != nil {
 		f.Fatal(err)

@@ -23,7 +23,7 @@ func FuzzRequests(f *testing.F) {
 	f.Add("/api/v1/whoami", "", "Bearer admin", "")
 	f.Add("/api/v1/validate/bridge", "application/json", "", `{"game":"bridge_chicago","players":["a","b","c","d"],"first_dealer":"a","deals":[{"auction":["1NT","P","3NT","P","P","P"],"tricks":9}]}`)
 	f.Add("/api/v1/validate/deal", "application/json; charset=utf-8", "bearer  ", `{"hands":{"a":["10h","♠A"]}}`)
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken("admin")}, servertest.Complete(api.Deps{}))
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken("admin")}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,21 +4,24 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
 func TestHealthz(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	resp, body := s.do(t, request{method: "GET", path: "/healthz"})
 	if resp.StatusCode != http.StatusOK || string(body) != "{\"status\":\"ok\"}\n" {
 		t.Errorf("GET /healthz = %d %q, want 200 {\"status\":\"ok\"}", resp.StatusCode, body)
@@ -45,7 +48,7 @@ func TestReadyz(t *testing.T) {
 		{"unreachable", unreachable, http.StatusServiceUnavailable, "database_unavailable"},
 	}
 	for _, tt := range tests {
-		s := startServer(t, api.Config{}, api.Deps{Ready: postgres.Readiness(tt.pool, latest)})
+		s := startServer(t, api.Config{}, server.Deps{Ready: postgres.Readiness(tt.pool, latest)})
 		resp, body := s.do(t, request{method: "GET", path: "/readyz"})
 		if tt.status == http.StatusOK {
 			var st struct{ Status string }
@@ -64,25 +67,65 @@ func TestReadyz(t *testing.T) {
 func TestRequiredDependencies(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		drop func(*api.Deps)
+		drop func(*server.Deps)
 	}{
-		{"Ready", func(d *api.Deps) { d.Ready = nil }},
-		{"Idempotency", func(d *api.Deps) { d.Idempotency = nil }},
-		{"Tokens", func(d *api.Deps) { d.Tokens = nil }},
-		{"Tournaments", func(d *api.Deps) { d.Tournaments = nil }},
-		{"Referees", func(d *api.Deps) { d.Referees = nil }},
-		{"Register", func(d *api.Deps) { d.Register = nil }},
-		{"Events", func(d *api.Deps) { d.Events = nil }},
+		{"Ready", func(d *server.Deps) { d.Ready = nil }},
+		{"Idempotency", func(d *server.Deps) { d.Idempotency = nil }},
+		{"Tokens", func(d *server.Deps) { d.Tokens = nil }},
+		{"Tournaments", func(d *server.Deps) { d.Tournaments = nil }},
+		{"Referees", func(d *server.Deps) { d.Referees = nil }},
+		{"Register", func(d *server.Deps) { d.Register = nil }},
+		{"Events", func(d *server.Deps) { d.Events = nil }},
 	} {
-		deps := servertest.Complete(api.Deps{})
+		deps := servertest.Complete(server.Deps{})
 		tt.drop(&deps)
 		srv, err := server.New(api.Config{}, deps)
 		if err == nil || !strings.Contains(err.Error(), tt.name) {
 			t.Errorf("server.New without %s = %v, %v; want an error naming %s", tt.name, srv, err, tt.name)
 		}
 	}
-	if _, err := server.New(api.Config{}, servertest.Complete(api.Deps{})); err != nil {
+	if _, err := server.New(api.Config{}, servertest.Complete(server.Deps{})); err != nil {
 		t.Errorf("server.New with every dependency: %v", err)
+	}
+}
+
+// TestConstructorsNameEachMissingService: api.New and web.New, which take
+// the services through narrow interfaces, refuse a Deps without any one of
+// its required fields and name it.
+func TestConstructorsNameEachMissingService(t *testing.T) {
+	svc := tournament.NewService(nil)
+	refs, reg := tournament.NewReferees(svc, nil), tournament.NewRegister(nil, nil, nil)
+	full := servertest.Complete(server.Deps{})
+	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
+		Tournaments: svc, Rounds: svc, Games: svc, Room: svc, Referees: refs, Disputes: refs, Register: reg}
+	webDeps := web.Deps{Tournaments: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
+		Events: tournament.NewBroker(), API: http.NotFoundHandler()}
+	optional := map[string]bool{"Events": true, "Failures": true, "Registry": true}
+	for _, tt := range []struct {
+		deps     any
+		optional map[string]bool
+		build    func(deps any) error
+	}{
+		{&apiDeps, optional, func(d any) error { _, err := api.New(api.Config{}, *d.(*api.Deps)); return err }},
+		{&webDeps, nil, func(d any) error { _, err := web.New(web.Config{}, *d.(*web.Deps)); return err }},
+	} {
+		if err := tt.build(tt.deps); err != nil {
+			t.Fatalf("New with every dependency: %v", err)
+		}
+		v := reflect.ValueOf(tt.deps).Elem()
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Name
+			if tt.optional[name] {
+				continue
+			}
+			f := v.Field(i)
+			kept := reflect.ValueOf(f.Interface())
+			f.SetZero()
+			if err := tt.build(tt.deps); err == nil || !strings.Contains(err.Error(), "dependency "+name+" ") {
+				t.Errorf("%s without %s: %v; want an error naming %s", v.Type(), name, err, name)
+			}
+			f.Set(kept)
+		}
 	}
 }
 

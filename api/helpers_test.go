@@ -32,7 +32,7 @@ type testServer struct {
 
 // startServer starts the API with cfg and deps; a nil registry gets one,
 // and the logs are kept for inspection.
-func startServer(t *testing.T, cfg api.Config, deps api.Deps) *testServer {
+func startServer(t *testing.T, cfg api.Config, deps server.Deps) *testServer {
 	t.Helper()
 	logs := &syncBuffer{}
 	if cfg.Logger == nil {
@@ -59,7 +59,7 @@ func startWithDB(t *testing.T, cfg api.Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startServer(t, cfg, api.Deps{
+	return startServer(t, cfg, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -23,7 +24,7 @@ func startIdempotencyServer(t *testing.T) (*testServer, *pgxpool.Pool, *testCloc
 	pool := dbtest.New(t)
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
 	svc := tournament.NewService(postgres.NewStore(pool))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken), Now: clock.Now}, api.Deps{Tournaments: svc,
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken), Now: clock.Now}, server.Deps{Tournaments: svc,
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	return s, pool, clock
 }

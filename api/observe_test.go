@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 )
 
 func TestRequestID(t *testing.T) {
-	s := startServer(t, api.Config{NewRequestID: func() string { return "generated" }}, api.Deps{})
+	s := startServer(t, api.Config{NewRequestID: func() string { return "generated" }}, server.Deps{})
 	tests := []struct{ sent, want string }{
 		{"", "generated"},
 		{"abc-123", "abc-123"},
@@ -33,7 +34,7 @@ func TestRequestID(t *testing.T) {
 // TestAccessLog checks one JSON line per request with the fields operators
 // need, and that the Authorization header never reaches the log.
 func TestAccessLog(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	const secret = "very-secret-token-value"
 	s.do(t, request{method: "GET", path: "/api/v1/whoami?x=1", header: map[string]string{
 		"Authorization": "Bearer " + secret, "X-Request-ID": "req-1", "User-Agent": "test-agent"}})
@@ -66,7 +67,7 @@ func TestAccessLog(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	s.postJSON(t, "/api/v1/validate/deal", minimalDeal)
 	s.postJSON(t, "/api/v1/validate/deal", minimalDeal)
 	s.do(t, request{method: "GET", path: "/no/such/route/42"})

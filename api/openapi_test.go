@@ -36,11 +36,11 @@ func fetchOpenAPI(t *testing.T, s *testServer) (openAPIDoc, []byte) {
 // every route echo serves is documented, and every documented operation is
 // served. When it fails, it lists exactly what to add where.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
-	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	doc, _ := fetchOpenAPI(t, s)
 	documented := map[api.Route]bool{}
 	for path, ops := range doc.Paths {
@@ -67,7 +67,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 // TestOpenAPIDocument checks the document's form: OpenAPI 3.1, every
 // operation with an operationId and responses, and every $ref resolving.
 func TestOpenAPIDocument(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	doc, body := fetchOpenAPI(t, s)
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)

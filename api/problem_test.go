@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // A deal record that is valid JSON for the tests of bad requests below.
@@ -104,7 +105,7 @@ func TestOversizedBodyIsProblem(t *testing.T) {
 // the probes and the OpenAPI document answer the 413 their operations
 // document (their one 4xx) to a GET that announces a body over the limit.
 func TestOversizedBodyOnGetIsProblem(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	big := strings.Repeat("a", api.DefaultBodyLimit+1)
 	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/openapi.yaml"} {
 		resp, body := s.do(t, request{method: "GET", path: path, contentType: "text/plain", body: strings.NewReader(big)})
@@ -113,7 +114,7 @@ func TestOversizedBodyOnGetIsProblem(t *testing.T) {
 }
 
 func TestPanicIsProblemWithoutInternals(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{Ready: func(context.Context) error { panic("secret internals 1234") }})
+	s := startServer(t, api.Config{}, server.Deps{Ready: func(context.Context) error { panic("secret internals 1234") }})
 	resp, body := s.do(t, request{method: "GET", path: "/readyz"})
 	wantProblem(t, "panicking handler", resp, body, http.StatusInternalServerError, "internal")
 	if strings.Contains(string(body), "secret") || strings.Contains(string(body), "goroutine") {

@@ -30,12 +30,12 @@ func refereeActorOf(c echo.Context) tournament.Actor {
 // refereeTokens resolves referee tokens and hands every other token to next.
 type refereeTokens struct {
 	next TokenResolver
-	refs *tournament.Referees
+	refs RefereeIdentities
 }
 
 // NewRefereeTokenResolver returns a TokenResolver that knows referee
 // tokens ("ref_…") and asks next about every other token.
-func NewRefereeTokenResolver(next TokenResolver, refs *tournament.Referees) TokenResolver {
+func NewRefereeTokenResolver(next TokenResolver, refs RefereeIdentities) TokenResolver {
 	return refereeTokens{next: next, refs: refs}
 }
 

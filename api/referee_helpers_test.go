@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/sim"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -52,7 +53,7 @@ func startRefereeServer(t *testing.T) *refServer {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
 	refs := tournament.NewReferees(svc, store)
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Register: tournament.NewRegister(store, store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}

@@ -37,7 +37,7 @@ type roomJSON struct {
 }
 
 func (s *Server) getRoom(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Room
 	n, err := roundParam(c)
 	if err != nil {
 		return err

@@ -64,7 +64,7 @@ type drawRequest struct {
 }
 
 func (s *Server) drawRound(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	var req drawRequest
 	if c.Request().ContentLength != 0 {
 		if err := decodeJSON(c, &req); err != nil {
@@ -93,7 +93,7 @@ func (s *Server) drawRound(c echo.Context) error {
 // drawn answers a round just drawn (or revealed, which draws it) with its
 // tables and their codes, which no cache may keep.
 func (s *Server) drawn(c echo.Context, a tournament.Actor, r *tournament.Round) error {
-	codes, err := s.deps.Tournaments.TableCodes(c.Request().Context(), a, c.Param("tid"), r.Number)
+	codes, err := s.deps.Rounds.TableCodes(c.Request().Context(), a, c.Param("tid"), r.Number)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ type roundsJSON struct {
 }
 
 func (s *Server) listRounds(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	rs, err := svc.Rounds(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err
@@ -120,7 +120,7 @@ func (s *Server) listRounds(c echo.Context) error {
 }
 
 func (s *Server) getRound(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	n, err := roundParam(c)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ type codesJSON struct {
 }
 
 func (s *Server) roundCodes(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	n, err := roundParam(c)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ type closeJSON struct {
 }
 
 func (s *Server) closeRound(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	n, err := roundParam(c)
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ type tieJSON struct {
 }
 
 func (s *Server) resolveTie(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Rounds
 	var req tieRequest
 	n, err := roundBody(c, &req)
 	if err != nil {

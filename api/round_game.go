@@ -103,7 +103,7 @@ func gameRequest[T any](c echo.Context, req *T) (tournament.GameKey, error) {
 }
 
 func (s *Server) submitGame(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	k, body, err := gameBody(c)
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func writeResult(c echo.Context, status int, r resultJSON) error {
 }
 
 func (s *Server) getGame(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ type matchDealJSON struct {
 }
 
 func (s *Server) appendDeal(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	k, body, err := gameBody(c)
 	if err != nil {
 		return err

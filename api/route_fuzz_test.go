@@ -36,7 +36,7 @@ func fuzzRoutes(srv *server.Server) []api.Route {
 // names (the room, the export, the table's clock, the register), and
 // every path parameter is written {name}.
 func TestFuzzRoutesFromRouter(t *testing.T) {
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{}))
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func FuzzRouteParameters(f *testing.F) {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{Tournaments: svc, Referees: refs,
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
 		Register: tournament.NewRegister(store, store, nil),
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // TestSecurityHeaders: every API response carries the security headers,
 // errors included.
 func TestSecurityHeaders(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	for _, r := range []request{
 		{method: "GET", path: "/healthz"},
 		{method: "GET", path: "/api/v1/openapi.json"},
@@ -38,7 +38,7 @@ func TestSecurityHeaders(t *testing.T) {
 			t.Errorf("%s %s over plain HTTP: Strict-Transport-Security = %q, want none", r.method, r.path, got)
 		}
 	}
-	proxied := startServer(t, api.Config{TrustProxy: true}, api.Deps{})
+	proxied := startServer(t, api.Config{TrustProxy: true}, server.Deps{})
 	resp, _ := proxied.do(t, request{method: "GET", path: "/healthz", header: map[string]string{"X-Forwarded-Proto": "https"}})
 	if got := resp.Header.Get("Strict-Transport-Security"); got == "" {
 		t.Errorf("behind a TLS proxy: no Strict-Transport-Security")
@@ -48,8 +48,8 @@ func TestSecurityHeaders(t *testing.T) {
 // TestCORS: only configured origins get CORS headers; without any, no one.
 func TestCORS(t *testing.T) {
 	const allowed, other = "https://club.example", "https://evil.example"
-	s := startServer(t, api.Config{CORSOrigins: []string{allowed}}, api.Deps{})
-	closed := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{CORSOrigins: []string{allowed}}, server.Deps{})
+	closed := startServer(t, api.Config{}, server.Deps{})
 	preflight := func(s *testServer, origin string) *http.Response {
 		resp, _ := s.do(t, request{method: "OPTIONS", path: "/api/v1/tournaments/x/standings", header: map[string]string{
 			"Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type"}})
@@ -217,7 +217,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /api/v1/tournaments/{tid}/disputes": map[string]any{"round": 2, "table": 1, "game": 1},
 	}
 	params := strings.NewReplacer("{tid}", tid, "{n}", "2", "{t}", "1", "{g}", "1", "{d}", "1", "{pid}", "p1", "{rid}", "rnone", "{id}", d.ID)
-	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

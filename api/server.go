@@ -17,7 +17,6 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -63,10 +62,11 @@ type Config struct {
 	Failures *ratelimit.Failures
 }
 
-// Deps are the services the handlers call. Ready, Idempotency, Tokens,
-// Tournaments, Referees and Register are required (New says which one is missing),
-// so that no handler checks for a missing service; Events, Failures and
-// Registry may be nil.
+// Deps are the services the handlers call, each a narrow interface declared
+// in services.go. Ready, Idempotency, Tokens and the seven services are
+// required (New says which one is missing), so that no handler checks for a
+// missing service; Events, Failures and Registry may be nil. Package server
+// fills the services from tournament's Service, Referees and Register.
 type Deps struct {
 	// Ready reports whether the database answers and its schema is current
 	// (postgres.Readiness). /readyz answers 503 with its error.
@@ -75,15 +75,21 @@ type Deps struct {
 	Idempotency IdempotencyStore
 	// Tokens resolves tournament-scoped tokens (organizer, referee, table).
 	Tokens TokenResolver
-	// Tournaments runs tournaments: players, rounds, results, standings
-	// (api/tournament.go and the files beside it).
-	Tournaments *tournament.Service
-	// Referees runs referee tokens, disputes, rulings, correction windows,
-	// draw commitments and the audit log (api/referee.go and beside it).
-	Referees *tournament.Referees
-	// Register runs the server's register of people, series and ratings
-	// (api/register.go).
-	Register *tournament.Register
+	// Tournaments creates tournaments and registers their players.
+	Tournaments Tournaments
+	// Rounds draws and closes rounds and changes their tables.
+	Rounds Rounds
+	// Games takes the results: games, deals, confirmations, corrections.
+	Games Games
+	// Room reads the standings, the room view and the round clock.
+	Room Room
+	// Referees runs referee tokens, correction windows, draw commitments
+	// and the audit log.
+	Referees Referees
+	// Disputes runs disputes and rulings.
+	Disputes Disputes
+	// Register runs the server's register of people, series and ratings.
+	Register Register
 	// Events feeds the web pages' live updates (postgres.Listener into a
 	// tournament.Broker); required by the pages.
 	Events tournament.EventSource
@@ -122,24 +128,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 }
 
 // check names the first required dependency that is missing.
-func (d Deps) check() error {
-	for _, dep := range []struct {
-		name    string
-		missing bool
-	}{
-		{"Ready", d.Ready == nil},
-		{"Idempotency", d.Idempotency == nil},
-		{"Tokens", d.Tokens == nil},
-		{"Tournaments", d.Tournaments == nil},
-		{"Referees", d.Referees == nil},
-		{"Register", d.Register == nil},
-	} {
-		if dep.missing {
-			return fmt.Errorf("api.New: the dependency %s is missing", dep.name)
-		}
-	}
-	return nil
-}
+func (d Deps) check() error { return httpx.Required("api.New", d, "Events", "Failures", "Registry") }
 
 func withDefaults(cfg Config) Config {
 	if cfg.Logger == nil {

@@ -32,7 +32,7 @@ func (s *Server) reseat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.deps.Tournaments.ReseatTable(c.Request().Context(), actorOf(c), c.Param("tid"), n,
+	r, err := s.deps.Rounds.ReseatTable(c.Request().Context(), actorOf(c), c.Param("tid"), n,
 		tournament.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason})
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func (s *Server) withdrawDuringGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := s.deps.Tournaments.WithdrawDuringGame(c.Request().Context(), actorOf(c), c.Param("tid"), n, t,
+	w, err := s.deps.Rounds.WithdrawDuringGame(c.Request().Context(), actorOf(c), c.Param("tid"), n, t,
 		tournament.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason})
 	if err != nil {
 		return err

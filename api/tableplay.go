@@ -57,7 +57,7 @@ func pathDeal(c echo.Context) (int, error) {
 }
 
 func (s *Server) correctDeal(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	k, n, err := gameDeal(c)
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func toConfirmations(cs []tournament.Confirmation) []confirmationJSON {
 }
 
 func (s *Server) listDeals(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	k, err := gameKey(c)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ type confirmedJSON struct {
 }
 
 func (s *Server) confirmGame(c echo.Context) error {
-	svc := s.deps.Tournaments
+	svc := s.deps.Games
 	var req confirmRequest
 	k, err := gameRequest(c, &req)
 	if err != nil {

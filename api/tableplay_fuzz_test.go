@@ -45,7 +45,7 @@ func FuzzTablePlay(f *testing.F) {
 	if _, err := svc.AppendDeal(ctx, org, k, []byte(`{"sheet":{"`+r.Tables[0].Players[0]+`":{"hand1":2,"last_trick":5}}}`)); err != nil {
 		f.Fatal(err)
 	}
-	srv, err := server.New(api.Config{}, servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		f.Fatal(err)
 	}

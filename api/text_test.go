@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // TestBodiesWithBrokenTextAre400 (issue 13, item 11): names that are not
@@ -37,7 +38,7 @@ func TestBodiesWithBrokenTextAre400(t *testing.T) {
 // TestValidateGameAnswerIsBounded (issue 13, item 1): a 1 MiB record of
 // tiny deals was answered with 14.7 MB; now the answer stays small.
 func TestValidateGameAnswerIsBounded(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	body := `{"players":["a","b","c","d"],"first_dealer":"a","deals":[{}` + strings.Repeat(`,{}`, 340000) + `]}`
 	resp, b := s.postJSON(t, "/api/v1/validate/game", body)
 	if resp.StatusCode != http.StatusOK || len(b) > 4<<10 || !strings.Contains(string(b), "too_many_deals") {

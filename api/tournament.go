@@ -36,11 +36,11 @@ func actorOf(c echo.Context) tournament.Actor {
 
 // tournamentTokens resolves organizer tokens and table codes through the
 // tournament service.
-type tournamentTokens struct{ svc *tournament.Service }
+type tournamentTokens struct{ svc Identities }
 
 // NewTokenResolver returns the TokenResolver for organizer tokens and table
 // codes, for Deps.Tokens.
-func NewTokenResolver(svc *tournament.Service) TokenResolver { return tournamentTokens{svc} }
+func NewTokenResolver(svc Identities) TokenResolver { return tournamentTokens{svc} }
 
 // ResolveToken implements TokenResolver. A table code is looked for among
 // the tables of the tournament's latest round.

@@ -27,7 +27,7 @@ import (
 func BenchmarkSubmitGameHTTP(b *testing.B) {
 	pool := dbtest.New(b)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -23,7 +24,7 @@ func startTournamentServer(t *testing.T) *testServer {
 	pool := dbtest.New(t)
 	svc := tournament.NewService(postgres.NewStore(pool))
 	return startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+		server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
 }
 
 // call sends a request with an optional bearer token; a string body is

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // TestValidateBridge posts the bridge examples to /validate/bridge and to
@@ -18,7 +19,7 @@ func TestValidateBridge(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bridge examples: %v", err)
 	}
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -67,7 +68,7 @@ func TestValidateBridge(t *testing.T) {
 // TestValidateBridgeBadInput: not JSON and wrong types are 400 problems; a
 // record that is no bridge match is a 200 result with unknown_game.
 func TestValidateBridgeBadInput(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	resp, body := s.postJSON(t, "/api/v1/validate/bridge", `{"game":"bridge_chicago",`)
 	wantProblem(t, "not JSON", resp, body, http.StatusBadRequest, "malformed_json")
 	resp, body = s.postJSON(t, "/api/v1/validate/bridge", `{"game":"bridge_chicago","players":"anna","first_dealer":"anna","deals":[]}`)

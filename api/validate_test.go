@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/server"
 )
 
 // example is one file of the example records (engine/testdata/examples,
@@ -31,7 +32,7 @@ func TestValidateExamples(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples in ../engine/testdata/examples: %v", err)
 	}
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -56,7 +57,7 @@ func TestValidateExamples(t *testing.T) {
 // TestValidateInvalidRecordIs200 checks that a record that parses but is
 // not valid gets a 200 result with valid false and the errors.
 func TestValidateInvalidRecordIs200(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	tests := []struct{ path, body, code string }{
 		{"/api/v1/validate/deal", strings.Replace(minimalDeal, `"hands":{}`, `"hands":{"a":["Xz","2c","3c","4c","5c"]}`, 1), "invalid_card"},
 		{"/api/v1/validate/deal", `{"players":["a","b","c","d"],"dealer":"a"}`, "invalid_record"},
@@ -79,7 +80,7 @@ func TestValidateInvalidRecordIs200(t *testing.T) {
 }
 
 func TestValidateGameInProgress(t *testing.T) {
-	s := startServer(t, api.Config{}, api.Deps{})
+	s := startServer(t, api.Config{}, server.Deps{})
 	game := `{"players":["a","b","c","d"],"first_dealer":"a","deals":[{"sheet":{"a":{"hand1":2,"last_trick":5}}}]}`
 	resp, body := s.postJSON(t, "/api/v1/validate/game?in_progress=true", game)
 	var got engine.GameResult

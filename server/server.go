@@ -11,6 +11,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Server is the router, an http.Handler.
@@ -36,12 +38,63 @@ type Server struct {
 	webList    []api.Route     // the pages' routes, in the API's notation
 }
 
-// New builds the router. The API's Config and Deps are the server's: the
-// pages get the settings and services they share with the API (admin
-// token, clock, logger, secure cookies, the tournament service, referees,
-// live events), and both get one counter of wrong tokens, so that a guesser
-// has one budget for every door.
-func New(cfg api.Config, deps api.Deps) (*Server, error) {
+// Deps are the server's storage and services: the API's infrastructure and
+// tournament's three services, which New hands to the API (api.Deps) and
+// to the pages (web.Deps), each of which sees them only through the narrow
+// interfaces it declares. All are required but Failures and Registry, which
+// may be nil.
+type Deps struct {
+	// Ready reports whether the database answers and its schema is current.
+	Ready func(context.Context) error
+	// Idempotency stores first responses to requests with Idempotency-Key.
+	Idempotency api.IdempotencyStore
+	// Tokens resolves tournament-scoped tokens (organizer, referee, table).
+	Tokens api.TokenResolver
+	// Tournaments runs tournaments: players, rounds, results, standings.
+	Tournaments *tournament.Service
+	// Referees runs referee tokens, disputes, rulings, correction windows,
+	// draw commitments and the audit log.
+	Referees *tournament.Referees
+	// Register runs the register of people, series and ratings.
+	Register *tournament.Register
+	// Events feeds the pages' live updates (a tournament.Broker when nothing
+	// else publishes).
+	Events tournament.EventSource
+	// Failures counts wrong tokens across processes; nil: each alone.
+	Failures ratelimit.Shared
+	// Registry collects the metrics served at /metrics; nil: the server's own.
+	Registry *prometheus.Registry
+}
+
+// check names the first required dependency that is missing.
+func (d Deps) check() error {
+	return httpx.Required("server.New", d, "Failures", "Registry")
+}
+
+// apiDeps are the API's dependencies: each service through the interfaces
+// the API declares.
+func (d Deps) apiDeps() api.Deps {
+	return api.Deps{Ready: d.Ready, Idempotency: d.Idempotency, Tokens: d.Tokens,
+		Tournaments: d.Tournaments, Rounds: d.Tournaments, Games: d.Tournaments, Room: d.Tournaments,
+		Referees: d.Referees, Disputes: d.Referees, Register: d.Register,
+		Events: d.Events, Failures: d.Failures, Registry: d.Registry}
+}
+
+// webDeps are the pages' dependencies, writing through api.
+func (d Deps) webDeps(api http.Handler) web.Deps {
+	return web.Deps{Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
+		Referees: d.Referees, Register: d.Register, Events: d.Events, API: api}
+}
+
+// New builds the router. The API's Config is the server's: the pages get
+// the settings and services they share with the API (admin token, clock,
+// logger, secure cookies, the tournament services, live events), and both
+// get one counter of wrong tokens, so that a guesser has one budget for
+// every door.
+func New(cfg api.Config, deps Deps) (*Server, error) {
+	if err := deps.check(); err != nil {
+		return nil, err
+	}
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
@@ -64,7 +117,7 @@ func New(cfg api.Config, deps api.Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := api.New(cfg, deps)
+	a, err := api.New(cfg, deps.apiDeps())
 	if err != nil {
 		return nil, err
 	}
@@ -73,8 +126,7 @@ func New(cfg api.Config, deps api.Deps) (*Server, error) {
 	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
 		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures},
-		web.Deps{Tournaments: deps.Tournaments, Events: deps.Events, Referees: deps.Referees, API: s,
-			Register: deps.Register})
+		deps.webDeps(s))
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	} else if !ok {
 		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired, "log in with the admin token first"))
 	}
-	svc := h.deps.Tournaments
+	svc := h.deps.Players
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),

@@ -290,7 +290,7 @@ func (h *Handler) saved(c echo.Context, anchor string) error {
 }
 
 func (h *Handler) addPlayer(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Players
 	// person is set when the organizer picked the player from the register.
 	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club"), Person: c.FormValue("person")}
 	if _, err := svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), []tournament.NewPlayer{np}); err != nil {
@@ -303,7 +303,7 @@ func (h *Handler) addPlayer(c echo.Context) error {
 const maxImportBytes = 1 << 20
 
 func (h *Handler) playerStatus(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Players
 	status := tournament.PlayerStatus(c.FormValue("status"))
 	_, err := svc.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
 		tournament.PlayerUpdate{Status: &status})
@@ -314,7 +314,7 @@ func (h *Handler) playerStatus(c echo.Context) error {
 }
 
 func (h *Handler) drawRound(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	var seed *int64
 	if s := strings.TrimSpace(c.FormValue("seed")); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
@@ -330,7 +330,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 }
 
 func (h *Handler) closeRound(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
@@ -354,7 +354,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 // resolveTie records the organizer's order of tied players: fields
 // place1..placeN name the players best first.
 func (h *Handler) resolveTie(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
@@ -397,7 +397,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	n := r.Number
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	codes, err := svc.TableCodes(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
 	if err != nil {
 		return h.fail(c, err)
@@ -424,7 +424,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
 	if err != nil {
 		return h.fail(c, err)

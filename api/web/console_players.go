@@ -47,7 +47,7 @@ func (h *Handler) importPlayers(c echo.Context) error {
 	}
 	list, err := tournament.ReadPlayersCSV([]byte(text))
 	if err == nil && c.FormValue("confirm") == "1" {
-		_, err = h.deps.Tournaments.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), list.Players)
+		_, err = h.deps.Players.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), list.Players)
 		if err == nil {
 			return h.saved(c, "players")
 		}
@@ -134,7 +134,7 @@ func (h *Handler) renderPlayerEdit(c echo.Context, status int, d playerEdit) err
 // updatePlayer saves a player's name and club.
 func (h *Handler) updatePlayer(c echo.Context) error {
 	name, club := c.FormValue("name"), c.FormValue("club")
-	_, err := h.deps.Tournaments.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
+	_, err := h.deps.Players.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
 		tournament.PlayerUpdate{Name: &name, Club: &club})
 	if err != nil {
 		return h.playerEditError(c, err, name, club)
@@ -144,7 +144,7 @@ func (h *Handler) updatePlayer(c echo.Context) error {
 
 // deletePlayer removes a player registered by mistake.
 func (h *Handler) deletePlayer(c echo.Context) error {
-	err := h.deps.Tournaments.DeletePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"))
+	err := h.deps.Players.DeletePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"))
 	if err != nil {
 		return h.playerEditError(c, err, "", "")
 	}

@@ -67,7 +67,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 		store := postgres.NewStore(pool)
 		svc := tournament.NewService(store)
 		srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-			servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
+			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
 				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
@@ -92,7 +92,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	}
 	reg := tournament.NewRegister(store, store, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg}))
+		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

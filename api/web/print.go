@@ -180,7 +180,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 				To: min(i*sheetTables, len(r.Tables)), Current: i == group})
 		}
 	}
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	names := playerIndex(st)
 	// The console's sheets (organizer only) carry each table's QR code;
 	// the public sheets never show a code.

@@ -37,7 +37,7 @@ func TestWrongTokensShareOneLimit(t *testing.T) {
 			now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 			svc := tournament.NewService(postgres.NewStore(dbtest.New(t))) // the form looks tokens up
 			srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), Now: func() time.Time { return now }},
-				servertest.Complete(api.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+				servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
 			if err != nil {
 				t.Fatalf("server.New: %v", err)
 			}

@@ -103,7 +103,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	for _, res := range st.Results {
 		if res.Key.Round == n && res.Key.Table == tn && res.Key.Game == g {
 			// The snapshot holds places only; read the table's whole results.
-			svc := h.deps.Tournaments
+			svc := h.deps.Rounds
 			full, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, tn)
 			if err != nil {
 				return nil, nil, tournament.Table{}, nil, err
@@ -205,7 +205,7 @@ func (h *Handler) submitResult(c echo.Context) error {
 		}
 	}
 	key := tournament.GameKey{TournamentID: st.Tournament.ID, Round: d.Round, Table: d.Table, Game: d.Game}
-	svc := h.deps.Tournaments
+	svc := h.deps.Rounds
 	if _, err := svc.SubmitGame(c.Request().Context(), consoleActor(c), key, data); err != nil {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
 			return h.fail(c, err)

@@ -71,7 +71,7 @@ type roomTotal struct {
 // roomPage shows the organizer every table of a round as it stands,
 // updating live; ?round=n shows another round.
 func (h *Handler) roomPage(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Room
 	p, st, err := h.tournamentPageStart(c, "room.title", "console")
 	if err != nil {
 		return h.fail(c, err)
@@ -159,7 +159,7 @@ func confirmedBy(cs []tournament.Confirmation, pid string) bool {
 
 // setClock applies a clock button of the console.
 func (h *Handler) setClock(c echo.Context) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Room
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %q not found", c.Param("n")))
@@ -186,7 +186,7 @@ type unconfirmedView struct {
 // roundWatch adds the open round's clock and unconfirmed games to the
 // console.
 func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *consoleData) error {
-	svc := h.deps.Tournaments
+	svc := h.deps.Room
 	ctx, tid, n := c.Request().Context(), st.Tournament.ID, d.Round.Number
 	clk, err := svc.RoundClock(ctx, tid, n)
 	if err != nil {
@@ -210,7 +210,7 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 
 // screenClock is the clock the big screen shows: nil while idle.
 func (h *Handler) screenClock(c echo.Context, p *page, tid string, n int) (*clockView, error) {
-	svc := h.deps.Tournaments
+	svc := h.deps.Room
 	clk, err := svc.RoundClock(c.Request().Context(), tid, n)
 	if err != nil || clk.State == tournament.ClockIdle {
 		return nil, err

@@ -137,7 +137,7 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 		w.Name, w.HandlingText = pl.Name, translate(lang, "tc."+w.Handling)
 		return h.renderTableChange(c, http.StatusOK, tableChangeData{Confirm: &w, Values: values})
 	}
-	_, err := h.deps.Tournaments.WithdrawDuringGame(c.Request().Context(), consoleActor(c), c.Param("tid"), n, tn,
+	_, err := h.deps.Rounds.WithdrawDuringGame(c.Request().Context(), consoleActor(c), c.Param("tid"), n, tn,
 		tournament.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason})
 	if err != nil {
 		return fail(err)
@@ -163,7 +163,7 @@ func (h *Handler) reseatAtTable(c echo.Context) error {
 		rs.Table, _ = strconv.Atoi(v)
 	}
 	n, _ := strconv.Atoi(c.Param("n"))
-	_, err := h.deps.Tournaments.ReseatTable(c.Request().Context(), consoleActor(c), c.Param("tid"), n, rs)
+	_, err := h.deps.Rounds.ReseatTable(c.Request().Context(), consoleActor(c), c.Param("tid"), n, rs)
 	if err != nil {
 		return h.tableFormError(c, "reseat", err, values)
 	}

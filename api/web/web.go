@@ -12,7 +12,8 @@
 // tournament.EventSource (PostgreSQL LISTEN/NOTIFY in production), and the
 // seating search filters as one types. Texts are in Swedish and English.
 //
-// The package depends on the tournament service and package api/httpx only;
+// The package depends on package tournament (its services through the narrow
+// interfaces in services.go) and package api/httpx only;
 // package server mounts it on one router beside the JSON API (package api),
 // its peer.
 package web
@@ -21,7 +22,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"embed"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -32,6 +32,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -76,19 +77,28 @@ type Config struct {
 	Heartbeat time.Duration
 }
 
-// Deps are the services the pages read and change; all are required (New
-// says which one is missing), so that no handler checks for one.
+// Deps are the services the pages read and change, each a narrow interface
+// declared in services.go; all are required (New says which one is
+// missing), so that no handler checks for one. Package server fills the
+// services from tournament's Service, Referees and Register.
 type Deps struct {
-	Tournaments *tournament.Service
+	// Tournaments reads tournaments and tables and identifies tokens.
+	Tournaments Tournaments
+	// Players creates tournaments and registers their players.
+	Players Players
+	// Rounds draws, scores, closes and downloads rounds.
+	Rounds Rounds
+	// Room reads the room view and runs the round clock.
+	Room Room
 	// Events feeds the live updates (a tournament.Broker when nothing
 	// else publishes).
 	Events tournament.EventSource
-	// Referees runs disputes and rulings.
-	Referees *tournament.Referees
+	// Referees runs referee tokens, disputes and rulings.
+	Referees Referees
 	// API is the JSON API, which the table pages write through.
 	API http.Handler
-	// Register runs the register, series and ratings.
-	Register *tournament.Register
+	// Register reads the register, series and ratings.
+	Register Register
 }
 
 // Handler serves the pages.
@@ -106,17 +116,8 @@ type Handler struct {
 // New parses the templates and returns the handler, or an error naming the
 // first dependency that is missing.
 func New(cfg Config, deps Deps) (*Handler, error) {
-	switch {
-	case deps.Tournaments == nil:
-		return nil, errors.New("web.New: the dependency Tournaments is missing")
-	case deps.Events == nil:
-		return nil, errors.New("web.New: the dependency Events is missing")
-	case deps.Referees == nil:
-		return nil, errors.New("web.New: the dependency Referees is missing")
-	case deps.API == nil:
-		return nil, errors.New("web.New: the dependency API is missing")
-	case deps.Register == nil:
-		return nil, errors.New("web.New: the dependency Register is missing")
+	if err := deps.check(); err != nil {
+		return nil, err
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -140,6 +141,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
 		cache: newSnapshots(deps.Events, cfg.Now), organizers: newOrganizerCache(cfg.Now)}, nil
 }
+
+// check names the first dependency that is missing.
+func (d Deps) check() error { return httpx.Required("web.New", d) }
 
 // Register adds the pages' routes to e, outside /api/v1, each with the
 // pages' security headers. The pages own the subtrees of their routes

@@ -30,7 +30,7 @@ func startServer(t *testing.T, admin string) string {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, api.Deps{
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),

@@ -123,14 +123,14 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 
 // newDeps wires the storage into the API's dependencies. Services of new
 // resources are added here.
-func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, fails *postgres.FailureCounts, maxPlayers int) api.Deps {
+func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, fails *postgres.FailureCounts, maxPlayers int) server.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
 	referees := tournament.NewReferees(tournaments, store)
-	return api.Deps{
+	return server.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),

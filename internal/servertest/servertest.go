@@ -1,7 +1,7 @@
 // Package servertest gives tests of one part of the HTTP server the
 // dependencies they do not exercise. server.New requires every service
 // (no handler checks for a missing one), so a test of, say, request IDs
-// completes its api.Deps with stand-ins: a readiness check that says the
+// completes its server.Deps with stand-ins: a readiness check that says the
 // test has no database, an idempotency store that remembers nothing (every
 // request runs, as without the header), a token resolver that knows no
 // token, and tournament services over no storage. A test that calls a
@@ -13,12 +13,13 @@ import (
 	"context"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Complete returns deps with each missing required service filled by its
 // stand-in.
-func Complete(deps api.Deps) api.Deps {
+func Complete(deps server.Deps) server.Deps {
 	if deps.Ready == nil {
 		deps.Ready = func(context.Context) error { return errNoDatabase() }
 	}

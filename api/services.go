@@ -1,0 +1,124 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// The services the handlers call, each declared by what one set of handlers
+// uses, with the services' own method names. tournament.Service,
+// tournament.Referees and tournament.Register satisfy them (the assertions
+// at the end); a test may pass a fake of one without the others.
+
+// Tournaments creates and reads tournaments and their players
+// (api/tournament.go, api/player.go).
+type Tournaments interface {
+	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
+	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
+	Players(ctx context.Context, tid string) ([]tournament.Player, error)
+	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
+	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)
+	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error
+}
+
+// Rounds draws, reads and closes rounds and changes their tables
+// (api/round.go, api/table_changes.go).
+type Rounds interface {
+	DrawRoundWith(ctx context.Context, a tournament.Actor, tid string, o tournament.DrawOptions) (*tournament.Round, error)
+	Round(ctx context.Context, tid string, n int) (*tournament.RoundView, error)
+	Rounds(ctx context.Context, tid string) ([]tournament.Round, error)
+	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
+	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
+	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
+	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
+	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
+}
+
+// Games takes and reads the results of games: whole games from the
+// organizer, deals, confirmations and corrections from the tables
+// (api/round_game.go, api/tableplay.go).
+type Games interface {
+	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
+	AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
+	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
+	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
+	ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
+	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
+}
+
+// Room is what the room and the wall read: the standings, the room view of
+// a round and its clock (api/standings.go, api/room.go, api/clock.go).
+type Room interface {
+	Standings(ctx context.Context, tid string) (*tournament.Tournament, []tournament.Standing, error)
+	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
+	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
+	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
+	Now() time.Time
+}
+
+// Referees is the referee's desk: referee tokens, correction windows, draw
+// commitments and the audit log (api/referee.go, api/referee_window.go,
+// api/audit.go).
+type Referees interface {
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
+	RevokeToken(ctx context.Context, a tournament.Actor, tid, id string) (*tournament.RefereeToken, error)
+	Tokens(ctx context.Context, a tournament.Actor, tid string) ([]tournament.RefereeToken, error)
+	Window(ctx context.Context, tid string, n int) (*tournament.RoundWindow, error)
+	SetCorrectionMinutes(ctx context.Context, a tournament.Actor, tid string, minutes int) error
+	Reopen(ctx context.Context, a tournament.Actor, tid string, n, minutes int, reason string) (*tournament.Reopening, error)
+	Commit(ctx context.Context, a tournament.Actor, tid string, n int, hexHash string) (*tournament.Commitment, error)
+	Reveal(ctx context.Context, a tournament.Actor, tid string, n int, seed int64) (*tournament.Round, error)
+	DrawInputs(ctx context.Context, tid string, n int) (*tournament.DrawInputs, error)
+	Audit(ctx context.Context, a tournament.Actor, tid string, f tournament.AuditFilter) (*tournament.AuditPage, error)
+}
+
+// Disputes opens, lists and rules on disputes (api/dispute.go).
+type Disputes interface {
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
+	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
+}
+
+// Register is the server's register of people, its series and the ratings
+// (api/register.go), and seeding a draw by rating (api/round.go).
+type Register interface {
+	AddPerson(ctx context.Context, a tournament.Actor, n tournament.NewPerson) (tournament.Person, error)
+	Person(ctx context.Context, id string) (tournament.Person, error)
+	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
+	Merge(ctx context.Context, a tournament.Actor, from, into, reason string) error
+	Log(ctx context.Context, person string) ([]tournament.RegisterChange, error)
+	CreateSeries(ctx context.Context, a tournament.Actor, n tournament.NewSeries) (*tournament.Series, error)
+	AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*tournament.Series, error)
+	ListSeries(ctx context.Context) ([]tournament.Series, error)
+	Series(ctx context.Context, id string) (*tournament.Series, error)
+	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
+	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
+	SeedByRating(ctx context.Context, tid string, o tournament.DrawOptions) (tournament.DrawOptions, error)
+}
+
+// Identities finds whom a tournament's token names (NewTokenResolver).
+type Identities interface {
+	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
+}
+
+// RefereeIdentities finds the referee a referee token names
+// (NewRefereeTokenResolver).
+type RefereeIdentities interface {
+	Identify(ctx context.Context, token string) (*tournament.RefereeToken, error)
+}
+
+var (
+	_ Tournaments       = (*tournament.Service)(nil)
+	_ Rounds            = (*tournament.Service)(nil)
+	_ Games             = (*tournament.Service)(nil)
+	_ Room              = (*tournament.Service)(nil)
+	_ Identities        = (*tournament.Service)(nil)
+	_ Referees          = (*tournament.Referees)(nil)
+	_ Disputes          = (*tournament.Referees)(nil)
+	_ RefereeIdentities = (*tournament.Referees)(nil)
+	_ Register          = (*tournament.Register)(nil)
+)

@@ -1,0 +1,87 @@
+package web
+
+import (
+	"context"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// The services the pages call, each declared by what one set of handlers
+// uses, with the services' own method names. tournament.Service,
+// tournament.Referees and tournament.Register satisfy them (the assertions
+// at the end).
+
+// Tournaments is what the public and table pages read: a tournament's
+// snapshot, a table's progress and results, and whom a token names
+// (web.go, live.go, session.go, table.go, disputes.go).
+type Tournaments interface {
+	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
+	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
+	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
+	Progress(ctx context.Context, k tournament.GameKey) (*tournament.Progress, error)
+	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
+}
+
+// Players creates tournaments and registers their players (admin.go, the
+// console's player forms).
+type Players interface {
+	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
+	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
+	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)
+	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error
+}
+
+// Rounds is the console's work on rounds: drawing, entering results,
+// closing, breaking ties, changing tables, printing and downloading
+// (console.go, result.go, print.go, table_changes.go).
+type Rounds interface {
+	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
+	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
+	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
+	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
+	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
+	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
+	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
+	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
+	Export(ctx context.Context, a tournament.Actor, tid string) (*tournament.Export, error)
+}
+
+// Room is the referee's view of a round in play: its tables, its clock and
+// the games waiting for confirmation (room.go).
+type Room interface {
+	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
+	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
+	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
+	UnconfirmedGames(ctx context.Context, a tournament.Actor, tid string, n int) ([]tournament.UnconfirmedGame, error)
+	Now() time.Time
+}
+
+// Referees runs referee tokens, disputes and rulings (session.go,
+// console.go, disputes.go).
+type Referees interface {
+	Identify(ctx context.Context, token string) (*tournament.RefereeToken, error)
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
+	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
+}
+
+// Register reads the register of people, the series and the ratings
+// (register.go, the console's player search).
+type Register interface {
+	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
+	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
+	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
+}
+
+var (
+	_ Tournaments = (*tournament.Service)(nil)
+	_ Players     = (*tournament.Service)(nil)
+	_ Rounds      = (*tournament.Service)(nil)
+	_ Room        = (*tournament.Service)(nil)
+	_ Referees    = (*tournament.Referees)(nil)
+	_ Register    = (*tournament.Register)(nil)
+)

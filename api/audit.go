@@ -108,23 +108,24 @@ func nextOf(next int64) *string {
 	return &s
 }
 
+// mapped maps each element of xs, by its address, with f: the items of a
+// page as JSON.
+func mapped[T, J any](xs []T, f func(*T) J) []J {
+	out := make([]J, len(xs))
+	for i := range xs {
+		out[i] = f(&xs[i])
+	}
+	return out
+}
+
 func queryError(name, format string, args ...any) error {
 	return tournament.InvalidParameter(name, format, args...)
 }
 
 func (s *Server) getAudit(c echo.Context) error {
-	refs := s.deps.Referees
-	f, err := auditFilter(c)
+	page, err := readAs(c, refereeActorOf(c), auditFilter, s.deps.Referees.Audit)
 	if err != nil {
 		return err
 	}
-	page, err := refs.Audit(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
-	if err != nil {
-		return err
-	}
-	out := auditJSON{Entries: make([]auditEntryJSON, len(page.Entries)), Next: nextOf(page.Next)}
-	for i := range page.Entries {
-		out.Entries[i] = toAuditEntry(&page.Entries[i])
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, auditJSON{Entries: mapped(page.Entries, toAuditEntry), Next: nextOf(page.Next)})
 }

@@ -50,11 +50,7 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 
 func (s *Server) getClock(c echo.Context) error {
 	svc := s.deps.Room
-	n, err := roundParam(c)
-	if err != nil {
-		return err
-	}
-	clk, err := svc.RoundClock(c.Request().Context(), c.Param("tid"), n)
+	_, clk, err := readRound(c, svc.RoundClock)
 	if err != nil {
 		return err
 	}

@@ -141,21 +141,18 @@ type disputesJSON struct {
 	Next     *string       `json:"next"`
 }
 
-func (s *Server) listDisputes(c echo.Context) error {
-	refs := s.deps.Disputes
+// disputeFilter reads the query: status, after, limit.
+func disputeFilter(c echo.Context) (tournament.DisputeFilter, error) {
 	f := tournament.DisputeFilter{Status: tournament.DisputeStatus(c.QueryParam("status"))}
-	if err := readPage(c, "a dispute", &f.After, &f.Limit); err != nil {
-		return err
-	}
-	page, err := refs.Disputes(c.Request().Context(), refereeActorOf(c), c.Param("tid"), f)
+	return f, readPage(c, "a dispute", &f.After, &f.Limit)
+}
+
+func (s *Server) listDisputes(c echo.Context) error {
+	page, err := readAs(c, refereeActorOf(c), disputeFilter, s.deps.Disputes.Disputes)
 	if err != nil {
 		return err
 	}
-	out := disputesJSON{Disputes: make([]disputeJSON, len(page.Disputes)), Next: nextOf(page.Next)}
-	for i := range page.Disputes {
-		out.Disputes[i] = toDispute(&page.Disputes[i])
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, disputesJSON{Disputes: mapped(page.Disputes, toDispute), Next: nextOf(page.Next)})
 }
 
 // disputeID reads the dispute id of the path; anything else is a 404.
@@ -168,12 +165,7 @@ func disputeID(c echo.Context) (int64, error) {
 }
 
 func (s *Server) getDispute(c echo.Context) error {
-	refs := s.deps.Disputes
-	id, err := disputeID(c)
-	if err != nil {
-		return err
-	}
-	d, err := refs.Dispute(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id)
+	d, err := readAs(c, refereeActorOf(c), disputeID, s.deps.Disputes.Dispute)
 	if err != nil {
 		return err
 	}

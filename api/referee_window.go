@@ -48,12 +48,7 @@ type windowJSON struct {
 }
 
 func (s *Server) getWindow(c echo.Context) error {
-	refs := s.deps.Referees
-	n, err := roundParam(c)
-	if err != nil {
-		return err
-	}
-	w, err := refs.Window(c.Request().Context(), c.Param("tid"), n)
+	n, w, err := readRound(c, s.deps.Referees.Window)
 	if err != nil {
 		return err
 	}
@@ -182,12 +177,7 @@ type drawJSON struct {
 }
 
 func (s *Server) getDraw(c echo.Context) error {
-	refs := s.deps.Referees
-	n, err := roundParam(c)
-	if err != nil {
-		return err
-	}
-	in, err := refs.DrawInputs(c.Request().Context(), c.Param("tid"), n)
+	_, in, err := readRound(c, s.deps.Referees.DrawInputs)
 	if err != nil {
 		return err
 	}

@@ -37,16 +37,11 @@ type roomJSON struct {
 }
 
 func (s *Server) getRoom(c echo.Context) error {
-	svc := s.deps.Room
-	n, err := roundParam(c)
+	room, err := readAs(c, actorOf(c), roundParam, s.deps.Room.Room)
 	if err != nil {
 		return err
 	}
-	room, err := svc.Room(c.Request().Context(), actorOf(c), c.Param("tid"), n)
-	if err != nil {
-		return err
-	}
-	out := roomJSON{Round: n, Status: string(room.Round.Status), Clock: toClock(room.Clock, room.Now),
+	out := roomJSON{Round: room.Round.Number, Status: string(room.Round.Status), Clock: toClock(room.Clock, room.Now),
 		Tables: make([]roomTableJSON, len(room.Tables))}
 	for i, t := range room.Tables {
 		rt := roomTableJSON{Table: t.Table.Number, Players: t.Table.Players, Games: make([]roomGameJSON, len(t.Games))}

@@ -120,12 +120,7 @@ func (s *Server) listRounds(c echo.Context) error {
 }
 
 func (s *Server) getRound(c echo.Context) error {
-	svc := s.deps.Rounds
-	n, err := roundParam(c)
-	if err != nil {
-		return err
-	}
-	v, err := svc.Round(c.Request().Context(), c.Param("tid"), n)
+	_, v, err := readRound(c, s.deps.Rounds.Round)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -81,6 +82,17 @@ func gameKey(c echo.Context) (tournament.GameKey, error) {
 	return k, err
 }
 
+// readGame reads the game of the path and reads it with read: the first
+// steps of the reads of a game.
+func readGame[T any](c echo.Context, read func(context.Context, tournament.GameKey) (T, error)) (T, error) {
+	k, err := gameKey(c)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return read(c.Request().Context(), k)
+}
+
 // gameBody reads the game of the path and the request's JSON body, as
 // bytes for the engine to decode.
 func gameBody(c echo.Context) (tournament.GameKey, []byte, error) {
@@ -142,12 +154,7 @@ func writeResult(c echo.Context, status int, r resultJSON) error {
 }
 
 func (s *Server) getGame(c echo.Context) error {
-	svc := s.deps.Games
-	k, err := gameKey(c)
-	if err != nil {
-		return err
-	}
-	v, err := svc.GameWithConfirmations(c.Request().Context(), k)
+	v, err := readGame(c, s.deps.Games.GameWithConfirmations)
 	if err != nil {
 		return err
 	}

@@ -126,12 +126,7 @@ func toConfirmations(cs []tournament.Confirmation) []confirmationJSON {
 }
 
 func (s *Server) listDeals(c echo.Context) error {
-	svc := s.deps.Games
-	k, err := gameKey(c)
-	if err != nil {
-		return err
-	}
-	g, err := svc.TableGame(c.Request().Context(), k)
+	g, err := readGame(c, s.deps.Games.TableGame)
 	if err != nil {
 		return err
 	}

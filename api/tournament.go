@@ -167,6 +167,31 @@ func roundBody[T any](c echo.Context, req *T) (int, error) {
 	return n, decodeJSON(c, req)
 }
 
+// readRound reads the round number {n} of a path and reads the round with
+// read: the first steps of the reads of a round.
+func readRound[T any](c echo.Context, read func(ctx context.Context, tid string, n int) (T, error)) (int, T, error) {
+	n, err := roundParam(c)
+	if err != nil {
+		var zero T
+		return 0, zero, err
+	}
+	v, err := read(c.Request().Context(), c.Param("tid"), n)
+	return n, v, err
+}
+
+// readAs reads a parameter of the request with param and reads with read,
+// as the actor a, in the path's tournament: the first steps of the reads
+// that take an actor.
+func readAs[P, T any](c echo.Context, a tournament.Actor, param func(echo.Context) (P, error),
+	read func(ctx context.Context, a tournament.Actor, tid string, p P) (T, error)) (T, error) {
+	p, err := param(c)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return read(c.Request().Context(), a, c.Param("tid"), p)
+}
+
 // tableNotFound and gameNotFound are the 404s of the table and game path
 // parameters (tournament.RoundParamNotFound is the round's).
 func tableNotFound(param string) *tournament.Error {

@@ -102,6 +102,15 @@ func decodeGameTree(data []byte) (*GameRecord, error) {
 // scores. The tournament appends such entries one by one to a game in
 // progress (GameRecord.Deals). The error, if any, is a *DecodeError.
 func DecodeGameDeal(data []byte) (GameDeal, error) {
+	var f fastDecoder
+	if gd, ok := f.gameDeal(data); ok {
+		return gd, nil
+	}
+	return decodeGameDealTree(data)
+}
+
+// decodeGameDealTree is DecodeGameDeal without the fast path.
+func decodeGameDealTree(data []byte) (GameDeal, error) {
 	v, d, derr := parseJSON(data)
 	if derr != nil {
 		return GameDeal{}, derr

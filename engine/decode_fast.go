@@ -34,6 +34,7 @@ type fastDecoder struct {
 	strs   []string
 
 	sawDeals bool // deal gave up at a top-level "deals" member: a game
+	sawSheet bool // a game's deal gave up at a "sheet" member: a score-sheet line
 
 	rulesSrc []byte // the last "rules" value decoded, and its rules
 	rules    Rules
@@ -105,6 +106,52 @@ func (f *fastDecoder) game(data []byte) (g *GameRecord, ok bool) {
 	return g, ok
 }
 
+// gameDeal decodes one entry of a game's deals, a full deal or a
+// score-sheet line (DecodeGameDeal). ok is false when the entry needs the
+// tree decoder.
+func (f *fastDecoder) gameDeal(data []byte) (gd GameDeal, ok bool) {
+	f.Src, f.Pos = data, 0
+	f.slab = make([]Card, 0, len(data)/5+1)
+	ok = f.gameDealMembers(&gd)
+	if ok {
+		f.Space()
+		ok = f.Pos == len(f.Src)
+	}
+	f.Src = nil
+	return gd, ok
+}
+
+// gameDealMembers reads an entry of a game's deals: a full deal, or, when
+// the object has a "sheet" member, a score-sheet line, whose other members
+// are skipped (as by the tree decoder).
+func (f *fastDecoder) gameDealMembers(gd *GameDeal) bool {
+	start := f.Pos
+	f.sawSheet = false
+	rec := &DealRecord{}
+	if f.dealMembers(rec, true) {
+		gd.Deal = rec
+		return true
+	}
+	if !f.sawSheet {
+		return false
+	}
+	f.Pos = start
+	seen, ok := f.members(func(k []byte) (int, bool) {
+		if string(k) != "sheet" {
+			return 0, true
+		}
+		var ok bool
+		gd.Sheet, ok = f.sheet()
+		return 1, ok
+	})
+	return ok && seen == 1
+}
+
+// sheet reads a score-sheet line's object: player → category → points.
+func (f *fastDecoder) sheet() (Sheet, bool) {
+	return playerMap(f, func() (map[string]int, bool) { return playerMap(f, f.Integer) })
+}
+
 // gameMembers reads the game object.
 func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 	seen, ok := f.members(func(k []byte) (bit int, ok bool) {
@@ -132,16 +179,17 @@ func (f *fastDecoder) gameMembers(g *GameRecord) bool {
 	return ok && seen&mRequiredGame == mRequiredGame
 }
 
-// gameDeals reads the deals of a game, all full deals.
+// gameDeals reads the deals of a game; more than MaxGameDeals are left to
+// the tree decoder, which refuses them.
 func (f *fastDecoder) gameDeals() ([]GameDeal, bool) {
 	out := make([]GameDeal, 0, 16)
 	more, ok := f.Begin('[', ']')
 	for ; more && ok; more, ok = f.After(']') {
-		rec := &DealRecord{}
-		if !f.dealMembers(rec, true) {
+		var gd GameDeal
+		if len(out) == MaxGameDeals || !f.gameDealMembers(&gd) {
 			return nil, false
 		}
-		out = append(out, GameDeal{Deal: rec})
+		out = append(out, gd)
 	}
 	return out, ok
 }
@@ -167,6 +215,7 @@ func (f *fastDecoder) dealMember(rec *DealRecord, k []byte, inGame bool) (int, b
 		case "rules", "players", "dealer", "scores":
 			return 0, true // ignored, as by the tree decoder
 		case "sheet":
+			f.sawSheet = true
 			return 0, false // a score-sheet line
 		}
 	}

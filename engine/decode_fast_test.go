@@ -397,15 +397,17 @@ func checkFastGameMatchesTree(t *testing.T, data []byte) bool {
 	return true
 }
 
-// TestFastDecodeGameMatchesTree: the fast path takes simulated games of
-// full deals and decodes them exactly as the tree decoder does; games with
-// score-sheet lines go to the tree decoder.
+// TestFastDecodeGameMatchesTree: the fast path takes simulated games, of
+// full deals and with score-sheet lines, and decodes them exactly as the
+// tree decoder does.
 func TestFastDecodeGameMatchesTree(t *testing.T) {
 	for i, data := range simGames(t, 30) {
-		if got, want := checkFastGameMatchesTree(t, data), i%3 != 2; got != want {
-			t.Errorf("fast path took simulated game %d: %v, want %v", i, got, want)
+		if !checkFastGameMatchesTree(t, data) {
+			t.Errorf("fast path did not take simulated game %d", i)
 		}
 	}
+	long := `{"players":["a","b"],"first_dealer":"a","deals":[` +
+		strings.Repeat(`{"sheet":{"a":{"poker":1}}},`, engine.MaxGameDeals) + `{"sheet":{}}]}`
 	const deal = `{"hands":{"a":["2c"],"b":["3c"]},"exchanges":[],"announcements":[],"tricks":[]}`
 	for _, tc := range []struct {
 		doc  string
@@ -414,8 +416,12 @@ func TestFastDecodeGameMatchesTree(t *testing.T) {
 		{`{"players":["a","b"],"first_dealer":"a","deals":[]}`, true},
 		{`{"rules":{"preset":"sm"},"players":["a","b"],"first_dealer":"a","ended_by":"time","deals":[` + deal + `]}`, true},
 		{`{"players":["a","b"],"first_dealer":"a","ended_by":null,"deals":[{"players":7,"dealer":[],"scores":"x",` + deal[1:] + `]}`, true},
-		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}}]}`, false},
-		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}},` + deal + `]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}}]}`, true},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{}},` + deal + `]}`, true},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"hands":7,"sheet":{"a":{"poker":2}}},` + deal + `]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":{"a":{"poker":2.5}}}]}`, false},
+		{`{"players":["a","b"],"first_dealer":"a","deals":[{"sheet":[]}]}`, false},
+		{long, false},
 		{`{"players":["a","b"],"deals":[` + deal + `]}`, false},
 		{`{"players":["a","b"],"first_dealer":"a","deals":[` + deal + `],"deals":[]}`, false},
 		{`{"players":["a","b"],"first_dealer":"a","deals":{}}`, false},
@@ -424,6 +430,92 @@ func TestFastDecodeGameMatchesTree(t *testing.T) {
 			t.Errorf("fast path took %s: %v, want %v", tc.doc, got, tc.fast)
 		}
 	}
+}
+
+// checkFastGameDealMatchesTree is checkFastMatchesTree for an entry of a
+// game's deals (DecodeGameDeal).
+func checkFastGameDealMatchesTree(t *testing.T, data []byte) bool {
+	t.Helper()
+	fast, ok := engine.DecodeGameDealFast(data)
+	tree, err := engine.DecodeGameDealTree(data)
+	got, gotErr := engine.DecodeGameDeal(data)
+	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
+		t.Fatalf("DecodeGameDeal(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
+	}
+	if !ok {
+		return false
+	}
+	if !json.Valid(data) {
+		t.Fatalf("fast path accepted %s, which is not JSON", data)
+	}
+	if err != nil {
+		t.Fatalf("fast path accepted %s; tree decoder: %v", data, err)
+	}
+	if !reflect.DeepEqual(fast, tree) {
+		t.Fatalf("fast path decoded %s as\n%+v\nthe tree decoder as\n%+v", data, fast, tree)
+	}
+	return true
+}
+
+// gameDealsOf returns the entries of the deals of games, each as JSON.
+func gameDealsOf(tb testing.TB, games [][]byte) [][]byte {
+	tb.Helper()
+	var out [][]byte
+	for _, g := range games {
+		var rec struct{ Deals []json.RawMessage }
+		if err := json.Unmarshal(g, &rec); err != nil {
+			tb.Fatal(err)
+		}
+		for _, d := range rec.Deals {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestFastDecodeGameDealMatchesTree: the fast path takes the deals of
+// simulated games, full deals and score-sheet lines, as a table enters
+// them one by one, and decodes them exactly as the tree decoder does.
+func TestFastDecodeGameDealMatchesTree(t *testing.T) {
+	for i, data := range gameDealsOf(t, simGames(t, 12)) {
+		if !checkFastGameDealMatchesTree(t, data) {
+			t.Errorf("fast path did not take deal %d: %s", i, data)
+		}
+	}
+	for _, tc := range []struct {
+		doc  string
+		fast bool
+	}{
+		{`{"sheet":{"a":{"poker":2,"last_trick":5},"b":{}}}`, true},
+		{` { "sheet" : { } , "id" : [1, {"x": null}] } `, true},
+		{`{"hands":"x","sheet":{"a":{"poker":2}}}`, false}, // a deal member before the sheet fails: the tree decides
+		{`{"hands":{},"sheet":{"a":{"poker":2}}}`, true},
+		{`{"sheet":{"a":{"poker":2}},"sheet":{}}`, false},
+		{`{"sheet":{"a":{"poker":"2"}}}`, false},
+		{`{"sheet":{"a":[]}}`, false},
+		{`{"sheet":null}`, false},
+		{`{"sheet":{}}x`, false},
+		{`{"sheet":{"a":{"poker":2}}`, false},
+		{`{"sheet":{"\u00e5":{"poker":2}}}`, false},
+		{`[]`, false},
+		{`{"hands":{"a":["2c"],"b":["3c"]},"exchanges":[],"announcements":[],"tricks":[]}`, true},
+		{`{"hands":{"a":["2c"],"b":["3c"]},"exchanges":[],"announcements":[]}`, false},
+	} {
+		if got := checkFastGameDealMatchesTree(t, []byte(tc.doc)); got != tc.fast {
+			t.Errorf("fast path took %s: %v, want %v", tc.doc, got, tc.fast)
+		}
+	}
+}
+
+// FuzzFastDecodeGameDeal is FuzzFastDecode for an entry of a game's deals.
+func FuzzFastDecodeGameDeal(f *testing.F) {
+	for _, data := range gameDealsOf(f, simGamesOf(f, 6, 4)) {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"sheet":{"a":{"poker":2,"last_trick":5},"b":{}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastGameDealMatchesTree(t, data)
+	})
 }
 
 // FuzzFastDecodeGame is FuzzFastDecode for game records.

@@ -30,3 +30,12 @@ type FastDecoder struct{ f fastDecoder }
 
 // Deal decodes a deal record with the fast path only.
 func (d *FastDecoder) Deal(data []byte) (*DealRecord, bool) { return d.f.deal(data) }
+
+// DecodeGameDealTree decodes an entry of a game's deals without the fast path.
+func DecodeGameDealTree(data []byte) (GameDeal, error) { return decodeGameDealTree(data) }
+
+// DecodeGameDealFast decodes an entry of a game's deals with the fast path only.
+func DecodeGameDealFast(data []byte) (GameDeal, bool) {
+	var f fastDecoder
+	return f.gameDeal(data)
+}

@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -119,6 +118,11 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 	if err != nil {
 		return nil, err
 	}
+	return checked(data, res, tb, g, s)
+}
+
+// checked prepares what is stored of a game record the engine judged res.
+func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (*checkedGame, error) {
 	canon, err := canonicalJSON(data)
 	if err != nil {
 		return nil, err
@@ -168,21 +172,3 @@ func firstProblem(ps []engine.Problem) string {
 	return ps[0].Code + " at " + ps[0].Path + ": " + ps[0].Message
 }
 
-// canonicalJSON re-encodes a JSON value with object keys sorted and no
-// insignificant space, numbers kept as written, so that the same record
-// sent twice compares equal byte for byte.
-func canonicalJSON(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, Errorf(KindInvalid, CodeMalformedJSON, "the body is not JSON: %v", err)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("canonical JSON: %w", err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}

@@ -180,7 +180,9 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
 	if res.GameOver || r.TimeCalled {
-		g, err := checkGame(game, tb, k.Game, t.Format, t.Settings, engine.GameOptions{InProgress: true})
+		// The engine judged the game above; what is left is the record's
+		// canonical form, its hash and the result's JSON.
+		g, err := checked(game, res, tb, k.Game, t.Settings)
 		if err != nil {
 			return nil, err
 		}

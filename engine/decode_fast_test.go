@@ -70,11 +70,32 @@ func exampleDeals(tb testing.TB) [][]byte {
 // what the tree decoder rejects. It returns whether the fast path took it.
 func checkFastMatchesTree(t *testing.T, data []byte) bool {
 	t.Helper()
-	fast, ok := engine.DecodeDealFast(data)
-	tree, err := engine.DecodeDealTree(data)
-	got, gotErr := engine.DecodeDeal(data)
+	return checkFastAgainstTree(t, "DecodeDeal", data, engine.DecodeDealFast, engine.DecodeDealTree, engine.DecodeDeal)
+}
+
+// checkFastGameMatchesTree is checkFastMatchesTree for game records.
+func checkFastGameMatchesTree(t *testing.T, data []byte) bool {
+	t.Helper()
+	return checkFastAgainstTree(t, "DecodeGame", data, engine.DecodeGameFast, engine.DecodeGameTree, engine.DecodeGame)
+}
+
+// checkFastGameDealMatchesTree is checkFastMatchesTree for an entry of a
+// game's deals (DecodeGameDeal).
+func checkFastGameDealMatchesTree(t *testing.T, data []byte) bool {
+	t.Helper()
+	return checkFastAgainstTree(t, "DecodeGameDeal", data, engine.DecodeGameDealFast, engine.DecodeGameDealTree, engine.DecodeGameDeal)
+}
+
+// checkFastAgainstTree holds a decoder (decode, named name) and its fast
+// path to its tree decoder; it returns whether the fast path took data.
+func checkFastAgainstTree[T any](t *testing.T, name string, data []byte, fastPath func([]byte) (T, bool),
+	treePath, decode func([]byte) (T, error)) bool {
+	t.Helper()
+	fast, ok := fastPath(data)
+	tree, err := treePath(data)
+	got, gotErr := decode(data)
 	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
-		t.Fatalf("DecodeDeal(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
+		t.Fatalf("%s(%s) = %+v, %v; tree decoder %+v, %v", name, data, got, gotErr, tree, err)
 	}
 	if !ok {
 		return false
@@ -373,30 +394,6 @@ func simGamesOf(tb testing.TB, n, maxDeals int) [][]byte {
 	return out
 }
 
-// checkFastGameMatchesTree is checkFastMatchesTree for game records.
-func checkFastGameMatchesTree(t *testing.T, data []byte) bool {
-	t.Helper()
-	fast, ok := engine.DecodeGameFast(data)
-	tree, err := engine.DecodeGameTree(data)
-	got, gotErr := engine.DecodeGame(data)
-	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
-		t.Fatalf("DecodeGame(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
-	}
-	if !ok {
-		return false
-	}
-	if !json.Valid(data) {
-		t.Fatalf("fast path accepted %s, which is not JSON", data)
-	}
-	if err != nil {
-		t.Fatalf("fast path accepted %s; tree decoder: %v", data, err)
-	}
-	if !reflect.DeepEqual(fast, tree) {
-		t.Fatalf("fast path decoded %s as\n%+v\nthe tree decoder as\n%+v", data, fast, tree)
-	}
-	return true
-}
-
 // TestFastDecodeGameMatchesTree: the fast path takes simulated games, of
 // full deals and with score-sheet lines, and decodes them exactly as the
 // tree decoder does.
@@ -430,31 +427,6 @@ func TestFastDecodeGameMatchesTree(t *testing.T) {
 			t.Errorf("fast path took %s: %v, want %v", tc.doc, got, tc.fast)
 		}
 	}
-}
-
-// checkFastGameDealMatchesTree is checkFastMatchesTree for an entry of a
-// game's deals (DecodeGameDeal).
-func checkFastGameDealMatchesTree(t *testing.T, data []byte) bool {
-	t.Helper()
-	fast, ok := engine.DecodeGameDealFast(data)
-	tree, err := engine.DecodeGameDealTree(data)
-	got, gotErr := engine.DecodeGameDeal(data)
-	if !reflect.DeepEqual(got, tree) || !reflect.DeepEqual(gotErr, err) {
-		t.Fatalf("DecodeGameDeal(%s) = %+v, %v; tree decoder %+v, %v", data, got, gotErr, tree, err)
-	}
-	if !ok {
-		return false
-	}
-	if !json.Valid(data) {
-		t.Fatalf("fast path accepted %s, which is not JSON", data)
-	}
-	if err != nil {
-		t.Fatalf("fast path accepted %s; tree decoder: %v", data, err)
-	}
-	if !reflect.DeepEqual(fast, tree) {
-		t.Fatalf("fast path decoded %s as\n%+v\nthe tree decoder as\n%+v", data, fast, tree)
-	}
-	return true
 }
 
 // gameDealsOf returns the entries of the deals of games, each as JSON.

@@ -170,12 +170,20 @@ func (c *canonWriter) number() bool {
 	return true
 }
 
+// take skips space and then b, when b comes next.
+func (c *canonWriter) take(b byte) bool {
+	c.space()
+	if c.pos < len(c.src) && c.src[c.pos] == b {
+		c.pos++
+		return true
+	}
+	return false
+}
+
 func (c *canonWriter) array(depth int) bool {
 	c.pos++
 	c.out = append(c.out, '[')
-	c.space()
-	if c.pos < len(c.src) && c.src[c.pos] == ']' {
-		c.pos++
+	if c.take(']') {
 		c.out = append(c.out, ']')
 		return true
 	}
@@ -183,16 +191,10 @@ func (c *canonWriter) array(depth int) bool {
 		if !c.value(depth + 1) {
 			return false
 		}
-		c.space()
-		if c.pos >= len(c.src) {
-			return false
-		}
-		switch c.src[c.pos] {
-		case ',':
-			c.pos++
+		switch {
+		case c.take(','):
 			c.out = append(c.out, ',')
-		case ']':
-			c.pos++
+		case c.take(']'):
 			c.out = append(c.out, ']')
 			return true
 		default:
@@ -208,45 +210,32 @@ func (c *canonWriter) object(depth int) bool {
 	c.out = append(c.out, '{')
 	base, first := len(c.out), len(c.members)
 	defer func() { c.members = c.members[:first] }()
-	c.space()
-	if c.pos < len(c.src) && c.src[c.pos] == '}' {
-		c.pos++
+	if c.take('}') {
 		c.out = append(c.out, '}')
 		return true
 	}
 	for {
 		c.space()
-		if c.pos >= len(c.src) || c.src[c.pos] != '"' {
-			return false
-		}
 		start := len(c.out)
-		if !c.string() {
+		if c.pos >= len(c.src) || c.src[c.pos] != '"' || !c.string() {
 			return false
 		}
 		keyEnd := len(c.out) - 1
-		c.space()
-		if c.pos >= len(c.src) || c.src[c.pos] != ':' {
+		if !c.take(':') {
 			return false
 		}
-		c.pos++
 		c.out = append(c.out, ':')
 		if !c.value(depth + 1) {
 			return false
 		}
 		c.members = append(c.members, canonMember{start - base, keyEnd - base, len(c.out) - base})
-		c.space()
-		if c.pos >= len(c.src) {
+		switch {
+		case c.take(','):
+		case c.take('}'):
+			return c.order(base, c.members[first:])
+		default:
 			return false
 		}
-		switch c.src[c.pos] {
-		case ',':
-			c.pos++
-			continue
-		case '}':
-			c.pos++
-			return c.order(base, c.members[first:])
-		}
-		return false
 	}
 }
 

@@ -171,4 +171,3 @@ func firstProblem(ps []engine.Problem) string {
 	}
 	return ps[0].Code + " at " + ps[0].Path + ": " + ps[0].Message
 }
-

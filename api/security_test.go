@@ -163,6 +163,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /api/v1/tournaments/{tid}/whoami":                                         inside,
 		"POST /api/v1/tournaments":                                                     adminOnly,
 		"GET /api/v1/tournaments/{tid}":                                                inside,
+		"PATCH /api/v1/tournaments/{tid}":                                              orgs,
 		"POST /api/v1/tournaments/{tid}/players":                                       orgs,
 		"POST /api/v1/tournaments/{tid}/players:import":                                orgs,
 		"GET /api/v1/tournaments/{tid}/players":                                        inside,

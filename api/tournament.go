@@ -16,6 +16,7 @@ import (
 func (s *Server) tournamentRoutes(g *echo.Group) {
 	g.POST("/tournaments", s.createTournament, s.require(tournament.RoleAdmin))
 	g.GET("/tournaments/:tid", s.getTournament, s.require(tournament.RolePublic))
+	g.PATCH("/tournaments/:tid", s.updateSettings, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
 // actorOf turns the request's principal into the tournament's actor.
@@ -70,13 +71,16 @@ type tournamentRequest struct {
 	Seating         string               `json:"seating,omitempty"`
 	Language        string               `json:"language,omitempty"`
 	TimeZone        string               `json:"time_zone,omitempty"`
+	// CorrectionMinutes is the correction window (default 30).
+	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
 }
 
 func (r tournamentRequest) toNew() tournament.NewTournament {
 	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
 		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
 		Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames, DayBreaks: r.DayBreaks,
-		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language, TimeZone: r.TimeZone}
+		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language, TimeZone: r.TimeZone,
+		CorrectionMinutes: r.CorrectionMinutes}
 }
 
 // tournamentJSON is a tournament as the API shows it.
@@ -96,11 +100,13 @@ type tournamentJSON struct {
 	Seating         string               `json:"seating"`
 	Language        string               `json:"language,omitempty"`
 	TimeZone        string               `json:"time_zone"`
-	Status          string               `json:"status"`
-	CurrentRound    int                  `json:"current_round"`
-	Champion        string               `json:"champion,omitempty"`
-	CreatedAt       time.Time            `json:"created_at"`
-	OrganizerToken  string               `json:"organizer_token,omitempty"`
+	// CorrectionMinutes is how long closed rounds stay provisional.
+	CorrectionMinutes int       `json:"correction_minutes"`
+	Status            string    `json:"status"`
+	CurrentRound      int       `json:"current_round"`
+	Champion          string    `json:"champion,omitempty"`
+	CreatedAt         time.Time `json:"created_at"`
+	OrganizerToken    string    `json:"organizer_token,omitempty"`
 }
 
 func toTournament(t *tournament.Tournament) tournamentJSON {
@@ -113,7 +119,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
 		Rounds: st.Rounds, FinalSize: st.FinalSize, FinalGames: st.GamesIn(true), DayBreaks: st.DayBreaks,
 		Tiebreaks: st.Tiebreaks, Seating: st.Seating, Language: st.Language, TimeZone: st.TimeZone,
-		Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
+		CorrectionMinutes: st.CorrectionMinutes, Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
 }
 
 func (s *Server) createTournament(c echo.Context) error {
@@ -136,6 +142,52 @@ func (s *Server) createTournament(c echo.Context) error {
 func (s *Server) getTournament(c echo.Context) error {
 	svc := s.deps.Tournaments
 	t, err := svc.Tournament(c.Request().Context(), c.Param("tid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toTournament(t))
+}
+
+// settingsRequest is the body of PATCH /tournaments/{tid}: the fields
+// to change (left out or null: unchanged) and why.
+type settingsRequest struct {
+	Name              *string              `json:"name"`
+	GamesPerRound     *int                 `json:"games_per_round"`
+	PlacementPoints   []int                `json:"placement_points"`
+	AdvancePerTable   tournament.IntOrList `json:"advance_per_table"`
+	Rounds            *int                 `json:"rounds"`
+	FinalSize         *int                 `json:"final_size"`
+	FinalGames        *int                 `json:"final_games"`
+	DayBreaks         []int                `json:"day_breaks"`
+	Tiebreaks         []string             `json:"tiebreaks"`
+	Seating           *string              `json:"seating"`
+	Language          *string              `json:"language"`
+	TimeZone          *string              `json:"time_zone"`
+	CorrectionMinutes *int                 `json:"correction_minutes"`
+	Reason            string               `json:"reason"`
+	// Format and Rules are read only to refuse them: they stay as created.
+	Format json.RawMessage `json:"format"`
+	Rules  json.RawMessage `json:"rules"`
+}
+
+func (r settingsRequest) toChange() tournament.SettingsChange {
+	return tournament.SettingsChange{Name: r.Name, GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints,
+		AdvancePerTable: r.AdvancePerTable, Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames,
+		DayBreaks: r.DayBreaks, Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language, TimeZone: r.TimeZone,
+		CorrectionMinutes: r.CorrectionMinutes, Reason: r.Reason}
+}
+
+// updateSettings changes a tournament's settings until round 1 is drawn.
+func (s *Server) updateSettings(c echo.Context) error {
+	var req settingsRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.Format != nil || req.Rules != nil {
+		field := map[bool]string{true: "format", false: "rules"}[req.Format != nil]
+		return tournament.InvalidField(field, "the %s is fixed when the tournament is created; create a new tournament for another", field)
+	}
+	t, err := s.deps.Tournaments.UpdateSettings(c.Request().Context(), actorOf(c), c.Param("tid"), req.toChange())
 	if err != nil {
 		return err
 	}

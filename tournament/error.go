@@ -32,7 +32,7 @@ const (
 // that clients may rely on (codes.go names them); Message is for people.
 // Details, when set, is extra machine-readable context that the API adds to
 // the problem document as it is; Go code reads the context it needs through
-// the typed accessors (Problems, Field, Ties), which the constructors set
+// the typed accessors (Problems, Field, FieldProblems, Ties), which the constructors set
 // together with Details.
 type Error struct {
 	Kind    Kind
@@ -43,6 +43,7 @@ type Error struct {
 
 	problems []engine.Problem
 	field    string
+	fields   []FieldProblem
 	ties     []OpenTie
 }
 
@@ -115,6 +116,10 @@ func (e *Error) Problems() []engine.Problem { return e.problems }
 
 // Field returns the request field an InvalidField error names, or "".
 func (e *Error) Field() string { return e.field }
+
+// FieldProblems returns the fields an invalid_settings error reports,
+// each with its problem, or nil.
+func (e *Error) FieldProblems() []FieldProblem { return e.fields }
 
 // Ties returns the ties an unresolved_tie error reports, or nil.
 func (e *Error) Ties() []OpenTie { return e.ties }

@@ -36,6 +36,10 @@ type Store interface {
 	Tournament(ctx context.Context, id string) (*Tournament, error)
 	// Secrets returns a tournament's secrets.
 	Secrets(ctx context.Context, id string) (Secrets, error)
+	// UpdateSettings stores the tournament change makes of the tournament
+	// as it is (its name and settings; nothing else is written), holding
+	// its row lock, and returns it.
+	UpdateSettings(ctx context.Context, tid string, change func(*Tournament) (*Tournament, error)) (*Tournament, error)
 	// TournamentByTokenHash returns the ID of the tournament whose organizer
 	// token hashes to hash; not_found when there is none.
 	TournamentByTokenHash(ctx context.Context, hash []byte) (string, error)

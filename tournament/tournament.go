@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -68,7 +70,8 @@ const (
 	maxRounds        = 100
 )
 
-// Settings are a tournament's rules of play, fixed at creation.
+// Settings are a tournament's rules of play, set at creation and changeable
+// (SettingsChange) until round 1 is drawn.
 type Settings struct {
 	Rules           json.RawMessage // the engine's rules object; nil means the sm preset
 	GamesPerRound   int
@@ -96,6 +99,10 @@ type Settings struct {
 	// TimeZone is where the tournament is played (an IANA name): the
 	// pages show its times there. Default DefaultTimeZone.
 	TimeZone string
+	// CorrectionMinutes is how long a closed round's results stay
+	// provisional (disputes are taken): DefaultCorrectionMinutes unless
+	// set, 0 for none.
+	CorrectionMinutes int
 }
 
 // DefaultTimeZone is where Chicago is mostly played.
@@ -186,6 +193,8 @@ type NewTournament struct {
 	Seating         string
 	Language        string
 	TimeZone        string // "": DefaultTimeZone
+	// CorrectionMinutes is the correction window (nil: DefaultCorrectionMinutes).
+	CorrectionMinutes *int
 }
 
 // settings validates n and returns the settings with defaults filled in.
@@ -203,6 +212,8 @@ func (n NewTournament) settings() (Settings, error) {
 		Seating:         n.Seating,
 		Language:        n.Language,
 		TimeZone:        n.TimeZone,
+
+		CorrectionMinutes: intOr(n.CorrectionMinutes, DefaultCorrectionMinutes),
 	}
 	if s.TimeZone == "" {
 		s.TimeZone = DefaultTimeZone
@@ -235,55 +246,104 @@ func (n NewTournament) settings() (Settings, error) {
 }
 
 func (n NewTournament) validate(s Settings) error {
-	if err := checkLine("name", strings.TrimSpace(n.Name), maxNameLen, true); err != nil {
-		return err
+	if ps := settingsProblems(strings.TrimSpace(n.Name), n.Format, s); len(ps) > 0 {
+		return InvalidField(ps[0].Field, "%s", ps[0].Message)
 	}
-	switch {
-	case n.Format != FormatSM && n.Format != FormatSwiss && n.Format != FormatBridge:
-		return InvalidField("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", n.Format)
-	case n.Format == FormatBridge && s.GamesPerRound != 1:
-		return InvalidField("games_per_round", "a bridge_chicago round is one Chicago a table: games_per_round is 1")
-	case n.Format == FormatBridge && s.Seating != SeatingMixed:
-		return InvalidField("seating", "bridge_chicago seats players mixed (new partners every round)")
-	case s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound:
-		return InvalidField("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
-	case len(s.PlacementPoints) != 4:
-		return InvalidField("placement_points", "placement_points must list points for places 1 to 4")
-	case !nonIncreasing(s.PlacementPoints):
-		return InvalidField("placement_points", "placement_points must be non-negative and never grow with the place")
-	case s.FinalSize < 3 || s.FinalSize > 4:
-		return InvalidField("final_size", "final_size must be 3 or 4")
-	case s.FinalGames < 0 || s.FinalGames > maxGamesPerRound:
-		return InvalidField("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
-	case s.Seating != SeatingMixed && s.Seating != SeatingByStandings:
-		return InvalidField("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
-	case !validTimeZone(s.TimeZone):
-		return InvalidField("time_zone", "time_zone must name a time zone such as %q, not %q", DefaultTimeZone, s.TimeZone)
-	case s.Language != "" && !slices.Contains(Languages, s.Language):
-		return InvalidField("language", "language must be one of %s (or left out)", strings.Join(Languages, ", "))
-	}
-	if err := validateTiebreaks(s.Tiebreaks); err != nil {
-		return err
-	}
-	if err := validateDayBreaks(s.DayBreaks); err != nil {
-		return err
-	}
-	if n.Format == FormatSM {
-		if len(s.AdvancePerTable) > maxRounds {
-			return InvalidField("advance_per_table", "advance_per_table lists at most %d rounds", maxRounds)
+	return nil
+}
+
+// FieldProblem is what is wrong with one field of a tournament's settings.
+type FieldProblem struct {
+	Field   string // the API's name of the field ("placement_points")
+	Message string
+}
+
+// problems collects at most one FieldProblem per field, the first found.
+type problems []FieldProblem
+
+func (ps *problems) add(field, format string, args ...any) {
+	for _, p := range *ps {
+		if p.Field == field {
+			return
 		}
-		for _, a := range s.AdvancePerTable {
-			if a < 1 || a > 2 {
-				return InvalidField("advance_per_table", "advance_per_table must be 1 or 2 in every round (a table of 3 must leave someone out)")
-			}
-		}
-		if n.Rounds != nil && *n.Rounds != 0 {
-			return InvalidField("rounds", "rounds is for swiss tournaments; sm plays until the final")
-		}
-		return nil
 	}
-	if s.Rounds < 1 || s.Rounds > maxRounds {
-		return InvalidField("rounds", "a %s tournament needs rounds between 1 and %d", n.Format, maxRounds)
+	*ps = append(*ps, FieldProblem{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// addErr adds err's message under its field when err is a field's error.
+func (ps *problems) addErr(err error) {
+	var e *Error
+	if errors.As(err, &e) && e.Field() != "" {
+		ps.add(e.Field(), "%s", e.Message)
+	}
+}
+
+// settingsProblems checks a tournament's name and settings in format f
+// and returns every field at fault, each with its first problem, in the
+// order of the checks (the order NewTournament reports the first of).
+func settingsProblems(name string, f Format, s Settings) []FieldProblem {
+	var ps problems
+	ps.addErr(checkLine("name", name, maxNameLen, true))
+	if f != FormatSM && f != FormatSwiss && f != FormatBridge {
+		ps.add("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", f)
+	}
+	if f == FormatBridge && s.GamesPerRound != 1 {
+		ps.add("games_per_round", "a bridge_chicago round is one Chicago a table: games_per_round is 1")
+	}
+	if f == FormatBridge && s.Seating != SeatingMixed {
+		ps.add("seating", "bridge_chicago seats players mixed (new partners every round)")
+	}
+	if s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound {
+		ps.add("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
+	}
+	if len(s.PlacementPoints) != 4 {
+		ps.add("placement_points", "placement_points must list points for places 1 to 4")
+	} else if !nonIncreasing(s.PlacementPoints) {
+		ps.add("placement_points", "placement_points must be non-negative and never grow with the place")
+	}
+	if s.FinalSize < 3 || s.FinalSize > 4 {
+		ps.add("final_size", "final_size must be 3 or 4")
+	}
+	if s.FinalGames < 0 || s.FinalGames > maxGamesPerRound {
+		ps.add("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
+	}
+	if s.Seating != SeatingMixed && s.Seating != SeatingByStandings {
+		ps.add("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
+	}
+	if !validTimeZone(s.TimeZone) {
+		ps.add("time_zone", "time_zone must name a time zone such as %q, not %q", DefaultTimeZone, s.TimeZone)
+	}
+	if s.Language != "" && !slices.Contains(Languages, s.Language) {
+		ps.add("language", "language must be one of %s (or left out)", strings.Join(Languages, ", "))
+	}
+	if s.CorrectionMinutes < 0 || s.CorrectionMinutes > maxCorrectionMinutes {
+		ps.add("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+	}
+	ps.addErr(validateTiebreaks(s.Tiebreaks))
+	ps.addErr(validateDayBreaks(s.DayBreaks))
+	if f == FormatSM {
+		ps.addErr(validateAdvance(s.AdvancePerTable))
+		if s.Rounds != 0 {
+			ps.add("rounds", "rounds is for swiss tournaments; sm plays until the final")
+		}
+	} else if s.Rounds < 1 || s.Rounds > maxRounds {
+		ps.add("rounds", "a %s tournament needs rounds between 1 and %d", f, maxRounds)
+	}
+	return ps
+}
+
+// validateAdvance wants 1 or 2 for every round, for at most maxRounds.
+func validateAdvance(as []int) error {
+	if len(as) == 0 {
+		return InvalidField("advance_per_table", "advance_per_table must say how many of each table go on (1 or 2)")
+	}
+	if len(as) > maxRounds {
+		return InvalidField("advance_per_table", "advance_per_table lists at most %d rounds", maxRounds)
+	}
+	for _, a := range as {
+		if a < 1 || a > 2 {
+			return InvalidField("advance_per_table", "advance_per_table must be 1 or 2 in every round (a table of 3 must leave someone out)")
+		}
 	}
 	return nil
 }

@@ -388,6 +388,72 @@ func (e RulingDecision) Valid() bool {
 	}
 }
 
+// Defines values for SettingsChangeLanguage.
+const (
+	SettingsChangeLanguageDa SettingsChangeLanguage = "da"
+	SettingsChangeLanguageEn SettingsChangeLanguage = "en"
+	SettingsChangeLanguageNb SettingsChangeLanguage = "nb"
+	SettingsChangeLanguageSv SettingsChangeLanguage = "sv"
+)
+
+// Valid indicates whether the value is a known member of the SettingsChangeLanguage enum.
+func (e SettingsChangeLanguage) Valid() bool {
+	switch e {
+	case SettingsChangeLanguageDa:
+		return true
+	case SettingsChangeLanguageEn:
+		return true
+	case SettingsChangeLanguageNb:
+		return true
+	case SettingsChangeLanguageSv:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SettingsChangeSeating.
+const (
+	SettingsChangeSeatingByStandings SettingsChangeSeating = "by_standings"
+	SettingsChangeSeatingMixed       SettingsChangeSeating = "mixed"
+)
+
+// Valid indicates whether the value is a known member of the SettingsChangeSeating enum.
+func (e SettingsChangeSeating) Valid() bool {
+	switch e {
+	case SettingsChangeSeatingByStandings:
+		return true
+	case SettingsChangeSeatingMixed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SettingsChangeTiebreaks.
+const (
+	SettingsChangeTiebreaksBestGame   SettingsChangeTiebreaks = "best_game"
+	SettingsChangeTiebreaksGamePoints SettingsChangeTiebreaks = "game_points"
+	SettingsChangeTiebreaksGamesWon   SettingsChangeTiebreaks = "games_won"
+	SettingsChangeTiebreaksLot        SettingsChangeTiebreaks = "lot"
+)
+
+// Valid indicates whether the value is a known member of the SettingsChangeTiebreaks enum.
+func (e SettingsChangeTiebreaks) Valid() bool {
+	switch e {
+	case SettingsChangeTiebreaksBestGame:
+		return true
+	case SettingsChangeTiebreaksGamePoints:
+		return true
+	case SettingsChangeTiebreaksGamesWon:
+		return true
+	case SettingsChangeTiebreaksLot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StandingProgress.
 const (
 	StandingProgressAdvanced     StandingProgress = "advanced"
@@ -567,16 +633,16 @@ func (e TournamentRequestLanguage) Valid() bool {
 
 // Defines values for TournamentRequestSeating.
 const (
-	ByStandings TournamentRequestSeating = "by_standings"
-	Mixed       TournamentRequestSeating = "mixed"
+	TournamentRequestSeatingByStandings TournamentRequestSeating = "by_standings"
+	TournamentRequestSeatingMixed       TournamentRequestSeating = "mixed"
 )
 
 // Valid indicates whether the value is a known member of the TournamentRequestSeating enum.
 func (e TournamentRequestSeating) Valid() bool {
 	switch e {
-	case ByStandings:
+	case TournamentRequestSeatingByStandings:
 		return true
-	case Mixed:
+	case TournamentRequestSeatingMixed:
 		return true
 	default:
 		return false
@@ -1453,12 +1519,18 @@ type Players struct {
 
 // Problem RFC 9457 problem details with Revisor's stable code.
 type Problem struct {
-	Code      string           `json:"code"`
-	Detail    string           `json:"detail"`
-	Errors    *[]EngineProblem `json:"errors,omitempty"`
-	RequestId *string          `json:"request_id,omitempty"`
-	Status    int              `json:"status"`
-	Title     string           `json:"title"`
+	Code   string           `json:"code"`
+	Detail string           `json:"detail"`
+	Errors *[]EngineProblem `json:"errors,omitempty"`
+
+	// Fields `invalid_settings`: every field at fault, each with its first problem.
+	Fields *[]struct {
+		Field   string `json:"field"`
+		Message string `json:"message"`
+	} `json:"fields,omitempty"`
+	RequestId *string `json:"request_id,omitempty"`
+	Status    int     `json:"status"`
+	Title     string  `json:"title"`
 
 	// Type urn:revisor:problem:<code>
 	Type string `json:"type"`
@@ -1611,6 +1683,69 @@ type SeriesRow struct {
 	Total  int  `json:"total"`
 }
 
+// SettingsChange The settings to change, before round 1 is drawn; a field left out or null stays as it is, and an empty list is a value (day_breaks [] : no day breaks). The format and the rules are fixed at creation (400 `invalid_format`, `invalid_rules`).
+type SettingsChange struct {
+	// AdvancePerTable sm: how many of each table go on: one number for every round, or a list by round whose last value repeats ([2, 2, 1]: two a table on day 1, one on day 2).
+	AdvancePerTable *SettingsChange_AdvancePerTable `json:"advance_per_table,omitempty"`
+
+	// CorrectionMinutes How long a closed round's results stay provisional, in minutes: disputes are taken until then (0: none). PUT …/correction-window changes it later, also after the draw.
+	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
+
+	// DayBreaks sm: the rounds after which a day ends, increasing ([2]: rounds 1-2 are day 1). The first round of a day is drawn by a fresh lot, not looking at earlier days' meetings.
+	DayBreaks *[]int `json:"day_breaks,omitempty"`
+
+	// FinalGames sm: games the final table plays (default: games_per_round).
+	FinalGames *int `json:"final_games,omitempty"`
+
+	// FinalSize sm: when this many or fewer remain (or they fit one table), they play the final.
+	FinalSize     *int `json:"final_size,omitempty"`
+	GamesPerRound *int `json:"games_per_round,omitempty"`
+
+	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+	Language *SettingsChangeLanguage `json:"language,omitempty"`
+	Name     *string                 `json:"name,omitempty"`
+
+	// PlacementPoints Points for places 1-4; a table of 3 uses the first three; players sharing a place each get its points.
+	PlacementPoints *[]int `json:"placement_points,omitempty"`
+
+	// Reason Why, for the audit log (optional).
+	Reason *string `json:"reason,omitempty"`
+
+	// Rounds swiss and bridge_chicago: number of rounds; sm: 0 or left out.
+	Rounds *int `json:"rounds,omitempty"`
+
+	// Seating swiss: seat by standings or mix for fewest repeat meetings.
+	Seating *SettingsChangeSeating `json:"seating,omitempty"`
+
+	// Tiebreaks Applied in order after placement points. `lot` (seeded by the round's seed) must be last; without it a tie at an advancement line is left to the organizer (409 unresolved_tie, then POST …/ties).
+	Tiebreaks *[]SettingsChangeTiebreaks `json:"tiebreaks,omitempty"`
+
+	// TimeZone Where the tournament is played, an IANA time zone name: the pages show its times there. Left out: Europe/Stockholm. An unknown name is 400 `invalid_time_zone`.
+	//
+	// Examples: Europe/Stockholm
+	TimeZone *string `json:"time_zone,omitempty"`
+}
+
+// SettingsChangeAdvancePerTable0 defines model for SettingsChange.AdvancePerTable.0.
+type SettingsChangeAdvancePerTable0 = int
+
+// SettingsChangeAdvancePerTable1 defines model for SettingsChange.AdvancePerTable.1.
+type SettingsChangeAdvancePerTable1 = []int
+
+// SettingsChange_AdvancePerTable sm: how many of each table go on: one number for every round, or a list by round whose last value repeats ([2, 2, 1]: two a table on day 1, one on day 2).
+type SettingsChange_AdvancePerTable struct {
+	union json.RawMessage
+}
+
+// SettingsChangeLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+type SettingsChangeLanguage string
+
+// SettingsChangeSeating swiss: seat by standings or mix for fewest repeat meetings.
+type SettingsChangeSeating string
+
+// SettingsChangeTiebreaks defines model for SettingsChange.Tiebreaks.
+type SettingsChangeTiebreaks string
+
 // Standing defines model for Standing.
 type Standing struct {
 	// Adjustments Net placement points added or deducted by referees' rulings, already counted in placement_points.
@@ -1714,8 +1849,11 @@ type Tournament struct {
 	AdvancePerTable Tournament_AdvancePerTable `json:"advance_per_table"`
 
 	// Champion sm: the champion's player id once the final is closed.
-	Champion  *string   `json:"champion,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
+	Champion *string `json:"champion,omitempty"`
+
+	// CorrectionMinutes How long a closed round's results stay provisional, in minutes.
+	CorrectionMinutes int       `json:"correction_minutes"`
+	CreatedAt         time.Time `json:"created_at"`
 
 	// CurrentRound The latest round drawn; 0 before round 1.
 	CurrentRound int `json:"current_round"`
@@ -1773,6 +1911,9 @@ type TournamentStatus string
 type TournamentRequest struct {
 	// AdvancePerTable sm: how many of each table go on: one number for every round, or a list by round whose last value repeats ([2, 2, 1]: two a table on day 1, one on day 2).
 	AdvancePerTable *TournamentRequest_AdvancePerTable `json:"advance_per_table,omitempty"`
+
+	// CorrectionMinutes How long a closed round's results stay provisional, in minutes: disputes are taken until then (0: none). PUT …/correction-window changes it later, also after the draw.
+	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
 
 	// DayBreaks sm: the rounds after which a day ends, increasing ([2]: rounds 1-2 are day 1). The first round of a day is drawn by a fresh lot, not looking at earlier days' meetings.
 	DayBreaks *[]int `json:"day_breaks,omitempty"`
@@ -1928,6 +2069,12 @@ type AddSeriesTournamentJSONBody struct {
 
 // CreateTournamentParams defines parameters for CreateTournament.
 type CreateTournamentParams struct {
+	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateTournamentSettingsParams defines parameters for UpdateTournamentSettings.
+type UpdateTournamentSettingsParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -2343,6 +2490,9 @@ type AddSeriesTournamentJSONRequestBody AddSeriesTournamentJSONBody
 // CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
 type CreateTournamentJSONRequestBody = TournamentRequest
 
+// UpdateTournamentSettingsJSONRequestBody defines body for UpdateTournamentSettings for application/json ContentType.
+type UpdateTournamentSettingsJSONRequestBody = SettingsChange
+
 // SetCorrectionWindowJSONRequestBody defines body for SetCorrectionWindow for application/json ContentType.
 type SetCorrectionWindowJSONRequestBody SetCorrectionWindowJSONBody
 
@@ -2464,6 +2614,68 @@ func (t BridgeDealResult_Vulnerable) MarshalJSON() ([]byte, error) {
 }
 
 func (t *BridgeDealResult_Vulnerable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSettingsChangeAdvancePerTable0 returns the union data inside the SettingsChange_AdvancePerTable as a SettingsChangeAdvancePerTable0
+func (t SettingsChange_AdvancePerTable) AsSettingsChangeAdvancePerTable0() (SettingsChangeAdvancePerTable0, error) {
+	var body SettingsChangeAdvancePerTable0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSettingsChangeAdvancePerTable0 overwrites any union data inside the SettingsChange_AdvancePerTable as the provided SettingsChangeAdvancePerTable0
+func (t *SettingsChange_AdvancePerTable) FromSettingsChangeAdvancePerTable0(v SettingsChangeAdvancePerTable0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSettingsChangeAdvancePerTable0 performs a merge with any union data inside the SettingsChange_AdvancePerTable, using the provided SettingsChangeAdvancePerTable0
+func (t *SettingsChange_AdvancePerTable) MergeSettingsChangeAdvancePerTable0(v SettingsChangeAdvancePerTable0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSettingsChangeAdvancePerTable1 returns the union data inside the SettingsChange_AdvancePerTable as a SettingsChangeAdvancePerTable1
+func (t SettingsChange_AdvancePerTable) AsSettingsChangeAdvancePerTable1() (SettingsChangeAdvancePerTable1, error) {
+	var body SettingsChangeAdvancePerTable1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSettingsChangeAdvancePerTable1 overwrites any union data inside the SettingsChange_AdvancePerTable as the provided SettingsChangeAdvancePerTable1
+func (t *SettingsChange_AdvancePerTable) FromSettingsChangeAdvancePerTable1(v SettingsChangeAdvancePerTable1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSettingsChangeAdvancePerTable1 performs a merge with any union data inside the SettingsChange_AdvancePerTable, using the provided SettingsChangeAdvancePerTable1
+func (t *SettingsChange_AdvancePerTable) MergeSettingsChangeAdvancePerTable1(v SettingsChangeAdvancePerTable1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SettingsChange_AdvancePerTable) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SettingsChange_AdvancePerTable) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -2941,6 +3153,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/tournaments/{tid} (the `GetTournament` operationId).
 	GetTournament(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTournamentSettingsWithBody Change a tournament's name and settings until round 1 is drawn (organizer).
+	//
+	// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+	UpdateTournamentSettingsWithBody(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTournamentSettings Change a tournament's name and settings until round 1 is drawn (organizer).
+	//
+	// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+	UpdateTournamentSettings(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, body UpdateTournamentSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAudit The audit log (referee, organizer).
 	//
@@ -3823,6 +4053,44 @@ func (c *Client) CreateTournament(ctx context.Context, params *CreateTournamentP
 // Corresponds with GET /api/v1/tournaments/{tid} (the `GetTournament` operationId).
 func (c *Client) GetTournament(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTournamentRequest(c.Server, tid)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTournamentSettingsWithBody Change a tournament's name and settings until round 1 is drawn (organizer).
+//
+// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+func (c *Client) UpdateTournamentSettingsWithBody(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTournamentSettingsRequestWithBody(c.Server, tid, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTournamentSettings Change a tournament's name and settings until round 1 is drawn (organizer).
+//
+// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+func (c *Client) UpdateTournamentSettings(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, body UpdateTournamentSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTournamentSettingsRequest(c.Server, tid, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5658,6 +5926,68 @@ func NewGetTournamentRequest(server string, tid string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateTournamentSettingsRequest calls the generic UpdateTournamentSettings builder with application/json body
+func NewUpdateTournamentSettingsRequest(server string, tid string, params *UpdateTournamentSettingsParams, body UpdateTournamentSettingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTournamentSettingsRequestWithBody(server, tid, params, "application/json", bodyReader)
+}
+
+// NewUpdateTournamentSettingsRequestWithBody constructs an http.Request for the UpdateTournamentSettings method, with any body, and a specified content type
+func NewUpdateTournamentSettingsRequestWithBody(server string, tid string, params *UpdateTournamentSettingsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "tid", tid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -8526,6 +8856,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/tournaments/{tid} (the `GetTournament` operationId).
 	GetTournamentWithResponse(ctx context.Context, tid string, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
 
+	// UpdateTournamentSettingsWithBodyWithResponse Change a tournament's name and settings until round 1 is drawn (organizer).
+	//
+	// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+	UpdateTournamentSettingsWithBodyWithResponse(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTournamentSettingsResponse, error)
+
+	// UpdateTournamentSettingsWithResponse Change a tournament's name and settings until round 1 is drawn (organizer).
+	//
+	// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+	UpdateTournamentSettingsWithResponse(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, body UpdateTournamentSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTournamentSettingsResponse, error)
+
 	// GetAuditWithResponse The audit log (referee, organizer).
 	//
 	// Every change in the order written: who (role and token id), what, when, before and after. Entries are written by the database in the same transaction as the change and can be neither changed nor deleted.
@@ -10249,6 +10597,117 @@ func (r GetTournamentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateTournamentSettingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *TooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateTournamentSettingsResponse) GetJSON200() *Tournament {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON413() *TooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateTournamentSettingsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTournamentSettingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTournamentSettingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTournamentSettingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTournamentSettingsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14990,6 +15449,36 @@ func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, tid
 	return ParseGetTournamentResponse(rsp)
 }
 
+// UpdateTournamentSettingsWithBodyWithResponse Change a tournament's name and settings until round 1 is drawn (organizer).
+//
+// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+func (c *ClientWithResponses) UpdateTournamentSettingsWithBodyWithResponse(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTournamentSettingsResponse, error) {
+	rsp, err := c.UpdateTournamentSettingsWithBody(ctx, tid, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTournamentSettingsResponse(rsp)
+}
+
+// UpdateTournamentSettingsWithResponse Change a tournament's name and settings until round 1 is drawn (organizer).
+//
+// A partial update: only the fields given change. Every field at fault is reported at once (422 `invalid_settings` with `fields`), and then nothing changes. Once round 1 is drawn the settings are fixed: 409 `settings_locked`. The audit log records the change (kind `tournament_updated`, the row before and after) with who made it and the `reason`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/tournaments/{tid} (the `UpdateTournamentSettings` operationId).
+func (c *ClientWithResponses) UpdateTournamentSettingsWithResponse(ctx context.Context, tid string, params *UpdateTournamentSettingsParams, body UpdateTournamentSettingsJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTournamentSettingsResponse, error) {
+	rsp, err := c.UpdateTournamentSettings(ctx, tid, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTournamentSettingsResponse(rsp)
+}
+
 // GetAuditWithResponse The audit log (referee, organizer).
 //
 // Every change in the order written: who (role and token id), what, when, before and after. Entries are written by the database in the same transaction as the change and can be neither changed nor deleted.
@@ -16856,6 +17345,102 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateTournamentSettingsResponse parses an HTTP response from a UpdateTournamentSettingsWithResponse call
+func ParseUpdateTournamentSettingsResponse(rsp *http.Response) (*UpdateTournamentSettingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTournamentSettingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

@@ -90,7 +90,7 @@ func scanTable(row pgx.Row, n, t int, extra ...any) (*tournament.Tournament, *to
 	err := row.Scan(append([]any{&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
 		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
 		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks, &st.Language, &st.TimeZone,
-		&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone},
+		&st.CorrectionMinutes, &hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone},
 		extra...)...)
 	switch {
 	case err != nil:

@@ -61,7 +61,7 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
 	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),
 	t.created_at, (SELECT coalesce(max(rr.number), 0) FROM rounds rr WHERE rr.tournament_id = t.id),
-	t.final_games, t.day_breaks, t.language, t.time_zone`
+	t.final_games, t.day_breaks, t.language, t.time_zone, t.correction_minutes`
 
 func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var (
@@ -71,7 +71,7 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	s := &t.Settings
 	err := row.Scan(&t.ID, &t.Name, &t.Format, &rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
 		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound,
-		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone)
+		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone, &s.CorrectionMinutes)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +86,8 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
 	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
 		advance_per_table, rounds, final_size, tiebreaks, seating, status, organizer_token_hash, code_key, created_at,
-		final_games, day_breaks, language, time_zone)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
+		final_games, day_breaks, language, time_zone, correction_minutes)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 	st := t.Settings
 	var rules any
 	if st.Rules != nil {
@@ -96,9 +96,36 @@ func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, 
 	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
-			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone)
+			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone,
+			st.CorrectionMinutes)
 		return err
 	})
+}
+
+// UpdateSettings stores the name and settings change makes of the
+// tournament, under its row lock. The audit trigger records the row
+// before and after.
+func (s *Store) UpdateSettings(ctx context.Context, tid string,
+	change func(*tournament.Tournament) (*tournament.Tournament, error)) (*tournament.Tournament, error) {
+	const q = `UPDATE tournaments SET name = $2, games_per_round = $3, placement_points = $4, advance_per_table = $5,
+		rounds = $6, final_size = $7, final_games = $8, day_breaks = $9, tiebreaks = $10, seating = $11, language = $12,
+		time_zone = $13, correction_minutes = $14
+		WHERE id = $1`
+	var out *tournament.Tournament
+	err := s.write(ctx, "tournament", func(tx pgx.Tx) error {
+		t, err := lockTournament(ctx, tx, tid)
+		if err != nil {
+			return err
+		}
+		if out, err = change(t); err != nil {
+			return err
+		}
+		st := out.Settings
+		_, err = tx.Exec(ctx, q, tid, out.Name, st.GamesPerRound, st.PlacementPoints, st.AdvancePerTable, st.Rounds,
+			st.FinalSize, st.FinalGames, st.DayBreaks, st.Tiebreaks, st.Seating, st.Language, st.TimeZone, st.CorrectionMinutes)
+		return err
+	})
+	return out, err
 }
 
 // Tournament returns a tournament.

@@ -187,6 +187,26 @@ func (s *MemStore) AddPlayers(_ context.Context, tid string, check func(*tournam
 	return out, nil
 }
 
+// UpdateSettings stores the name and settings change makes of the
+// tournament; its rules, format, status and the rest stay, as in
+// postgres.Store.
+func (s *MemStore) UpdateSettings(_ context.Context, tid string,
+	change func(*tournament.Tournament) (*tournament.Tournament, error)) (*tournament.Tournament, error) {
+	mt, err := s.lock(tid)
+	defer s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	out, err := change(mt.tournament())
+	if err != nil {
+		return nil, err
+	}
+	rules := mt.t.Settings.Rules
+	mt.t.Name, mt.t.Settings = out.Name, clone(out.Settings)
+	mt.t.Settings.Rules = rules
+	return mt.tournament(), nil
+}
+
 // UpdatePlayer applies change to a player; only its name, club and status
 // are stored, as in postgres.Store.
 func (s *MemStore) UpdatePlayer(_ context.Context, tid, pid string,

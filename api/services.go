@@ -17,6 +17,7 @@ import (
 type Tournaments interface {
 	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
+	UpdateSettings(ctx context.Context, a tournament.Actor, tid string, c tournament.SettingsChange) (*tournament.Tournament, error)
 	Players(ctx context.Context, tid string) ([]tournament.Player, error)
 	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
 	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
@@ -36,7 +37,7 @@ func TestUpdateSettings(t *testing.T) {
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
 	refs := tournament.NewReferees(svc, store)
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, api.Deps{Tournaments: svc, Referees: refs,
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "sm", "correction_minutes": 20, "time_zone": "Europe/Oslo"}`)
 	path := "/api/v1/tournaments/" + tt.ID

@@ -12,9 +12,9 @@ import (
 // refused card goes to the discard pile and they take the next card
 // unseen"), the stock was empty, the discard pile less p1's own discards
 // (8h) was shuffled into a new stock, and the refused 7s came back on top.
-// The engine's docs/rules.md says a refused card "can come back in a
-// reshuffle", yet the engine reports open_card_mismatch ("refused the open
-// card but drew it"). Reported in /work/coord/engine-bugs.md.
+// docs/rules.md says that after a reshuffle "the refused card may come back"; the
+// engine once reported open_card_mismatch ("refused the open card but drew
+// it") here, and this test keeps it from doing so again.
 func TestRefusedOpenCardBackAfterReshuffle(t *testing.T) {
 	data, err := os.ReadFile("testdata/refused_open_card_reshuffle.json")
 	if err != nil {

@@ -95,6 +95,9 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		scope, fp := idempotencyScope(req), fingerprint(req, body)
+		if d, ok := s.deps.Idempotency.(keyDeferrer); ok && s.storeClaims[c.Path()] {
+			return s.handleOnce(c, next, scope, key, d.Defer(scope, key, fp))
+		}
 		ctx := context.WithoutCancel(req.Context())
 		stored, err := s.deps.Idempotency.Claim(ctx, scope, key, fp)
 		if err != nil {
@@ -103,22 +106,40 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		if stored != nil {
 			return replay(c, unseal(req, key, stored))
 		}
-		return s.handleOnce(c, next, scope, key)
+		return s.handleOnce(c, next, scope, key, nil)
 	}
 }
 
+// keyDeferrer is an IdempotencyStore that can hand a claim to the
+// tournament store (postgres.Idempotency with postgres.Store): the claim is
+// made with the write's first read and the answer stored by the write
+// itself (tournament.KeyClaim). Server.storeClaims names the routes whose
+// handlers take it: their service claims the key before any write
+// (tournament.Ensure) and prepares the answer (KeyClaim.Prepare).
+type keyDeferrer interface {
+	Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim
+}
+
+// preparedKey is where a handler keeps the answer it prepared for the
+// store (prepareAnswer), so that handleOnce can tell it is what was sent.
+const preparedKey = "revisor.prepared-answer"
+
 // handleOnce runs the handler for a claimed key and stores its response.
-func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key string) (err error) {
+// With kc, the key is not claimed yet: the store claims it with the
+// write's first read (or the service, through tournament.Ensure, before
+// any write), and stores the answer with the write when it can.
+func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key string, kc *tournament.KeyClaim) (err error) {
 	ctx := context.WithoutCancel(c.Request().Context())
+	owned := func() bool { return kc == nil || kc.Owned() }
 	res := c.Response()
 	rec := &recorder{ResponseWriter: res.Writer}
 	res.Writer = rec
 	completed := false
-	stopRenew := s.renewClaim(ctx, scope, key)
+	stopRenew := s.renewClaim(ctx, scope, key, owned)
 	defer func() {
 		stopRenew()
 		res.Writer = rec.ResponseWriter
-		if !completed { // a panic or a server error: let a retry try again
+		if !completed && owned() { // a panic or a server error: let a retry try again
 			if rerr := s.deps.Idempotency.Release(ctx, scope, key); rerr != nil {
 				s.log.Error("release idempotency key", "error", rerr.Error())
 				go s.retryRelease(ctx, scope, key)
@@ -136,9 +157,28 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 		rctx, cancel = context.WithDeadline(rctx, d)
 		defer cancel()
 	}
+	if kc != nil {
+		rctx = tournament.WithKeyClaim(rctx, kc)
+	}
 	c.SetRequest(c.Request().WithContext(rctx))
-	if err := next(c); err != nil {
-		c.Error(err) // write the problem now, so that it is recorded
+	herr := next(c)
+	if kc != nil && !kc.IsMade() {
+		if res.Committed { // a route in storeClaims must not answer before its key is claimed
+			s.log.Error("idempotency key not claimed before the answer", "path", c.Path())
+			return nil
+		}
+		// The handler stopped before the store's first read (its request
+		// was refused): nothing was written, the key is claimed now.
+		_ = tournament.Ensure(rctx)
+	}
+	if kc != nil && !kc.Owned() {
+		if kc.Stored != nil {
+			return replay(c, unseal(c.Request(), key, kc.Stored))
+		}
+		return kc.ClaimErr
+	}
+	if herr != nil {
+		c.Error(herr) // write the problem now, so that it is recorded
 	}
 	if !storable(c, res.Status, rec.size) {
 		return nil
@@ -146,6 +186,10 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
 		Location: res.Header().Get(echo.HeaderLocation), CacheControl: res.Header().Get(echo.HeaderCacheControl),
 		Body: rec.body.Bytes()})
+	if prepared, _ := c.Get(preparedKey).([]byte); err == nil && kc != nil && kc.Answered() && bytes.Equal(saved, prepared) {
+		completed = true // stored with the write
+		return nil
+	}
 	if err == nil {
 		saved, err = seal(c.Request(), key, saved)
 	}
@@ -172,7 +216,7 @@ func storable(c echo.Context, status, size int) bool {
 
 // renewClaim renews the claim on key every claimRenewEvery until the
 // returned stop is called. Requests that end sooner never renew.
-func (s *Server) renewClaim(ctx context.Context, scope, key string) (stop func()) {
+func (s *Server) renewClaim(ctx context.Context, scope, key string, owned func() bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(claimRenewEvery)
@@ -182,6 +226,9 @@ func (s *Server) renewClaim(ctx context.Context, scope, key string) (stop func()
 			case <-done:
 				return
 			case <-t.C:
+				if !owned() { // not claimed yet, or another request's
+					continue
+				}
 				if err := s.deps.Idempotency.Renew(ctx, scope, key); err != nil {
 					s.log.Warn("renew idempotency key", "error", err.Error())
 				}
@@ -203,6 +250,42 @@ func (s *Server) retryRelease(ctx context.Context, scope, key string) {
 	}
 	s.log.Error("release idempotency key: gave up; the claim goes stale instead", "key", key)
 }
+
+// prepareAnswer builds the answer (status and v as JSON) a handler is
+// about to send, sealed for the idempotency store, for a write that stores
+// it with its own statement (tournament.KeyClaim.Prepare). It is made by
+// the router's JSON serializer, as c.JSON makes it; handleOnce stores the
+// answer sent again in the unlikely case it differs.
+func prepareAnswer(c echo.Context, key string, status int, v any) ([]byte, error) {
+	w := &bufferWriter{header: http.Header{}}
+	if err := c.Echo().JSONSerializer.Serialize(c.Echo().NewContext(c.Request(), w), v, ""); err != nil {
+		return nil, err
+	}
+	h := c.Response().Header()
+	plain, err := json.Marshal(storedResponse{Status: status, ContentType: echo.MIMEApplicationJSON,
+		Location: h.Get(echo.HeaderLocation), CacheControl: h.Get(echo.HeaderCacheControl), Body: w.body.Bytes()})
+	if err != nil {
+		return nil, err
+	}
+	c.Set(preparedKey, plain)
+	return seal(c.Request(), key, plain)
+}
+
+// keyClaimOf returns the claim of the request's Idempotency-Key that the
+// store is to make, or nil.
+func keyClaimOf(c echo.Context) *tournament.KeyClaim {
+	return tournament.KeyClaimFrom(c.Request().Context())
+}
+
+// bufferWriter is a ResponseWriter into memory.
+type bufferWriter struct {
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (w *bufferWriter) Header() http.Header         { return w.header }
+func (w *bufferWriter) Write(p []byte) (int, error) { return w.body.Write(p) }
+func (w *bufferWriter) WriteHeader(int)             {}
 
 // replay writes a stored response again.
 func replay(c echo.Context, stored []byte) error {

@@ -20,7 +20,8 @@ func (s *Server) gameRoutes(g *echo.Group) {
 	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
 	g.PUT(game, s.submitGame, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
 	g.GET(game, s.getGame, s.require(tournament.RolePublic))
-	g.POST(game+"/deals", s.appendDeal, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	deals := g.POST(game+"/deals", s.appendDeal, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	s.storeClaims[deals.Path] = true // the store claims the key and stores the answer (issue 17)
 }
 
 // placeJSON is one player's place in a game.
@@ -195,6 +196,13 @@ func (s *Server) appendDeal(c echo.Context) error {
 	n, err := dealNumber(c)
 	if err != nil {
 		return err
+	}
+	if kc := keyClaimOf(c); kc != nil {
+		// A deal that does not end its game is answered before it is
+		// stored (tournament.KeyClaim): the answer commits with the deal.
+		kc.Prepare = func(outcome any) ([]byte, error) {
+			return prepareAnswer(c, kc.Key, http.StatusCreated, toDealJSON(outcome.(*tournament.DealProgress)))
+		}
 	}
 	p, err := svc.AppendDealAt(c.Request().Context(), actorOf(c), k, n, body)
 	if err != nil {

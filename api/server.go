@@ -111,6 +111,9 @@ type Server struct {
 	limiter *ratelimit.Failures
 	metrics echo.HandlerFunc // /metrics
 	routes  []Route          // what Register added, for Routes
+	// storeClaims are the routes (echo paths) whose Idempotency-Key the
+	// tournament store claims with the write's first read (keyDeferrer).
+	storeClaims map[string]bool
 }
 
 // New returns the API, ready to Register on a router, or an error naming
@@ -123,7 +126,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
-	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, limiter: cfg.Failures,
+	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, limiter: cfg.Failures, storeClaims: map[string]bool{},
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }
 

@@ -58,14 +58,19 @@ func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, t *To
 	if err != nil {
 		return nil, fmt.Errorf("encoding the game's state: %w", err)
 	}
-	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen); err != nil {
-		return nil, err
-	}
 	scores := make(map[string]int, len(tb.Players))
 	for i, p := range tb.Players {
 		scores[p] = next.Scores[i]
 	}
-	return &DealProgress{Deal: e.Deals + 1, Result: dr, Game: &engine.GameResult{Valid: true, Deals: []engine.DealResult{*dr},
+	p := &DealProgress{Deal: e.Deals + 1, Result: dr, Game: &engine.GameResult{Valid: true, Deals: []engine.DealResult{*dr},
 		Scores: scores, Errors: []engine.Problem{}, Violations: []engine.Violation{}, Winners: []string{},
-		Placements: []engine.Placement{}, Forfeits: []string{}}}, nil
+		Placements: []engine.Placement{}, Forfeits: []string{}}}
+	// The answer is known before the deal is stored: it is stored with it.
+	if err := prepareAnswer(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -128,6 +128,11 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err != nil {
 		return nil, err
 	}
+	// The request's Idempotency-Key is claimed before anything is written
+	// (the store claims it with DealEntry when it can).
+	if err := Ensure(ctx); err != nil {
+		return nil, err
+	}
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	if err := gameNumber(t, r, k); err != nil {
@@ -191,7 +196,11 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	if p.Final == nil {
 		// The game goes on: store the running state with the deal, so that
-		// the next deal is checked against it (appendFromState).
+		// the next deal is checked against it (appendFromState), and the
+		// answer with it.
+		if err := prepareAnswer(ctx, p); err != nil {
+			return nil, err
+		}
 		err = s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen)
 	} else {
 		err = s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen)

@@ -1,10 +1,14 @@
 package postgres_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -18,16 +22,77 @@ import (
 // deals are score-sheet lines, half full deals; records are simulated
 // outside the timer.
 func BenchmarkAppendDeal(b *testing.B) {
+	e, jobs := appendDealJobs(b)
+	b.ResetTimer()
+	for i := range b.N {
+		j := jobs[i]
+		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}
+		if _, err := e.svc.AppendDealAt(e.ctx, a, j.k, j.n, j.deal); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendDealKeyed is BenchmarkAppendDeal for deals sent with an
+// Idempotency-Key, as every table sends them (issue 17), the store's side
+// of the API's claim and stored answer: Separate claims the key and
+// stores the answer in statements of their own, as the API did before
+// (4 round trips for a deal that does not end its game); WithTheDeal hands
+// the claim to the store (tournament.KeyClaim), which claims the key in
+// the batch of its first read and stores the answer with the deal (2).
+func BenchmarkAppendDealKeyed(b *testing.B) {
+	answer := bytes.Repeat([]byte("a"), 300) // a sealed answer's size
+	for _, mode := range []string{"Separate", "WithTheDeal"} {
+		b.Run(mode, func(b *testing.B) {
+			e, jobs := appendDealJobs(b)
+			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
+			b.ResetTimer()
+			for i := range b.N {
+				j := jobs[i]
+				a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}
+				scope, key, fp := "POST /deals", strconv.Itoa(i), []byte("fingerprint")
+				if mode == "Separate" {
+					if stored, err := idem.Claim(e.ctx, scope, key, fp); err != nil || stored != nil {
+						b.Fatal(stored, err)
+					}
+					if _, err := e.svc.AppendDealAt(e.ctx, a, j.k, j.n, j.deal); err != nil {
+						b.Fatal(err)
+					}
+					if err := idem.Complete(e.ctx, scope, key, answer); err != nil {
+						b.Fatal(err)
+					}
+					continue
+				}
+				kc := idem.Defer(scope, key, fp)
+				kc.Prepare = func(any) ([]byte, error) { return answer, nil }
+				if _, err := e.svc.AppendDealAt(tournament.WithKeyClaim(e.ctx, kc), a, j.k, j.n, j.deal); err != nil {
+					b.Fatal(err)
+				}
+				if !kc.Answered() { // the last deal of a game: its answer on its own
+					if err := idem.Complete(e.ctx, scope, key, answer); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// appendDealJob is one deal of BenchmarkAppendDeal's games.
+type appendDealJob struct {
+	k    tournament.GameKey
+	n    int
+	deal []byte
+}
+
+// appendDealJobs simulates b.N deals of 20 games at each table of a
+// 400-player round, numbered as the tables send them.
+func appendDealJobs(b *testing.B) (*env, []appendDealJob) {
 	e := newEnv(b)
 	c, _ := e.mustTournament(b, tournament.NewTournament{Name: "Bench", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(20)}, 400)
 	tid := c.Tournament.ID
 	r := e.mustDraw(b, tid, 1)
-	type job struct {
-		k    tournament.GameKey
-		n    int
-		deal []byte
-	}
-	var jobs []job
+	var jobs []appendDealJob
 	for g := 1; g <= 20 && len(jobs) < b.N; g++ {
 		for _, tb := range r.Tables {
 			if len(jobs) >= b.N {
@@ -39,19 +104,12 @@ func BenchmarkAppendDeal(b *testing.B) {
 			}
 			k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: g}
 			for i, d := range rec.Deals {
-				jobs = append(jobs, job{k, i + 1, d})
+				jobs = append(jobs, appendDealJob{k, i + 1, d})
 			}
 		}
 	}
 	if len(jobs) < b.N {
 		b.Skipf("only %d deals for b.N = %d", len(jobs), b.N)
 	}
-	b.ResetTimer()
-	for i := range b.N {
-		j := jobs[i]
-		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}
-		if _, err := e.svc.AppendDealAt(e.ctx, a, j.k, j.n, j.deal); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return e, jobs
 }

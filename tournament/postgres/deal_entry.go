@@ -3,7 +3,10 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -24,15 +27,44 @@ const dealEntrySQL = tableSelect + `,
 				WHERE c.tournament_id = $1 AND c.round = $2 AND c.table_no = $3 AND c.game = $4)` + tableFrom + `
 		WHERE t.id = $1`
 
-// DealEntry implements tournament.Store.
+// DealEntry implements tournament.Store. When the context carries an
+// Idempotency-Key still to be claimed (tournament.KeyClaim), the claim and
+// the read go together, as one batch: one round trip.
 func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
 	var (
 		e     tournament.DealEntry
 		state []byte
 		err   error
 	)
-	e.Tournament, e.Round, err = scanTable(s.pool.QueryRow(ctx, dealEntrySQL, k.TournamentID, k.Round, k.Table, k.Game),
-		k.Round, k.Table, &e.Deals, &state, &e.HasResult, &e.Corrected)
+	scan := func(row pgx.Row) error {
+		e.Tournament, e.Round, err = scanTable(row, k.Round, k.Table, &e.Deals, &state, &e.HasResult, &e.Corrected)
+		return nil
+	}
+	args := []any{k.TournamentID, k.Round, k.Table, k.Game}
+	if c := tournament.KeyClaimFrom(ctx); c != nil {
+		var (
+			stored          []byte
+			retry           bool
+			claimErr, dbErr error
+		)
+		b := &pgx.Batch{}
+		b.Queue(claimKeySQL, claimKeyArgs(c)...).QueryRow(func(row pgx.Row) error {
+			stored, retry, claimErr = claimOutcome(row, c)
+			return nil
+		})
+		b.Queue(dealEntrySQL, args...).QueryRow(scan)
+		if dbErr = s.pool.SendBatch(ctx, b).Close(); dbErr != nil {
+			return nil, MapError(dbErr, "idempotency key")
+		}
+		if retry {
+			stored, claimErr = claimKey(ctx, s.pool, c)
+		}
+		if err := c.Made(claimErr == nil && stored == nil, stored, claimErr); err != nil {
+			return nil, err
+		}
+	} else {
+		_ = scan(s.pool.QueryRow(ctx, dealEntrySQL, args...))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -43,17 +75,31 @@ func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournamen
 }
 
 // appendNextDealParams is the number of appendNextDealSQL's own
-// parameters; the audit actor's three follow them.
+// parameters; the audit actor's three follow them, and then, when the
+// answer is stored with the deal, the key's scope, the key and the answer.
 const appendNextDealParams = 8
 
-// appendNextDealSQL stores a deal that does not end its game, with its
-// running state, in one statement: it sets the audit actor (the audit
-// trigger writes its entry in the same transaction), holds a shared lock
-// on the round's row while it inserts (closing a round takes an exclusive
-// one), and inserts only while the round is open and the game has no
-// result. It answers the round's status, whether the deal was inserted and
-// whether the game has a result.
-var appendNextDealSQL = `WITH act AS (` + auditActorSelect(appendNextDealParams+1) + `
+// appendNextDeal is the statement that stores a deal that does not end its
+// game, with its running state: it sets the audit actor (the audit trigger
+// writes its entry in the same transaction), holds a shared lock on the
+// round's row while it inserts (closing a round takes an exclusive one),
+// and inserts only while the round is open and the game has no result. It
+// answers the round's status, whether the deal was inserted and whether
+// the game has a result. With answer, it also stores the request's answer
+// under its Idempotency-Key when (and only when) it inserts the deal: the
+// deal and its answer commit together.
+func appendNextDeal(answer bool) string {
+	store, stored := "", "true"
+	if answer {
+		key := appendNextDealParams + 4
+		store = fmt.Sprintf(`, ans AS (
+			UPDATE idempotency_keys SET response = $%d
+			WHERE scope = $%d AND key = $%d AND EXISTS (SELECT 1 FROM ins)
+			RETURNING 1
+		)`, key+2, key, key+1)
+		stored = "EXISTS (SELECT 1 FROM ans)"
+	}
+	return `WITH act AS (` + auditActorSelect(appendNextDealParams+1) + `
 		), rd AS (
 			SELECT status FROM rounds, act WHERE tournament_id = $1 AND number = $2 FOR SHARE OF rounds
 		), res AS (
@@ -64,22 +110,37 @@ var appendNextDealSQL = `WITH act AS (` + auditActorSelect(appendNextDealParams+
 			SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM rd, res WHERE rd.status = 'open' AND NOT res.over
 			ON CONFLICT DO NOTHING
 			RETURNING 1
-		)
-		SELECT (SELECT status FROM rd), (SELECT over FROM res), EXISTS (SELECT 1 FROM ins)`
+		)` + store + `
+		SELECT (SELECT status FROM rd), (SELECT over FROM res), EXISTS (SELECT 1 FROM ins), ` + stored
+}
 
-// AppendNextDeal implements tournament.Store.
+var (
+	appendNextDealSQL         = appendNextDeal(false)
+	appendNextDealAnsweredSQL = appendNextDeal(true)
+)
+
+// AppendNextDeal implements tournament.Store. When the request owns an
+// Idempotency-Key and its answer was prepared (tournament.KeyClaim), the
+// answer is stored by the same statement.
 func (s *Store) AppendNextDeal(ctx context.Context, k tournament.GameKey, seq int, deal, state json.RawMessage, now time.Time,
 	closed func(*tournament.Round) error) error {
 	var (
-		status         *string
-		over, inserted bool
+		status                   *string
+		over, inserted, answered bool
 	)
-	err := s.pool.QueryRow(ctx, appendNextDealSQL, withAuditActor(ctx, k.TournamentID, k.Round, k.Table, k.Game, seq,
-		string(deal), now, string(state))...).Scan(&status, &over, &inserted)
+	sql, args := appendNextDealSQL, withAuditActor(ctx, k.TournamentID, k.Round, k.Table, k.Game, seq, string(deal), now, string(state))
+	c := tournament.OwnedKeyClaim(ctx)
+	if c != nil && c.Answer != nil {
+		sql, args = appendNextDealAnsweredSQL, append(args, c.Scope, c.Key, c.Answer)
+	}
+	err := s.pool.QueryRow(ctx, sql, args...).Scan(&status, &over, &inserted, &answered)
 	switch {
 	case err != nil:
 		return MapError(err, "deal")
 	case inserted:
+		if answered && c != nil && c.Answer != nil {
+			c.SetAnswered()
+		}
 		return nil
 	case status == nil:
 		return tournament.RoundNotFound(k.Round)

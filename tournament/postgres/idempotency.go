@@ -3,7 +3,6 @@ package postgres
 import (
 	"bytes"
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,40 +44,80 @@ func NewIdempotency(pool *pgxpool.Pool, ttl, stale time.Duration) *Idempotency {
 func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	const claim = `
+	return claimKey(ctx, s.pool, s.claim(scope, key, fingerprint))
+}
+
+// Defer returns the claim of key for the request's context: the store
+// makes it with the write's first read (tournament.KeyClaim).
+func (s *Idempotency) Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim {
+	c := s.claim(scope, key, fingerprint)
+	c.ClaimNow = func(ctx context.Context) ([]byte, error) { return s.Claim(ctx, scope, key, fingerprint) }
+	return c
+}
+
+func (s *Idempotency) claim(scope, key string, fingerprint []byte) *tournament.KeyClaim {
+	return &tournament.KeyClaim{Scope: scope, Key: key, Fingerprint: fingerprint, TTL: s.ttl, Stale: s.stale}
+}
+
+// claimKeySQL claims a key in one statement: it inserts the claim (or
+// takes over one that expired or went stale) and otherwise reads the
+// claim there is, answering whether the key is now the caller's, and the
+// other claim's fingerprint and response. The other claim's row is NULL
+// when it was committed after the statement's snapshot began (the
+// statement is then sent again).
+const claimKeySQL = `WITH ins AS (
 		INSERT INTO idempotency_keys AS k (scope, key, fingerprint) VALUES ($1, $2, $3)
 		ON CONFLICT (scope, key) DO UPDATE
 			SET fingerprint = EXCLUDED.fingerprint, response = NULL, created_at = now()
 			WHERE k.created_at < now() - make_interval(secs => $4)
-			   OR (k.response IS NULL AND k.created_at < now() - make_interval(secs => $5))`
-	var stored, response []byte
-	for attempt := 0; ; attempt++ {
-		tag, err := s.pool.Exec(ctx, claim, scope, key, fingerprint, s.ttl.Seconds(), s.stale.Seconds())
-		if err != nil {
-			return nil, MapError(err, "idempotency key")
-		}
-		if tag.RowsAffected() == 1 {
-			return nil, nil
-		}
-		err = s.pool.QueryRow(ctx, `SELECT fingerprint, response FROM idempotency_keys WHERE scope = $1 AND key = $2`,
-			scope, key).Scan(&stored, &response)
-		if errors.Is(err, pgx.ErrNoRows) && attempt < 3 {
-			continue // the holder released the key between the two statements: claim it again
-		}
-		if err != nil {
-			return nil, MapError(err, "idempotency key")
-		}
-		break
+			   OR (k.response IS NULL AND k.created_at < now() - make_interval(secs => $5))
+		RETURNING 1)
+	SELECT EXISTS (SELECT 1 FROM ins), k.fingerprint, k.response
+	FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.scope = $1 AND k.key = $2 AND NOT EXISTS (SELECT 1 FROM ins)`
+
+func claimKeyArgs(c *tournament.KeyClaim) []any {
+	return []any{c.Scope, c.Key, c.Fingerprint, c.TTL.Seconds(), c.Stale.Seconds()}
+}
+
+// claimOutcome reads claimKeySQL's answer: the stored response (nil when
+// the key is now the caller's), or the error the claim answers; retry
+// says the other claim was not visible (send the statement again).
+func claimOutcome(row pgx.Row, c *tournament.KeyClaim) (response []byte, retry bool, err error) {
+	var (
+		claimed bool
+		stored  []byte
+	)
+	if err := row.Scan(&claimed, &stored, &response); err != nil {
+		return nil, false, MapError(err, "idempotency key")
 	}
 	switch {
-	case !bytes.Equal(stored, fingerprint):
-		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodeIdempotencyKeyReused,
-			"the Idempotency-Key %q was already used with a different request", key)
+	case claimed:
+		return nil, false, nil
+	case stored == nil:
+		return nil, true, nil
+	case !bytes.Equal(stored, c.Fingerprint):
+		return nil, false, tournament.Errorf(tournament.KindRejected, tournament.CodeIdempotencyKeyReused,
+			"the Idempotency-Key %q was already used with a different request", c.Key)
 	case response == nil:
-		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
-			"a request with the Idempotency-Key %q is still being handled; retry later", key)
+		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
+			"a request with the Idempotency-Key %q is still being handled; retry later", c.Key)
 	}
-	return response, nil
+	return response, false, nil
+}
+
+// claimKey claims c's key on q: nil when the caller owns it now, the
+// response stored before, or the error of a refused claim.
+func claimKey(ctx context.Context, q *pgxpool.Pool, c *tournament.KeyClaim) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		response, retry, err := claimOutcome(q.QueryRow(ctx, claimKeySQL, claimKeyArgs(c)...), c)
+		if !retry || attempt == 3 {
+			if retry {
+				err = tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
+					"a request with the Idempotency-Key %q is still being handled; retry later", c.Key)
+			}
+			return response, err
+		}
+	}
 }
 
 // Complete stores the response to the request that claimed key.

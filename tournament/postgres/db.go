@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -78,6 +79,16 @@ func migrateURL(databaseURL string) (string, error) {
 			"DATABASE_URL must be a postgres:// URL")
 	}
 	u.Scheme = "pgx5"
+	// The pool's settings (pool_max_conns, …) are pgxpool's, not the
+	// server's: sent to PostgreSQL as run-time parameters they would
+	// refuse the migration's connection.
+	q := u.Query()
+	for k := range q {
+		if strings.HasPrefix(k, "pool_") {
+			q.Del(k)
+		}
+	}
+	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
 

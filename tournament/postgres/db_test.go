@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -54,6 +55,29 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	checkVersion(t, m, latest)
 	if err := m.Up(); err != nil {
 		t.Fatalf("Up on a current schema = %v, want nil", err)
+	}
+}
+
+// TestMigrateWithPoolSettings migrates a database whose URL carries the
+// pool's settings (pool_max_conns, …): they size the pool and are not sent
+// to PostgreSQL, which would refuse them as unknown parameters.
+func TestMigrateWithPoolSettings(t *testing.T) {
+	u := dbtest.NewEmptyURL(t)
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	u += sep + "pool_max_conns=7&pool_min_conns=1"
+	if _, err := postgres.Migrate(u, migrations.FS); err != nil {
+		t.Fatalf("Migrate(URL with pool settings) = %v, want the schema migrated", err)
+	}
+	pool, err := postgres.Open(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if got := pool.Config().MaxConns; got != 7 {
+		t.Errorf("pool's MaxConns = %d, want 7 from the URL", got)
 	}
 }
 

@@ -398,6 +398,8 @@ var messagesDA = map[string]string{
 	"tbl.e.malformed_json":            "Givregnskabet kan ikke læses.",
 	"tbl.e.invalid_deal":              "Givregnskabet kan ikke læses.",
 	"tbl.e.too_many_requests":         "For mange forsøg; det sendes igen om lidt.",
+	"tbl.s.correction":                "rettelse",
+	"tbl.correctqueued":               "Rettelsen er gemt på telefonen og sendes, så snart nettet tillader det. Du kan lukke siden: intet går tabt.",
 	"tbl.s.corrected":                 "rettet",
 	"tbl.correctpick":                 "Ret et gemt giv:",
 	"tbl.correcting":                  "Ret giv %d",

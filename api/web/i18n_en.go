@@ -398,6 +398,8 @@ var messagesEN = map[string]string{
 	"tbl.e.malformed_json":            "The deal record cannot be read.",
 	"tbl.e.invalid_deal":              "The deal record cannot be read.",
 	"tbl.e.too_many_requests":         "Too many tries; it is sent again in a moment.",
+	"tbl.s.correction":                "correction",
+	"tbl.correctqueued":               "The correction is saved on this phone and sent as soon as the network allows. You may close the page: nothing is lost.",
 	"tbl.s.corrected":                 "corrected",
 	"tbl.correctpick":                 "Correct a stored deal:",
 	"tbl.correcting":                  "Correct deal %d",

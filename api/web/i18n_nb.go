@@ -398,6 +398,8 @@ var messagesNB = map[string]string{
 	"tbl.e.malformed_json":            "Givprotokollen kan ikke leses.",
 	"tbl.e.invalid_deal":              "Givprotokollen kan ikke leses.",
 	"tbl.e.too_many_requests":         "For mange forsøk; den sendes igjen om en stund.",
+	"tbl.s.correction":                "rettelse",
+	"tbl.correctqueued":               "Rettelsen er lagret på telefonen og sendes så snart nettet tillater det. Du kan lukke siden: ingenting går tapt.",
 	"tbl.s.corrected":                 "rettet",
 	"tbl.correctpick":                 "Rett en lagret giv:",
 	"tbl.correcting":                  "Rett giv %d",

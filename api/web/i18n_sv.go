@@ -398,6 +398,8 @@ var messagesSV = map[string]string{
 	"tbl.e.malformed_json":            "Givprotokollet går inte att läsa.",
 	"tbl.e.invalid_deal":              "Givprotokollet går inte att läsa.",
 	"tbl.e.too_many_requests":         "För många försök; den skickas igen om en stund.",
+	"tbl.s.correction":                "rättelse",
+	"tbl.correctqueued":               "Rättelsen är sparad på telefonen och skickas så snart nätet tillåter. Du kan stänga sidan: inget går förlorat.",
 	"tbl.s.corrected":                 "rättad",
 	"tbl.correctpick":                 "Rätta en sparad giv:",
 	"tbl.correcting":                  "Rätta giv %d",

@@ -103,29 +103,77 @@ type tablePlayer struct {
 	Seat     int
 	ID, Name string
 	Short    string // the first name, when no one else at the table has it
+	Initials string // "CL" for Cecilia Lindqvist: the column head on a phone
 }
 
 // tableDeal is one deal of a game as the table page shows it.
 type tableDeal struct {
 	Number    int
-	Dealer    string
+	Dealer    tablePlayer
 	Cells     []sheetCell
 	Corrected bool // the deal was corrected after it was first stored
 }
 
-// shortNames gives each player the first word of their name, unless
-// another player at the table has the same first word: a column of a
-// phone's width holds "Anna", not "Anna Andersson".
+// shortNames gives each player the short forms of their name that the
+// deals table heads its column with (the whole name is the column's title
+// and label):
+//   - Short, for a column of some width: the first word of the name
+//     ("Anna"), or, when another player at the table has the same first
+//     word, that word and the last word's initial ("Anna A."), or the whole
+//     name when even that is shared;
+//   - Initials, for a phone's narrow column: "AA" for Anna Andersson, "AnA"
+//     beside Ann Axelsson, "AAn" beside Anna Axelsson, else Short.
 func shortNames(ps []tablePlayer) {
-	first := func(s string) string { f, _, _ := strings.Cut(strings.TrimSpace(s), " "); return f }
-	for i := range ps {
-		ps[i].Short = first(ps[i].Name)
-		for j := range ps {
-			if j != i && first(ps[j].Name) == ps[i].Short {
-				ps[i].Short = ps[i].Name
+	words := func(s string) []string {
+		if w := strings.Fields(s); len(w) > 0 {
+			return w
+		}
+		return []string{""}
+	}
+	head := func(s string, n int) string {
+		r := []rune(s)
+		return string(r[:min(n, len(r))])
+	}
+	first := func(s string) string { return words(s)[0] }
+	initial := func(s string) string {
+		w := words(s)
+		if len(w) < 2 {
+			return w[0]
+		}
+		return w[0] + " " + head(w[len(w)-1], 1) + "."
+	}
+	initials := func(n int) func(string) string {
+		return func(s string) string {
+			w := words(s)
+			f := head(w[0], 1)
+			if len(w) < 2 {
+				return strings.ToUpper(f) + head(w[0][len(f):], n)
 			}
+			return strings.ToUpper(f) + head(w[0][len(f):], n-1) + strings.ToUpper(head(w[len(w)-1], 1))
 		}
 	}
+	// surname is "AAx" for Anna Axelsson beside Anna Andersson.
+	surname := func(s string) string {
+		w := words(s)
+		l := head(w[len(w)-1], 1)
+		return strings.ToUpper(head(w[0], 1)+l) + head(w[len(w)-1][len(l):], 1)
+	}
+	whole := func(s string) string { return strings.Join(words(s), " ") }
+	for i := range ps {
+		ps[i].Short = unique(ps, i, first, initial, whole)
+		ps[i].Initials = unique(ps, i, initials(1), initials(2), surname, func(string) string { return ps[i].Short })
+	}
+}
+
+// unique is the first of the forms of player i's name that no other
+// player's name has, else the last form.
+func unique(ps []tablePlayer, i int, forms ...func(string) string) string {
+	for _, form := range forms[:len(forms)-1] {
+		if !slices.ContainsFunc(ps, func(o tablePlayer) bool { return o.Seat != ps[i].Seat && form(o.Name) == form(ps[i].Name) }) {
+			return form(ps[i].Name)
+		}
+	}
+	return forms[len(forms)-1](ps[i].Name)
 }
 
 // tableGame is one game of the table.
@@ -225,9 +273,9 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	if err != nil {
 		return nil, nil, err
 	}
-	short := map[string]tournament.Player{}
+	short := map[string]tablePlayer{}
 	for _, pl := range d.Players {
-		short[pl.ID] = tournament.Player{Name: pl.Short}
+		short[pl.ID] = pl
 	}
 	want, correct := shownGame(c)
 	for g := 1; g <= st.Tournament.Settings.GamesPerRound; g++ {
@@ -340,13 +388,14 @@ func progressDeals(rs []engine.DealResult) []resultDeal {
 
 // fillGame writes the deals of game gm as score-sheet lines with their
 // dealers, the running totals, and the next deal's number and dealer.
-func fillGame(gm *tableGame, t tournament.Table, deals []resultDeal, names map[string]tournament.Player) {
+func fillGame(gm *tableGame, t tournament.Table, deals []resultDeal, players map[string]tablePlayer) {
 	first := max(0, slices.Index(t.Players, t.FirstDealerOf(gm.Number)))
-	dealer := func(k int) string { return names[t.Players[(first+k)%len(t.Players)]].Name }
+	seat := func(k int) tablePlayer { return players[t.Players[(first+k)%len(t.Players)]] }
+	dealer := func(k int) string { return seat(k).Short }
 	for k, rd := range deals {
 		row := sheetRow{Deal: k + 1, Cells: make([]sheetCell, len(t.Players))}
 		fillRow(&row, rd, t.Players)
-		gm.Deals = append(gm.Deals, tableDeal{Number: k + 1, Dealer: dealer(k), Cells: row.Cells})
+		gm.Deals = append(gm.Deals, tableDeal{Number: k + 1, Dealer: seat(k), Cells: row.Cells})
 	}
 	gm.Totals = make([]int, len(t.Players))
 	if n := len(deals); n > 0 {

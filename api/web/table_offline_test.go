@@ -130,3 +130,90 @@ func TestBrowserTableCorrectionAndBridgePages(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserTableCorrectionOffline corrects a stored deal on the table
+// page while the phone is offline (DevTools' offline emulation): the
+// correction is kept on the phone, survives a reload without network, and
+// is sent with its Idempotency-Key when the network is back: stored
+// exactly once, with its reason.
+func TestBrowserTableCorrectionOffline(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tb := f.Round.Tables[0]
+	card := s.browser(t)
+	card.tableLogin(f, tableCode(t, s, f, 1))
+	for n, d := range []url.Values{{"s1_hand1": {"2"}, "s2_last": {"5"}}, {"s3_hand1": {"8"}, "s3_hand2": {"8"}, "s4_last": {"5"}}} {
+		if status, ans := card.postDeal(f, 1, n+1, "", d); !ans.OK {
+			t.Fatalf("deal %d = %d %+v", n+1, status, ans)
+		}
+	}
+	b := newTabs(t, 1, 360, 800)[0]
+	if err := b.do("open the QR link", chromedp.Navigate(s.URL+"/lang/en?next=/"),
+		chromedp.Navigate(s.URL+"/t/"+f.ID+"/table#code="+tableCode(t, s, f, 1)),
+		chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.until("the service worker in control", `!!navigator.serviceWorker.controller`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.do("open the correction of deal 2", chromedp.Navigate(s.URL+"/t/"+f.ID+"/table?game=1&correct=2"),
+		chromedp.WaitVisible(chromedp.ID("correct-form"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.setOffline(true); err != nil {
+		t.Fatal(err)
+	}
+	const reason = "Cecilia had six in phase 1, not eight."
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(function () {
+		var f = document.getElementById("correct-form");
+		f.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
+		f.elements.namedItem("s3_hand1").value = "6";
+		f.elements.namedItem("s3_hand2").value = "8";
+		f.elements.namedItem("s4_last").value = "5";
+		f.elements.namedItem("reason").value = "`+reason+`";
+		document.getElementById("save-correction").click();
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	kept := `!!document.getElementById("correct-form") && document.getElementById("correct-form").hidden &&
+		!document.getElementById("correct-queued").hidden &&
+		document.querySelector('#outbox tr[data-kind="correct"][data-deal="2"] td.status[data-status="saved"], #outbox tr[data-kind="correct"][data-deal="2"] td.status[data-status="sending"]') !== null`
+	if err := b.until("the correction kept on the phone", kept, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	b.screenshot(t, "table-correction-offline-360-en")
+	if err := b.do("reload without network", chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.untilAcrossLoads("the kept correction after the reload", kept, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	b.screenshot(t, "table-correction-offline-reload-360-en")
+	corrections := func() (n int, reasons string) {
+		t.Helper()
+		if err := s.pool.QueryRow(context.Background(), `SELECT count(*), coalesce(string_agg(reason, '|'), '')
+			FROM deal_corrections WHERE tournament_id = $1`, f.ID).Scan(&n, &reasons); err != nil {
+			t.Fatal(err)
+		}
+		return n, reasons
+	}
+	if n, _ := corrections(); n != 0 {
+		t.Fatalf("offline, the server has %d corrections, want none yet", n)
+	}
+	if err := b.setOffline(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.untilAcrossLoads("the correction sent when the network is back",
+		`!!document.getElementById("deal-form") && !!document.querySelector('#deals tr[data-deal="2"] .corrected') && !document.querySelector("#outbox tr")`, 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	b.screenshot(t, "table-correction-online-again-360-en")
+	if n, reasons := corrections(); n != 1 || reasons != reason {
+		t.Errorf("stored corrections = %d (%q), want 1 (%q)", n, reasons, reason)
+	}
+	pr, err := s.svc.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+	if err != nil || len(pr.Deals) != 2 || pr.Scores[tb.Players[2]] != 14 {
+		t.Errorf("after the correction: %d deals, %s has %d (%v); want 2 deals and 14 points", len(pr.Deals), tb.Players[2], pr.Scores[tb.Players[2]], err)
+	}
+}

@@ -3,10 +3,10 @@
 //  - the code in a QR code's URL fragment (#code=...) logs the phone in: it
 //    is posted like the typed code and cleared from the address bar, so it
 //    never reaches a server log or the browser's history;
-//  - every deal is first kept on this phone (localStorage) and then sent
-//    with an Idempotency-Key, again and again until the server has it: a
-//    dropped network, a reload or a closed tab loses nothing, and a deal is
-//    never stored twice;
+//  - every deal, and every correction of a stored deal, is first kept on
+//    this phone (localStorage) and then sent with an Idempotency-Key, again
+//    and again until the server has it: a dropped network, a reload or a
+//    closed tab loses nothing, and nothing is stored twice;
 //  - the page follows the tournament live (deals from another phone at the
 //    table, the round clock) through the server's event stream.
 (function () {
@@ -54,6 +54,8 @@
     this.t = function (k) { return app.getAttribute("data-t-" + k) || k; };
     this.outbox = new Outbox(app);
     this.form = document.getElementById("deal-form");
+    // fixForm is the correction form of a stored deal (?correct=n).
+    this.fixForm = document.getElementById("correct-form");
     this.bridge = !!(this.form && this.form.getAttribute("data-bridge"));
     this.sending = false;
     this.timer = null;
@@ -68,6 +70,13 @@
         self.keep();
       });
     }
+    if (this.fixForm) {
+      this.fixForm.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        self.keepCorrection();
+      });
+      this.resumeCorrection();
+    }
     window.addEventListener("online", function () { self.send(); });
     window.addEventListener("offline", function () { self.network(false); });
     this.render();
@@ -78,14 +87,8 @@
 
   // keep stores the form's deal on this phone and starts sending it.
   TablePage.prototype.keep = function () {
-    var fields = {};
-    var any = false;
-    Array.prototype.forEach.call(this.form.elements, function (el) {
-      if (!el.name || el.name === "_csrf" || el.name === "idempotency_key" || el.name === "deal") { return; }
-      var v = el.value.trim();
-      if (v !== "") { fields[el.name] = v; any = true; }
-    });
-    if (!any) { return; }
+    var fields = formFields(this.form);
+    if (!Object.keys(fields).length) { return; }
     var items = this.outbox.load();
     var game = this.app.dataset.game;
     var deal = parseInt(document.getElementById("deal-number").value, 10);
@@ -98,6 +101,84 @@
     this.clearForm();
     this.render();
     this.send();
+  };
+
+  // formFields reads a form's filled fields (not its token, key, deal
+  // number or reason).
+  function formFields(form) {
+    var fields = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || ["_csrf", "idempotency_key", "deal", "reason"].indexOf(el.name) >= 0) { return; }
+      var v = el.value.trim();
+      if (v !== "") { fields[el.name] = v; }
+    });
+    return fields;
+  }
+
+  // keepCorrection stores the correction form's deal and reason on this
+  // phone, like a new deal, and starts sending it: a correction made
+  // while the network is gone is not lost either.
+  TablePage.prototype.keepCorrection = function () {
+    var form = this.fixForm;
+    var reason = form.elements.namedItem("reason");
+    form.querySelectorAll(".field-error").forEach(function (p) { p.textContent = ""; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    document.getElementById("deal-errors").textContent = "";
+    if (reason.value.trim() === "") {
+      this.showMessages(form, [{ field: "reason", text: this.t("reason") }]);
+      reason.focus();
+      return;
+    }
+    var game = this.app.dataset.game;
+    var deal = parseInt(form.getAttribute("data-deal"), 10);
+    var fixing = form.getAttribute("data-fixing");
+    var items = this.outbox.load().filter(function (it) { return !(fixing && it.key === fixing); });
+    items.push({ key: newKey(), kind: "correct", game: game, deal: deal, fields: formFields(form),
+      reason: reason.value.trim(), state: "saved", at: Date.now() });
+    items.sort(function (a, b) { return a.game - b.game || a.deal - b.deal; });
+    this.outbox.save(items);
+    form.removeAttribute("data-fixing");
+    this.render();
+    this.resumeCorrection();
+    this.send();
+  };
+
+  // correctionHere is the correction of the shown correction form's deal
+  // waiting on this phone, if any.
+  TablePage.prototype.correctionHere = function () {
+    if (!this.fixForm) { return null; }
+    var self = this;
+    return this.outbox.load().filter(function (it) {
+      return it.kind === "correct" && self.correctionOfPage(it);
+    }).pop() || null;
+  };
+
+  // resumeCorrection shows the correction form as the phone has it: hidden
+  // behind a note while its correction waits to be sent, filled with the
+  // table's values and the server's words when it was refused.
+  TablePage.prototype.resumeCorrection = function () {
+    var it = this.correctionHere();
+    var note = document.getElementById("correct-queued");
+    var waiting = !!it && it.state !== "error";
+    this.fixForm.hidden = waiting;
+    note.hidden = !waiting;
+    if (it && it.state === "error" && this.fixForm.getAttribute("data-fixing") !== it.key) {
+      this.fillCorrection(it);
+    }
+  };
+
+  // fillCorrection puts a refused correction back into its form.
+  TablePage.prototype.fillCorrection = function (it) {
+    var form = this.fixForm;
+    form.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
+    Object.keys(it.fields).forEach(function (name) {
+      var el = form.elements.namedItem(name);
+      if (el) { el.value = it.fields[name]; }
+    });
+    form.elements.namedItem("reason").value = it.reason || "";
+    if (it.fields.record) { form.querySelector("details.paste").open = true; }
+    form.setAttribute("data-fixing", it.key);
+    this.showMessages(form, it.messages || []);
   };
 
   TablePage.prototype.clearForm = function () {
@@ -118,7 +199,7 @@
     var n = parseInt(live.getAttribute("data-next"), 10);
     var game = this.app.dataset.game;
     this.outbox.load().forEach(function (it) {
-      if (it.game === game && it.deal >= n) { n = it.deal + 1; }
+      if (it.kind !== "correct" && it.game === game && it.deal >= n) { n = it.deal + 1; }
     });
     return n;
   };
@@ -139,6 +220,7 @@
       var tr = document.createElement("tr");
       tr.className = "pending";
       tr.setAttribute("data-deal", it.deal);
+      tr.setAttribute("data-kind", it.kind || "deal");
       var th = document.createElement("th");
       th.scope = "row";
       th.textContent = it.deal;
@@ -146,7 +228,7 @@
       if (self.bridge) {
         self.bridgeCells(tr, it.fields);
       }
-      var seats = self.bridge ? 0 : document.querySelectorAll("#deal-form fieldset.player").length;
+      var seats = self.bridge ? 0 : document.querySelectorAll("#deal-form fieldset.player, #correct-form fieldset.player").length;
       for (var s = 1; s <= seats; s++) {
         var td = document.createElement("td");
         td.className = "num";
@@ -164,6 +246,13 @@
       st.className = "status";
       st.setAttribute("data-status", it.state);
       st.textContent = self.t(it.state === "error" ? "rejected" : it.state);
+      if (it.kind === "correct") {
+        var label = document.createElement("span");
+        label.className = "corrected";
+        label.textContent = self.t("correction");
+        st.appendChild(document.createTextNode(" "));
+        st.appendChild(label);
+      }
       if (it.state === "error") {
         var fix = document.createElement("button");
         fix.type = "button";
@@ -175,7 +264,8 @@
       }
       tr.appendChild(st);
       body.appendChild(tr);
-      if (it.deal <= stored) { tr.hidden = true; }
+      // A new deal the server holds already shows in the deals above.
+      if (it.kind !== "correct" && it.deal <= stored) { tr.hidden = true; }
     });
     if (this.form) {
       var n = this.form.getAttribute("data-fixing") ? parseInt(document.getElementById("deal-number").value, 10) : this.nextDeal();
@@ -235,6 +325,17 @@
   // beside its fields.
   TablePage.prototype.fix = function (key) {
     var it = this.outbox.load().filter(function (x) { return x.key === key; })[0];
+    if (it && it.kind === "correct") {
+      var here = this.correctionHere();
+      if (here && here.key === key) {
+        this.fillCorrection(it);
+        this.fixForm.hidden = false;
+        document.getElementById("correct-queued").hidden = true;
+      } else {
+        window.location.href = this.tableURL() + "?game=" + it.game + "&correct=" + it.deal;
+      }
+      return;
+    }
     if (!it || !this.form) { return; }
     this.clearForm();
     var form = this.form;
@@ -245,22 +346,22 @@
     if (it.fields.record) { form.querySelector("details.paste").open = true; }
     form.setAttribute("data-fixing", key);
     this.number(it.deal);
-    this.showMessages(it.messages || []);
+    this.showMessages(form, it.messages || []);
     var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
     if (first) { first.focus(); }
   };
 
-  TablePage.prototype.showMessages = function (messages) {
-    var form = this.form;
+  TablePage.prototype.showMessages = function (form, messages) {
     var general = document.getElementById("deal-errors");
     general.textContent = "";
     messages.forEach(function (m) {
       var el = m.field ? form.elements.namedItem(m.field) : null;
       var p = document.createElement("p");
       p.textContent = m.text;
-      if (el) {
-        el.setAttribute("aria-invalid", "true");
-        var box = el.closest("fieldset").querySelector(".field-error");
+      var holder = el && (el.closest("fieldset") || el.closest(".field"));
+      var box = holder && holder.querySelector(".field-error");
+      if (el) { el.setAttribute("aria-invalid", "true"); }
+      if (box) {
         box.appendChild(p);
       } else {
         general.appendChild(p);
@@ -277,16 +378,27 @@
     if (this.sending) { return; }
     var items = this.outbox.load();
     var it = items.filter(function (x) { return x.state !== "error"; })[0];
-    var blocked = items.some(function (x) { return x.state === "error" && (!it || x.game === it.game && x.deal < it.deal); });
-    if (!it || blocked) { return; }
-    var csrf = document.querySelector("#deal-form [name=_csrf], .logout [name=_csrf]");
+    if (!it) { return; }
+    // A corrected deal is stored already: a refused new deal holds back
+    // only the new deals after it.
+    var blocked = it.kind !== "correct" && items.some(function (x) {
+      return x.state === "error" && x.kind !== "correct" && x.game === it.game && x.deal < it.deal;
+    });
+    if (blocked) { return; }
+    var csrf = document.querySelector("#deal-form [name=_csrf], #correct-form [name=_csrf], .logout [name=_csrf]");
     var data = new URLSearchParams();
     data.set("_csrf", csrf ? csrf.value : "");
-    data.set("deal", String(it.deal));
+    var url = this.tableURL() + "/games/" + it.game + "/deals";
+    if (it.kind === "correct") {
+      url += "/" + it.deal;
+      data.set("reason", it.reason);
+    } else {
+      data.set("deal", String(it.deal));
+    }
     Object.keys(it.fields).forEach(function (k) { data.set(k, it.fields[k]); });
     this.sending = true;
     this.mark(it.key, "sending");
-    fetch("/t/" + encodeURIComponent(this.app.dataset.tid) + "/table/games/" + it.game + "/deals", {
+    fetch(url, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Accept": "application/json", "Idempotency-Key": it.key,
@@ -298,6 +410,11 @@
         self.network(true);
         if (r.ok && ans.ok) {
           self.drop(it.key);
+          if (it.kind === "correct" && self.correctionOfPage(it)) {
+            // This page's correction is stored: back to the game.
+            window.location.replace(self.tableURL() + "?game=" + it.game + "#deals");
+            return;
+          }
           self.refresh();
           self.send();
         } else if (r.status === 401) {
@@ -335,7 +452,24 @@
     });
     this.outbox.save(items);
     this.render();
-    if (state === "error" && this.form && !this.form.getAttribute("data-fixing")) { this.fix(key); }
+    if (state !== "error") { return; }
+    var it = items.filter(function (x) { return x.key === key; })[0];
+    if (it && it.kind === "correct") {
+      if (this.fixForm) { this.resumeCorrection(); }
+    } else if (this.form && !this.form.getAttribute("data-fixing")) {
+      this.fix(key);
+    }
+  };
+
+  // correctionOfPage reports whether it corrects the deal of this page's
+  // correction form.
+  TablePage.prototype.correctionOfPage = function (it) {
+    return !!this.fixForm && it.game === this.app.dataset.game &&
+      it.deal === parseInt(this.fixForm.getAttribute("data-deal"), 10);
+  };
+
+  TablePage.prototype.tableURL = function () {
+    return "/t/" + encodeURIComponent(this.app.dataset.tid) + "/table";
   };
 
   TablePage.prototype.drop = function (key) {

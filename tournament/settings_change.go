@@ -83,12 +83,20 @@ func (s *Service) UpdateSettings(ctx context.Context, a Actor, tid string, c Set
 		if err := SettingsOpen(t); err != nil {
 			return nil, err
 		}
-		out := c.apply(*t)
-		if ps := settingsProblems(out.Name, out.Format, out.Settings); len(ps) > 0 {
+		if ps := CheckSettings(t, c); len(ps) > 0 {
 			return nil, settingsError(ps)
 		}
+		out := c.apply(*t)
 		return &out, nil
 	})
+}
+
+// CheckSettings returns every field c would leave at fault in t, each
+// with its first problem, storing nothing: a form marks all of them at
+// once, also those next to a field it could not read.
+func CheckSettings(t *Tournament, c SettingsChange) []FieldProblem {
+	out := c.apply(*t)
+	return settingsProblems(out.Name, out.Format, out.Settings)
 }
 
 // SettingsOpen answers 409 settings_locked once round 1 of t is drawn.

@@ -41,7 +41,8 @@ func (h *Handler) adminPage(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	p := h.newPage(c, "a.title")
-	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm", "language": p.Lang}}
+	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm", "language": p.Lang,
+		"correction": strconv.Itoa(tournament.DefaultCorrectionMinutes), "time_zone": tournament.DefaultTimeZone}}
 	return h.render(c, http.StatusOK, "admin", p)
 }
 
@@ -57,10 +58,13 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
 		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
-		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks")}
-	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"]}
+		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks"), "correction": c.FormValue("correction"),
+		"time_zone": c.FormValue("time_zone")}
+	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"],
+		TimeZone: strings.TrimSpace(values["time_zone"])}
 	var bad error
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
+	nt.CorrectionMinutes, bad = optionalInt(values["correction"], "correction_minutes", bad)
 	nt.PlacementPoints, bad = optionalInts(values["points"], "placement_points", bad)
 	// The tiebreaks: the default order, or the same without the lot, so
 	// that a tie at an advancement line is the organizer's to break.

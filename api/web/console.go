@@ -18,6 +18,8 @@ import (
 func (h *Handler) consoleRoutes(g *echo.Group) {
 	g.Use(h.requireOrganizer)
 	g.GET("", h.consolePage, h.cachedPage)
+	g.GET("/settings", h.settingsPage)
+	g.POST("/settings", h.saveSettings)
 	g.GET("/players", h.consolePlayersPage, h.cachedPage)
 	g.POST("/players", h.addPlayer)
 	g.POST("/players/import", h.importPlayers)

@@ -23,10 +23,12 @@ type Tournaments interface {
 	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
 }
 
-// Players creates tournaments and registers their players (admin.go, the
-// console's player forms).
+// Players creates tournaments, changes their settings until the first
+// draw and registers their players (admin.go, the console's settings and
+// player forms).
 type Players interface {
 	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
+	UpdateSettings(ctx context.Context, a tournament.Actor, tid string, c tournament.SettingsChange) (*tournament.Tournament, error)
 	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
 	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)
 	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error

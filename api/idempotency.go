@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -55,10 +56,11 @@ type IdempotencyStore interface {
 // up to releaseRetryFor, so that retries are not told "in use" until the
 // claim goes stale.
 const (
-	claimRenewEvery   = 5 * time.Second
 	releaseRetryEvery = 500 * time.Millisecond
 	releaseRetryFor   = 20 * time.Second
 )
+
+var claimRenewEvery = 5 * time.Second // a variable for TestClaimRenewal
 
 // storedResponse is how a response is kept for replay.
 type storedResponse struct {
@@ -215,27 +217,35 @@ func storable(c echo.Context, status, size int) bool {
 }
 
 // renewClaim renews the claim on key every claimRenewEvery until the
-// returned stop is called. Requests that end sooner never renew.
+// returned stop is called, once owned says the request holds it. Requests
+// that end sooner never renew; they cost a timer, not a goroutine to start
+// and to wake again at the end.
 func (s *Server) renewClaim(ctx context.Context, scope, key string, owned func() bool) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(claimRenewEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if !owned() { // not claimed yet, or another request's
-					continue
-				}
-				if err := s.deps.Idempotency.Renew(ctx, scope, key); err != nil {
-					s.log.Warn("renew idempotency key", "error", err.Error())
-				}
+	var (
+		mu      sync.Mutex
+		stopped bool
+		t       *time.Timer
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(claimRenewEvery, func() {
+		if owned() { // not before the claim is made, never another request's
+			if err := s.deps.Idempotency.Renew(ctx, scope, key); err != nil {
+				s.log.Warn("renew idempotency key", "error", err.Error())
 			}
 		}
-	}()
-	return func() { close(done) }
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(claimRenewEvery)
+		}
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 // retryRelease releases a claim whose release failed, until it succeeds or

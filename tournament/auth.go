@@ -2,8 +2,10 @@ package tournament
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // Role is what a caller may do: the one role type of the services, the
@@ -91,7 +93,11 @@ func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Ide
 	if LooksLikeCode(code) {
 		return s.identifyCode(ctx, tid, code)
 	}
-	id, err := s.store.TournamentByTokenHash(ctx, HashToken(token))
+	hash := sha256.Sum256([]byte(token))
+	if id, ok := s.organizers.get(hash, time.Now()); ok {
+		return Identity{Role: RoleOrganizer, Tournament: id}, nil
+	}
+	id, err := s.store.TournamentByTokenHash(ctx, hash[:])
 	if ErrorKind(err) == KindNotFound {
 		return Identity{}, unknownToken()
 	}
@@ -106,7 +112,50 @@ func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Ide
 	if !TokenMatches(token, sec.OrganizerTokenHash) {
 		return Identity{}, unknownToken()
 	}
+	s.organizers.put(hash, id, time.Now())
 	return Identity{Role: RoleOrganizer, Tournament: id}, nil
+}
+
+// organizerCache remembers the organizer tokens verified lately, by the
+// token's hash (never the token), for organizerCacheFor, so that the
+// console's and an organizer's requests do not each cost two reads.
+// Organizer tokens never change and tournaments are not deleted, so an
+// entry cannot go wrong; the bounds keep it small all the same.
+type organizerCache struct {
+	mu      sync.Mutex
+	entries map[[sha256.Size]byte]organizerEntry
+}
+
+type organizerEntry struct {
+	tournament string
+	until      time.Time
+}
+
+// The organizer cache's bounds: how long a verified token is taken
+// without asking the store again, and how many are kept (past it, the
+// cache starts over).
+const (
+	organizerCacheFor   = time.Minute
+	maxCachedOrganizers = 1024
+)
+
+func (c *organizerCache) get(hash [sha256.Size]byte, now time.Time) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[hash]
+	if !ok || !now.Before(e.until) {
+		return "", false
+	}
+	return e.tournament, true
+}
+
+func (c *organizerCache) put(hash [sha256.Size]byte, tid string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCachedOrganizers {
+		c.entries = map[[sha256.Size]byte]organizerEntry{}
+	}
+	c.entries[hash] = organizerEntry{tournament: tid, until: now.Add(organizerCacheFor)}
 }
 
 // identifyCode finds the table of the latest round whose code is code.
@@ -120,8 +169,12 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	s.codes.mu.Lock()
 	rc := s.codes.entries[tid]
 	s.codes.mu.Unlock()
+	// The map holds exactly the round's derived codes, so a hit is the
+	// match (deriving the code again per request cost an HMAC); Go's maps
+	// hash with a random seed per process, so the lookup's time does not
+	// tell how much of a guess was right.
 	if rc != nil {
-		if table, ok := rc.tables[code]; ok && CodeMatches(rc.key, rc.round, table, code) {
+		if table, ok := rc.tables[code]; ok {
 			return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, nil
 		}
 	}
@@ -137,8 +190,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 		return Identity{}, err
 	}
 	table, ok := rc.tables[code]
-	// The map finds the candidate; the code is then checked in constant time.
-	if !ok || !CodeMatches(rc.key, t.CurrentRound, table, code) {
+	if !ok {
 		return Identity{}, unknownToken()
 	}
 	return Identity{Role: RoleTable, Tournament: tid, Round: t.CurrentRound, Table: table}, nil
@@ -155,7 +207,6 @@ type codeCache struct {
 // roundCodes are the codes of one round: code → table number.
 type roundCodes struct {
 	round  int
-	key    []byte
 	tables map[string]int
 }
 
@@ -177,7 +228,7 @@ func (s *Service) roundCodes(ctx context.Context, tid string, n int) (*roundCode
 	if err != nil {
 		return nil, err
 	}
-	rc = &roundCodes{round: n, key: sec.CodeKey, tables: make(map[string]int, len(r.Tables))}
+	rc = &roundCodes{round: n, tables: make(map[string]int, len(r.Tables))}
 	for _, tb := range r.Tables {
 		rc.tables[TableCode(sec.CodeKey, n, tb.Number)] = tb.Number
 	}

@@ -16,6 +16,7 @@ type Service struct {
 	now        func() time.Time
 	rand       io.Reader
 	codes      codeCache
+	organizers organizerCache // organizer tokens verified lately (auth.go)
 	maxPlayers int
 }
 

@@ -2,6 +2,8 @@ package httpx
 
 import (
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,6 +14,9 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+
+	kept  sync.Map // seriesKey → series
+	nkept atomic.Int64
 }
 
 // NewMetrics registers the request metrics on reg.
@@ -41,6 +46,40 @@ func NewMetrics(reg *prometheus.Registry) (*Metrics, error) {
 
 // observe counts one answered request.
 func (m *Metrics) observe(method, route string, status int, elapsed time.Duration) {
-	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(method, route).Observe(elapsed.Seconds())
+	s := m.series(method, route, status)
+	s.requests.Inc()
+	s.duration.Observe(elapsed.Seconds())
+}
+
+// seriesKey names the series a request counts in.
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+// series are the counter and histogram of one method, route and status.
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// maxKeptSeries bounds the series looked up once and kept (methods are
+// the client's word); past it, the others are looked up per request.
+const maxKeptSeries = 1024
+
+// series returns the series of a request, looked up by its labels once
+// (label values are checked, hashed and found under a lock on every
+// lookup).
+func (m *Metrics) series(method, route string, status int) series {
+	k := seriesKey{method, route, status}
+	if s, ok := m.kept.Load(k); ok {
+		return s.(series)
+	}
+	s := series{m.requests.WithLabelValues(method, route, strconv.Itoa(status)), m.duration.WithLabelValues(method, route)}
+	if m.nkept.Load() < maxKeptSeries {
+		if _, loaded := m.kept.LoadOrStore(k, s); !loaded {
+			m.nkept.Add(1)
+		}
+	}
+	return s
 }

@@ -98,6 +98,9 @@ func (m *Middleware) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		route := routeLabel(c)
 		status := res.Status
 		m.cfg.Metrics.observe(req.Method, route, status, elapsed)
+		if !m.cfg.Logger.Enabled(req.Context(), slog.LevelInfo) {
+			return nil
+		}
 		m.cfg.Logger.LogAttrs(req.Context(), slog.LevelInfo, "http request",
 			slog.String("request_id", id),
 			slog.String("method", req.Method),

@@ -454,10 +454,11 @@ func (s *MemStore) Table(_ context.Context, tid string, n, t int) (*tournament.T
 	if i < 0 {
 		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
 	}
-	out := clone(*r)
+	out := *r // copied without its tables (a deal's entry reads one)
+	out.Tables, out.Constraints = nil, nil
+	out = clone(out)
 	out.Tables = []tournament.Table{{Number: t, Players: clone(r.Tables[i].Players), FirstDealer: r.Tables[i].FirstDealer,
 		Withdrawals: clone(r.Tables[i].Withdrawals)}}
-	out.Constraints = nil
 	out.TimeCalled = mt.clocks[n].State == tournament.ClockTimeCalled
 	return mt.tournament(), &out, nil
 }

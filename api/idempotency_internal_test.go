@@ -56,4 +56,13 @@ func TestClaimRenewal(t *testing.T) {
 	if after := store.n.Load() - ended; after > 1 {
 		t.Errorf("%d renewals after the request ended, want none", after)
 	}
+
+	notOwned := &countRenewals{}
+	s.deps.Idempotency = notOwned
+	stop = s.renewClaim(context.Background(), "scope", "key", func() bool { return false })
+	time.Sleep(60 * time.Millisecond)
+	stop()
+	if n := notOwned.n.Load(); n != 0 {
+		t.Errorf("%d renewals of a key the request does not hold, want none", n)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,7 +99,8 @@ func TestStandingsExplainThemselves(t *testing.T) {
 
 // TestBrowserStandingsExplained takes the screenshots of the explained
 // standings and a player's page at phone and desktop width in both
-// languages.
+// languages: no word broken in the middle, and on a phone the tie's
+// explanation on lines as wide as the row.
 func TestBrowserStandingsExplained(t *testing.T) {
 	s := newSite(t)
 	f := smAfterALot(t, s)
@@ -108,6 +110,17 @@ func TestBrowserStandingsExplained(t *testing.T) {
 		wide(c, lang, path, width)
 		if got := c.eval(`String(document.querySelectorAll(".tie").length > 0)`); got != "true" {
 			t.Errorf("%s %s: no tie explained", lang, path)
+		}
+		if got := c.eval(midWordBreaks); got != "" {
+			t.Errorf("%s %s at %d px breaks words in the middle: %s", lang, path, width, got)
+		}
+		// On a phone an explanation has the row's width under the name,
+		// not a narrow column beside the numbers.
+		if width < 500 && strings.Contains(path, "/standings") {
+			got := c.eval(`String(Math.round(document.querySelector("#standings .tie").getBoundingClientRect().width))`)
+			if w, _ := strconv.Atoi(got); w < 250 {
+				t.Errorf("%s %s at %d px: the tie's explanation is %s px wide, want the row's width", lang, path, width, got)
+			}
 		}
 	})
 }

@@ -95,9 +95,15 @@ func runLoad(ctx context.Context, args []string, env func(string) string, stdout
 	if cfg.rate > 0 {
 		mode = fmt.Sprintf("at %.0f/s", cfg.rate)
 	}
-	fmt.Fprintf(stdout, "load: %d submissions from %d clients, %s\n", len(jobs), cfg.clients, mode)
+	fmt.Fprintf(stdout, "load: %d submissions from %d clients, %s; load average before: %s\n", len(jobs), cfg.clients, mode, loadAverage())
+	cpu0 := procCPU(cfg.tour.serverPID)
 	res := submitAll(ctx, cl, jobs, cfg)
 	res.print(stdout)
+	fmt.Fprintf(stdout, "load: load average after: %s\n", loadAverage())
+	if cpu := procCPU(cfg.tour.serverPID) - cpu0; cfg.tour.serverPID > 0 && cpu > 0 && len(res.lat) > 0 {
+		fmt.Fprintf(stdout, "load: server pid %d CPU time %.1fs: %.2f ms per acknowledged submission (the database's CPU not counted)\n",
+			cfg.tour.serverPID, cpu.Seconds(), float64(cpu.Microseconds())/1000/float64(len(res.lat)))
+	}
 	if res.failed > 0 {
 		return fmt.Errorf("%d of %d submissions failed", res.failed, len(res.lat)+res.failed)
 	}

@@ -35,7 +35,7 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&t.retries, "retries", 20, "with --players: retries of a request with the same Idempotency-Key after no answer, 429, 502-504 or a key still in use")
 	fs.DurationVar(&t.pace, "pace", 0, "with --players: each table waits a random 0.5-1.5 times this between its deals, "+
 		"as players playing a deal do (e.g. 3s); 0 sends each deal as soon as the one before is answered (back to back)")
-	fs.IntVar(&t.serverPID, "server-pid", 0, "with --players: sample this local process's resident memory during the run (Linux)")
+	fs.IntVar(&t.serverPID, "server-pid", 0, "sample this local process's CPU time (and with --players its resident memory) during the run (Linux)")
 }
 
 // runTournamentLoad plays a tournament with loadgen and prints what the

@@ -12,12 +12,20 @@
 #      $CLIENTS clients (deals/s with p99 under 50 ms at least half of it);
 #   4. 100 tables entering at once (issue 11: p99 under 100 ms), back to
 #      back and paced ($PACE between a table's deals, as players play);
+#      during the back-to-back run the public pages of its tournament
+#      (overview, standings, seating) are fetched over and over, and their
+#      render time percentiles set beside the same pages fetched with no
+#      results arriving (issue 17: page renders stay under their p99);
+#   5. whole-game submissions (revisor-load's game mode: score sheets sent
+#      with PUT) at 1 and $CLIENTS clients, set against pgbench's rate as
+#      the deals are (issue 17: a game submission likewise);
 # each with uptime (the load average) beside it, the server's CPU time per
 # deal and its resident memory, and the statements the database ran most.
 #
 # Usage: scripts/scale/run.sh            (about 5-10 minutes on 2 cores)
 # Environment: PLAYERS (1000), CLIENTS (16), SWEEP ("1 2 4 8 16 32"),
-#   SWEEP_PLAYERS (400), PGBENCH_SECONDS (15), PACE (3s), REVISOR_SCALE_PORT
+#   SWEEP_PLAYERS (400), PGBENCH_SECONDS (15), PACE (3s), GAMES (whole
+#   games sent per client count in step 5, 1000), REVISOR_SCALE_PORT
 #   (server, default a free port), REVISOR_PG_PORT (cluster, default 55499),
 #   PPROF_DIR (when set, CPU and allocation profiles of the server during
 #   step 4's back-to-back run are written there).
@@ -31,6 +39,7 @@ SWEEP=${SWEEP:-"1 2 4 8 16 32"}
 SWEEP_PLAYERS=${SWEEP_PLAYERS:-400}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 PACE=${PACE:-3s}
+GAMES=${GAMES:-1000}
 export REVISOR_PG_PORT=${REVISOR_PG_PORT:-55499}
 export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements"
 
@@ -95,6 +104,37 @@ REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" -
 up
 
 load() { REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" "$@"; }
+# fetch_pages TID: one render of each public page of the tournament, a
+# line "page status seconds" each.
+fetch_pages() {
+  for page in "" /standings /seating; do
+    curl -s -o /dev/null -w "t${page:-/} %{http_code} %{time_total}\n" "http://127.0.0.1:$port/t/$1$page" || true
+  done
+}
+# sample_pages SINCE FILE: waits for the first tournament created after
+# SINCE with a drawn round, writes its id to FILE.tid, then fetches its
+# pages into FILE, ten times a second, until killed.
+sample_pages() {
+  local tid=""
+  while [ -z "$tid" ]; do
+    sleep 0.2
+    tid=$(psql "$revisor_url" -qAtc "SELECT t.id FROM tournaments t WHERE t.created_at > '$1'
+      AND EXISTS (SELECT 1 FROM rounds r WHERE r.tournament_id = t.id) ORDER BY t.created_at LIMIT 1" 2>/dev/null || true)
+  done
+  echo "$tid" >"$2.tid"
+  while :; do fetch_pages "$tid" >>"$2"; sleep 0.1; done
+}
+# page_percentiles LABEL FILE: p50, p99 and max render time per page (of
+# the answers 200; the others are counted).
+page_percentiles() {
+  for page in t/ t/standings t/seating; do
+    other=$(awk -v p="$page" '$1 == p && $2 != 200' "$2" | wc -l)
+    awk -v p="$page" '$1 == p && $2 == 200 {print $3 * 1000}' "$2" | sort -n | awk -v label="$1" -v p="$page" -v other="$other" '
+      {v[NR] = $1} END { if (NR == 0) { printf "   %-12s %s: no answer 200 (%d other)\n", p, label, other; exit }
+        i50 = int(NR * 0.5) + 1; i99 = int(NR * 0.99) + 1; if (i99 > NR) i99 = NR
+        printf "   %-12s %s: %d renders, p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d answers not 200\n", p, label, NR, v[i50], v[i99], v[NR], other }'
+  done
+}
 echo "== 3. sustained deals: one round of $SWEEP_PLAYERS players per client count, each table back to back"
 declare -A sweep_rate sweep_p99
 for c in $SWEEP; do
@@ -123,8 +163,13 @@ if [ -n "${PPROF_DIR:-}" ]; then
   prof_pid=$!
 fi
 psql "$revisor_url" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+since=$(psql "$revisor_url" -qAtc "SELECT now()")
+sample_pages "$since" "$work/pages-busy.txt" &
+sampler_pid=$!
 load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 --duration 10m --seed 11 |
   grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
+kill "$sampler_pid" 2>/dev/null || true
+wait "$sampler_pid" 2>/dev/null || true
 if [ -n "${PPROF_DIR:-}" ]; then
   wait "$prof_pid" || true
   curl -fsS -o "$PPROF_DIR/allocs.pb" "http://127.0.0.1:$pprof_port/debug/pprof/allocs" || true
@@ -135,8 +180,40 @@ echo "-- the database's statements of that run, most called first (pg_stat_state
 psql "$revisor_url" -qAt -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms,
   left(regexp_replace(query, '\s+', ' ', 'g'), 100) FROM pg_stat_statements ORDER BY calls DESC LIMIT 12"
 up
+echo "-- page renders (public pages of that tournament; seconds from curl): while its deals arrived, and with none arriving"
+tid=$(cat "$work/pages-busy.txt.tid" 2>/dev/null || true)
+if [ -n "$tid" ]; then
+  n=$(wc -l <"$work/pages-busy.txt")
+  for _ in $(seq $((n / 3 + 1))); do fetch_pages "$tid" >>"$work/pages-idle.txt"; done
+  page_percentiles "while deals arrive" "$work/pages-busy.txt"
+  page_percentiles "with none arriving" "$work/pages-idle.txt"
+else
+  echo "   no tournament seen: no page renders sampled"
+fi
+up
 echo "-- paced: each table waits 0.5-1.5 x $PACE between its deals"
 load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 --pace "$PACE" --duration 10m --seed 12 |
   grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
 up
+
+echo "== 5. whole-game submissions: revisor-load's game mode (score sheets with PUT), $GAMES games, 1 and $CLIENTS clients"
+declare -A game_rate game_p99
+for c in 1 "$CLIENTS"; do
+  echo "-- $c client(s)"
+  out=$(load --clients "$c" --tables 250 --games 20 --max "$GAMES" --duration 5m --seed $((40 + c)) |
+    grep -E '^load: ([0-9]+ submissions|latency|server pid|load average)')
+  echo "$out"
+  game_rate[$c]=$(echo "$out" | sed -n 's/^load: [0-9]* submissions in [0-9.]*s (\([0-9]*\)\/s).*/\1/p')
+  game_p99[$c]=$(echo "$out" | awk '/latency/ {for (i = 1; i < NF; i++) if ($i == "p99") print ms($(i + 1))}
+    function ms(d) { if (d ~ /µs$/) return d / 1000; if (d ~ /ms$/) return d + 0; return d * 1000 }')
+  up
+done
+echo "== issue 17's target for whole games: games/s with p99 under 50 ms at least half of pgbench's single-row inserts/s"
+for c in 1 "$CLIENTS"; do
+  rate=${game_rate[$c]:-} p99=${game_p99[$c]:-} tps=${pgbench_tps[$c]:-0}
+  if [ -z "$rate" ] || [ -z "$p99" ]; then echo "   $c client(s): no figures"; continue; fi
+  verdict="not met"
+  if awk -v p="$p99" -v r="$rate" -v t="$tps" 'BEGIN { exit !(p < 50 && r * 2 >= t) }'; then verdict="met"; fi
+  echo "   $c client(s): $rate games/s at p99 $p99 ms against pgbench $tps inserts/s (half: $((tps / 2))): $verdict"
+done
 echo "== server resident memory after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"

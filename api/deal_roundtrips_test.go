@@ -138,4 +138,42 @@ func TestDealRoundTrips(t *testing.T) {
 	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM game_deals WHERE tournament_id = $1`, tt.ID).Scan(&entered); err != nil || entered != deals {
 		t.Errorf("%d deals stored (%v), want still %d", entered, err, deals)
 	}
+
+	// The game ends (17 points a deal for one player); then every player
+	// confirms, each confirmation in at most maxConfirmRoundTrips.
+	for n := deals + 1; ; n++ {
+		var d tDeal
+		resp, body, _ := send(fmt.Sprintf("deal-%d", n), n, line(tb.Players[0], 6, 6))
+		if resp.StatusCode != http.StatusCreated || json.Unmarshal(body, &d) != nil {
+			t.Fatalf("deal %d = %d %s", n, resp.StatusCode, body)
+		}
+		if d.GameOver {
+			break
+		}
+	}
+	for i, p := range tb.Players {
+		before := trips.n.Load()
+		resp, body := s.do(t, request{method: "POST", path: gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations", contentType: "application/json",
+			body: strings.NewReader(fmt.Sprintf(`{"player":%q}`, p)),
+			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": "confirm-" + p}})
+		cost := trips.n.Load() - before
+		var c tConfirmed
+		if resp.StatusCode != http.StatusCreated || json.Unmarshal(body, &c) != nil || len(c.Confirmations) != i+1 || c.Confirmed != (i == 3) {
+			t.Fatalf("%s confirms = %d %s, want 201 with %d confirmations", p, resp.StatusCode, body, i+1)
+		}
+		if cost > maxConfirmRoundTrips {
+			t.Errorf("%s's confirmation took %d round trips to the database, want at most %d", p, cost, maxConfirmRoundTrips)
+		}
+		if i == 3 {
+			t.Logf("a confirmation: %d round trips", cost)
+		}
+	}
 }
+
+// maxConfirmRoundTrips is what a confirmation with an Idempotency-Key may
+// cost: the key's claim, the table's read, the transaction's start with
+// its lock and the read of the result and its confirmations (one batch),
+// the insert with the commit (one batch), storing the answer. It was 11
+// when the confirmation read the game's deals and results in statements of
+// their own.
+const maxConfirmRoundTrips = 5

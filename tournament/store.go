@@ -132,6 +132,10 @@ type Store interface {
 	// after check approves the game as it stands (under the same lock as
 	// CorrectDeal); a player's second confirmation of the same result
 	// stores nothing (false). It returns the game with its confirmations.
+	// The game check sees and the one returned hold only what a
+	// confirmation needs (issue 17): the effective result without its
+	// record and engine result (Record and Result nil), and that result's
+	// confirmations; no deals.
 	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, check func(*TableGame) error) (*TableGame, bool, error)
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.

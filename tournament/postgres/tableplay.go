@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -124,11 +126,14 @@ func (s *Store) TableGames(ctx context.Context, tid string, n int) ([]tournament
 	return out, err
 }
 
+// lockGameSQL takes the lock that serializes the corrections and
+// confirmations of game ($1, $2, $3, $4) for the rest of the transaction.
+const lockGameSQL = `SELECT pg_advisory_xact_lock(hashtextextended('game/' || $1 || '/' || $2 || '/' || $3 || '/' || $4, 0))`
+
 // lockGame serializes the corrections and confirmations of one game for
 // the rest of the transaction.
 func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
-	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('game/' || $1 || '/' || $2 || '/' || $3 || '/' || $4, 0))`,
-		k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game))
+	_, err := tx.Exec(ctx, lockGameSQL, k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game))
 	return err
 }
 
@@ -169,38 +174,99 @@ func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, 
 	})
 }
 
+// confirmReadSQL reads what a confirmation needs of game ($1, $2, $3, $4):
+// its effective result without the record and the engine's result (no
+// row while the game has none), and that result's confirmations, oldest
+// first, as arrays.
+const confirmReadSQL = `SELECT r.id, r.kind, r.supersedes, r.record_hash, r.places, r.submitted_by, r.created_at,
+		ARRAY(SELECT c.player_id FROM game_confirmations c WHERE c.result_id = r.id ORDER BY c.created_at, c.player_id),
+		ARRAY(SELECT c.confirmed_by FROM game_confirmations c WHERE c.result_id = r.id ORDER BY c.created_at, c.player_id),
+		ARRAY(SELECT c.created_at FROM game_confirmations c WHERE c.result_id = r.id ORDER BY c.created_at, c.player_id)
+	FROM game_results r
+	WHERE r.tournament_id = $1 AND r.round = $2 AND r.table_no = $3 AND r.game = $4
+	ORDER BY r.id DESC LIMIT 1`
+
+// scanConfirmRead reads confirmReadSQL's row into g.
+func scanConfirmRead(row pgx.Row, g *tournament.TableGame) error {
+	var (
+		r      = tournament.GameResult{Key: g.Key}
+		places []byte
+		who    []string
+		by     []string
+		at     []time.Time
+	)
+	err := row.Scan(&r.ID, &r.Kind, &r.Supersedes, &r.RecordHash, &places, &r.SubmittedBy, &r.CreatedAt, &who, &by, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.CreatedAt = r.CreatedAt.UTC()
+	if r.Places, err = decodePlaces(places); err != nil {
+		return err
+	}
+	g.Result = &r
+	for i := range who {
+		g.Confirmations = append(g.Confirmations, tournament.Confirmation{ResultID: r.ID, Player: who[i], ConfirmedBy: by[i], At: at[i].UTC()})
+	}
+	return nil
+}
+
 // ConfirmGame stores a player's confirmation of the game's effective
-// result after check approves the game.
+// result after check approves the game, in one transaction on one
+// connection and two round trips: the transaction's start, its audit
+// actor, the game's lock and the read of the result and its confirmations
+// go as one batch; check runs; the confirmation and the commit go as
+// another. The game's deals are not read (a confirmation does not need
+// them), nor the result's record.
 func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
 	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, MapError(err, "confirmation")
+	}
+	defer conn.Release() // a connection left in a transaction is closed, not reused
 	var (
-		g       *tournament.TableGame
+		g       = &tournament.TableGame{Key: k}
 		created bool
+		key     = []any{k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game)}
 	)
-	err := s.write(ctx, "confirmation", func(tx pgx.Tx) error {
-		if err := lockGame(ctx, tx, k); err != nil {
-			return err
-		}
-		var err error
-		if g, err = oneTableGame(ctx, tx, k); err != nil {
-			return err
-		}
-		if err := check(g); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id,
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN ISOLATION LEVEL READ COMMITTED`)
+	b.Queue(setActorSQL, withAuditActor(ctx)...)
+	b.Queue(lockGameSQL, key...)
+	b.Queue(confirmReadSQL, k.TournamentID, k.Round, k.Table, k.Game).QueryRow(func(row pgx.Row) error { return scanConfirmRead(row, g) })
+	err = conn.SendBatch(ctx, b).Close()
+	if err == nil {
+		err = check(g)
+	}
+	if err == nil && g.Result == nil {
+		err = fmt.Errorf("ConfirmGame's check approved a game without a result")
+	}
+	if err == nil {
+		b = &pgx.Batch{}
+		b.Queue(`INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id,
 			player_id, confirmed_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At)
-		if err != nil {
-			return err
+			k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At).
+			Exec(func(tag pgconn.CommandTag) error {
+				created = tag.RowsAffected() == 1
+				return nil
+			})
+		b.Queue(`COMMIT`)
+		err = conn.SendBatch(ctx, b).Close()
+	}
+	if err != nil {
+		if conn.Conn().PgConn().TxStatus() != 'I' {
+			_, _ = conn.Exec(ctx, `ROLLBACK`)
 		}
-		if created = tag.RowsAffected() == 1; created {
-			c.ResultID = g.Result.ID
-			g.Confirmations = append(g.Confirmations, c)
-		}
-		return nil
-	})
-	return g, created, err
+		return nil, false, MapError(err, "confirmation")
+	}
+	if created {
+		c.ResultID, c.At = g.Result.ID, c.At.UTC()
+		g.Confirmations = append(g.Confirmations, c)
+	}
+	return g, created, nil
 }
 
 // RoundClock returns the clock of round n.

@@ -277,9 +277,21 @@ func appendDealContract(t *testing.T, st tournament.Store) {
 		t.Fatalf("ConfirmGame with a refusing check = %v", err)
 	}
 	c := tournament.Confirmation{Player: rd.Tables[0].Players[0], ConfirmedBy: "table:1/1", At: T0}
-	g, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) error { return nil })
+	var checked *tournament.TableGame
+	g, created, err := st.ConfirmGame(auditCtx(), k, c, func(g *tournament.TableGame) error { checked = g; return nil })
 	if err != nil || !created || len(g.Confirmations) != 1 || g.Confirmations[0].ResultID != final.ID {
 		t.Fatalf("ConfirmGame = %+v, %v, %v, want one confirmation of the result", g, created, err)
+	}
+	// A confirmation reads only what it needs (issue 17): the effective
+	// result, without its record, and the result's confirmations; not the
+	// game's deals.
+	if checked == nil || checked.Result == nil || checked.Result.ID != final.ID || checked.Result.Kind != final.Kind ||
+		checked.Result.SubmittedBy != final.SubmittedBy || len(checked.Result.Places) != len(final.Places) {
+		t.Fatalf("ConfirmGame checked %+v, want the game's result %+v", checked, final)
+	}
+	if g.Deals != nil || g.Result.Record != nil || g.Result.Result != nil {
+		t.Errorf("ConfirmGame read %d deals, a record of %d bytes and a result of %d bytes; a confirmation needs none of them",
+			len(g.Deals), len(g.Result.Record), len(g.Result.Result))
 	}
 	if _, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) error { return nil }); err != nil || created {
 		t.Fatalf("second ConfirmGame by the same player = %v, %v, want nothing stored", created, err)

@@ -814,6 +814,12 @@ func (s *MemStore) ConfirmGame(_ context.Context, k tournament.GameKey, c tourna
 		return nil, false, notFound("tournament")
 	}
 	g := mt.tableGame(k)
+	g.Deals = nil // as the real store: a confirmation reads only the result and its confirmations
+	if g.Result != nil {
+		r := *g.Result
+		r.Record, r.Result = nil, nil
+		g.Result = &r
+	}
 	if err := check(g); err != nil {
 		return nil, false, err
 	}

@@ -194,7 +194,7 @@ func (s *Server) closeRound(c echo.Context) error {
 	case "true":
 		opts = append(opts, tournament.AcceptUnconfirmed())
 	default:
-		return tournament.Errorf(tournament.KindInvalid, "invalid_accept_unconfirmed",
+		return queryError("accept_unconfirmed",
 			"the query parameter accept_unconfirmed must be true or false, not %q", v)
 	}
 	ch, err := svc.CloseRound(c.Request().Context(), actorOf(c), c.Param("tid"), n, opts...)

@@ -64,7 +64,7 @@ type ClockAction struct {
 // action does not fit the clock's state.
 func (c Clock) apply(act ClockAction, now time.Time, by string) (*Clock, error) {
 	wrong := func() error {
-		return Errorf(KindConflict, "clock_state", "the clock of round %d is %s; %s is not possible now", c.Round, c.State, act.Action)
+		return Errorf(KindConflict, CodeClockState, "the clock of round %d is %s; %s is not possible now", c.Round, c.State, act.Action)
 	}
 	next := Clock{Round: c.Round, Action: act.Action, Minutes: act.Minutes, UpdatedBy: by, UpdatedAt: now}
 	switch act.Action {

@@ -143,7 +143,7 @@ func unconfirmedError(n int, us []UnconfirmedGame) error {
 		}
 		games[i] = map[string]any{"table": u.Table, "game": u.Game, "waiting": w}
 	}
-	e := Errorf(KindConflict, "unconfirmed_games",
+	e := Errorf(KindConflict, CodeUnconfirmedGames,
 		"round %d has %d game(s) entered at the tables that not every player has confirmed (%s); close with accept_unconfirmed=true to close anyway",
 		n, len(us), strings.Join(names, ", "))
 	e.Details = map[string]any{"games": games}

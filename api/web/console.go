@@ -343,9 +343,9 @@ func (h *Handler) closeRound(c echo.Context) error {
 		opts = append(opts, tournament.AcceptUnconfirmed())
 	}
 	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n, opts...); err != nil {
-		if tournament.ErrorCode(err) == "unconfirmed_games" {
+		if tournament.ErrorCode(err) == tournament.CodeUnconfirmedGames {
 			// In the organizer's words; the list is on the page.
-			err = tournament.Errorf(tournament.KindConflict, "unconfirmed_games", "%s",
+			err = tournament.Errorf(tournament.KindConflict, tournament.CodeUnconfirmedGames, "%s",
 				translate(h.language(c), "c.unconfirmed.ask"))
 		}
 		return h.formError(c, "close", err, nil)

@@ -229,7 +229,12 @@ of 3 a round, nobody at two); "minus a group" leaves empty a group of a 4-RGDD, 
 never meet and that everyone else meets once (2 or 3 tables of 3 a round, each player at one 2 or 3
 times), which keeps the rule that nobody sits at a table of 3 twice while another has not only in a
 suitable order of the rounds: Plan finds one for 33, 42 and 57 players, none for the designs it
-builds for 21, 30, 45 and 54 (another design of the same type may have one), so those cells are
-search results. "built by Plan" marks the schedules the code constructs.
+builds for 21, 30, 45 and 54, so those cells are search results. Other designs do not help as far
+as we looked: for 30 and 54 players no schedule whose rounds are the translates of one round over
+Z_m × 3 levels (m = 10, 18), its tables of 3 included (as in a 4-GDD with two fixed points minus
+those), keeps the tables of 3 fair (a parity count, see balancedOrder in design.go), and TestGDD3Search enumerates the 4-RGDDs of type 3^8 and 3^16 built that way with a
+base round invariant under (x, l) → (αx, l + 1) and the fixed points' tables one orbit (24 and 144,
+every such design of type 3^16): balancedOrder finds a fair order for none, minus the fixed points
+or minus a group {(x,0), (x,1), (x,2)}. A design of another structure may. "built by Plan" marks the schedules the code constructs.
 
 `

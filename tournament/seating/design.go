@@ -128,6 +128,22 @@ func balancedOrder(d *design, drop []int, want int) []int {
 	return best
 }
 
+// No schedule of 3m players made of the m translates of one round over
+// Z_m × 3 levels, its tables of 3 included (such as a 4-GDD developed with
+// two fixed points, minus those), seats 30 or 54 players fairly at two
+// tables of 3 a round (m = 10, 18), whatever its base round: fairness
+// needs the rounds in two halves that each seat everybody at a table of 3
+// once, so on every level the two points at tables of 3 in the base round
+// lie an odd distance apart, and the sum of their x is odd over the three
+// levels. But with no repeat the base round covers every difference
+// between two levels once (their sum is 3·m(m-1)/2, odd) and the
+// differences 1..m/2-1 within each level once (3·(m/2-1)(m/2)/2, even),
+// and mod 2 a pair's difference is the sum of its x: a table of 4 adds
+// 3·(its x) ≡ its x, a table of 3 adds 2·(its x) ≡ 0, so the tables of 4
+// hold an odd sum of x, and since all points sum to 3·m(m-1)/2 (odd), the
+// tables of 3 an even one. For m = 14 (42 players) the count within
+// levels is odd and gdd2(22) has a fair order.
+
 // maxOrderNodes bounds balancedOrder's search.
 const maxOrderNodes = 20_000
 

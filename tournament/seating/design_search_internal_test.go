@@ -195,6 +195,23 @@ func (c *mixedSearch) fill(need, limit int) bool {
 	return pick(0)
 }
 
+// design develops the blocks, the first fixed of them each with a fixed
+// point of its own.
+func (c *mixedSearch) design(fixed int) *design {
+	var base [][]pt
+	for k, blk := range c.blocks {
+		var b []pt
+		for _, p := range blk {
+			b = append(b, pt{p % c.m, p / c.m})
+		}
+		if k < fixed {
+			b = append(b, inf(k))
+		}
+		base = append(base, b)
+	}
+	return developCyclic("search", c.m, 3, fixed, base)
+}
+
 func (c *mixedSearch) reset() {
 	c.used = make([]bool, 6*c.m)
 	c.covered = make([]bool, 3*c.m)
@@ -227,18 +244,7 @@ func TestGDD3Search(t *testing.T) {
 			}
 			c.each = func() bool {
 				designs++
-				var base [][]pt
-				for k, blk := range c.blocks {
-					var b []pt
-					for _, p := range blk {
-						b = append(b, pt{p % m, p / m})
-					}
-					if k < 3 {
-						b = append(b, inf(k))
-					}
-					base = append(base, b)
-				}
-				d := developCyclic("search", m, 3, 3, base)
+				d := c.design(3)
 				for _, g := range [][]int{{3 * m, 3*m + 1, 3*m + 2}, {0, m, 2 * m}} {
 					if len(balancedOrder(d, g, m)) == m {
 						fair++
@@ -316,18 +322,7 @@ func TestGDD2Search(t *testing.T) {
 			if designs++; designs%1000 == 0 {
 				t.Logf("%d designs", designs)
 			}
-			var base [][]pt
-			for k, blk := range c.blocks {
-				var b []pt
-				for _, p := range blk {
-					b = append(b, pt{p % m, p / m})
-				}
-				if k < 2 {
-					b = append(b, inf(k))
-				}
-				base = append(base, b)
-			}
-			d := developCyclic("search", m, 3, 2, base)
+			d := c.design(2)
 			for l := range 4 {
 				g := []int{l * m, l*m + m/2}
 				if l == 3 {

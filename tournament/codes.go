@@ -96,6 +96,7 @@ const (
 	CodeSeriesNotFound           = "series_not_found"
 	CodeServiceUnavailable       = "service_unavailable"
 	CodeSettingsLocked           = "settings_locked"
+	CodeShortCodeNotFound        = "short_code_not_found"
 	CodeTableHasResult           = "table_has_result"
 	CodeTableNotFound            = "table_not_found"
 	CodeTableOnly                = "table_only"

@@ -80,6 +80,9 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	if err != nil {
 		return nil, err
 	}
+	if err := n.Listing.validate(); err != nil {
+		return nil, err
+	}
 	if err := checkRules(n.Format, settings.Rules); err != nil {
 		return nil, err
 	}
@@ -96,9 +99,8 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 		return nil, err
 	}
 	t := &Tournament{ID: id, Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
-		Status: StatusRegistration, CreatedAt: s.clock()}
-	ctx = auditAs(ctx, a)
-	if err := s.store.CreateTournament(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key}); err != nil {
+		Status: StatusRegistration, CreatedAt: s.clock(), Listing: n.Listing.normalized()}
+	if err := s.storeWithShortCode(auditAs(ctx, a), t, Secrets{OrganizerTokenHash: hash, CodeKey: key}); err != nil {
 		return nil, err
 	}
 	return &Created{Tournament: t, OrganizerToken: token}, nil

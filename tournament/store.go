@@ -43,6 +43,12 @@ type Store interface {
 	// TournamentByTokenHash returns the ID of the tournament whose organizer
 	// token hashes to hash; not_found when there is none.
 	TournamentByTokenHash(ctx context.Context, hash []byte) (string, error)
+	// ListTournaments returns the tournaments f chooses, in the order of
+	// ListBefore: public ones only unless f.Private.
+	ListTournaments(ctx context.Context, f ListFilter) ([]Tournament, error)
+	// TournamentByShortCode returns the ID of the tournament with the short
+	// code (as ParseShortCode returns it); not_found when there is none.
+	TournamentByShortCode(ctx context.Context, code string) (string, error)
 
 	// AddPlayers registers players after check approves the tournament as
 	// it is and the number of players it has registered (any status); all

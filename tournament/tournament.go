@@ -174,6 +174,7 @@ type Tournament struct {
 	// CurrentRound is the number of the latest round drawn (0: none yet).
 	CurrentRound int
 	CreatedAt    time.Time
+	Listing
 }
 
 // NewTournament is what the admin gives to create a tournament. Nil and
@@ -195,6 +196,9 @@ type NewTournament struct {
 	TimeZone        string // "": DefaultTimeZone
 	// CorrectionMinutes is the correction window (nil: DefaultCorrectionMinutes).
 	CorrectionMinutes *int
+	// Listing says whether the home page lists the tournament, and where
+	// and when it is played; its ShortCode is made by the service.
+	Listing Listing
 }
 
 // settings validates n and returns the settings with defaults filled in.

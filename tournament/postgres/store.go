@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -61,19 +62,25 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
 	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),
 	t.created_at, (SELECT coalesce(max(rr.number), 0) FROM rounds rr WHERE rr.tournament_id = t.id),
-	t.final_games, t.day_breaks, t.language, t.time_zone, t.correction_minutes`
+	t.final_games, t.day_breaks, t.language, t.time_zone, t.correction_minutes,
+	t.public, t.short_code, t.venue, t.play_date`
 
 func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var (
 		t     tournament.Tournament
 		rules []byte
+		date  *time.Time
 	)
 	s := &t.Settings
 	err := row.Scan(&t.ID, &t.Name, &t.Format, &rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
 		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound,
-		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone, &s.CorrectionMinutes)
+		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone, &s.CorrectionMinutes,
+		&t.Public, &t.ShortCode, &t.Venue, &date)
 	if err != nil {
 		return nil, err
+	}
+	if date != nil {
+		t.Date = date.UTC()
 	}
 	if len(rules) > 0 {
 		s.Rules = rules
@@ -86,18 +93,21 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
 	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
 		advance_per_table, rounds, final_size, tiebreaks, seating, status, organizer_token_hash, code_key, created_at,
-		final_games, day_breaks, language, time_zone, correction_minutes)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
+		final_games, day_breaks, language, time_zone, correction_minutes, public, short_code, venue, play_date)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`
 	st := t.Settings
-	var rules any
+	var rules, date any
 	if st.Rules != nil {
 		rules = string(st.Rules)
+	}
+	if !t.Date.IsZero() {
+		date = t.Date
 	}
 	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
 			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone,
-			st.CorrectionMinutes)
+			st.CorrectionMinutes, t.Public, t.ShortCode, t.Venue, date)
 		return err
 	})
 }

@@ -109,6 +109,9 @@ func (s *MemStore) CreateTournament(_ context.Context, t *tournament.Tournament,
 	if _, ok := s.byToken[string(sec.OrganizerTokenHash)]; ok {
 		return tournament.Errorf(tournament.KindConflict, "tournament_exists", "tournament already exists")
 	}
+	if _, ok := s.byShortCode(t.ShortCode); ok {
+		return tournament.Errorf(tournament.KindConflict, "tournament_exists", "tournament already exists")
+	}
 	s.tournaments[t.ID] = &memTournament{t: clone(*t), secrets: clone(sec),
 		deals: map[tournament.GameKey][]memDeal{}, confirms: map[int64][]tournament.Confirmation{}, clocks: map[int]tournament.Clock{}}
 	s.byToken[string(sec.OrganizerTokenHash)] = t.ID

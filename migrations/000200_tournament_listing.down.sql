@@ -1,0 +1,2 @@
+DROP INDEX tournaments_listed;
+ALTER TABLE tournaments DROP COLUMN public, DROP COLUMN short_code, DROP COLUMN venue, DROP COLUMN play_date;

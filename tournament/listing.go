@@ -163,4 +163,3 @@ func (t *Tournament) listDay() time.Time {
 	y, m, d := t.CreatedAt.UTC().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
-

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,11 +18,13 @@ type adminData struct {
 	Error  string
 	Field  string
 	Values map[string]string
+	// List is the server's tournaments, private ones too.
+	List *listView
 }
 
 // createdData is shown once after a tournament is created.
 type createdData struct {
-	ID, Name, Token string
+	ID, Name, Token, ShortLink string
 }
 
 // requireAdmin reports whether the visitor's session is the admin's; a
@@ -41,8 +44,13 @@ func (h *Handler) adminPage(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	p := h.newPage(c, "a.title")
+	list, err := h.tournamentList(c, p, tournament.Actor{Role: tournament.RoleAdmin}, "/admin")
+	if err != nil {
+		return h.fail(c, err)
+	}
 	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm", "language": p.Lang,
-		"correction": strconv.Itoa(tournament.DefaultCorrectionMinutes), "time_zone": tournament.DefaultTimeZone}}
+		"correction": strconv.Itoa(tournament.DefaultCorrectionMinutes), "time_zone": tournament.DefaultTimeZone, "public": "on"},
+		List: list}
 	return h.render(c, http.StatusOK, "admin", p)
 }
 
@@ -59,10 +67,11 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
 		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
 		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks"), "correction": c.FormValue("correction"),
-		"time_zone": c.FormValue("time_zone")}
+		"time_zone": c.FormValue("time_zone"), "public": c.FormValue("public"), "venue": c.FormValue("venue"), "date": c.FormValue("date")}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"],
-		TimeZone: strings.TrimSpace(values["time_zone"])}
+		TimeZone: strings.TrimSpace(values["time_zone"]), Listing: tournament.Listing{Public: values["public"] != "", Venue: values["venue"]}}
 	var bad error
+	nt.Listing.Date, bad = optionalDate(values["date"], "date", bad)
 	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
 	nt.CorrectionMinutes, bad = optionalInt(values["correction"], "correction_minutes", bad)
 	nt.PlacementPoints, bad = optionalInts(values["points"], "placement_points", bad)
@@ -93,7 +102,8 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		return h.render(c, httpx.StatusOf(bad), "admin", p)
 	}
 	p.Title = p.T("a.created")
-	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken}
+	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken,
+		ShortLink: shortPath(created.Tournament.ShortCode)}
 	return h.render(c, http.StatusCreated, "created", p)
 }
 
@@ -112,6 +122,20 @@ func optionalInt(s, field string, prev error) (*int, error) {
 		return nil, prev
 	}
 	return &v, prev
+}
+
+// optionalDate reads an optional day (YYYY-MM-DD, as a date input sends
+// it); the first error is kept.
+func optionalDate(s, field string, prev error) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, prev
+	}
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil && prev == nil {
+		prev = fieldError(field, field+" must be a day written 2026-12-31")
+	}
+	return d, prev
 }
 
 // optionalInts reads an optional list of whole numbers ("2, 2, 1"); the

@@ -14,12 +14,18 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// home is the start page: open a tournament by its ID, or log in.
+// home is the start page: the server's public tournaments, current
+// first; open one by its ID; or log in.
 func (h *Handler) home(c echo.Context) error {
 	if id := strings.TrimSpace(c.QueryParam("id")); id != "" {
 		return c.Redirect(http.StatusSeeOther, "/t/"+urlPathEscape(id))
 	}
 	p := h.newPage(c, "home.title")
+	list, err := h.tournamentList(c, p, tournament.Actor{Role: tournament.RolePublic}, "/")
+	if err != nil {
+		return h.fail(c, err)
+	}
+	p.Data = list
 	return h.render(c, http.StatusOK, "home", p)
 }
 

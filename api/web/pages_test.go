@@ -369,7 +369,7 @@ func TestScreenAlternates(t *testing.T) {
 		page = strings.ReplaceAll(m[1], "&amp;", "&")
 		seen = append(seen, page[strings.Index(page, "?"):])
 	}
-	want := []string{"?view=standings&page=2", "?view=seating&page=1", "?view=standings&page=1", "?view=standings&page=2"}
+	want := []string{"?view=standings&page=2", "?view=seating&page=1", "?view=names&page=1", "?view=standings&page=1"}
 	if strings.Join(seen, " ") != strings.Join(want, " ") {
 		t.Errorf("screen refreshes to %v, want %v", seen, want)
 	}

@@ -10,32 +10,40 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// Big screen: rows and tables per page, and seconds per page.
+// Big screen: rows, tables and names per page, and seconds per page.
 const (
 	screenRows    = 12
 	screenTables  = 6
+	screenNames   = 36
 	screenSeconds = 15
 )
 
-// screenData is the big screen's data: one page of the standings or of
-// the seating.
+// screenData is the big screen's data: one page of the standings, of the
+// seating or of the names with their tables.
 type screenData struct {
-	View     string // "standings" or "seating"
+	View     string // "standings", "seating" or "names"
 	Page, Of int
 	Rows     []standingRow
 	Tables   []tableView
+	Names    []nameAtTable
 	Round    *tournament.Round
 	Clock    *clockView // the open round's clock, once started
 }
 
-// screenPage is the big-screen view. It alternates by itself (a meta
-// refresh, so no script is needed) through the pages of the standings and
-// then of the seating of the current round.
+// screenViews are the big screen's views in the order it shows them.
+var screenViews = []string{"standings", "seating", "names"}
+
+// screenPage is the big-screen view. It goes by itself (a meta refresh,
+// so no script is needed) through the pages of the standings, of the
+// seating of the current round, and of its players A to Ö with their
+// tables.
 func (h *Handler) screenPage(c echo.Context) error {
 	p, st, err := h.tournamentPageStart(c, "screen.title", "screen")
 	if err != nil {
@@ -47,30 +55,25 @@ func (h *Handler) screenPage(c echo.Context) error {
 	if r != nil {
 		tables = roundTables(st, r, "")
 	}
-	standingPages := max(1, pages(len(rows), screenRows))
-	seatingPages := pages(len(tables), screenTables)
+	names := namesAtTables(tables, st.Tournament.Settings.Language)
+	of := map[string]int{"standings": max(1, pages(len(rows), screenRows)),
+		"seating": pages(len(tables), screenTables), "names": pages(len(names), screenNames)}
 	view := c.QueryParam("view")
-	if view != "seating" || seatingPages == 0 {
+	if of[view] == 0 {
 		view = "standings"
 	}
 	n, _ := strconv.Atoi(c.QueryParam("page"))
-	d := screenData{View: view, Round: r}
-	if view == "standings" {
-		d.Page, d.Of = clampPage(n, standingPages), standingPages
+	d := screenData{View: view, Round: r, Of: of[view]}
+	d.Page = clampPage(n, d.Of)
+	switch view {
+	case "standings":
 		d.Rows = rows[min(len(rows), (d.Page-1)*screenRows):min(len(rows), d.Page*screenRows)]
-	} else {
-		d.Page, d.Of = clampPage(n, seatingPages), seatingPages
+	case "seating":
 		d.Tables = tables[(d.Page-1)*screenTables : min(len(tables), d.Page*screenTables)]
+	case "names":
+		d.Names = names[(d.Page-1)*screenNames : min(len(names), d.Page*screenNames)]
 	}
-	nextView, nextPage := view, d.Page+1
-	if nextPage > d.Of {
-		nextPage = 1
-		if view == "standings" && seatingPages > 0 {
-			nextView = "seating"
-		} else {
-			nextView = "standings"
-		}
-	}
+	nextView, nextPage := nextScreen(view, d.Page, d.Of, of)
 	if r != nil && r.Status == tournament.RoundOpen {
 		if d.Clock, err = h.screenClock(c, p, st.Tournament.ID, r.Number); err != nil {
 			return h.fail(c, err)
@@ -81,6 +84,56 @@ func (h *Handler) screenPage(c echo.Context) error {
 	p.Events = eventsURL(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "screen", p)
+}
+
+// nextScreen returns the page the big screen shows after page of view:
+// the view's next page, else the first page of the next view that has
+// one.
+func nextScreen(view string, page, of int, pagesOf map[string]int) (string, int) {
+	if page < of {
+		return view, page + 1
+	}
+	i := slices.Index(screenViews, view)
+	for k := 1; k <= len(screenViews); k++ {
+		if next := screenViews[(i+k)%len(screenViews)]; pagesOf[next] > 0 {
+			return next, 1
+		}
+	}
+	return "standings", 1
+}
+
+// nameAtTable is one line of the big screen's list of names.
+type nameAtTable struct {
+	Name  string
+	Table int
+}
+
+// namesAtTables lists the players seated at tables, sorted the way the
+// tournament's language sorts names (Swedish unless it is Norwegian or
+// Danish: å, ä and ö after z), so that the room reads the list as a
+// phone book.
+func namesAtTables(tables []tableView, lang string) []nameAtTable {
+	var out []nameAtTable
+	for _, t := range tables {
+		for _, s := range t.Seats {
+			out = append(out, nameAtTable{Name: s.Name, Table: t.Number})
+		}
+	}
+	tag := language.Swedish
+	switch lang {
+	case "nb":
+		tag = language.Norwegian
+	case "da":
+		tag = language.Danish
+	}
+	col := collate.New(tag, collate.IgnoreCase)
+	slices.SortStableFunc(out, func(a, b nameAtTable) int {
+		if c := col.CompareString(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return a.Table - b.Table
+	})
+	return out
 }
 
 // inConsole reports whether the request came by the console's route.

@@ -61,6 +61,10 @@ func (p *page) Time(t time.Time) string         { return p.loc().Time(t) }
 func (p *page) DateTime(t time.Time) string     { return p.loc().DateTime(t) }
 func (p *page) Decimal(f float64, d int) string { return p.loc().Decimal(f, d) }
 
+// Day writes a date that is a day, not an instant (a tournament's date),
+// read the same in every time zone.
+func (p *page) Day(t time.Time) string { return localeOf(p.Lang, time.UTC).Date(t) }
+
 // Languages lists the language switch's entries.
 func (p *page) Languages() []language_ {
 	out := make([]language_, len(languages))

@@ -187,6 +187,8 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/seating", h.seatingPage, h.cachedPage)
 	page("/t/:tid/players/:pid", h.playerPage, h.cachedPage)
 	page("/t/:tid/screen", h.screenPage, h.cachedPage)
+	page("/t/:tid/poster", h.posterPage)
+	page("/s/:code", h.shortLink)
 	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
 	e.GET("/t/:tid/events", h.events, with()...)
 	h.registerRoutes(page)
@@ -200,7 +202,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	h.consoleRoutes(e.Group("/t/:tid/console", with(csrf)...))
 	h.disputeRoutes(e.Group("/t/:tid/disputes", with(csrf)...))
 	h.tableRoutes(e.Group("/t/:tid/table", with(csrf)...))
-	for _, subtree := range []string{"/t/*", "/lang/*", "/admin/*", "/people/*", "/series/*"} {
+	for _, subtree := range []string{"/t/*", "/s/*", "/lang/*", "/admin/*", "/people/*", "/series/*"} {
 		e.RouteNotFound(subtree, echo.NotFoundHandler, with()...)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -79,19 +80,14 @@ const (
 // tournament, round n or table t does not exist.
 func scanTable(row pgx.Row, n, t int, extra ...any) (*tournament.Tournament, *tournament.Round, error) {
 	var (
-		tt         tournament.Tournament
-		rules      []byte
+		sc         tournamentScan
 		hasR, hasT bool
 		rd         = tournament.Round{Number: n}
 		tb         = tournament.Table{Number: t}
 		gone       []withdrawalRow
 	)
-	st := &tt.Settings
-	err := row.Scan(append([]any{&tt.ID, &tt.Name, &tt.Format, &rules, &st.GamesPerRound,
-		&st.PlacementPoints, &st.AdvancePerTable, &st.Rounds, &st.FinalSize, &st.Tiebreaks, &st.Seating, &tt.Status,
-		&tt.Champion, &tt.CreatedAt, &tt.CurrentRound, &st.FinalGames, &st.DayBreaks, &st.Language, &st.TimeZone,
-		&st.CorrectionMinutes, &hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt, &hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone},
-		extra...)...)
+	err := row.Scan(slices.Concat(sc.dest(), []any{&hasR, &rd.Seed, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt,
+		&hasT, &tb.Players, &tb.FirstDealer, &rd.TimeCalled, &gone}, extra)...)
 	switch {
 	case err != nil:
 		return nil, nil, MapError(err, "tournament")
@@ -100,13 +96,11 @@ func scanTable(row pgx.Row, n, t int, extra ...any) (*tournament.Tournament, *to
 	case !hasT:
 		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
 	}
-	if len(rules) > 0 {
-		st.Rules = rules
-	}
+	tt := sc.tournament()
 	tb.Withdrawals = withdrawalsOf(gone, n, t)
 	rd.TournamentID = tt.ID
 	rd.Tables = []tournament.Table{tb}
-	return &tt, &rd, nil
+	return tt, &rd, nil
 }
 
 // submitResultParams is the number of submitResultSQL's own parameters;

@@ -66,27 +66,41 @@ const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t
 	t.public, t.short_code, t.venue, t.play_date`
 
 func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
-	var (
-		t     tournament.Tournament
-		rules []byte
-		date  *time.Time
-	)
-	s := &t.Settings
-	err := row.Scan(&t.ID, &t.Name, &t.Format, &rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
-		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound,
-		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone, &s.CorrectionMinutes,
-		&t.Public, &t.ShortCode, &t.Venue, &date)
-	if err != nil {
+	var sc tournamentScan
+	if err := row.Scan(sc.dest()...); err != nil {
 		return nil, err
 	}
-	if date != nil {
-		t.Date = date.UTC()
+	return sc.tournament(), nil
+}
+
+// tournamentScan receives the columns of tournamentColumns, for queries
+// that read them with more (scanTable).
+type tournamentScan struct {
+	t     tournament.Tournament
+	rules []byte
+	date  *time.Time
+}
+
+// dest returns the scan destinations of tournamentColumns, in order.
+func (sc *tournamentScan) dest() []any {
+	t, s := &sc.t, &sc.t.Settings
+	return []any{&t.ID, &t.Name, &t.Format, &sc.rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
+		&s.Rounds, &s.FinalSize, &s.Tiebreaks, &s.Seating, &t.Status, &t.Champion, &t.CreatedAt, &t.CurrentRound,
+		&s.FinalGames, &s.DayBreaks, &s.Language, &s.TimeZone, &s.CorrectionMinutes,
+		&t.Public, &t.ShortCode, &t.Venue, &sc.date}
+}
+
+// tournament returns the tournament scanned.
+func (sc *tournamentScan) tournament() *tournament.Tournament {
+	t := sc.t
+	if len(sc.rules) > 0 {
+		t.Settings.Rules = sc.rules
 	}
-	if len(rules) > 0 {
-		s.Rules = rules
+	if sc.date != nil {
+		t.Date = sc.date.UTC()
 	}
 	t.CreatedAt = t.CreatedAt.UTC()
-	return &t, nil
+	return &t
 }
 
 // CreateTournament stores a new tournament with its secrets.

@@ -53,7 +53,7 @@ var messagesDA = map[string]string{
 	"e.short_code_not_found":          "Ingen turnering har det korte link. Tjek bogstaverne på plakaten.",
 	"e.invalid_page":                  "Sidetallet skal være et heltal fra 1.",
 	"screen.names":                    "Find dit bord, runde %d",
-	"screen.table": "Bord",
+	"screen.table":                    "Bord",
 	"format.sm":                       "Chicago-SM (udslagning)",
 	"format.swiss":                    "Monrad (alle runder tæller)",
 	"format.bridge_chicago":           "Chicago-bridge (individuel, ny makker hver runde)",

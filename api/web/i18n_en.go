@@ -53,7 +53,7 @@ var messagesEN = map[string]string{
 	"e.short_code_not_found":          "No tournament has that short link. Check the letters on the poster.",
 	"e.invalid_page":                  "The page number must be a whole number from 1.",
 	"screen.names":                    "Find your table, round %d",
-	"screen.table": "Table",
+	"screen.table":                    "Table",
 	"format.sm":                       "Chicago-SM (knockout)",
 	"format.swiss":                    "Swiss (every round counts)",
 	"format.bridge_chicago":           "Chicago bridge (individual, new partners every round)",

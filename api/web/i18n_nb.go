@@ -53,7 +53,7 @@ var messagesNB = map[string]string{
 	"e.short_code_not_found":          "Ingen turnering har den korte lenken. Sjekk bokstavene på plakaten.",
 	"e.invalid_page":                  "Sidetallet må være et heltall fra 1.",
 	"screen.names":                    "Finn bordet ditt, runde %d",
-	"screen.table": "Bord",
+	"screen.table":                    "Bord",
 	"format.sm":                       "Chicago-SM (utslag)",
 	"format.swiss":                    "Monrad (alle runder teller)",
 	"format.bridge_chicago":           "Chicago-bridge (individuell, ny makker hver runde)",

@@ -53,7 +53,7 @@ var messagesSV = map[string]string{
 	"e.short_code_not_found":          "Ingen turnering har den korta länken. Kontrollera bokstäverna på affischen.",
 	"e.invalid_page":                  "Sidnumret ska vara ett heltal från 1.",
 	"screen.names":                    "Hitta ditt bord, rond %d",
-	"screen.table": "Bord",
+	"screen.table":                    "Bord",
 	"format.sm":                       "Chicago-SM (utslagning)",
 	"format.swiss":                    "Schweizer (alla ronder räknas)",
 	"format.bridge_chicago":           "Chicagobridge (individuell, ny partner varje rond)",

@@ -89,7 +89,7 @@ type posterData struct {
 	// path, which holds the code, never breaks across lines); URL is
 	// what the QR code opens.
 	Host, Path, URL string
-	QR        template.HTML
+	QR              template.HTML
 }
 
 // posterPage is a printable A4 poster for the venue's door: the

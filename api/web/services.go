@@ -13,9 +13,12 @@ import (
 // at the end).
 
 // Tournaments is what the public and table pages read: a tournament's
-// snapshot, a table's progress and results, and whom a token names
-// (web.go, live.go, session.go, table.go, disputes.go).
+// snapshot, a table's progress and results, whom a token names, and the
+// server's list of tournaments with their short links (web.go, live.go,
+// session.go, table.go, disputes.go, listing.go).
 type Tournaments interface {
+	ListTournaments(ctx context.Context, a tournament.Actor, page int) (*tournament.TournamentList, error)
+	TournamentByShortCode(ctx context.Context, code string) (string, error)
 	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
 	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)

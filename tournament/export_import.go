@@ -56,7 +56,12 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	t := st.Tournament
 	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(),
 		Reason: fmt.Sprintf("imported from tournament %s, exported %s", ex.Tournament.ID, ex.ExportedAt.UTC().Format(time.RFC3339))})
-	if err := imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st, hist); err != nil {
+	// An imported tournament is private (the admin lists it) and has a
+	// short link of this server.
+	t.Listing = Listing{}
+	if err := s.withShortCode(&t, func() error {
+		return imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st, hist)
+	}); err != nil {
 		return nil, err
 	}
 	return &Created{Tournament: &t, OrganizerToken: token}, nil

@@ -56,16 +56,15 @@ func (l Listing) normalized() Listing {
 // up: with 47 million codes a second try is already rare.
 const shortCodeTries = 5
 
-// storeWithShortCode gives t a fresh short code and stores it, drawing
-// another code when the store finds it taken.
-func (s *Service) storeWithShortCode(ctx context.Context, t *Tournament, sec Secrets) error {
+// withShortCode gives t a fresh short code and stores it with store,
+// drawing another code when the store finds it taken (a conflict).
+func (s *Service) withShortCode(t *Tournament, store func() error) error {
 	var err error
 	for range shortCodeTries {
 		if t.ShortCode, err = NewShortCode(s.rand); err != nil {
 			return err
 		}
-		err = s.store.CreateTournament(ctx, t, sec)
-		if ErrorKind(err) != KindConflict {
+		if err = store(); ErrorKind(err) != KindConflict {
 			return err
 		}
 	}

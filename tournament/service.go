@@ -100,7 +100,10 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	}
 	t := &Tournament{ID: id, Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
 		Status: StatusRegistration, CreatedAt: s.clock(), Listing: n.Listing.normalized()}
-	if err := s.storeWithShortCode(auditAs(ctx, a), t, Secrets{OrganizerTokenHash: hash, CodeKey: key}); err != nil {
+	ctx = auditAs(ctx, a)
+	if err := s.withShortCode(t, func() error {
+		return s.store.CreateTournament(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key})
+	}); err != nil {
 		return nil, err
 	}
 	return &Created{Tournament: t, OrganizerToken: token}, nil

@@ -48,8 +48,8 @@ func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, 
 func importTournamentRow(ctx context.Context, tx pgx.Tx, t *tournament.Tournament, sec tournament.Secrets) error {
 	const q = `INSERT INTO tournaments (id, name, format, rules, games_per_round, placement_points,
 		advance_per_table, rounds, final_size, tiebreaks, seating, status, champion, organizer_token_hash, code_key, created_at,
-		final_games, day_breaks, language, time_zone)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
+		final_games, day_breaks, language, time_zone, short_code)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
 	st := t.Settings
 	var rules, champion any
 	if st.Rules != nil {
@@ -60,7 +60,7 @@ func importTournamentRow(ctx context.Context, tx pgx.Tx, t *tournament.Tournamen
 	}
 	_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 		st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status, champion,
-		sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone)
+		sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone, t.ShortCode)
 	return err
 }
 

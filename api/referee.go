@@ -51,6 +51,16 @@ func (r refereeTokens) ResolveToken(ctx context.Context, tid, token string) (Pri
 	return Principal{Role: tournament.RoleReferee, TokenID: "referee:" + t.ID, Tournament: t.TournamentID}, nil
 }
 
+// CachedToken implements cachedTokens: referee tokens are looked up every
+// time (they can be revoked); the others are next's.
+func (r refereeTokens) CachedToken(tid, token string) (Principal, bool) {
+	next, ok := r.next.(cachedTokens)
+	if !ok || tournament.LooksLikeRefereeToken(token) {
+		return Principal{}, false
+	}
+	return next.CachedToken(tid, token)
+}
+
 // refereeRequest is the body of POST …/referees.
 type refereeRequest struct {
 	Name string `json:"name"`

@@ -104,6 +104,8 @@ type Register interface {
 // Identities finds whom a tournament's token names (NewTokenResolver).
 type Identities interface {
 	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
+	// IdentifyCached answers for a token verified lately, without a lookup.
+	IdentifyCached(tid, token string) (tournament.Identity, bool)
 }
 
 // RefereeIdentities finds the referee a referee token names

@@ -50,9 +50,22 @@ func (r tournamentTokens) ResolveToken(ctx context.Context, tid, token string) (
 	if err != nil {
 		return Principal{}, err
 	}
+	return identityPrincipal(id), nil
+}
+
+// CachedToken implements cachedTokens.
+func (r tournamentTokens) CachedToken(tid, token string) (Principal, bool) {
+	id, ok := r.svc.IdentifyCached(tid, token)
+	if !ok {
+		return Principal{}, false
+	}
+	return identityPrincipal(id), true
+}
+
+func identityPrincipal(id tournament.Identity) Principal {
 	p := Principal{Role: id.Role, Tournament: id.Tournament, Round: id.Round, Table: id.Table}
 	p.TokenID = tournament.Actor{Role: id.Role, Round: id.Round, Table: id.Table}.String()
-	return p, nil
+	return p
 }
 
 // tournamentRequest is the body of POST /tournaments.

@@ -158,6 +158,36 @@ func (c *organizerCache) put(hash [sha256.Size]byte, tid string, now time.Time) 
 	c.entries[hash] = organizerEntry{tournament: tid, until: now.Add(organizerCacheFor)}
 }
 
+// IdentifyCached is Identify for a token verified lately (an organizer
+// token in the last organizerCacheFor, a code of the cached latest round
+// of tid), without the store; false for any other token, which Identify
+// must then look up. A hit cannot be a guess, so the server does not
+// count it against the caller's budget of wrong tokens.
+func (s *Service) IdentifyCached(tid, token string) (Identity, bool) {
+	if code := NormalizeCode(token); LooksLikeCode(code) {
+		s.codes.mu.Lock()
+		rc := s.codes.entries[tid]
+		s.codes.mu.Unlock()
+		if table, ok := rc.lookup(code); ok && tid != "" {
+			return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, true
+		}
+		return Identity{}, false
+	}
+	if id, ok := s.organizers.get(sha256.Sum256([]byte(token)), time.Now()); ok {
+		return Identity{Role: RoleOrganizer, Tournament: id}, true
+	}
+	return Identity{}, false
+}
+
+// lookup finds the table of a code among the round's (rc may be nil).
+func (rc *roundCodes) lookup(code string) (int, bool) {
+	if rc == nil {
+		return 0, false
+	}
+	table, ok := rc.tables[code]
+	return table, ok
+}
+
 // identifyCode finds the table of the latest round whose code is code.
 func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity, error) {
 	if tid == "" {
@@ -173,10 +203,8 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	// match (deriving the code again per request cost an HMAC); Go's maps
 	// hash with a random seed per process, so the lookup's time does not
 	// tell how much of a guess was right.
-	if rc != nil {
-		if table, ok := rc.tables[code]; ok {
-			return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, nil
-		}
+	if table, ok := rc.lookup(code); ok {
+		return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, nil
 	}
 	t, err := s.store.Tournament(ctx, tid)
 	if err != nil {

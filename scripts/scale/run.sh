@@ -200,8 +200,9 @@ echo "== 5. whole-game submissions: revisor-load's game mode (score sheets with 
 declare -A game_rate game_p99
 for c in 1 "$CLIENTS"; do
   echo "-- $c client(s)"
+  # revisor-load exits 1 when submissions failed: the figures still count.
   out=$(load --clients "$c" --tables 250 --games 20 --max "$GAMES" --duration 5m --seed $((40 + c)) |
-    grep -E '^load: ([0-9]+ submissions|latency|server pid|load average)')
+    grep -E '^load: ([0-9]+ submissions|latency|first failure|server pid|load average)' || true)
   echo "$out"
   game_rate[$c]=$(echo "$out" | sed -n 's/^load: [0-9]* submissions in [0-9.]*s (\([0-9]*\)\/s).*/\1/p')
   game_p99[$c]=$(echo "$out" | awk '/latency/ {for (i = 1; i < NF; i++) if ($i == "p99") print ms($(i + 1))}

@@ -77,6 +77,22 @@ func TestConsoleSettingsForm(t *testing.T) {
 		t.Errorf("a refused form changed the correction window to %d", got.Settings.CorrectionMinutes)
 	}
 
+	if r := anon.post("/login", page, settingsForm(nil)); r.Status != http.StatusUnauthorized {
+		t.Errorf("settings form without a login = %d, want 401", r.Status)
+	}
+	other := s.mustTournament(t, tournament.FormatSM, 0, false)
+	wrong := s.browser(t)
+	wrong.login(other.Token)
+	if r := wrong.post("/t/"+other.ID+"/console/settings", page, settingsForm(nil)); r.Status != http.StatusUnauthorized {
+		t.Errorf("another tournament's organizer sending the form = %d, want 401", r.Status)
+	}
+	if r := o.do(http.MethodPost, page, settingsForm(nil)); r.Status != http.StatusForbidden {
+		t.Errorf("settings form without the CSRF token = %d, want 403", r.Status)
+	}
+	if got, _ := s.svc.Tournament(ctx, id); got.Settings.CorrectionMinutes != 15 {
+		t.Errorf("a refused form changed the correction window to %d", got.Settings.CorrectionMinutes)
+	}
+
 	r = o.post(page, page, settingsForm(nil))
 	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != page+"?saved=1" {
 		t.Fatalf("good form = %d to %q, want 303 to the page saved\n%s", r.Status, r.Header.Get("Location"), r.Body)

@@ -36,6 +36,7 @@ func TestBrowserEveryPageFitsAPhone(t *testing.T) {
 		{"cards", tp + "/console/rounds/1/cards"}, {"console-sheets", tp + "/console/rounds/1/sheets"},
 		{"table-change", tp + "/console/rounds/1/tables/1"}, {"result", tp + "/console/rounds/1/tables/1/games/1"},
 		{"disputes", tp + "/disputes"},
+		{"console-settings", tp + "/console/settings"},
 	}
 	for _, size := range []struct {
 		name string

@@ -22,7 +22,7 @@ var demoNames = []string{"Anna Lindqvist", "Bo Ek", "Cecilia Holm", "David Nyber
 var demoClubs = []string{"Göteborgs Chicagoklubb", "Umeå Kortsällskap", "Malmö Chicago", "Stockholms Kortklubb"}
 
 // seedDemo loads two demo tournaments made with the engine's simulator
-// into an empty dev database: a Chicago-SM of 13 players with round 1
+// into an empty dev database, both listed on the home page: a Chicago-SM of 13 players with round 1
 // closed and round 2 half played, and a Swiss club night of 16 players
 // with two rounds closed and the third drawn. It prints their ids and
 // organizer tokens (dev only). A database that has tournaments is left
@@ -36,7 +36,8 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 		return nil
 	}
 	d := &demo{ctx: ctx, svc: tournament.NewService(postgres.NewStore(pool)), sim: sim.NewWithOptions(2026, engine.SM(), sim.DefaultOptions())}
-	sm, err := d.tournament(tournament.NewTournament{Name: "Demo: Chicago-SM 2026", Format: tournament.FormatSM}, 13)
+	sm, err := d.tournament(tournament.NewTournament{Name: "Demo: Chicago-SM 2026", Format: tournament.FormatSM,
+		Listing: tournament.Listing{Public: true}}, 13)
 	if err == nil {
 		err = d.rounds(sm, 1, true)
 	}
@@ -44,7 +45,8 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 		err = d.rounds(sm, 1, false)
 	}
 	rounds := 5
-	swiss, err2 := d.tournament(tournament.NewTournament{Name: "Demo: Klubbkväll", Format: tournament.FormatSwiss, Rounds: &rounds}, 16)
+	swiss, err2 := d.tournament(tournament.NewTournament{Name: "Demo: Klubbkväll", Format: tournament.FormatSwiss, Rounds: &rounds,
+		Listing: tournament.Listing{Public: true}}, 16)
 	if err2 == nil {
 		err2 = d.rounds(swiss, 2, true)
 	}

@@ -32,6 +32,11 @@ func TestDevSeedsDemo(t *testing.T) {
 	if !strings.Contains(out, "log in at "+r.url+"/login with the admin token") || strings.Contains(out, "/api/v1") {
 		t.Errorf("dev's next step:\n%s\nwant the login page and no API paths", out)
 	}
+	// The home page lists both (the demos are public).
+	if status, body := get(t, r.url+"/", ""); status != http.StatusOK ||
+		!strings.Contains(string(body), "Demo: Chicago-SM 2026") || !strings.Contains(string(body), "Demo: Klubbkväll") {
+		t.Errorf("home page = %d, want both demos listed:\n%.400s", status, body)
+	}
 	rows := map[int]bool{}
 	for _, id := range ids {
 		status, body := get(t, r.url+"/api/v1/tournaments/"+id+"/standings", "")

@@ -151,6 +151,7 @@ func TestDealRoundTrips(t *testing.T) {
 			break
 		}
 	}
+	conns := pool.Stat().NewConnsCount()
 	for i, p := range tb.Players {
 		before := trips.n.Load()
 		resp, body := s.do(t, request{method: "POST", path: gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations", contentType: "application/json",
@@ -167,6 +168,11 @@ func TestDealRoundTrips(t *testing.T) {
 		if i == 3 {
 			t.Logf("a confirmation: %d round trips", cost)
 		}
+	}
+	// A confirmation's connection goes back to the pool out of its
+	// transaction: none is closed and opened again.
+	if n := pool.Stat().NewConnsCount() - conns; n != 0 {
+		t.Errorf("4 confirmations opened %d new connections, want none", n)
 	}
 }
 

@@ -14,15 +14,15 @@ import (
 // ids, the round count and p.PlanSeed, so every round of the tournament
 // recomputes the same plan. ok is false when the plan does not apply; the caller then
 // seats the round on its own.
-func followPlan(p Params, index map[string]int, h history) (res *Result, ok bool) {
+func followPlan(p Params, index map[string]int, h history, c *cut) (res *Result, ok bool) {
 	k, n := len(p.History), len(p.Players)
 	if p.Mode != Mixed || p.Rounds <= k || n > maxPlanned {
 		return nil, false
 	}
 	canon := slices.Sorted(maps.Keys(index))
-	sched, err := Plan(n, p.Rounds, Options{Seed: planSeed(canon, p.Rounds, p.PlanSeed), Budget: p.Budget, Now: p.Now})
+	sched, err := Plan(n, p.Rounds, Options{Seed: planSeed(canon, p.Rounds, p.PlanSeed), Budget: p.Budget, Now: p.Now, cut: c})
 	if err != nil || sched.TimedOut {
-		return nil, false // a plan cut short by the clock may differ next round
+		return nil, false // a plan cut short by the clock may differ next round (c records the cut)
 	}
 	cidx := make(map[string]int, n)
 	for c, id := range canon {

@@ -22,6 +22,11 @@ type Options struct {
 	// positive. The default, DefaultWork, takes about a second on a
 	// 2020s laptop core.
 	Work int
+	// Steps, when positive, replays a schedule the clock cut short: the
+	// search stops after that many iterations (Schedule.Steps) and never
+	// reads the clock, so it gives the same rounds.
+	Steps int
+	cut   *cut // Round's, when it follows a plan
 }
 
 // Schedule is a whole seating plan: every round of the players 0..n-1.
@@ -37,8 +42,11 @@ type Schedule struct {
 	// Method names the construction the schedule started from, or
 	// "greedy" when none applies; later rounds come from search.
 	Method string
-	// TimedOut reports that the budget cut the search short.
+	// TimedOut reports that the budget (or Options.Steps) cut the search
+	// short; Steps is then the iterations it ran, which Options.Steps
+	// replays.
 	TimedOut bool
+	Steps    int
 }
 
 // Plan seats n players over the given number of rounds in one go.
@@ -73,7 +81,7 @@ func Plan(n, rounds int, opt Options) (*Schedule, error) {
 		lim.target += rounds * (n - len(sizes))
 	}
 	timedOut := s.run(lim)
-	sched := &Schedule{Players: n, LowerBound: bound, Method: method, TimedOut: timedOut}
+	sched := &Schedule{Players: n, LowerBound: bound, Method: method, TimedOut: timedOut, Steps: lim.cut.at}
 	for _, r := range colorSeats(n, sizes, s.tab, rng) {
 		sched.Rounds = append(sched.Rounds, Seating{Tables: r})
 	}
@@ -84,18 +92,17 @@ func Plan(n, rounds int, opt Options) (*Schedule, error) {
 
 // planLimits bounds the search for a whole schedule.
 func planLimits(n, rounds int, opt Options) limits {
-	budget, now := opt.Budget, opt.Now
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
-	if now == nil {
-		now = time.Now
-	}
 	work := opt.Work
 	if work <= 0 {
 		work = DefaultWork
 	}
-	return limits{work: work, stall: 400 + 20*n, deadline: now().Add(budget), now: now}
+	c := opt.cut
+	if c == nil {
+		c = &cut{replay: opt.Steps}
+	}
+	lim := limits{work: work, stall: 400 + 20*n, cut: c}
+	lim.deadline, lim.now = c.clock(opt.Budget, opt.Now)
+	return lim
 }
 
 // DefaultWork is Plan's default search bound in evaluated swaps.

@@ -12,7 +12,9 @@
 // iterations (a lower bound reached, restarts without progress), never by
 // the clock, so it is deterministic; a time budget (default 2 s) is only a
 // safety cap, checked every 64 iterations, and a result cut short by it says
-// so in TimedOut. The defaults finish well inside the budget on a 2020s
+// so in TimedOut and records in Steps how many iterations it ran: the same
+// call with that count in Params.Steps (Options.Steps) stops there without
+// reading the clock and gives the same tables on any machine. The defaults finish well inside the budget on a 2020s
 // server core. Memory grows linearly with the number of players: meeting
 // counts are kept only for the pairs that met once a field passes 1,024
 // players (about 110 MB allocated in all for a draw of 10,000 players).
@@ -162,6 +164,10 @@ type Params struct {
 	Budget time.Duration
 	// Now reads the clock for the budget; nil means time.Now.
 	Now func() time.Time
+	// Steps, when positive, replays a round the clock cut short
+	// (Result.Steps): the searches stop after that many iterations and
+	// never read the clock, so they give the same tables.
+	Steps int
 	// Constraints are the organizer's requirements (fixed tables, players
 	// kept apart, partnerships). A round with constraints is seated on its
 	// own, never from a plan.
@@ -180,9 +186,12 @@ type Result struct {
 	// PartnersAgain counts the partnerships of this round (with
 	// Constraints.Partners) who partnered before.
 	PartnersAgain int
-	// TimedOut reports that the budget cut the search short, so that the
-	// result may differ on a faster or slower machine.
+	// TimedOut reports that the budget (or Params.Steps) cut a search
+	// short (the plan's, making the round seated on its own, or the
+	// round's); Steps is then the iterations run up to the cut, which
+	// Params.Steps replays. Zero when nothing was cut.
 	TimedOut bool
+	Steps    int
 }
 
 // IDs returns the round's tables as player ids by seat, "" for an empty seat.
@@ -221,8 +230,9 @@ func Round(p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c := &cut{replay: p.Steps}
 	if cons == nil {
-		if res, ok := followPlan(p, index, h); ok {
+		if res, ok := followPlan(p, index, h, c); ok {
 			return res, nil
 		}
 	}
@@ -242,15 +252,15 @@ func Round(p Params) (*Result, error) {
 	}
 	s.extend(nil, 1)
 	basePairs := s.pairs - roundRepeats(s)
-	lim := roundLimits(n, p.Budget, p.Now)
+	lim := roundLimits(n, p.Budget, p.Now, c)
 	lim.target = model.repW * basePairs
 	if model.rank != nil {
 		lim.target += n - len(sizes) // every table spans at least size-1 ranks
 		lim.settled = basePairs + 1
 		lim.stall = 100
 	}
-	timedOut := s.seatAgain(lim, h.seats)
-	res := &Result{TimedOut: timedOut, Repeats: roundRepeats(s)}
+	s.seatAgain(lim, h.seats)
+	res := &Result{TimedOut: c.at > 0, Steps: c.at, Repeats: roundRepeats(s)}
 	for _, ps := range s.tables[0] {
 		res.Tables = append(res.Tables, s.seatTable(ps, h.seats))
 	}
@@ -345,12 +355,8 @@ func newRNG(seed uint64) *rand.Rand {
 }
 
 // roundLimits bounds the search for one round of n players.
-func roundLimits(n int, budget time.Duration, now func() time.Time) limits {
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
-	if now == nil {
-		now = time.Now
-	}
-	return limits{work: 2_000_000 + 2000*n, stall: 200, restarts: 10, deadline: now().Add(budget), now: now}
+func roundLimits(n int, budget time.Duration, now func() time.Time, c *cut) limits {
+	lim := limits{work: 2_000_000 + 2000*n, stall: 200, restarts: 10, cut: c}
+	lim.deadline, lim.now = c.clock(budget, now)
+	return lim
 }

@@ -18,7 +18,8 @@ const (
 // whatever the instance's shape. The search is deterministic for a seed as
 // long as it stops by work or by reaching target; the deadline is a safety
 // cap, checked every 64 iterations, after which the result depends on the
-// machine's speed (reported as timed out).
+// machine's speed (reported as timed out, with the iterations run in cut,
+// which a replay without a clock stops at).
 type limits struct {
 	work   int // evaluated swaps
 	stall  int // iterations without a new best before a restart from the best
@@ -32,6 +33,50 @@ type limits struct {
 	restarts int
 	deadline time.Time
 	now      func() time.Time
+	cut      *cut // shared by the searches of one Round or Plan
+}
+
+// cut counts the iterations of all the searches of one Round or Plan and
+// records where the clock stopped them, so that a replay stops at the same
+// point without reading the clock (Params.Steps, Options.Steps). The clock
+// stops a draw once: the searches after a cut run to their work bound.
+type cut struct {
+	steps  int // iterations run so far
+	at     int // the iterations run when the clock (or replay) stopped a search; 0 for none
+	replay int // when positive, stop at this many iterations instead of reading the clock
+}
+
+// clock returns a search's deadline and clock for a budget (zero means
+// DefaultBudget) and a clock (nil means time.Now): none when replaying, so
+// that a replay never reads the clock.
+func (c *cut) clock(budget time.Duration, now func() time.Time) (time.Time, func() time.Time) {
+	if c.replay > 0 {
+		return time.Time{}, nil
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return now().Add(budget), now
+}
+
+// stop reports whether the search must stop before iteration it, and
+// records the cut.
+func (c *cut) stop(it int32, lim limits) bool {
+	switch {
+	case c.at > 0:
+		return false
+	case c.replay > 0:
+		if c.steps < c.replay {
+			return false
+		}
+	case it%64 != 0 || lim.now == nil || !lim.now().After(lim.deadline):
+		return false
+	}
+	c.at = c.steps
+	return true
 }
 
 // greedyRound seats free round w greedily: the players with the fewest
@@ -185,10 +230,11 @@ func (s *search) run(lim limits) (timedOut bool) {
 	stall, restarts := 0, 0
 	s.evals = 0
 	for it := int32(1); s.evals < lim.work && best > lim.target; it++ {
-		if it%64 == 0 && lim.now != nil && lim.now().After(lim.deadline) {
+		if lim.cut.stop(it, lim) {
 			timedOut = true
 			break
 		}
+		lim.cut.steps++
 		s.evals += 4*s.n*len(s.tab) + 64 // the iteration's own overhead
 		w, a, b, ok := s.pickMove(it, best)
 		if !ok {

@@ -235,6 +235,7 @@ Z_m × 3 levels (m = 10, 18), its tables of 3 included (as in a 4-GDD with two f
 those), keeps the tables of 3 fair (a parity count, see balancedOrder in design.go), and TestGDD3Search enumerates the 4-RGDDs of type 3^8 and 3^16 built that way with a
 base round invariant under (x, l) → (αx, l + 1) and the fixed points' tables one orbit (24 and 144,
 every such design of type 3^16): balancedOrder finds a fair order for none, minus the fixed points
-or minus a group {(x,0), (x,1), (x,2)}. A design of another structure may. "built by Plan" marks the schedules the code constructs.
+or minus a group {(x,0), (x,1), (x,2)}; nor for any of the 900 4-RGDDs of type 2^28 over Z_18 × 3
+levels invariant under (x, l) → (7x, l + 1) that TestGDD2Search enumerates, minus a group {(x,l), (x+9,l)}. A design of another structure may. "built by Plan" marks the schedules the code constructs.
 
 `

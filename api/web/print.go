@@ -30,11 +30,15 @@ const (
 type screenData struct {
 	View     string // "standings", "seating" or "names"
 	Page, Of int
-	Rows     []standingRow
-	Tables   []tableView
-	Names    []nameAtTable
-	Round    *tournament.Round
-	Clock    *clockView // the open round's clock, once started
+	// SM, Order and Rows are the standings as the standings page shows
+	// them (the same template): what decides each rank, and ties.
+	SM     bool
+	Order  string
+	Rows   []standingRow
+	Tables []tableView
+	Names  []nameAtTable
+	Round  *tournament.Round
+	Clock  *clockView // the open round's clock, once started
 }
 
 // screenViews are the big screen's views in the order it shows them.
@@ -49,7 +53,8 @@ func (h *Handler) screenPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	rows := standingsOf(p, st).Rows
+	sv := standingsOf(p, st)
+	rows := sv.Rows
 	r := roundOf(st, 0)
 	var tables []tableView
 	if r != nil {
@@ -63,7 +68,7 @@ func (h *Handler) screenPage(c echo.Context) error {
 		view = "standings"
 	}
 	n, _ := strconv.Atoi(c.QueryParam("page"))
-	d := screenData{View: view, Round: r, Of: of[view]}
+	d := screenData{View: view, Round: r, Of: of[view], SM: sv.SM, Order: sv.Order}
 	d.Page = clampPage(n, d.Of)
 	switch view {
 	case "standings":

@@ -246,3 +246,36 @@ func TestBrowserAdminForm(t *testing.T) {
 		c.screenshot(fmt.Sprintf("admin-form-%s-%s", lang, size.name))
 	})
 }
+
+// TestBrowserBigScreenStandingsExplained (issue 14, item 1 on the big
+// screen): the big screen's sm standings show what decides the rank as the
+// standings page does -- the round reached, this round's points, advances
+// or eliminated, and how ties were broken -- not game points and games,
+// without scrolling sideways at phone and desktop width in both languages.
+func TestBrowserBigScreenStandingsExplained(t *testing.T) {
+	s := newSite(t)
+	f := smAfterALot(t, s)
+	words := map[string][]string{"sv": {"Omg PP", "Utslagen i omgång 1", "Spelar omgång 2"}, "en": {"Rd PP", "Eliminated in round 1", "Playing round 2"}}
+	wide := noSidewaysScroll(t)
+	shootPages(t, s, "big-screen-explained", map[string]string{"standings": "/t/" + f.ID + "/screen"}, func(c *chrome, lang, path string, width int) {
+		wide(c, lang, path, width)
+		text := c.eval(`document.querySelector("#standings").innerText + "|" + document.querySelector("#rank-order").innerText`)
+		for _, want := range words[lang] {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s big screen at %d px lacks %q:\n%s", lang, width, want, text)
+			}
+		}
+		if got := c.eval(`String(document.querySelectorAll("#standings .tie").length > 0)`); got != "true" {
+			t.Errorf("%s big screen at %d px: no tie explained", lang, width)
+		}
+		if got := c.eval(midWordBreaks); got != "" {
+			t.Errorf("%s big screen at %d px breaks words in the middle: %s", lang, width, got)
+		}
+		// Readable across the room: the names larger than on the standings page.
+		if width > 500 {
+			if got := c.eval(`String(parseFloat(getComputedStyle(document.querySelector("#standings td.name")).fontSize) >= 24)`); got != "true" {
+				t.Errorf("%s big screen at %d px: names smaller than 24 px", lang, width)
+			}
+		}
+	})
+}

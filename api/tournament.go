@@ -86,14 +86,26 @@ type tournamentRequest struct {
 	TimeZone        string               `json:"time_zone,omitempty"`
 	// CorrectionMinutes is the correction window (default 30).
 	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
+	// Public, Venue and Date: how visitors find it (the home page's list).
+	Public bool   `json:"public,omitempty"`
+	Venue  string `json:"venue,omitempty"`
+	Date   string `json:"date,omitempty"` // YYYY-MM-DD
 }
 
-func (r tournamentRequest) toNew() tournament.NewTournament {
-	return tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
+func (r tournamentRequest) toNew() (tournament.NewTournament, error) {
+	n := tournament.NewTournament{Name: r.Name, Format: tournament.Format(r.Format), Rules: r.Rules,
 		GamesPerRound: r.GamesPerRound, PlacementPoints: r.PlacementPoints, AdvancePerTable: r.AdvancePerTable,
 		Rounds: r.Rounds, FinalSize: r.FinalSize, FinalGames: r.FinalGames, DayBreaks: r.DayBreaks,
 		Tiebreaks: r.Tiebreaks, Seating: r.Seating, Language: r.Language, TimeZone: r.TimeZone,
-		CorrectionMinutes: r.CorrectionMinutes}
+		CorrectionMinutes: r.CorrectionMinutes, Listing: tournament.Listing{Public: r.Public, Venue: r.Venue}}
+	if r.Date != "" {
+		d, err := time.Parse(time.DateOnly, r.Date)
+		if err != nil {
+			return n, tournament.InvalidField("date", "date must be a day written 2026-12-31, not %q", r.Date)
+		}
+		n.Listing.Date = d
+	}
+	return n, nil
 }
 
 // tournamentJSON is a tournament as the API shows it.
@@ -120,6 +132,11 @@ type tournamentJSON struct {
 	Champion          string    `json:"champion,omitempty"`
 	CreatedAt         time.Time `json:"created_at"`
 	OrganizerToken    string    `json:"organizer_token,omitempty"`
+	// Public, ShortCode, Venue and Date: how visitors find it.
+	Public    bool   `json:"public"`
+	ShortCode string `json:"short_code"`
+	Venue     string `json:"venue,omitempty"`
+	Date      string `json:"date,omitempty"`
 }
 
 func toTournament(t *tournament.Tournament) tournamentJSON {
@@ -128,11 +145,16 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 	if rules == nil {
 		rules = json.RawMessage(`{"preset":"sm"}`)
 	}
-	return tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
+	out := tournamentJSON{ID: t.ID, Name: t.Name, Format: string(t.Format), Rules: rules,
 		GamesPerRound: st.GamesPerRound, PlacementPoints: st.PlacementPoints, AdvancePerTable: st.AdvancePerTable,
 		Rounds: st.Rounds, FinalSize: st.FinalSize, FinalGames: st.GamesIn(true), DayBreaks: st.DayBreaks,
 		Tiebreaks: st.Tiebreaks, Seating: st.Seating, Language: st.Language, TimeZone: st.TimeZone,
-		CorrectionMinutes: st.CorrectionMinutes, Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt}
+		CorrectionMinutes: st.CorrectionMinutes, Status: string(t.Status), CurrentRound: t.CurrentRound, Champion: t.Champion, CreatedAt: t.CreatedAt,
+		Public: t.Public, ShortCode: t.ShortCode, Venue: t.Venue}
+	if !t.Date.IsZero() {
+		out.Date = t.Date.Format(time.DateOnly)
+	}
+	return out
 }
 
 func (s *Server) createTournament(c echo.Context) error {
@@ -141,7 +163,11 @@ func (s *Server) createTournament(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	created, err := svc.CreateTournament(c.Request().Context(), actorOf(c), req.toNew())
+	nt, err := req.toNew()
+	if err != nil {
+		return err
+	}
+	created, err := svc.CreateTournament(c.Request().Context(), actorOf(c), nt)
 	if err != nil {
 		return err
 	}

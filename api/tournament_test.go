@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -85,6 +86,10 @@ func TestTournamentEndpoints(t *testing.T) {
 		{"create in Oslo", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","time_zone":"Europe/Oslo"}`, "", 201, ""},
 		{"create on Mars", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","time_zone":"Mars/Olympus_Mons"}`, "", 400, "invalid_time_zone"},
 		{"create in the server's zone", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","time_zone":"Local"}`, "", 400, "invalid_time_zone"},
+		{"create listed, with venue and date", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","public":true,"venue":"Folkets hus","date":"2026-12-19"}`, "", 201, ""},
+		{"create with a bad date", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","date":"19/12/2026"}`, "", 400, "invalid_date"},
+		{"create with a year 0", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","date":"0000-01-01"}`, "", 400, "invalid_date"},
+		{"create with a venue of two lines", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","venue":"a\nb"}`, "", 400, "invalid_venue"},
 		{"create with rules", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","rules":{"preset":"sm","overrides":{"target":60}}}`, "", 201, ""},
 		{"create, malformed JSON", "POST", "/api/v1/tournaments", adminToken, `{"name":`, "", 400, "malformed_json"},
 		{"create, wrong type", "POST", "/api/v1/tournaments", adminToken, `{"name":"X","format":"sm","games_per_round":"3"}`, "", 400, "invalid_field_type"},
@@ -328,5 +333,26 @@ func TestTieResolutionHTTP(t *testing.T) {
 	}
 	if tied != 6 {
 		t.Errorf("%d rows explain a tie, want 6 (three a table)", tied)
+	}
+}
+
+// TestTournamentListingFields: what the create request sets of the
+// listing comes back, with the short code the server made.
+func TestTournamentListingFields(t *testing.T) {
+	s := startTournamentServer(t)
+	resp, body := s.call(t, "POST", "/api/v1/tournaments", adminToken,
+		`{"name":"Julcupen","format":"sm","public":true,"venue":"Folkets hus","date":"2026-12-19"}`)
+	var got struct {
+		Public    bool   `json:"public"`
+		ShortCode string `json:"short_code"`
+		Venue     string `json:"venue"`
+		Date      string `json:"date"`
+	}
+	if resp.StatusCode != 201 || json.Unmarshal(body, &got) != nil {
+		t.Fatalf("create = %d %s", resp.StatusCode, body)
+	}
+	if !got.Public || got.Venue != "Folkets hus" || got.Date != "2026-12-19" ||
+		strings.Trim(got.ShortCode, tournament.ShortCodeAlphabet) != "" || len(got.ShortCode) != tournament.ShortCodeLen {
+		t.Errorf("created tournament's listing = %+v", got)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for ActorRole.
@@ -1858,6 +1859,9 @@ type Tournament struct {
 	// CurrentRound The latest round drawn; 0 before round 1.
 	CurrentRound int `json:"current_round"`
 
+	// Date The day it starts; left out when not given.
+	Date *openapi_types.Date `json:"date,omitempty"`
+
 	// DayBreaks sm: the rounds after which a day ends.
 	DayBreaks []int `json:"day_breaks"`
 
@@ -1875,16 +1879,25 @@ type Tournament struct {
 	Name     string              `json:"name"`
 
 	// OrganizerToken Only in the answer to POST /tournaments: shown once, stored only as a hash.
-	OrganizerToken  *string          `json:"organizer_token,omitempty"`
-	PlacementPoints []int            `json:"placement_points"`
-	Rounds          int              `json:"rounds"`
-	Rules           Rules            `json:"rules"`
-	Seating         string           `json:"seating"`
-	Status          TournamentStatus `json:"status"`
-	Tiebreaks       []string         `json:"tiebreaks"`
+	OrganizerToken  *string `json:"organizer_token,omitempty"`
+	PlacementPoints []int   `json:"placement_points"`
+
+	// Public Listed on the server's home page.
+	Public  bool   `json:"public"`
+	Rounds  int    `json:"rounds"`
+	Rules   Rules  `json:"rules"`
+	Seating string `json:"seating"`
+
+	// ShortCode The short link /s/{short_code} redirects to the tournament's page (read in any case).
+	ShortCode string           `json:"short_code"`
+	Status    TournamentStatus `json:"status"`
+	Tiebreaks []string         `json:"tiebreaks"`
 
 	// TimeZone Where the tournament is played (IANA time zone name); the pages show its times there.
 	TimeZone string `json:"time_zone"`
+
+	// Venue Where it is played; left out when not given.
+	Venue *string `json:"venue,omitempty"`
 }
 
 // TournamentAdvancePerTable0 defines model for Tournament.AdvancePerTable.0.
@@ -1915,6 +1928,11 @@ type TournamentRequest struct {
 	// CorrectionMinutes How long a closed round's results stay provisional, in minutes: disputes are taken until then (0: none). PUT …/correction-window changes it later, also after the draw.
 	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
 
+	// Date The day it starts, YYYY-MM-DD. Anything else is 400 `invalid_date`.
+	//
+	// Examples: 2026-12-19
+	Date *openapi_types.Date `json:"date,omitempty"`
+
 	// DayBreaks sm: the rounds after which a day ends, increasing ([2]: rounds 1-2 are day 1). The first round of a day is drawn by a fresh lot, not looking at earlier days' meetings.
 	DayBreaks *[]int `json:"day_breaks,omitempty"`
 
@@ -1935,6 +1953,9 @@ type TournamentRequest struct {
 	// PlacementPoints Points for places 1-4; a table of 3 uses the first three; players sharing a place each get its points.
 	PlacementPoints *[]int `json:"placement_points,omitempty"`
 
+	// Public List the tournament on the server's home page (default false: reached by its links only).
+	Public *bool `json:"public,omitempty"`
+
 	// Rounds swiss: number of rounds (required for swiss).
 	Rounds *int   `json:"rounds,omitempty"`
 	Rules  *Rules `json:"rules,omitempty"`
@@ -1949,6 +1970,9 @@ type TournamentRequest struct {
 	//
 	// Examples: Europe/Stockholm
 	TimeZone *string `json:"time_zone,omitempty"`
+
+	// Venue Where it is played, shown on the home page and the poster.
+	Venue *string `json:"venue,omitempty"`
 }
 
 // TournamentRequestAdvancePerTable0 defines model for TournamentRequest.AdvancePerTable.0.

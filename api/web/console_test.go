@@ -438,7 +438,22 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 		t.Errorf("dispute without a description = %d, want 400 with the field marked on the result page", empty.Status)
 	}
 	checkPage(t, "result page with a dispute error", empty)
-	r := o.post(page, page+"/dispute", url.Values{"description": {"the last trick was " + p[1] + "'s"}})
+	// The form asks in plain words (issue 14, item 7): which deal, chosen by
+	// number with its dealer, and what is wrong; no JSON.
+	sheet := o.mustGet(page, http.StatusOK).Body
+	dealer := regexp.MustCompile(`id="game-dealer">[^<]*: ([^<]+)</p>`).FindStringSubmatch(sheet)
+	if dealer == nil || !strings.Contains(sheet, `<option value="1">Deal 1, dealt by `+dealer[1]+`</option>`) ||
+		!strings.Contains(sheet, `<label for="description">What is wrong (in your own words)</label>`) {
+		t.Errorf("the dispute form does not offer the game's deals by number and dealer, or ask what is wrong")
+	}
+	if f := sheet[strings.Index(sheet, `id="dispute-form"`):]; strings.Contains(f[:strings.Index(f, "</form>")], "JSON") {
+		t.Errorf("the dispute form still asks for JSON")
+	}
+	badDeal := o.post(page, page+"/dispute", url.Values{"description": {"wrong"}, "deal": {"-2"}})
+	if badDeal.Status != http.StatusBadRequest || !strings.Contains(badDeal.Body, `name="deal" aria-invalid="true"`) {
+		t.Errorf("dispute naming deal -2 = %d, want 400 with the deal marked", badDeal.Status)
+	}
+	r := o.post(page, page+"/dispute", url.Values{"description": {"the last trick was " + p[1] + "'s"}, "deal": {"1"}})
 	if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/t/"+f.ID+"/disputes/") {
 		t.Fatalf("open a dispute = %d to %q, want 303 to the dispute\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}
@@ -463,6 +478,9 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	if !strings.Contains(shown.Body, `<dd id="dispute-status">awaiting the referee&#39;s ruling</dd>`) ||
 		!strings.Contains(shown.Body, `<dd id="dispute-opened">the organizer · `) {
 		t.Errorf("the dispute page does not say its status and who opened it in words")
+	}
+	if !strings.Contains(shown.Body, `id="dispute-deal">Disputed deal: 1<`) {
+		t.Errorf("the dispute page does not name the deal chosen in the form")
 	}
 	// The dispute page shows the disputed result in the score-sheet grid: p[0]'s last trick in deal 1.
 	if !strings.Contains(shown.Body, `name="d0_s0_last" id="d0_s0_last" value="5"`) || !strings.Contains(shown.Body, `name="ended" value="time" checked`) {

@@ -216,8 +216,10 @@ func (h *Handler) openDispute(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	n := tournament.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"),
-		Record: json.RawMessage(strings.TrimSpace(c.FormValue("record")))}
+	// The form names the deal and says in words what is wrong; the referee
+	// corrects the result in the dispute's grid, so no record is asked for.
+	deal, _ := strconv.Atoi(c.FormValue("deal"))
+	n := tournament.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"), Deal: deal}
 	tid := c.Param("tid")
 	disp, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
 	if err != nil {
@@ -225,7 +227,7 @@ func (h *Handler) openDispute(c echo.Context) error {
 			return h.fail(c, err)
 		}
 		d.DisputeError, d.DisputeField = tournament.ErrorMessage(err), fieldOf(err)
-		d.DisputeValues = map[string]string{"description": n.Description, "record": string(n.Record)}
+		d.DisputeValues = map[string]string{"description": n.Description, "deal": c.FormValue("deal")}
 		p.Data = d
 		return h.render(c, httpx.StatusOf(err), "result", p)
 	}

@@ -64,6 +64,9 @@ type resultData struct {
 	// The dispute form's error, the field it concerns and its values.
 	DisputeError, DisputeField string
 	DisputeValues              map[string]string
+	// DisputeDeals are the stored game's deals, by number with their
+	// dealer, for the dispute form to name the disputed one.
+	DisputeDeals []formRow
 }
 
 // storedResult is an accepted result as the result page shows it.
@@ -111,6 +114,9 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 			for _, fr := range full {
 				if fr.Key.Game == g {
 					d.Stored = stored(p, fr, names)
+					var gr engine.GameResult
+					_ = json.Unmarshal(fr.Result, &gr)
+					d.DisputeDeals = formRows(p, st, t, g, len(gr.Deals), nil)
 				}
 			}
 		}

@@ -116,3 +116,30 @@ func TestBrowserDisputeGrid(t *testing.T) {
 		c.screenshot(fmt.Sprintf("dispute-remedy-%s-%s", lang, size.name))
 	})
 }
+
+// TestBrowserDisputeFormInWords (issue 14, item 7): the result page's
+// dispute form asks which deal, chosen from the game's deals by number with
+// the dealer's name, and what is wrong in words -- no JSON -- and fits the
+// screen at phone and desktop width in Swedish and English.
+func TestBrowserDisputeFormInWords(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tb := f.Round.Tables[0]
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1),
+		map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/%d/games/1", f.ID, tb.Number)
+	first := map[string]string{"sv": "Giv 1, given av ", "en": "Deal 1, dealt by "}
+	loggedInPages(t, s, f.Token, page, "#dispute-form", func(c *chrome, lang string, size viewport) {
+		dealer := c.eval(`document.querySelector("#game-dealer").textContent.split(": ").pop()`)
+		if got := c.eval(`document.querySelector("#dispute-deal").options[1].textContent`); got != first[lang]+dealer {
+			t.Errorf("%s %d px: the first deal is offered as %q, want %q", lang, size.w, got, first[lang]+dealer)
+		}
+		if got := c.eval(`document.querySelector("#dispute-form").innerText`); strings.Contains(got, "JSON") {
+			t.Errorf("%s %d px: the dispute form asks for JSON:\n%s", lang, size.w, got)
+		}
+		if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
+			t.Errorf("%s %d px: the result page scrolls sideways", lang, size.w)
+		}
+		c.screenshot(fmt.Sprintf("dispute-form-%s-%s", lang, size.name))
+	})
+}

@@ -374,6 +374,10 @@ func TestTableConfirmations(t *testing.T) {
 	if !strings.Contains(r.Body, "Confirmed by every player") || !strings.Contains(r.Body, `data-status="confirmed"`) {
 		t.Errorf("every player confirmed: want the game and its deals shown confirmed")
 	}
+	// The dispute form names each deal by number and dealer, in words.
+	if want := `<option value="2">Deal 2, dealt by `; !strings.Contains(r.Body, want) {
+		t.Errorf("the table's dispute form lacks %q", want)
+	}
 	// A dispute about deal 2, opened by the second player.
 	r = b.post(page, "/t/"+f.ID+"/table/games/1/dispute", url.Values{"player": {tb.Players[1]}, "deal": {"2"},
 		"description": {"The final hand was a flush, not a straight."}})

@@ -174,6 +174,9 @@ type drawJSON struct {
 	Constraints *tournament.ExportConstraints `json:"constraints,omitempty"`
 	Tables      []tableJSON                   `json:"tables"`
 	Commitment  *commitmentJSON               `json:"commitment"`
+	// SearchSteps: where the clock cap cut the seating search, which the
+	// replay stops at (tournament.Round.SearchSteps); absent when not cut.
+	SearchSteps int `json:"search_steps,omitempty"`
 }
 
 func (s *Server) getDraw(c echo.Context) error {
@@ -183,7 +186,7 @@ func (s *Server) getDraw(c echo.Context) error {
 	}
 	out := drawJSON{Format: string(in.Format), Seating: in.Seating, Rounds: in.Rounds, Round: in.Round, Seed: in.Seed,
 		Players: in.Players, History: make([]roundJSON, len(in.History)), Standings: in.Standings, Constraints: in.Constraints.Export(),
-		Tables: toRound(&tournament.Round{Tables: in.Tables}, nil).Tables}
+		Tables: toRound(&tournament.Round{Tables: in.Tables}, nil).Tables, SearchSteps: in.SearchSteps}
 	for i := range in.History {
 		out.History[i] = toRound(&in.History[i], nil)
 	}

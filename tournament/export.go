@@ -74,11 +74,13 @@ type ExportRound struct {
 	Seed   int64 `json:"seed"`
 	// Constraints are the fixed tables and players kept apart the round was drawn under.
 	Constraints *ExportConstraints `json:"constraints,omitempty"`
-	Final       bool               `json:"final"`
-	Status      string             `json:"status"`
-	CreatedAt   time.Time          `json:"created_at"`
-	ClosedAt    *time.Time         `json:"closed_at,omitempty"`
-	Tables      []ExportTable      `json:"tables"`
+	// SearchSteps is where the clock cut the draw's search (Round.SearchSteps).
+	SearchSteps int           `json:"search_steps,omitempty"`
+	Final       bool          `json:"final"`
+	Status      string        `json:"status"`
+	CreatedAt   time.Time     `json:"created_at"`
+	ClosedAt    *time.Time    `json:"closed_at,omitempty"`
+	Tables      []ExportTable `json:"tables"`
 }
 
 // ExportTable is one table: players in seat order, the seat (1 to 4) of
@@ -191,7 +193,7 @@ func ExportOf(st *State, now time.Time) *Export {
 			Status: string(p.Status), CreatedAt: p.CreatedAt})
 	}
 	for _, r := range st.Rounds {
-		er := ExportRound{Number: r.Number, Seed: r.Seed, Constraints: r.Constraints.Export(), Final: r.Final, Status: string(r.Status),
+		er := ExportRound{Number: r.Number, Seed: r.Seed, Constraints: r.Constraints.Export(), SearchSteps: r.SearchSteps, Final: r.Final, Status: string(r.Status),
 			CreatedAt: r.CreatedAt, ClosedAt: r.ClosedAt, Tables: []ExportTable{}}
 		for _, tb := range r.Tables {
 			et := ExportTable{Number: tb.Number, Players: tb.Players, Seats: tb.Seats, FirstDealer: tb.FirstDealer}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -171,8 +172,10 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 			return nil, importErr(path+"/status", "only the last round may be open")
 		case len(x.Tables) == 0:
 			return nil, importErr(path+"/tables", "a round has at least one table")
+		case x.SearchSteps < 0 || x.SearchSteps > math.MaxInt32:
+			return nil, importErr(path+"/search_steps", "where the seating search stopped is a count from 0 to %d", math.MaxInt32)
 		}
-		r := Round{Number: x.Number, Seed: x.Seed, Constraints: x.Constraints.Constraints(), Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
+		r := Round{Number: x.Number, Seed: x.Seed, Constraints: x.Constraints.Constraints(), SearchSteps: x.SearchSteps, Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
 		seated := map[string]bool{}
 		for j, tb := range x.Tables {
 			tpath := fmt.Sprintf("%s/tables/%d", path, j)

@@ -103,6 +103,9 @@ type DrawInputs struct {
 	Standings   []string    // by_standings: the players best first at the draw
 	Tables      []Table     // the tables drawn
 	Commitment  *Commitment // nil when the round had none
+	// SearchSteps is Round.SearchSteps: where the clock cut the draw's
+	// search, which the replay stops at; 0 when it did not.
+	SearchSteps int
 }
 
 // ReplayDraw recomputes a round's tables from its public inputs with the
@@ -114,7 +117,8 @@ func ReplayDraw(in DrawInputs) ([]Table, error) {
 	if in.Seating == SeatingByStandings && in.Format == FormatSwiss {
 		order = in.Standings
 	}
-	return drawTables(t, in.Players, in.History, order, in.Seed, in.Constraints)
+	tables, _, err := drawTables(t, in.Players, in.History, order, in.Seed, in.Constraints, searchRun{steps: in.SearchSteps})
+	return tables, err
 }
 
 // DrawInputs returns the public inputs of round n's draw. The players are
@@ -132,7 +136,8 @@ func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInpu
 	}
 	t := &st.Tournament
 	in := &DrawInputs{Format: t.Format, Seating: t.Settings.Seating, Rounds: t.Settings.Rounds, Round: n, Seed: rd.Seed, Constraints: rd.Constraints,
-		History: st.Rounds[:n-1], Tables: asDrawn(rd.Tables), Commitment: commitmentOf(st, n)}
+		History: st.Rounds[:n-1], Tables: asDrawn(rd.Tables), Commitment: commitmentOf(st, n),
+		SearchSteps: rd.SearchSteps}
 	for _, p := range st.Players {
 		if _, ok := rd.TableOf(p.ID); ok {
 			in.Players = append(in.Players, p.ID)

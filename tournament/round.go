@@ -20,11 +20,16 @@ type Round struct {
 	Number       int
 	Seed         int64
 	Constraints  *DrawConstraints // what the draw was asked to keep; nil for none
-	Final        bool             // sm: the final table
-	Status       RoundStatus
-	Tables       []Table
-	CreatedAt    time.Time
-	ClosedAt     *time.Time
+	// SearchSteps is how far the seating's search ran when its clock cap
+	// (seating.DefaultBudget) cut it short, in the search's deterministic
+	// iterations (seating.Result.Steps); 0 when the search was not cut.
+	// ReplayDraw stops there, so a cut draw still verifies.
+	SearchSteps int
+	Final       bool // sm: the final table
+	Status      RoundStatus
+	Tables      []Table
+	CreatedAt   time.Time
+	ClosedAt    *time.Time
 	// TimeCalled: the round's clock has called time (read by Store.Table
 	// only, for the deals that then end their games).
 	TimeCalled bool

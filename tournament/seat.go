@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"errors"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
@@ -15,10 +16,12 @@ import (
 // that plan (16 players over 5 rounds without a repeat meeting), and seats
 // the round on its own otherwise. The first dealer is the player in the
 // lowest occupied seat. cons, when set, are the organizer's fixed tables
-// and players kept apart (the round is then seated on its own).
-func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64, cons *DrawConstraints) ([]Table, error) {
+// and players kept apart (the round is then seated on its own). The steps
+// returned are where the clock cut the search short (Round.SearchSteps), 0
+// when it did not.
+func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64, cons *DrawConstraints, run searchRun) ([]Table, int, error) {
 	p := seating.Params{Players: players, History: pastRounds(history), Mode: seatingMode(t),
-		Standings: order, Seed: uint64(seed), Constraints: cons.seating()}
+		Standings: order, Seed: uint64(seed), Constraints: cons.seating(), Steps: run.steps, Now: run.now}
 	if p.Mode == seating.Mixed && t.Format == FormatSwiss {
 		p.Rounds, p.PlanSeed = t.Settings.Rounds, uint64(seed)
 		if len(history) > 0 {
@@ -29,15 +32,23 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 	if err != nil {
 		var se *seating.SplitError
 		if errors.As(err, &se) {
-			return nil, Errorf(KindConflict, CodeCannotSplit, "%s", se.Error())
+			return nil, 0, Errorf(KindConflict, CodeCannotSplit, "%s", se.Error())
 		}
 		var ce *seating.ConstraintError
 		if errors.As(err, &ce) {
-			return nil, Errorf(KindConflict, CodeCannotFixTable, "%s", ce.Error())
+			return nil, 0, Errorf(KindConflict, CodeCannotFixTable, "%s", ce.Error())
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	return tablesOf(res.Seating, players), nil
+	return tablesOf(res.Seating, players), res.Steps, nil
+}
+
+// searchRun is how a draw's seating search is bounded besides its work:
+// a replay of a search the clock cut (steps, Round.SearchSteps, when
+// positive), or the clock its time budget reads (nil: time.Now).
+type searchRun struct {
+	steps int
+	now   func() time.Time
 }
 
 // pastRounds turns earlier rounds into the seating's history, each

@@ -18,6 +18,9 @@ type Service struct {
 	codes      codeCache
 	organizers organizerCache // organizer tokens verified lately (auth.go)
 	maxPlayers int
+	// seatClock is the clock the seating's time budget reads (nil:
+	// time.Now); see WithSeatingClock.
+	seatClock func() time.Time
 }
 
 // Limits on the players of one tournament. A draw's memory and time grow
@@ -34,6 +37,11 @@ type Option func(*Service)
 
 // WithClock makes the service read the time from now.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithSeatingClock makes the seating search of a draw read its time
+// budget (seating.DefaultBudget) from now instead of time.Now: tests cut a
+// draw's search short with it, as a loaded machine does.
+func WithSeatingClock(now func() time.Time) Option { return func(s *Service) { s.seatClock = now } }
 
 // WithRand makes the service draw secrets, IDs and seeds from r.
 func WithRand(r io.Reader) Option { return func(s *Service) { s.rand = r } }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"slices"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
@@ -38,7 +39,7 @@ func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o Draw
 		if err != nil {
 			return nil, err
 		}
-		r, err := planRound(st, sd, cons)
+		r, err := planRound(st, sd, cons, s.seatClock)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +61,7 @@ func (s *Service) seed(given *int64) (int64, error) {
 
 // planRound decides the next round of st: who plays, whether it is the sm
 // final, and the seating.
-func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
+func planRound(st *State, seed int64, cons *DrawConstraints, clock func() time.Time) (*Round, error) {
 	t := &st.Tournament
 	if err := canDraw(st); err != nil {
 		return nil, err
@@ -79,12 +80,12 @@ func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
 		return nil, Errorf(KindConflict, CodeCannotSplit,
 			"%d active players cannot be split into tables of 3 and 4; register, withdraw or reinstate a player so that the count is 3, 4 or at least 6", n)
 	}
-	tables, err := seatTables(st, active, seed, cons)
+	tables, steps, err := seatTables(st, active, seed, cons, clock)
 	if err != nil {
 		return nil, err
 	}
 	return &Round{TournamentID: t.ID, Number: len(st.Rounds) + 1, Seed: seed, Constraints: cons, Final: final,
-		Status: RoundOpen, Tables: tables}, nil
+		Status: RoundOpen, Tables: tables, SearchSteps: steps}, nil
 }
 
 // seatTables seats the active players of the next round (see drawTables).
@@ -92,7 +93,7 @@ func planRound(st *State, seed int64, cons *DrawConstraints) (*Round, error) {
 // of a day is a fresh lot (Chicago-SM re-draws the players who go on to day
 // 2), and later rounds of the day avoid that day's meetings. Swiss rounds
 // follow one plan over all days.
-func seatTables(st *State, active []string, seed int64, cons *DrawConstraints) ([]Table, error) {
+func seatTables(st *State, active []string, seed int64, cons *DrawConstraints, clock func() time.Time) ([]Table, int, error) {
 	var order []string // by_standings: the players from the top down
 	if seatingMode(&st.Tournament) == seating.ByStandings {
 		order = standingOrder(st, active)
@@ -102,7 +103,7 @@ func seatTables(st *State, active []string, seed int64, cons *DrawConstraints) (
 		first := st.Tournament.Settings.FirstRoundOfDay(len(st.Rounds) + 1)
 		history = st.Rounds[first-1:]
 	}
-	return drawTables(&st.Tournament, active, history, order, seed, cons)
+	return drawTables(&st.Tournament, active, history, order, seed, cons, searchRun{now: clock})
 }
 
 // canDraw refuses a draw while a round is open or when the tournament is over.

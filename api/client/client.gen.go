@@ -12837,13 +12837,16 @@ type GetDrawResponse struct {
 				Seats       *[]int    `json:"seats,omitempty"`
 			} `json:"tables,omitempty"`
 		} `json:"history"`
-		Players   []string  `json:"players"`
-		Round     int       `json:"round"`
-		Rounds    *int      `json:"rounds,omitempty"`
-		Seating   *string   `json:"seating,omitempty"`
-		Seed      int       `json:"seed"`
-		Standings *[]string `json:"standings,omitempty"`
-		Tables    []struct {
+		Players []string `json:"players"`
+		Round   int      `json:"round"`
+		Rounds  *int     `json:"rounds,omitempty"`
+
+		// SearchSteps Present when the server's clock cap (2 s) cut the seating search short: how many iterations of the search ran, which the replay runs too (no clock), so the draw still verifies. Absent: the search ran to its fixed work bound.
+		SearchSteps *int      `json:"search_steps,omitempty"`
+		Seating     *string   `json:"seating,omitempty"`
+		Seed        int       `json:"seed"`
+		Standings   *[]string `json:"standings,omitempty"`
+		Tables      []struct {
 			FirstDealer *string   `json:"first_dealer,omitempty"`
 			Number      *int      `json:"number,omitempty"`
 			Players     *[]string `json:"players,omitempty"`
@@ -12884,13 +12887,16 @@ func (r GetDrawResponse) GetJSON200() *struct {
 			Seats       *[]int    `json:"seats,omitempty"`
 		} `json:"tables,omitempty"`
 	} `json:"history"`
-	Players   []string  `json:"players"`
-	Round     int       `json:"round"`
-	Rounds    *int      `json:"rounds,omitempty"`
-	Seating   *string   `json:"seating,omitempty"`
-	Seed      int       `json:"seed"`
-	Standings *[]string `json:"standings,omitempty"`
-	Tables    []struct {
+	Players []string `json:"players"`
+	Round   int      `json:"round"`
+	Rounds  *int     `json:"rounds,omitempty"`
+
+	// SearchSteps Present when the server's clock cap (2 s) cut the seating search short: how many iterations of the search ran, which the replay runs too (no clock), so the draw still verifies. Absent: the search ran to its fixed work bound.
+	SearchSteps *int      `json:"search_steps,omitempty"`
+	Seating     *string   `json:"seating,omitempty"`
+	Seed        int       `json:"seed"`
+	Standings   *[]string `json:"standings,omitempty"`
+	Tables      []struct {
 		FirstDealer *string   `json:"first_dealer,omitempty"`
 		Number      *int      `json:"number,omitempty"`
 		Players     *[]string `json:"players,omitempty"`
@@ -19229,13 +19235,16 @@ func ParseGetDrawResponse(rsp *http.Response) (*GetDrawResponse, error) {
 					Seats       *[]int    `json:"seats,omitempty"`
 				} `json:"tables,omitempty"`
 			} `json:"history"`
-			Players   []string  `json:"players"`
-			Round     int       `json:"round"`
-			Rounds    *int      `json:"rounds,omitempty"`
-			Seating   *string   `json:"seating,omitempty"`
-			Seed      int       `json:"seed"`
-			Standings *[]string `json:"standings,omitempty"`
-			Tables    []struct {
+			Players []string `json:"players"`
+			Round   int      `json:"round"`
+			Rounds  *int     `json:"rounds,omitempty"`
+
+			// SearchSteps Present when the server's clock cap (2 s) cut the seating search short: how many iterations of the search ran, which the replay runs too (no clock), so the draw still verifies. Absent: the search ran to its fixed work bound.
+			SearchSteps *int      `json:"search_steps,omitempty"`
+			Seating     *string   `json:"seating,omitempty"`
+			Seed        int       `json:"seed"`
+			Standings   *[]string `json:"standings,omitempty"`
+			Tables      []struct {
 				FirstDealer *string   `json:"first_dealer,omitempty"`
 				Number      *int      `json:"number,omitempty"`
 				Players     *[]string `json:"players,omitempty"`

@@ -34,6 +34,9 @@ type drawFile struct {
 		SHA256    string `json:"sha256"`
 		CreatedAt string `json:"created_at"`
 	} `json:"commitment"`
+	// SearchSteps is where the clock cap cut the server's seating search;
+	// the replay stops there too. Absent when the search was not cut.
+	SearchSteps int `json:"search_steps"`
 }
 
 type drawRound struct {
@@ -72,6 +75,9 @@ func verifyDraw(path string, stdin io.Reader, stdout io.Writer) error {
 		return fmt.Errorf("recomputing the draw: %w", err)
 	}
 	fmt.Fprintf(stdout, "round %d, %d players, seed %d (%s)\n", f.Round, len(f.Players), *f.Seed, f.Format)
+	if f.SearchSteps > 0 {
+		fmt.Fprintf(stdout, "search: the server's clock cut it after %d iterations; replayed to the same point\n", f.SearchSteps)
+	}
 	var problems []string
 	if f.Commitment != nil {
 		if ok, msg := checkCommitment(*f.Seed, f.Commitment.SHA256); ok {
@@ -124,7 +130,7 @@ func readDraw(path string, stdin io.Reader) ([]byte, error) {
 
 func (f *drawFile) inputs() tournament.DrawInputs {
 	in := tournament.DrawInputs{Format: tournament.Format(f.Format), Seating: f.Seating, Rounds: f.Rounds, Round: f.Round,
-		Seed: *f.Seed, Players: f.Players, Standings: f.Standings, Constraints: f.Constraints.Constraints()}
+		Seed: *f.Seed, Players: f.Players, Standings: f.Standings, Constraints: f.Constraints.Constraints(), SearchSteps: f.SearchSteps}
 	for _, r := range f.History {
 		rd := tournament.Round{Number: r.Number, Seed: r.Seed}
 		for _, t := range r.Tables {

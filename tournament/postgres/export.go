@@ -87,8 +87,8 @@ func importPlayers(ctx context.Context, tx pgx.Tx, tid string, st *tournament.St
 func importRounds(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
 	var tables [][]any
 	for _, r := range st.Rounds {
-		_, err := tx.Exec(ctx, `INSERT INTO rounds (tournament_id, number, seed, constraints, final, status, created_at, closed_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, tid, r.Number, r.Seed, r.Constraints.Export(), r.Final, string(r.Status), r.CreatedAt, r.ClosedAt)
+		_, err := tx.Exec(ctx, `INSERT INTO rounds (tournament_id, number, seed, constraints, search_steps, final, status, created_at, closed_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, tid, r.Number, r.Seed, r.Constraints.Export(), r.SearchSteps, r.Final, string(r.Status), r.CreatedAt, r.ClosedAt)
 		if err != nil {
 			return err
 		}

@@ -48,7 +48,7 @@ func loadState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tourn
 
 // queryRounds reads round n with its tables, or every round when n is 0.
 func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tournament.Round, error) {
-	const q = `SELECT number, seed, constraints, final, status, created_at, closed_at FROM rounds
+	const q = `SELECT number, seed, constraints, search_steps, final, status, created_at, closed_at FROM rounds
 		WHERE tournament_id = $1 AND ($2 = 0 OR number = $2) ORDER BY number`
 	rows, err := tx.Query(ctx, q, tid, n)
 	if err != nil {
@@ -57,7 +57,7 @@ func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tourname
 	rounds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Round, error) {
 		rd := tournament.Round{TournamentID: tid}
 		var cons *tournament.ExportConstraints
-		err := r.Scan(&rd.Number, &rd.Seed, &cons, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt)
+		err := r.Scan(&rd.Number, &rd.Seed, &cons, &rd.SearchSteps, &rd.Final, &rd.Status, &rd.CreatedAt, &rd.ClosedAt)
 		rd.Constraints = cons.Constraints()
 		rd.CreatedAt = rd.CreatedAt.UTC()
 		if rd.ClosedAt != nil {
@@ -170,8 +170,8 @@ func (s *Store) DrawRound(ctx context.Context, tid string, plan func(*tournament
 }
 
 func insertRound(ctx context.Context, tx pgx.Tx, r *tournament.Round) error {
-	_, err := tx.Exec(ctx, `INSERT INTO rounds (tournament_id, number, seed, constraints, final, status, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, r.TournamentID, r.Number, r.Seed, r.Constraints.Export(), r.Final, r.Status, r.CreatedAt)
+	_, err := tx.Exec(ctx, `INSERT INTO rounds (tournament_id, number, seed, constraints, search_steps, final, status, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, r.TournamentID, r.Number, r.Seed, r.Constraints.Export(), r.SearchSteps, r.Final, r.Status, r.CreatedAt)
 	if err != nil {
 		return err
 	}

@@ -458,7 +458,7 @@ func (s *MemStore) Table(_ context.Context, tid string, n, t int) (*tournament.T
 		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", n, t)
 	}
 	out := *r // copied without its tables (a deal's entry reads one)
-	out.Tables, out.Constraints = nil, nil
+	out.Tables, out.Constraints, out.SearchSteps = nil, nil, 0
 	out = clone(out)
 	out.Tables = []tournament.Table{{Number: t, Players: clone(r.Tables[i].Players), FirstDealer: r.Tables[i].FirstDealer,
 		Withdrawals: clone(r.Tables[i].Withdrawals)}}

@@ -120,6 +120,7 @@ func TestImportRejects(t *testing.T) {
 			tb.Players[i] = "p999"
 		}, "/rounds/0/tables/0/players"},
 		{"open round before a later one", func(x *tournament.Export) { x.Rounds[0].Status = "open" }, "/rounds/0/status"},
+		{"negative search steps", func(x *tournament.Export) { x.Rounds[0].SearchSteps = -1 }, "/rounds/0/search_steps"},
 		{"record of another table", func(x *tournament.Export) { x.Results[0].Table = 2 }, "/results/0/record"},
 		{"game twice", func(x *tournament.Export) { x.Results[1] = x.Results[0] }, "/results/1"},
 		{"forged record", func(x *tournament.Export) {

@@ -155,7 +155,7 @@ func TestDealRoundTrips(t *testing.T) {
 	for i, p := range tb.Players {
 		before := trips.n.Load()
 		resp, body := s.do(t, request{method: "POST", path: gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations", contentType: "application/json",
-			body: strings.NewReader(fmt.Sprintf(`{"player":%q}`, p)),
+			body:   strings.NewReader(fmt.Sprintf(`{"player":%q}`, p)),
 			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": "confirm-" + p}})
 		cost := trips.n.Load() - before
 		var c tConfirmed

@@ -48,6 +48,11 @@ func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournamen
 			claimErr, dbErr error
 		)
 		b := &pgx.Batch{}
+		// The batch is one implicit transaction, and its commit (the
+		// claim's) need not wait for the disk: a claim lost in a crash of
+		// the database only lets the retry claim again, and the deal's own
+		// commit, synchronous, flushes the claim's record before it.
+		b.Queue(asyncCommitSQL)
 		b.Queue(claimKeySQL, claimKeyArgs(c)...).QueryRow(func(row pgx.Row) error {
 			stored, retry, claimErr = claimOutcome(row, c)
 			return nil

@@ -75,6 +75,10 @@ const claimKeySQL = `WITH ins AS (
 	SELECT EXISTS (SELECT 1 FROM ins), k.fingerprint, k.response
 	FROM (SELECT 1) one LEFT JOIN idempotency_keys k ON k.scope = $1 AND k.key = $2 AND NOT EXISTS (SELECT 1 FROM ins)`
 
+// asyncCommitSQL lets the transaction it runs in commit without waiting
+// for its WAL to reach the disk (set_config's true: this transaction only).
+const asyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true)`
+
 func claimKeyArgs(c *tournament.KeyClaim) []any {
 	return []any{c.Scope, c.Key, c.Fingerprint, c.TTL.Seconds(), c.Stale.Seconds()}
 }

@@ -333,9 +333,9 @@ func (h *Handler) drawRound(c echo.Context) error {
 
 func (h *Handler) closeRound(c echo.Context) error {
 	svc := h.deps.Rounds
-	n, err := strconv.Atoi(c.Param("n"))
+	n, err := roundNumber(c)
 	if err != nil {
-		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
+		return h.fail(c, err)
 	}
 	// The organizer is asked about every tie that only a lot would break.
 	opts := []tournament.CloseOption{tournament.AskLots()}
@@ -357,9 +357,9 @@ func (h *Handler) closeRound(c echo.Context) error {
 // place1..placeN name the players best first.
 func (h *Handler) resolveTie(c echo.Context) error {
 	svc := h.deps.Rounds
-	n, err := strconv.Atoi(c.Param("n"))
+	n, err := roundNumber(c)
 	if err != nil {
-		return h.fail(c, tournament.RoundParamNotFound(c.Param("n")))
+		return h.fail(c, err)
 	}
 	var players []string
 	for i := 1; i <= 4; i++ {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -163,6 +164,16 @@ type errorData struct {
 
 // fail renders an error page for err: the application's message for
 // visitor errors, nothing of the cause for server errors.
+// roundNumber reads the path's round number {n}; a path that is not a
+// number names no round (404 round_not_found).
+func roundNumber(c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return 0, tournament.RoundParamNotFound(c.Param("n"))
+	}
+	return n, nil
+}
+
 func (h *Handler) fail(c echo.Context, err error) error {
 	status := httpx.StatusOf(err)
 	p := h.newPage(c, "err.title")

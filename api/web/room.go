@@ -77,9 +77,9 @@ func (h *Handler) roomPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	p.Organizer = true
-	n, err := strconv.Atoi(c.Param("n"))
+	n, err := roundNumber(c)
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %q not found", c.Param("n")))
+		return h.fail(c, err)
 	}
 	room, err := svc.Room(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
 	if err != nil {
@@ -160,9 +160,9 @@ func confirmedBy(cs []tournament.Confirmation, pid string) bool {
 // setClock applies a clock button of the console.
 func (h *Handler) setClock(c echo.Context) error {
 	svc := h.deps.Room
-	n, err := strconv.Atoi(c.Param("n"))
+	n, err := roundNumber(c)
 	if err != nil {
-		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeRoundNotFound, "round %q not found", c.Param("n")))
+		return h.fail(c, err)
 	}
 	act := tournament.ClockAction{Action: c.FormValue("action")}
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {

@@ -114,8 +114,11 @@ func TestParseOrigins(t *testing.T) {
 }
 
 // TestWrongCodesAreRateLimited: ten wrong table codes or referee tokens in
-// a minute from one address, and the eleventh try is 429 — even with a
-// good token.
+// a minute from one address, and the eleventh try is 429. A table code the
+// server verified lately (this round's tables entered their games with
+// theirs) is no guess and still passes, so tables behind one address do
+// not lock each other out; a right token not verified lately is refused
+// like a guess (TestVerifiedTokensSpendNoBudget).
 func TestWrongCodesAreRateLimited(t *testing.T) {
 	for _, wrong := range []string{"ABCDEFGH", "ref_" + strings.Repeat("x", 43)} {
 		c := newClosedRound(t)
@@ -124,8 +127,11 @@ func TestWrongCodesAreRateLimited(t *testing.T) {
 			resp, body := c.s.call(t, "POST", path, wrong, c.dispute(""))
 			wantProblem(t, fmt.Sprintf("%s try %d", wrong[:4], i+1), resp, body, http.StatusUnauthorized, "unknown_token")
 		}
-		resp, body := c.s.call(t, "POST", path, c.round.Tables[0].Code, c.dispute(""))
-		wantProblem(t, "11th try with the right code", resp, body, http.StatusTooManyRequests, "too_many_attempts")
+		resp, body := c.s.call(t, "POST", path, wrong, c.dispute(""))
+		wantProblem(t, "11th wrong try", resp, body, http.StatusTooManyRequests, "too_many_attempts")
+		if resp, body := c.s.call(t, "POST", path, c.round.Tables[0].Code, c.dispute("")); resp.StatusCode != http.StatusCreated {
+			t.Errorf("%s: a table code verified lately, after the budget was spent: %d %s, want 201", wrong[:4], resp.StatusCode, body)
+		}
 	}
 }
 

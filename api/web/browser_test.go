@@ -65,6 +65,13 @@ func (c *chrome) allow(msg string) {
 
 // newChrome starts a fresh headless Chromium (its own profile) with a
 // window of width×height.
+// adminLogin logs the browser in at base's /login with the admin token and
+// waits for the admin page's form.
+func (c *chrome) adminLogin(base string) {
+	c.do("admin logs in", chromedp.Navigate(base+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
+		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+}
+
 func newChrome(t *testing.T, width, height int) *chrome {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
@@ -233,9 +240,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	s := newSite(t)
 	c := newChrome(t, 1280, 900)
 	u := s.URL
-	c.do("admin logs in", chromedp.Navigate(u+"/login"),
-		chromedp.SendKeys(chromedp.ID("token"), adminToken), chromedp.Submit(chromedp.ID("token")),
-		chromedp.WaitVisible(chromedp.ID("name")))
+	c.adminLogin(u)
 	c.do("create the tournament",
 		chromedp.SendKeys(chromedp.ID("name"), "Höstturneringen i Chicago"),
 		chromedp.SetValue(chromedp.ID("games"), "2"),

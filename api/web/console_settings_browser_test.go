@@ -29,8 +29,7 @@ func TestBrowserSettingsPage(t *testing.T) {
 		c := newChrome(t, size.w, size.h)
 		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
 		c.allow("422 (Unprocessable Entity)") // the form with bad values, on purpose
-		c.do("admin logs in", chromedp.Navigate(s.URL+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
-			chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+		c.adminLogin(s.URL)
 		fits := func(what string) {
 			if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
 				t.Errorf("%s at %d px scrolls sideways: %s", what, size.w, c.eval(wideElements))

@@ -61,8 +61,7 @@ func TestBrowserFindsNordicNamesAndWordsDisputes(t *testing.T) {
 	for _, size := range viewports {
 		c := newChrome(t, size.w, size.h)
 		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
-		c.do("admin logs in", chromedp.Navigate(s.URL+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
-			chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+		c.adminLogin(s.URL)
 		open := func(lang, path string) {
 			c.do("open "+path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(path)), chromedp.WaitVisible(chromedp.CSS("h1")))
 			if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {

@@ -46,8 +46,7 @@ func TestBrowserFindingATournament(t *testing.T) {
 	for _, size := range viewports {
 		c := newChrome(t, size.w, size.h)
 		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
-		c.do("admin logs in", chromedp.Navigate(s.URL+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
-			chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+		c.adminLogin(s.URL)
 		for _, lang := range []string{"sv", "en"} {
 			for _, pg := range pages {
 				c.do("open "+pg.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(pg.path)))

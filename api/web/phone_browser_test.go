@@ -45,8 +45,7 @@ func TestBrowserEveryPageFitsAPhone(t *testing.T) {
 		c := newChrome(t, size.w, size.h)
 		// A headless window is never narrower than about 500 px: emulate the phone's viewport.
 		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
-		c.do("admin logs in", chromedp.Navigate(s.URL+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
-			chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+		c.adminLogin(s.URL)
 		for _, lang := range []string{"sv", "en"} {
 			for _, pg := range pages {
 				c.do("open "+pg.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(pg.path)))

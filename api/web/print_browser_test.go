@@ -77,8 +77,7 @@ func TestBrowserPrintsCardsAndSheets(t *testing.T) {
 	long := f.Round.Tables[0]
 	s.submit(t, f, 1, long, 1, longGame(long, 30))
 	c := newChrome(t, 1366, 900)
-	c.do("admin logs in", chromedp.Navigate(s.URL+"/login"), chromedp.SendKeys(chromedp.ID("token"), adminToken),
-		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
+	c.adminLogin(s.URL)
 	tp := "/t/" + f.ID
 	for _, lang := range []string{"sv", "en"} {
 		open := func(path string) {

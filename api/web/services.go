@@ -22,6 +22,7 @@ type Tournaments interface {
 	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
 	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
+	IdentifyCached(tid, token string) (tournament.Identity, bool)
 	Progress(ctx context.Context, k tournament.GameKey) (*tournament.Progress, error)
 	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
 }

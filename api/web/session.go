@@ -1,11 +1,9 @@
 package web
 
 import (
-	"crypto/sha256"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -57,7 +55,9 @@ func (h *Handler) actor(c echo.Context, tid string) (tournament.Actor, error) {
 	if token == "" {
 		return public, nil
 	}
-	if h.organizers.holds(token, tid) {
+	// An organizer token the service verified lately (its cache) is no
+	// guess: no try from the budget, no lookup.
+	if id, ok := h.deps.Tournaments.IdentifyCached(tid, token); ok && id.Role == tournament.RoleOrganizer && id.Tournament == tid {
 		return tournament.Actor{Role: tournament.RoleOrganizer}, nil
 	}
 	ip := c.RealIP()
@@ -96,7 +96,6 @@ func (h *Handler) identify(c echo.Context, tid, token string) (tournament.Actor,
 	if err != nil || id.Role != tournament.RoleOrganizer || id.Tournament != tid {
 		return public, err
 	}
-	h.organizers.remember(token, tid)
 	return tournament.Actor{Role: tournament.RoleOrganizer}, nil
 }
 
@@ -107,48 +106,6 @@ func errUnknownSession() error {
 func errTooManyTries() error {
 	return tournament.Errorf(tournament.KindTooMany, tournament.CodeTooManyAttempts,
 		"too many wrong tokens from this address; wait a minute")
-}
-
-// Organizer sessions are checked against the database at most every
-// organizerTTL: a console page is otherwise two queries for the token.
-// Organizer tokens cannot be revoked, so a short memory changes nothing.
-const (
-	organizerTTL        = 30 * time.Second
-	maxOrganizerEntries = 4096
-)
-
-// organizerCache remembers tokens recently found to be a tournament's
-// organizer's, by their hash.
-type organizerCache struct {
-	now func() time.Time
-	mu  sync.Mutex
-	m   map[[32]byte]organizerEntry
-}
-
-type organizerEntry struct {
-	tid   string
-	until time.Time
-}
-
-func newOrganizerCache(now func() time.Time) *organizerCache {
-	return &organizerCache{now: now, m: map[[32]byte]organizerEntry{}}
-}
-
-// holds reports whether token was found to organize tid within the TTL.
-func (o *organizerCache) holds(token, tid string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	e, ok := o.m[sha256.Sum256([]byte(token))]
-	return ok && e.tid == tid && o.now().Before(e.until)
-}
-
-func (o *organizerCache) remember(token, tid string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.m) >= maxOrganizerEntries {
-		clear(o.m)
-	}
-	o.m[sha256.Sum256([]byte(token))] = organizerEntry{tid: tid, until: o.now().Add(organizerTTL)}
 }
 
 // loginData is the login page's data.

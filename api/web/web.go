@@ -108,9 +108,7 @@ type Handler struct {
 	pages map[string]*template.Template
 	log   *slog.Logger
 	cache *snapshots
-	// organizers remembers recently checked organizer sessions.
-	organizers *organizerCache
-	qrs        qrCodes
+	qrs   qrCodes
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -139,7 +137,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), organizers: newOrganizerCache(cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now)}, nil
 }
 
 // check names the first dependency that is missing.

@@ -155,7 +155,7 @@ func (c *client) once(ctx context.Context, endpoint, method, path, token, key, c
 		r.body, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	c.stats.observe(endpoint, r.status, c.now().Sub(t0), err)
+	c.stats.Observe(endpoint, r.status, c.now().Sub(t0), err)
 	return r, err
 }
 

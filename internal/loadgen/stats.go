@@ -39,7 +39,11 @@ func (s *Stats) endpoint(name string) *Endpoint {
 	return e
 }
 
-func (s *Stats) observe(name string, status int, d time.Duration, err error) {
+// Observe records one request to endpoint name: its status (0: no answer),
+// and its latency when it got an answer (err nil). The clients of this
+// package record through it, and so may other load of the same shape (the
+// floor of cmd/revisor-load).
+func (s *Stats) Observe(name string, status int, d time.Duration, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.endpoint(name)

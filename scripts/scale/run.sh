@@ -4,19 +4,24 @@
 # pg_stat_statements loaded so that the database's side can be read too:
 #   1. pgbench's single-row insert rate (insert.sql), with 1 and with $CLIENTS
 #      clients: the database's own limit;
-#   2. a whole Chicago-SM tournament of $PLAYERS players played end to end
+#   2. the floor: a bare net/http + pgx server (revisor-load floor-server)
+#      making a deal's round trips to the same cluster, two as Revisor's
+#      deal path and one, loaded like Revisor (revisor-load floor) with 1
+#      and $CLIENTS clients: what the platform alone allows;
+#   3. a whole Chicago-SM tournament of $PLAYERS players played end to end
 #      through the HTTP API, deal by deal, by $CLIENTS concurrent tables;
-#   3. a sweep of concurrent clients over one round of $SWEEP_PLAYERS
+#   4. a sweep of concurrent clients over one round of $SWEEP_PLAYERS
 #      players: deals per second and latency percentiles, back to back;
 #      the target of issue 17 is set against pgbench's rate at 1 and at
-#      $CLIENTS clients (deals/s with p99 under 50 ms at least half of it);
-#   4. 100 tables entering at once (issue 11: p99 under 100 ms), back to
+#      $CLIENTS clients (deals/s with p99 under 50 ms at least half of it),
+#      with the floor's figures beside it;
+#   5. 100 tables entering at once (issue 11: p99 under 100 ms), back to
 #      back and paced ($PACE between a table's deals, as players play);
 #      during the back-to-back run the public pages of its tournament
 #      (overview, standings, seating) are fetched over and over, and their
 #      render time percentiles set beside the same pages fetched with no
 #      results arriving (issue 17: page renders stay under their p99);
-#   5. whole-game submissions (revisor-load's game mode: score sheets sent
+#   6. whole-game submissions (revisor-load's game mode: score sheets sent
 #      with PUT) at 1 and $CLIENTS clients, set against pgbench's rate as
 #      the deals are (issue 17: a game submission likewise);
 # each with uptime (the load average) beside it, the server's CPU time per
@@ -46,8 +51,9 @@ export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements"
 work=$(mktemp -d /tmp/revisor-scale-XXXXXX)
 chmod 755 "$work"
 export REVISOR_PG_DATA=$work/pgdata
-server_pid=""
+server_pid="" floor_pid=""
 cleanup() {
+  [ -z "$floor_pid" ] || kill "$floor_pid" 2>/dev/null || true
   [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true
   [ -z "$server_pid" ] || wait "$server_pid" 2>/dev/null || true
   scripts/local-pg.sh stop >/dev/null 2>&1 || true
@@ -87,8 +93,30 @@ for c in 1 "$CLIENTS"; do
   up
 done
 
-admin=scale-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+echo "== 2. the floor: a bare net/http + pgx server with the same round trips (revisor-load floor-server, its own tables in the bench database)"
 freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+floor_port=$(freeport)
+DATABASE_URL=$bench_url "$work/revisor-load" floor-server --addr "127.0.0.1:$floor_port" >"$work/floor.log" 2>&1 &
+floor_pid=$!
+for _ in $(seq 100); do grep -q serving "$work/floor.log" && break; sleep 0.1; done
+declare -A floor_rate floor_p99 floor_cpu
+for trips in 2 1; do
+  for c in 1 "$CLIENTS"; do
+    echo "-- $trips round trip(s), $c client(s), ${PGBENCH_SECONDS}s"
+    out=$("$work/revisor-load" floor --url "http://127.0.0.1:$floor_port" --round-trips "$trips" --clients "$c" \
+      --duration "${PGBENCH_SECONDS}s" --server-pid "$floor_pid" | grep -E '^deal |^floor: .*(deals in|CPU time)')
+    echo "$out"
+    floor_rate[$trips,$c]=$(echo "$out" | awk '$1 == "deal" {print int($3)}')
+    floor_p99[$trips,$c]=$(echo "$out" | awk '$1 == "deal" {sub("ms", "", $6); print $6}')
+    floor_cpu[$trips,$c]=$(echo "$out" | sed -n 's/.*: \([0-9.]*\) ms per request.*/\1/p')
+    up
+  done
+done
+kill "$floor_pid" 2>/dev/null || true
+wait "$floor_pid" 2>/dev/null || true
+floor_pid=""
+
+admin=scale-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 port=${REVISOR_SCALE_PORT:-$(freeport)}
 pprof_port=$(freeport)
 psql "$revisor_url" -qAtc "CREATE EXTENSION pg_stat_statements" >/dev/null
@@ -98,7 +126,7 @@ server_pid=$!
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
 curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null
 
-echo "== 2. a $PLAYERS-player Chicago-SM tournament end to end, deal by deal, $CLIENTS concurrent tables"
+echo "== 3. a $PLAYERS-player Chicago-SM tournament end to end, deal by deal, $CLIENTS concurrent tables"
 REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --players "$PLAYERS" \
   --clients "$CLIENTS" --duration 20m --server-pid "$server_pid" --seed 1
 up
@@ -135,8 +163,8 @@ page_percentiles() {
         printf "   %-12s %s: %d renders, p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d answers not 200\n", p, label, NR, v[i50], v[i99], v[NR], other }'
   done
 }
-echo "== 3. sustained deals: one round of $SWEEP_PLAYERS players per client count, each table back to back"
-declare -A sweep_rate sweep_p99
+echo "== 4. sustained deals: one round of $SWEEP_PLAYERS players per client count, each table back to back"
+declare -A sweep_rate sweep_p99 sweep_cpu
 for c in $SWEEP; do
   echo "-- $c clients"
   out=$(load --players "$SWEEP_PLAYERS" --rounds 1 --clients "$c" --duration 10m --seed "$c" |
@@ -144,6 +172,7 @@ for c in $SWEEP; do
   echo "$out"
   sweep_rate[$c]=$(echo "$out" | awk '$1 == "deal" {print int($3)}')
   sweep_p99[$c]=$(echo "$out" | awk '$1 == "deal" {sub("ms", "", $6); print $6}')
+  sweep_cpu[$c]=$(echo "$out" | sed -n 's/.*, \([0-9.]*\) ms per request.*/\1/p')
   up
 done
 echo "== issue 17's target: deals/s with p99 under 50 ms at least half of pgbench's single-row inserts/s, same clients"
@@ -153,9 +182,12 @@ for c in 1 "$CLIENTS"; do
   verdict="not met"
   if awk -v p="$p99" -v r="$rate" -v t="$tps" 'BEGIN { exit !(p < 50 && r * 2 >= t) }'; then verdict="met"; fi
   echo "   $c client(s): $rate deals/s at p99 $p99 ms against pgbench $tps inserts/s (half: $((tps / 2))): $verdict"
+  echo "      beside it: Revisor ${sweep_cpu[$c]:-?} ms CPU a request; the floor ${floor_rate[2,$c]:-?} deals/s at p99" \
+    "${floor_p99[2,$c]:-?} ms, ${floor_cpu[2,$c]:-?} ms CPU (two round trips), ${floor_rate[1,$c]:-?} deals/s at p99" \
+    "${floor_p99[1,$c]:-?} ms, ${floor_cpu[1,$c]:-?} ms CPU (one)"
 done
 
-echo "== 4. issue 11: 100 tables entering at once (400 players, one game), deal p99 under 100 ms"
+echo "== 5. issue 11: 100 tables entering at once (400 players, one game), deal p99 under 100 ms"
 echo "-- back to back (each table sends its next deal as soon as the last is answered)"; up
 if [ -n "${PPROF_DIR:-}" ]; then
   mkdir -p "$PPROF_DIR"
@@ -196,7 +228,7 @@ load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 
   grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
 up
 
-echo "== 5. whole-game submissions: revisor-load's game mode (score sheets with PUT), $GAMES games, 1 and $CLIENTS clients"
+echo "== 6. whole-game submissions: revisor-load's game mode (score sheets with PUT), $GAMES games, 1 and $CLIENTS clients"
 declare -A game_rate game_p99
 for c in 1 "$CLIENTS"; do
   echo "-- $c client(s)"

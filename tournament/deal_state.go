@@ -20,6 +20,11 @@ type DealEntry struct {
 	HasResult  bool
 	Corrected  bool
 	State      json.RawMessage
+	// Version names the state of what the deal is checked with besides
+	// the game's deals (the tournament, the round, the table, its
+	// withdrawals, the round's clock): Store.AppendWarmDeal writes only
+	// under the version read. Empty when the store keeps none.
+	Version string
 }
 
 // Fast reports whether the next deal can be checked against the stored
@@ -58,13 +63,7 @@ func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, t *To
 	if err != nil {
 		return nil, fmt.Errorf("encoding the game's state: %w", err)
 	}
-	scores := make(map[string]int, len(tb.Players))
-	for i, p := range tb.Players {
-		scores[p] = next.Scores[i]
-	}
-	p := &DealProgress{Deal: e.Deals + 1, Result: dr, Game: &engine.GameResult{Valid: true, Deals: []engine.DealResult{*dr},
-		Scores: scores, Errors: []engine.Problem{}, Violations: []engine.Violation{}, Winners: []string{},
-		Placements: []engine.Placement{}, Forfeits: []string{}}}
+	p := progressFromState(e.Deals+1, dr, tb.Players, next)
 	// The answer is known before the deal is stored: it is stored with it.
 	if err := prepareAnswer(ctx, p); err != nil {
 		return nil, err
@@ -72,5 +71,6 @@ func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, t *To
 	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen); err != nil {
 		return nil, err
 	}
+	s.rememberDeal(k, e, e.Deals+1, next)
 	return p, nil
 }

@@ -125,3 +125,20 @@ func prepareAnswer(ctx context.Context, outcome any) error {
 	c.Answer = a
 	return nil
 }
+
+// PrepareUnclaimed has the claim build the answer to outcome before the
+// claim is made, for a store that claims the key and stores the answer in
+// the write's one statement (Store.AppendWarmDeal); nil Answer when the
+// claim prepares no answer.
+func (c *KeyClaim) PrepareUnclaimed(outcome any) error {
+	c.Answer = nil
+	if c.Prepare == nil {
+		return nil
+	}
+	a, err := c.Prepare(outcome)
+	if err != nil {
+		return err
+	}
+	c.Answer = a
+	return nil
+}

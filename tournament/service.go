@@ -17,6 +17,7 @@ type Service struct {
 	rand       io.Reader
 	codes      codeCache
 	organizers organizerCache // organizer tokens verified lately (auth.go)
+	warm       warmGames      // games entered deal by deal lately (deal_warm.go)
 	maxPlayers int
 	// seatClock is the clock the seating's time budget reads (nil:
 	// time.Now); see WithSeatingClock.

@@ -124,6 +124,11 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
+	// The game's next deal, checked against what this process read for
+	// the deal before, is stored in one round trip when nothing changed.
+	if p, err := s.appendWarm(ctx, a, k, n, data); p != nil || err != nil {
+		return p, err
+	}
 	e, err := s.store.DealEntry(ctx, k)
 	if err != nil {
 		return nil, err
@@ -202,6 +207,11 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 			return nil, err
 		}
 		err = s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen)
+		if err == nil {
+			if gs, perr := engine.ParseGameState(state); perr == nil {
+				s.rememberDeal(k, e, len(deals)+1, gs)
+			}
+		}
 	} else {
 		err = s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen)
 	}

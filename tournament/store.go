@@ -120,6 +120,19 @@ type Store interface {
 	// transaction). A taken seq is a conflict; a round not open is the
 	// error closed makes of it.
 	AppendNextDeal(ctx context.Context, k GameKey, seq int, deal, state json.RawMessage, now time.Time, closed func(*Round) error) error
+	// AppendWarmDeal stores deal number seq (0-based) of a game in
+	// progress that it does not end, with the running state after it, in
+	// one statement and without reading the game first: the server
+	// checked the deal against what it read for the deal before
+	// (Service's warm games). It writes only while the entry read then
+	// still stands: the same DealEntry.Version, the round open, no result
+	// and no corrected deal, and deal seq-1 (and no deal seq) stored; when
+	// the context carries an Idempotency-Key still to be claimed
+	// (KeyClaim), the key is claimed with its prepared Answer in the same
+	// transaction and the claim marked made and answered. It answers
+	// false, having written nothing, when it cannot; the caller then
+	// enters the deal the usual way.
+	AppendWarmDeal(ctx context.Context, k GameKey, seq int, version string, deal, state json.RawMessage, now time.Time) (bool, error)
 
 	// TableGame returns a game as it stands: its deals (latest versions),
 	// its effective result and that result's confirmations.

@@ -123,6 +123,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 	t.Run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
 	t.Run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
 	t.Run("AppendNextDeal", func(t *testing.T) { appendNextDealContract(t, newStore(t)) })
+	t.Run("AppendWarmDeal", func(t *testing.T) { appendWarmDealContract(t, newStore(t)) })
 	t.Run("Reseat", func(t *testing.T) { reseatContract(t, newStore(t)) })
 	t.Run("UpdateSettings", func(t *testing.T) { settingsContract(t, newStore(t)) })
 	t.Run("Listing", func(t *testing.T) { listingContract(t, newStore(t)) })
@@ -425,4 +426,68 @@ func appendNextDealContract(t *testing.T, st tournament.Store) {
 	if _, err := st.DealEntry(context.Background(), tournament.GameKey{TournamentID: tid, Round: 1, Table: 99, Game: 1}); tournament.ErrorCode(err) != tournament.CodeTableNotFound {
 		t.Fatalf("DealEntry of table 99 = %v, want %s", err, tournament.CodeTableNotFound)
 	}
+}
+
+// appendWarmDealContract: a deal stored under the entry version its check
+// was made with is written only while that version, the deal before it
+// and the game's status still stand; otherwise nothing is written.
+func appendWarmDealContract(t *testing.T, st tournament.Store) {
+	tid, rd, k := firstGame(t, st)
+	ctx := auditCtx()
+	e, err := st.DealEntry(ctx, k)
+	if err != nil || e.Version == "" {
+		t.Fatalf("DealEntry of a new game = %+v, %v; want a version", e, err)
+	}
+	warm := func(seq int, version string) bool {
+		t.Helper()
+		ok, err := st.AppendWarmDeal(ctx, k, seq, version, json.RawMessage(fmt.Sprintf(`{"deal":%d}`, seq+1)),
+			json.RawMessage(fmt.Sprintf(`{"deals":%d}`, seq+1)), T0)
+		if err != nil {
+			t.Fatalf("AppendWarmDeal %d: %v", seq, err)
+		}
+		return ok
+	}
+	deals := func(want int) *tournament.DealEntry {
+		t.Helper()
+		e, err := st.DealEntry(ctx, k)
+		if err != nil || e.Deals != want {
+			t.Fatalf("DealEntry = %+v, %v; want %d deals", e, err, want)
+		}
+		return e
+	}
+	if !warm(0, e.Version) {
+		t.Fatal("AppendWarmDeal of deal 1 under the version read: not written")
+	}
+	if warm(0, e.Version) || warm(2, e.Version) || warm(1, e.Version+"0") {
+		t.Fatal("AppendWarmDeal of a taken number, after a gap or under another version: written")
+	}
+	if !warm(1, e.Version) {
+		t.Fatal("AppendWarmDeal of deal 2: not written")
+	}
+	if e2 := deals(2); e2.Version != e.Version || !jsonEqual(e2.State, json.RawMessage(`{"deals":2}`)) {
+		t.Fatalf("DealEntry after two deals = %+v (state %s); want version %q and the state", e2, e2.State, e.Version)
+	}
+	_, err = st.SetRoundClock(ctx, tid, rd.Number, func(_ *tournament.Round, c *tournament.Clock) (*tournament.Clock, error) {
+		return &tournament.Clock{Round: rd.Number, State: tournament.ClockTimeCalled, CalledAt: &T0, Action: "call_time",
+			UpdatedBy: "organizer", UpdatedAt: T0}, nil
+	})
+	if err != nil {
+		t.Fatalf("SetRoundClock: %v", err)
+	}
+	e3 := deals(2)
+	if e3.Version == e.Version || !e3.Round.TimeCalled {
+		t.Fatalf("DealEntry after time was called = %+v; want another version", e3)
+	}
+	if warm(2, e.Version) {
+		t.Fatal("AppendWarmDeal under the version before time was called: written")
+	}
+	deals(2)
+	final := result(tid, rd, 1, `{"game":1}`)
+	if err := st.AppendDeal(ctx, k, 2, json.RawMessage(`{"deal":3}`), T0, final, func(*tournament.Round) error { return nil }); err != nil {
+		t.Fatalf("AppendDeal ending the game: %v", err)
+	}
+	if warm(3, deals(3).Version) {
+		t.Fatal("AppendWarmDeal after the game's result: written")
+	}
+	deals(3)
 }

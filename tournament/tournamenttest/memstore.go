@@ -2,6 +2,7 @@ package tournamenttest
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -449,6 +450,11 @@ func (s *MemStore) Table(_ context.Context, tid string, n, t int) (*tournament.T
 	if err != nil {
 		return nil, nil, err
 	}
+	return mt.table(n, t)
+}
+
+// table is Table with the store locked.
+func (mt *memTournament) table(n, t int) (*tournament.Tournament, *tournament.Round, error) {
 	r, err := mt.round(n)
 	if err != nil {
 		return nil, nil, err
@@ -677,14 +683,22 @@ func (s *MemStore) AppendDeal(_ context.Context, k tournament.GameKey, seq int, 
 }
 
 // DealEntry reads what entering the next deal of a game needs.
-func (s *MemStore) DealEntry(ctx context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
-	t, r, err := s.Table(ctx, k.TournamentID, k.Round, k.Table)
+func (s *MemStore) DealEntry(_ context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
+	mt, err := s.lock(k.TournamentID)
+	defer s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	mt := s.tournaments[k.TournamentID]
+	return mt.dealEntry(k)
+}
+
+// dealEntry is DealEntry with the store locked. Its version is a hash of
+// what it read of the tournament, the round and the table.
+func (mt *memTournament) dealEntry(k tournament.GameKey) (*tournament.DealEntry, error) {
+	t, r, err := mt.table(k.Round, k.Table)
+	if err != nil {
+		return nil, err
+	}
 	e := &tournament.DealEntry{Tournament: t, Round: r, Deals: len(mt.deals[k]), HasResult: mt.hasResult(k)}
 	for _, d := range mt.deals[k] {
 		e.Corrected = e.Corrected || len(d.versions) > 1
@@ -692,7 +706,37 @@ func (s *MemStore) DealEntry(ctx context.Context, k tournament.GameKey) (*tourna
 	if e.Deals > 0 {
 		e.State = clone(mt.deals[k][e.Deals-1].state)
 	}
+	read, err := json.Marshal(struct {
+		T *tournament.Tournament
+		R *tournament.Round
+	}{t, r})
+	if err != nil {
+		return nil, err
+	}
+	e.Version = fmt.Sprintf("%x", sha256.Sum256(read))
 	return e, nil
+}
+
+// AppendWarmDeal stores deal seq of a game in progress under the entry
+// version its check was made with. The in-memory store keeps no
+// Idempotency-Keys: with a key still to be claimed it answers false, and
+// the service claims the key before it enters the deal the usual way.
+func (s *MemStore) AppendWarmDeal(ctx context.Context, k tournament.GameKey, seq int, version string, deal, state json.RawMessage, now time.Time) (bool, error) {
+	if tournament.KeyClaimFrom(ctx) != nil {
+		return false, nil
+	}
+	mt, err := s.lock(k.TournamentID)
+	defer s.mu.Unlock()
+	if err != nil {
+		return false, nil
+	}
+	e, err := mt.dealEntry(k)
+	if err != nil || e.Version != version || e.Deals != seq || e.HasResult || e.Corrected || e.Round.TimeCalled || e.Round.Status != tournament.RoundOpen {
+		return false, nil
+	}
+	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(deal), Version: 1, At: now.UTC()}},
+		state: clone(state)})
+	return true, nil
 }
 
 // AppendNextDeal stores deal seq of a game in progress that it does not

@@ -44,6 +44,12 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // draw's search short with it, as a loaded machine does.
 func WithSeatingClock(now func() time.Time) Option { return func(s *Service) { s.seatClock = now } }
 
+// WithWarmGames(false) makes every deal of a game entered deal by deal
+// read the game's entry first (two round trips with an Idempotency-Key),
+// as before the warm games (deal_warm.go) stored the next deal in one;
+// benchmarks set the two side by side with it. On by default.
+func WithWarmGames(on bool) Option { return func(s *Service) { s.warm.off = !on } }
+
 // WithRand makes the service draw secrets, IDs and seeds from r.
 func WithRand(r io.Reader) Option { return func(s *Service) { s.rand = r } }
 

@@ -39,12 +39,15 @@ func BenchmarkAppendDeal(b *testing.B) {
 // stores the answer in statements of their own, as the API did before
 // (4 round trips for a deal that does not end its game); WithTheDeal hands
 // the claim to the store (tournament.KeyClaim), which claims the key in
-// the batch of its first read and stores the answer with the deal (2).
+// the batch of its first read and stores the answer with the deal (2);
+// Warm is WithTheDeal with the service's warm games: a game's next deal is
+// checked against what was read for the deal before and stored with the
+// key's claim and answer in one statement (1; the first deal of a game 2).
 func BenchmarkAppendDealKeyed(b *testing.B) {
 	answer := bytes.Repeat([]byte("a"), 300) // a sealed answer's size
-	for _, mode := range []string{"Separate", "WithTheDeal"} {
+	for _, mode := range []string{"Separate", "WithTheDeal", "Warm"} {
 		b.Run(mode, func(b *testing.B) {
-			e, jobs := appendDealJobs(b)
+			e, jobs := appendDealJobs(b, tournament.WithWarmGames(mode == "Warm"))
 			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
 			b.ResetTimer()
 			for i := range b.N {
@@ -87,8 +90,8 @@ type appendDealJob struct {
 
 // appendDealJobs simulates b.N deals of 20 games at each table of a
 // 400-player round, numbered as the tables send them.
-func appendDealJobs(b *testing.B) (*env, []appendDealJob) {
-	e := newEnv(b)
+func appendDealJobs(b *testing.B, opts ...tournament.Option) (*env, []appendDealJob) {
+	e := newEnv(b, opts...)
 	c, _ := e.mustTournament(b, tournament.NewTournament{Name: "Bench", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(20)}, 400)
 	tid := c.Tournament.ID
 	r := e.mustDraw(b, tid, 1)

@@ -30,14 +30,14 @@ type env struct {
 	ctx   context.Context
 }
 
-func newEnv(tb testing.TB) *env {
+func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	tb.Helper()
 	pool := dbtest.New(tb)
 	store := postgres.NewStore(pool)
 	var ticks atomic.Int64 // a clock that moves a second at each reading
-	svc := tournament.NewService(store,
+	svc := tournament.NewService(store, append([]tournament.Option{
 		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
-		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3})))
+		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3}))}, opts...)...)
 	return &env{pool: pool, store: store, svc: svc, ctx: context.Background()}
 }
 

@@ -115,15 +115,10 @@ func (c *KeyClaim) SetAnswered() { c.answered.Store(true) }
 // it, build the answer to outcome, to be stored with the write.
 func prepareAnswer(ctx context.Context, outcome any) error {
 	c := OwnedKeyClaim(ctx)
-	if c == nil || c.Prepare == nil {
+	if c == nil {
 		return nil
 	}
-	a, err := c.Prepare(outcome)
-	if err != nil {
-		return err
-	}
-	c.Answer = a
-	return nil
+	return c.PrepareUnclaimed(outcome)
 }
 
 // PrepareUnclaimed has the claim build the answer to outcome before the

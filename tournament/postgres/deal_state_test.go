@@ -65,14 +65,7 @@ func TestDealFromRunningState(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %d deal %d: %v", g, i+1, err)
 			}
-			so := rec
-			so.Deals = rec.Deals[:i+1]
-			want := engine.CheckGame(&so, engine.GameOptions{InProgress: true})
-			if p.Deal != i+1 || !reflect.DeepEqual(*p.Result, want.Deals[i]) || !reflect.DeepEqual(p.Game.Scores, want.Scores) ||
-				(p.Final != nil) != want.GameOver {
-				t.Fatalf("game %d deal %d: answered deal %d %+v scores %v final %v; the whole game gives %+v scores %v over %v",
-					g, i+1, p.Deal, *p.Result, p.Game.Scores, p.Final != nil, want.Deals[i], want.Scores, want.GameOver)
-			}
+			checkDealAnswer(t, g, rec, i, p)
 			if reads := store.reads.Load() - before; i < len(rec.Deals)-1 && reads != 0 {
 				t.Fatalf("game %d deal %d of %d read the earlier deals %d time(s)", g, i+1, len(rec.Deals), reads)
 			}
@@ -127,5 +120,20 @@ func TestDealFromRunningState(t *testing.T) {
 	if logged != deals || withState != 0 || stated == 0 {
 		t.Errorf("%d deals (%d with a state), %d audit entries of deals (%d with the state); want an entry per deal, none with the state",
 			deals, stated, logged, withState)
+	}
+}
+
+// checkDealAnswer fails t unless p, the answer to deal i (0-based) of
+// game g, is what the engine gives that deal in rec's first i+1 deals
+// checked whole.
+func checkDealAnswer(t *testing.T, g int, rec engine.GameRecord, i int, p *tournament.DealProgress) {
+	t.Helper()
+	so := rec
+	so.Deals = rec.Deals[:i+1]
+	want := engine.CheckGame(&so, engine.GameOptions{InProgress: true})
+	if p.Deal != i+1 || !reflect.DeepEqual(*p.Result, want.Deals[i]) || !reflect.DeepEqual(p.Game.Scores, want.Scores) ||
+		(p.Final != nil) != want.GameOver {
+		t.Fatalf("game %d deal %d: answered deal %d %+v scores %v final %v; the whole game gives %+v scores %v over %v",
+			g, i+1, p.Deal, *p.Result, p.Game.Scores, p.Final != nil, want.Deals[i], want.Scores, want.GameOver)
 	}
 }

@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
-	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -52,17 +51,6 @@ func TestWarmDeals(t *testing.T) {
 	one, two := &entryReads{Store: e.store}, &entryReads{Store: e.store}
 	svcs := []*tournament.Service{tournament.NewService(one), tournament.NewService(two)}
 
-	check := func(g int, rec engine.GameRecord, i int, p *tournament.DealProgress) {
-		t.Helper()
-		so := rec
-		so.Deals = rec.Deals[:i+1]
-		want := engine.CheckGame(&so, engine.GameOptions{InProgress: true})
-		if p.Deal != i+1 || !reflect.DeepEqual(*p.Result, want.Deals[i]) || !reflect.DeepEqual(p.Game.Scores, want.Scores) ||
-			(p.Final != nil) != want.GameOver {
-			t.Fatalf("game %d deal %d: answered deal %d %+v scores %v final %v; the whole game gives %+v scores %v over %v",
-				g, i+1, p.Deal, *p.Result, p.Game.Scores, p.Final != nil, want.Deals[i], want.Scores, want.GameOver)
-		}
-	}
 	for g := 1; g <= 2; g++ {
 		tb := r.Tables[g%2]
 		var rec engine.GameRecord
@@ -85,7 +73,7 @@ func TestWarmDeals(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %d deal %d: %v", g, i+1, err)
 			}
-			check(g, rec, i, p)
+			checkDealAnswer(t, g, rec, i, p)
 		}
 		last := len(rec.Deals) - 1 // the last deal is checked with the whole game
 		if g == 1 {

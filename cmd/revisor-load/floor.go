@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -22,7 +23,7 @@ type floorConfig struct {
 	trips, clients        int
 	dealsPerGame, maxReqs int
 	bodySize, serverPID   int
-	duration              time.Duration
+	duration, pace        time.Duration
 }
 
 func parseFloor(args []string, out io.Writer) (*floorConfig, error) {
@@ -37,6 +38,8 @@ func parseFloor(args []string, out io.Writer) (*floorConfig, error) {
 	fs.IntVar(&c.maxReqs, "max", 0, "stop after this many deals (0: only --duration stops)")
 	fs.IntVar(&c.bodySize, "body-size", 1024, "bytes of JSON in each deal's body (a full deal's record is about 1 KB)")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "stop after this long")
+	fs.DurationVar(&c.pace, "pace", 0, "each table waits a random 0.5-1.5 times this between its deals, as "+
+		"revisor-load --players --pace does (e.g. 3s); 0 sends each deal as soon as the one before is answered")
 	fs.IntVar(&c.serverPID, "server-pid", 0, "the floor server's process, for its CPU time per request (Linux)")
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -45,14 +48,14 @@ func parseFloor(args []string, out io.Writer) (*floorConfig, error) {
 	case c.trips != 1 && c.trips != 2:
 		return nil, fmt.Errorf("%w: --round-trips is 1 or 2", errUsage)
 	case c.clients < 1 || c.clients > 1000, c.dealsPerGame < 1, c.maxReqs < 0, c.bodySize < 32 || c.bodySize > 60000,
-		c.duration <= 0 || c.duration > 30*time.Minute:
-		return nil, fmt.Errorf("%w: clients 1-1000, deals-per-game ≥ 1, max ≥ 0, body-size 32-60000, duration up to 30m", errUsage)
+		c.duration <= 0 || c.duration > 30*time.Minute, c.pace < 0:
+		return nil, fmt.Errorf("%w: clients 1-1000, deals-per-game ≥ 1, max ≥ 0, body-size 32-60000, duration up to 30m, pace ≥ 0", errUsage)
 	}
 	return c, checkLoopback(c.url)
 }
 
 // runFloorLoad has --clients tables send deals to the floor server back to
-// back, each with its Idempotency-Key, over kept-alive connections, and
+// back (or --pace apart), each with its Idempotency-Key, over kept-alive connections, and
 // prints what they saw as the tournament mode does (an endpoint line
 // "deal": requests, per second, percentiles, statuses) with the server's
 // CPU time per request.
@@ -67,8 +70,12 @@ func runFloorLoad(ctx context.Context, args []string, stdout io.Writer) error {
 		MaxIdleConns: cfg.clients + 4, MaxIdleConnsPerHost: cfg.clients + 4}}
 	body := floorBody(cfg.bodySize)
 	stats := loadgen.NewStats()
-	fmt.Fprintf(stdout, "floor: %d client(s), %d round trip(s) per deal, %d-byte bodies; %s; load average before: %s\n",
-		cfg.clients, cfg.trips, len(body), machine(), loadAverage())
+	mode := "back to back"
+	if cfg.pace > 0 {
+		mode = "paced " + cfg.pace.String()
+	}
+	fmt.Fprintf(stdout, "floor: %d client(s) %s, %d round trip(s) per deal, %d-byte bodies; %s; load average before: %s\n",
+		cfg.clients, mode, cfg.trips, len(body), machine(), loadAverage())
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
 	budget := make(chan struct{}, max(cfg.maxReqs, 1))
@@ -80,7 +87,8 @@ func runFloorLoad(ctx context.Context, args []string, stdout io.Writer) error {
 	var wg sync.WaitGroup
 	for table := 1; table <= cfg.clients; table++ {
 		wg.Go(func() {
-			for n := 0; ctx.Err() == nil; n++ {
+			pick := mrand.New(mrand.NewPCG(uint64(table), 7))
+			for n := 0; ctx.Err() == nil && loadgen.Pace(ctx, pick, cfg.pace, n == 0); n++ {
 				if cfg.maxReqs > 0 {
 					select {
 					case <-budget:

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,6 +79,20 @@ func TestFloor(t *testing.T) {
 	}
 }
 
+// TestFloorPaced: with --pace a table waits between its deals as in the
+// tournament mode, at least half the pace after its first.
+func TestFloorPaced(t *testing.T) {
+	const pace = 40 * time.Millisecond
+	url, _ := startFloorServer(t)
+	var out bytes.Buffer
+	start := time.Now()
+	err := run(context.Background(), []string{"floor", "--url", url, "--clients", "1", "--max", "6", "--pace", pace.String()},
+		mapEnv{}.get, &out)
+	if elapsed, least := time.Since(start), 5*pace/2; err != nil || elapsed < least || !strings.Contains(out.String(), "paced 40ms") {
+		t.Errorf("floor --pace %s: %v after %s, want 6 deals in at least %s\n%s", pace, err, elapsed, least, out.String())
+	}
+}
+
 // TestFloorRefusesRepeats: a key or a deal sent again is refused (409),
 // in both variants, as the first entry was stored.
 func TestFloorRefusesRepeats(t *testing.T) {
@@ -109,6 +124,7 @@ func TestFloorFlags(t *testing.T) {
 		{"floor", "--round-trips", "3"},
 		{"floor", "--clients", "0"},
 		{"floor", "--body-size", "8"},
+		{"floor", "--pace", "-1s"},
 		{"floor", "--url", "http://10.0.0.1:8090"},
 		{"floor-server"},
 		{"floor-server", "--database-url", "postgres://x", "--addr", "0.0.0.0:8090"},

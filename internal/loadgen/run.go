@@ -334,14 +334,22 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 // random 0.5 to 1.5 times the pace, or 0 to 1 times it before the table's
 // first deal. False when ctx ended first.
 func (r *runner) pace(ctx context.Context, pick *rand.Rand, first bool) bool {
-	if r.cfg.Pace <= 0 {
+	return Pace(ctx, pick, r.cfg.Pace, first)
+}
+
+// Pace waits as a table playing its next deal would: a random (pick) 0.5
+// to 1.5 times pace, or 0 to 1 times it before the table's first deal, so
+// that tables do not start in step. Nothing when pace is 0; false when ctx
+// ended first.
+func Pace(ctx context.Context, pick *rand.Rand, pace time.Duration, first bool) bool {
+	if pace <= 0 {
 		return true
 	}
 	f := 0.5 + pick.Float64()
 	if first {
 		f = pick.Float64()
 	}
-	t := time.NewTimer(time.Duration(f * float64(r.cfg.Pace)))
+	t := time.NewTimer(time.Duration(f * float64(pace)))
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -25,7 +25,9 @@
 #      with PUT) at 1 and $CLIENTS clients, set against pgbench's rate as
 #      the deals are (issue 17: a game submission likewise);
 # each with uptime (the load average) beside it, the server's CPU time per
-# deal and its resident memory, and the statements the database ran most.
+# deal and its resident memory, and the statements the database ran most
+# (pg_stat_statements) and the time its trigger functions took (the audit
+# log's entry, NOTIFY; track_functions).
 #
 # Usage: scripts/scale/run.sh            (about 5-10 minutes on 2 cores)
 # Environment: PLAYERS (1000), CLIENTS (16), SWEEP ("1 2 4 8 16 32"),
@@ -46,7 +48,7 @@ PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 PACE=${PACE:-3s}
 GAMES=${GAMES:-1000}
 export REVISOR_PG_PORT=${REVISOR_PG_PORT:-55499}
-export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements"
+export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements -c track_functions=pl"
 
 work=$(mktemp -d /tmp/revisor-scale-XXXXXX)
 chmod 755 "$work"
@@ -194,7 +196,7 @@ if [ -n "${PPROF_DIR:-}" ]; then
   curl -fsS -o "$PPROF_DIR/cpu.pb" "http://127.0.0.1:$pprof_port/debug/pprof/profile?seconds=15" &
   prof_pid=$!
 fi
-psql "$revisor_url" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+psql "$revisor_url" -qAtc "SELECT pg_stat_statements_reset(), pg_stat_reset()" >/dev/null
 since=$(psql "$revisor_url" -qAtc "SELECT now()")
 sample_pages "$since" "$work/pages-busy.txt" &
 sampler_pid=$!
@@ -211,6 +213,9 @@ fi
 echo "-- the database's statements of that run, most called first (pg_stat_statements)"
 psql "$revisor_url" -qAt -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms,
   left(regexp_replace(query, '\s+', ' ', 'g'), 100) FROM pg_stat_statements ORDER BY calls DESC LIMIT 12"
+echo "-- the triggers' functions of that run (pg_stat_user_functions: the audit log's entry, the live updates' NOTIFY)"
+psql "$revisor_url" -qAt -F ' | ' -c "SELECT funcname, calls, round((self_time / nullif(calls, 0))::numeric, 3) AS mean_self_ms,
+  round(self_time::numeric, 1) AS total_ms FROM pg_stat_user_functions ORDER BY self_time DESC LIMIT 6"
 up
 echo "-- page renders (public pages of that tournament; seconds from curl): while its deals arrived, and with none arriving"
 tid=$(cat "$work/pages-busy.txt.tid" 2>/dev/null || true)

@@ -21,6 +21,7 @@
 #      (overview, standings, seating) are fetched over and over, and their
 #      render time percentiles set beside the same pages fetched with no
 #      results arriving (issue 17: page renders stay under their p99);
+#      the floor is paced alike after Revisor's paced run;
 #   6. whole-game submissions (revisor-load's game mode: score sheets sent
 #      with PUT) at 1 and $CLIENTS clients, set against pgbench's rate as
 #      the deals are (issue 17: a game submission likewise);
@@ -114,9 +115,7 @@ for trips in 2 1; do
     up
   done
 done
-kill "$floor_pid" 2>/dev/null || true
-wait "$floor_pid" 2>/dev/null || true
-floor_pid=""
+# The floor server stays up, idle (it costs no CPU then), for step 5's paced run.
 
 admin=scale-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 port=${REVISOR_SCALE_PORT:-$(freeport)}
@@ -231,6 +230,10 @@ up
 echo "-- paced: each table waits 0.5-1.5 x $PACE between its deals"
 load --players 400 --clients 100 --rounds 1 --games-per-round 1 --sheet-share 1 --pace "$PACE" --duration 10m --seed 12 |
   grep -E '^(endpoint|deal|confirm) |acknowledged|load average|CPU time'
+up
+echo "-- the floor paced alike (100 clients, two round trips, 30s): a server that sleeps between requests pays each one's wake-up"
+"$work/revisor-load" floor --url "http://127.0.0.1:$floor_port" --clients 100 --pace "$PACE" --duration 30s \
+  --server-pid "$floor_pid" | grep -E '^deal |^floor: .*(deals in|CPU time)'
 up
 
 echo "== 6. whole-game submissions: revisor-load's game mode (score sheets with PUT), $GAMES games, 1 and $CLIENTS clients"

@@ -31,8 +31,8 @@ func parseFloor(args []string, out io.Writer) (*floorConfig, error) {
 	fs.SetOutput(out)
 	c := &floorConfig{}
 	fs.StringVar(&c.url, "url", "http://127.0.0.1:8090", "the floor server (revisor-load floor-server; loopback only)")
-	fs.IntVar(&c.trips, "round-trips", 2, "round trips to the database per deal: 2 as Revisor's deal path "+
-		"(the key's claim and the game's read in a batch, then the deal), or 1 (key and deal in one statement)")
+	fs.IntVar(&c.trips, "round-trips", 2, "round trips to the database per deal: 2 as Revisor's first deal of a game "+
+		"(the key's claim and the game's read in a batch, then the deal), or 1 as its next deals (warm games: deal and key in one statement)")
 	fs.IntVar(&c.clients, "clients", 1, "concurrent clients, each a table sending its deals back to back")
 	fs.IntVar(&c.dealsPerGame, "deals-per-game", 10, "deals of a game before the table starts the next")
 	fs.IntVar(&c.maxReqs, "max", 0, "stop after this many deals (0: only --duration stops)")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -35,11 +36,13 @@ const floorSchemaSQL = `
 		seq int NOT NULL, deal jsonb NOT NULL, state jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
 		PRIMARY KEY (run, table_no, game, seq))`
 
-// The two round trips, as Revisor's deal path makes them. The first is a
-// batch in one implicit transaction committed without waiting for the disk:
-// the key's claim and the read of the game (the number of its deals and the
-// running state kept with the last). The second stores the deal and, in
-// the same statement, the answer under the key, committed synchronously.
+// The two round trips, as Revisor's deal path makes them for the first
+// deal of a game a process enters (tournament/postgres DealEntry, then
+// AppendNextDeal). The first is a batch in one implicit transaction
+// committed without waiting for the disk: the key's claim and the read of
+// the game (the number of its deals and the running state kept with the
+// last). The second stores the deal and, in the same statement, the answer
+// under the key, committed synchronously.
 const (
 	floorAsyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true)`
 	floorClaimSQL       = `WITH ins AS (
@@ -57,14 +60,21 @@ const (
 		SELECT EXISTS (SELECT 1 FROM ins), EXISTS (SELECT 1 FROM ans)`
 )
 
-// floorOneTripSQL is the one round trip variant: the key (with its answer)
-// and the deal inserted by one statement, committed synchronously.
-const floorOneTripSQL = `WITH cl AS (
-		INSERT INTO floor_keys (scope, key, fingerprint, response) VALUES ($1, $7, $8, $9)
-		ON CONFLICT DO NOTHING RETURNING 1
+// floorOneTripSQL is the one round trip variant, as Revisor's deal path
+// makes it for a game's next deal in the process that entered the one
+// before (warm games, Store.AppendWarmDeal): the deal inserted only after
+// the one before it, and the key with its answer only with the deal, in
+// one statement committed synchronously. A deal number or key already
+// taken is a unique violation, which undoes the whole statement.
+const floorOneTripSQL = `WITH g AS (
+		SELECT 1 WHERE $4::int = 1 OR EXISTS (SELECT 1 FROM floor_deals d
+			WHERE d.run = $1 AND d.table_no = $2 AND d.game = $3 AND d.seq = $4::int - 1)
 	), ins AS (
-		INSERT INTO floor_deals (run, table_no, game, seq, deal, state) SELECT $1, $2, $3, $4, $5, $6 FROM cl
-		ON CONFLICT DO NOTHING RETURNING 1
+		INSERT INTO floor_deals (run, table_no, game, seq, deal, state) SELECT $1, $2, $3, $4, $5, $6 FROM g
+		RETURNING 1
+	), claim AS (
+		INSERT INTO floor_keys (scope, key, fingerprint, response) SELECT $1, $7, $8, $9 FROM ins
+		RETURNING 1
 	)
 	SELECT EXISTS (SELECT 1 FROM ins)`
 
@@ -162,6 +172,9 @@ func (f *floorHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "one":
 		err = f.pool.QueryRow(r.Context(), floorOneTripSQL, d.run, d.table, d.game, d.seq, d.body, state,
 			d.key, d.fingerprint, answer).Scan(&inserted)
+		if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			err = nil // the deal's number or the key was taken: nothing written
+		}
 	case "two":
 		inserted, err = f.twoTrips(r.Context(), d, state, answer)
 	default:

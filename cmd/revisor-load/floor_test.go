@@ -101,7 +101,8 @@ func TestFloorRefusesRepeats(t *testing.T) {
 		trips, key, deal string
 		want             int
 	}{
-		{"one", "k1", "1", 201}, {"one", "k1", "2", 409}, {"one", "k2", "1", 409},
+		{"one", "k1", "1", 201}, {"one", "k1", "2", 409}, {"one", "k2", "1", 409}, {"one", "k5", "3", 409},
+		{"one", "k6", "2", 201},
 		{"two", "k1", "1", 201}, {"two", "k1", "2", 409}, {"two", "k2", "1", 409}, {"two", "k3", "3", 409},
 		{"three", "k4", "1", 404},
 	} {

@@ -6,7 +6,7 @@
 #      clients: the database's own limit;
 #   2. the floor: a bare net/http + pgx server (revisor-load floor-server)
 #      making a deal's round trips to the same cluster, two as Revisor's
-#      deal path and one, loaded like Revisor (revisor-load floor) with 1
+#      first deal of a game and one as its next deals (warm games), loaded like Revisor (revisor-load floor) with 1
 #      and $CLIENTS clients: what the platform alone allows;
 #   3. a whole Chicago-SM tournament of $PLAYERS players played end to end
 #      through the HTTP API, deal by deal, by $CLIENTS concurrent tables;

@@ -99,3 +99,55 @@ func TestAuditInSameTransaction(t *testing.T) {
 		t.Errorf("first entry = %+v, %v; want the tournament created by the admin", sys, err)
 	}
 }
+
+// TestDealAuditEntry: a deal's entry, written by its own trigger
+// (migration 000300), is the entry the generic audit function writes for
+// any other row: the same actor, kind, subject, operation, place, players
+// and images, with the deal as stored but without its running state. A
+// deal without an actor is refused as every other write.
+func TestDealAuditEntry(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: r.Tables[0].Number, Game: 1}
+	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleTable, Token: "table:1", Reason: "entered"})
+	closed := func(*tournament.Round) error { return nil }
+	if err := e.store.AppendNextDeal(ctx, k, 0, []byte(`{"sheet":{"x":[2,0]}}`), []byte(`{"deals":1}`), t0, closed); err != nil {
+		t.Fatal(err)
+	}
+	// The same insert audited by the generic function, for comparison.
+	for _, q := range []string{`ALTER TABLE game_deals DISABLE TRIGGER revisor_audit_insert`,
+		`CREATE TRIGGER generic_insert AFTER INSERT ON game_deals FOR EACH ROW EXECUTE FUNCTION revisor_audit()`} {
+		if _, err := e.pool.Exec(e.ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.store.AppendNextDeal(ctx, k, 1, []byte(`{"sheet":{"x":[2,0]}}`), []byte(`{"deals":2}`), t0, closed); err != nil {
+		t.Fatal(err)
+	}
+	var same, asStored bool
+	var n int
+	err := e.pool.QueryRow(e.ctx, `SELECT count(*),
+		bool_and(row(a.tournament_id, a.actor_role, a.actor_token, a.reason, a.kind, a.subject, a.operation, a.round, a.table_no, a.players, a.before)
+			IS NOT DISTINCT FROM row(g.tournament_id, g.actor_role, g.actor_token, g.reason, g.kind, g.subject, g.operation, g.round, g.table_no, g.players, g.before)
+			AND a.after - 'seq' = g.after - 'seq'),
+		bool_and(a.after = (SELECT to_jsonb(d) - 'state' FROM game_deals d WHERE d.tournament_id = $1 AND d.seq = 0)
+			AND g.after = (SELECT to_jsonb(d) - 'state' FROM game_deals d WHERE d.tournament_id = $1 AND d.seq = 1))
+		FROM audit_log a, audit_log g
+		WHERE a.tournament_id = $1 AND g.tournament_id = $1 AND a.subject = 'game_deals' AND g.subject = 'game_deals'
+			AND (a.after->>'seq')::int = 0 AND (g.after->>'seq')::int = 1`, tid).Scan(&n, &same, &asStored)
+	if err != nil || n != 1 || !same || !asStored {
+		t.Errorf("deal entries: %d pair(s), the same as the generic function's %v, the deal as stored without its state %v (%v); want 1, true, true",
+			n, same, asStored, err)
+	}
+	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "deal", Limit: 10})
+	if err != nil || len(es) != 2 || es[0].Role != "table" || es[0].Token != "table:1" || es[0].Reason != "entered" || es[0].Before != nil {
+		t.Errorf("deal entries = %+v, %v; want 2, the first by table:1 with its reason", es, err)
+	}
+	_, err = e.pool.Exec(e.ctx, `INSERT INTO game_deals (tournament_id, round, table_no, game, seq, deal, created_at)
+		VALUES ($1, 1, $2, 1, 2, '{}', now())`, tid, k.Table)
+	if code := pgCode(err); code != "42501" {
+		t.Errorf("a deal without an actor: %v (code %q), want refused with 42501", err, code)
+	}
+}

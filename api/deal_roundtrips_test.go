@@ -181,8 +181,24 @@ func TestDealRoundTrips(t *testing.T) {
 		t.Errorf("%d deals stored (%v), want %d", entered, err, deals+2)
 	}
 
+	// A confirmation of the game in progress is refused, and the refusal
+	// is remembered under its key (replayed after the game ends too).
+	confirmPath := gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations"
+	confirm := func(key, player string) (*http.Response, []byte, int64) {
+		t.Helper()
+		before := trips.n.Load()
+		resp, body := s.do(t, request{method: "POST", path: confirmPath, contentType: "application/json",
+			body:   strings.NewReader(fmt.Sprintf(`{"player":%q}`, player)),
+			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
+		return resp, body, trips.n.Load() - before
+	}
+	early, earlyBody, _ := confirm("confirm-early", tb.Players[0])
+	wantProblem(t, "confirming the game in progress", early, earlyBody, http.StatusConflict, "game_not_finished")
+
 	// The game ends (17 points a deal for one player); then every player
-	// confirms, each confirmation in at most maxConfirmRoundTrips.
+	// confirms, each confirmation in at most maxConfirmRoundTrips, its
+	// answer committed with it: sent again under its key, it is replayed
+	// in one round trip (the claim's).
 	for n := deals + 3; ; n++ {
 		var d tDeal
 		resp, body, _ := send(fmt.Sprintf("deal-%d", n), n, line(tb.Players[0], 6, 6))
@@ -193,13 +209,18 @@ func TestDealRoundTrips(t *testing.T) {
 			break
 		}
 	}
+	again, againBody, _ = confirm("confirm-early", tb.Players[0])
+	if again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(earlyBody) {
+		t.Errorf("the early confirmation again = replayed %q %s, want the refusal replayed: %s", again.Header.Get("Idempotent-Replayed"), againBody, earlyBody)
+	}
+	resp, body, _ = confirm("confirm-stranger", "nobody")
+	wantProblem(t, "a player not at the table confirms", resp, body, http.StatusUnprocessableEntity, "player_not_at_table")
+	if again, againBody, _ := confirm("confirm-stranger", "nobody"); again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+		t.Errorf("the stranger's confirmation again = replayed %q %s, want the refusal replayed", again.Header.Get("Idempotent-Replayed"), againBody)
+	}
 	conns := pool.Stat().NewConnsCount()
 	for i, p := range tb.Players {
-		before := trips.n.Load()
-		resp, body := s.do(t, request{method: "POST", path: gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations", contentType: "application/json",
-			body:   strings.NewReader(fmt.Sprintf(`{"player":%q}`, p)),
-			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": "confirm-" + p}})
-		cost := trips.n.Load() - before
+		resp, body, cost := confirm("confirm-"+p, p)
 		var c tConfirmed
 		if resp.StatusCode != http.StatusCreated || json.Unmarshal(body, &c) != nil || len(c.Confirmations) != i+1 || c.Confirmed != (i == 3) {
 			t.Fatalf("%s confirms = %d %s, want 201 with %d confirmations", p, resp.StatusCode, body, i+1)
@@ -210,18 +231,48 @@ func TestDealRoundTrips(t *testing.T) {
 		if i == 3 {
 			t.Logf("a confirmation: %d round trips", cost)
 		}
+		again, againBody, cost := confirm("confirm-"+p, p)
+		if again.StatusCode != http.StatusCreated || again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+			t.Fatalf("%s's confirmation again = %d %s replayed %q, want the first answer replayed: %s", p, again.StatusCode, againBody,
+				again.Header.Get("Idempotent-Replayed"), body)
+		}
+		if cost > 1 {
+			t.Errorf("%s's confirmation replayed in %d round trips, want 1 (the claim's)", p, cost)
+		}
 	}
 	// A confirmation's connection goes back to the pool out of its
 	// transaction: none is closed and opened again.
 	if n := pool.Stat().NewConnsCount() - conns; n != 0 {
-		t.Errorf("4 confirmations opened %d new connections, want none", n)
+		t.Errorf("the confirmations opened %d new connections, want none", n)
+	}
+	// A player who confirmed before confirms again under a new key: 200,
+	// the answer stored with the (empty) write and replayed; the key with
+	// another player is refused.
+	p := tb.Players[1]
+	resp, body, cost = confirm("confirm-again", p)
+	var c tConfirmed
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &c) != nil || len(c.Confirmations) != 4 || !c.Confirmed {
+		t.Fatalf("%s confirms again = %d %s, want 200 with the 4 confirmations", p, resp.StatusCode, body)
+	}
+	if cost > maxConfirmRoundTrips {
+		t.Errorf("%s's second confirmation took %d round trips, want at most %d", p, cost, maxConfirmRoundTrips)
+	}
+	if again, againBody, _ := confirm("confirm-again", p); again.StatusCode != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+		t.Errorf("%s's second confirmation again = %d %s replayed %q, want the first answer replayed", p, again.StatusCode, againBody, again.Header.Get("Idempotent-Replayed"))
+	}
+	resp, body, _ = confirm("confirm-again", tb.Players[2])
+	wantProblem(t, "the key of a confirmation with another player", resp, body, http.StatusUnprocessableEntity, "idempotency_key_reused")
+	var confirmations int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM game_confirmations WHERE tournament_id = $1`, tt.ID).Scan(&confirmations); err != nil || confirmations != 4 {
+		t.Errorf("%d confirmations stored (%v), want 4 (each once)", confirmations, err)
 	}
 }
 
 // maxConfirmRoundTrips is what a confirmation with an Idempotency-Key may
-// cost: the key's claim, the table's read, the transaction's start with
-// its lock and the read of the result and its confirmations (one batch),
-// the insert with the commit (one batch), storing the answer. It was 11
-// when the confirmation read the game's deals and results in statements of
-// their own.
-const maxConfirmRoundTrips = 5
+// cost: the key's claim with the table's read (one batch), the
+// transaction's start with its lock and the read of the result and its
+// confirmations (one batch), the insert with the answer and the commit
+// (one batch). It was 5 while the key was claimed and its answer stored in
+// round trips of their own, and 11 when the confirmation read the game's
+// deals and results in statements of their own.
+const maxConfirmRoundTrips = 3

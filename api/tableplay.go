@@ -20,7 +20,8 @@ func (s *Server) tablePlayRoutes(g *echo.Group) {
 	table := s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin)
 	g.GET(game+"/deals", s.listDeals, s.require(tournament.RolePublic))
 	g.PUT(game+"/deals/:d", s.correctDeal, table)
-	g.POST(game+"/confirmations", s.confirmGame, table)
+	confirm := g.POST(game+"/confirmations", s.confirmGame, table)
+	s.storeClaims[confirm.Path] = true // the store claims the key and stores the answer (issue 17)
 	g.GET("/tournaments/:tid/rounds/:n/room", s.getRoom, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
@@ -162,14 +163,31 @@ func (s *Server) confirmGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if kc := keyClaimOf(c); kc != nil {
+		// The answer is known before the confirmation is stored (under the
+		// game's lock): it commits with it (tournament.KeyClaim).
+		kc.Prepare = func(outcome any) ([]byte, error) {
+			res := outcome.(*tournament.Confirmed)
+			return prepareAnswer(c, kc.Key, confirmStatus(res), toConfirmedJSON(res))
+		}
+	}
 	res, err := svc.ConfirmGame(c.Request().Context(), actorOf(c), k, req.Player)
 	if err != nil {
 		return err
 	}
-	status := http.StatusCreated
-	if !res.Created {
-		status = http.StatusOK
+	return c.JSON(confirmStatus(res), toConfirmedJSON(res))
+}
+
+// confirmStatus is the status of the answer to a confirmation: 201 when
+// it was stored, 200 when the player had confirmed before.
+func confirmStatus(res *tournament.Confirmed) int {
+	if res.Created {
+		return http.StatusCreated
 	}
-	return c.JSON(status, confirmedJSON{Player: res.Confirmation.Player, ResultID: strconv.FormatInt(res.Game.Result.ID, 10),
-		ConfirmedAt: res.Confirmation.At, Confirmations: toConfirmations(res.Game.Confirmations), Confirmed: res.Confirmed})
+	return http.StatusOK
+}
+
+func toConfirmedJSON(res *tournament.Confirmed) confirmedJSON {
+	return confirmedJSON{Player: res.Confirmation.Player, ResultID: strconv.FormatInt(res.Game.Result.ID, 10),
+		ConfirmedAt: res.Confirmation.At, Confirmations: toConfirmations(res.Game.Confirmations), Confirmed: res.Confirmed}
 }

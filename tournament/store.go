@@ -80,7 +80,9 @@ type Store interface {
 	// Round returns round n and its tables.
 	Round(ctx context.Context, tid string, n int) (*Round, error)
 	// Table returns the tournament and round n holding only its table t:
-	// what a game submission needs, in one read.
+	// what a game submission needs, in one read. When the context carries
+	// an Idempotency-Key still to be claimed (KeyClaim: a confirmation's),
+	// a store may claim it with the read, as DealEntry does.
 	Table(ctx context.Context, tid string, n, t int) (*Tournament, *Round, error)
 	// CloseRound closes round n with the change decide makes from the state.
 	CloseRound(ctx context.Context, tid string, n int, now time.Time, decide func(*State) (*RoundChange, error)) (*RoundChange, error)
@@ -154,7 +156,11 @@ type Store interface {
 	// The game check sees and the one returned hold only what a
 	// confirmation needs (issue 17): the effective result without its
 	// record and engine result (Record and Result nil), and that result's
-	// confirmations; no deals.
+	// confirmations; no deals. When the request owns an Idempotency-Key
+	// and check prepared its answer (KeyClaim.Answer, made from the game
+	// check sees, under the lock), a store may commit the answer with the
+	// confirmation, when the insert went as that read foretold, and mark
+	// the claim answered.
 	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, check func(*TableGame) error) (*TableGame, bool, error)
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.

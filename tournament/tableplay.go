@@ -53,11 +53,17 @@ func (g *TableGame) ConfirmedBy(players []string) bool {
 		return false
 	}
 	for _, p := range players {
-		if !slices.ContainsFunc(g.Confirmations, func(c Confirmation) bool { return c.Player == p }) {
+		if !g.HasConfirmed(p) {
 			return false
 		}
 	}
 	return true
+}
+
+// HasConfirmed reports whether player has confirmed the game's effective
+// result.
+func (g *TableGame) HasConfirmed(player string) bool {
+	return slices.ContainsFunc(g.Confirmations, func(c Confirmation) bool { return c.Player == player })
 }
 
 // NeedsConfirmation reports whether the game's result waits for its
@@ -238,7 +244,11 @@ type Confirmed struct {
 
 // ConfirmGame records that player confirms the effective result of a
 // finished game, for the table's code (or the organizer). A player who is
-// not at the table is refused (422); confirming again is harmless.
+// not at the table is refused (422); confirming again is harmless. With
+// an Idempotency-Key (KeyClaim), the store claims it with the table's read
+// (or Ensure does, before any write), and the answer, known once the game
+// is read under its lock, is prepared before the confirmation is stored,
+// to be stored with it.
 func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
@@ -251,6 +261,9 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	if err != nil {
 		return nil, err
 	}
+	if err := Ensure(ctx); err != nil {
+		return nil, err
+	}
 	if !slices.Contains(tb.Players, player) {
 		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
@@ -259,18 +272,32 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 		if g.Result == nil {
 			return Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}
-		return nil
+		// The answer as it will be: under the game's lock, the player's
+		// confirmation is new unless the read holds it.
+		next, created := *g, !g.HasConfirmed(player)
+		if created {
+			x := c
+			x.ResultID, x.At = g.Result.ID, x.At.UTC()
+			next.Confirmations = append(slices.Clip(g.Confirmations), x)
+		}
+		return prepareAnswer(ctx, confirmed(&next, created, tb.Present(k.Game), player))
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}
+	return confirmed(g, created, tb.Present(k.Game), player), nil
+}
+
+// confirmed is the answer to player's confirmation of g, whose players
+// are present.
+func confirmed(g *TableGame, created bool, present []string, player string) *Confirmed {
+	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(present)}
 	for _, x := range g.Confirmations {
 		if x.Player == player {
 			out.Confirmation = x
 		}
 	}
-	return out, nil
+	return out
 }
 
 // TableGame returns a game as it stands: its deals with their versions,

@@ -43,7 +43,7 @@ const dealEntrySQL = tableSelect + `,
 
 // DealEntry implements tournament.Store. When the context carries an
 // Idempotency-Key still to be claimed (tournament.KeyClaim), the claim and
-// the read go together, as one batch: one round trip.
+// the read go together, as one batch: one round trip (readClaiming).
 func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
 	var (
 		e     tournament.DealEntry
@@ -56,37 +56,10 @@ func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournamen
 		if version != nil {
 			e.Version = *version
 		}
-		return nil
+		return nil // err: the read's own error, after the claim's
 	}
-	args := []any{k.TournamentID, k.Round, k.Table, k.Game}
-	if c := tournament.KeyClaimFrom(ctx); c != nil {
-		var (
-			stored          []byte
-			retry           bool
-			claimErr, dbErr error
-		)
-		b := &pgx.Batch{}
-		// The batch is one implicit transaction, and its commit (the
-		// claim's) need not wait for the disk: a claim lost in a crash of
-		// the database only lets the retry claim again, and the deal's own
-		// commit, synchronous, flushes the claim's record before it.
-		b.Queue(asyncCommitSQL)
-		b.Queue(claimKeySQL, claimKeyArgs(c)...).QueryRow(func(row pgx.Row) error {
-			stored, retry, claimErr = claimOutcome(row, c)
-			return nil
-		})
-		b.Queue(dealEntrySQL, args...).QueryRow(scan)
-		if dbErr = s.pool.SendBatch(ctx, b).Close(); dbErr != nil {
-			return nil, MapError(dbErr, "idempotency key")
-		}
-		if retry {
-			stored, claimErr = claimKey(ctx, s.pool, c)
-		}
-		if err := c.Made(claimErr == nil && stored == nil, stored, claimErr); err != nil {
-			return nil, err
-		}
-	} else {
-		_ = scan(s.pool.QueryRow(ctx, dealEntrySQL, args...))
+	if cerr := s.readClaiming(ctx, dealEntrySQL, []any{k.TournamentID, k.Round, k.Table, k.Game}, scan); cerr != nil {
+		return nil, cerr
 	}
 	if err != nil {
 		return nil, err
@@ -95,6 +68,43 @@ func (s *Store) DealEntry(ctx context.Context, k tournament.GameKey) (*tournamen
 		e.State = state
 	}
 	return &e, nil
+}
+
+// readClaiming runs sql, a read of one row that scan scans (scan answers
+// nil: the read's own error is scan's to keep), in one round trip with the
+// claim of the Idempotency-Key the context carries when it is still to be
+// made (tournament.KeyClaim): one batch, one implicit transaction. It
+// answers the claim's error (the key answered before, reused with another
+// body or in use) or the batch's; the read's, when the claim stands, is
+// scan's.
+func (s *Store) readClaiming(ctx context.Context, sql string, args []any, scan func(pgx.Row) error) error {
+	c := tournament.KeyClaimFrom(ctx)
+	if c == nil {
+		return scan(s.pool.QueryRow(ctx, sql, args...))
+	}
+	var (
+		stored   []byte
+		retry    bool
+		claimErr error
+	)
+	b := &pgx.Batch{}
+	// The batch's commit (the claim's) need not wait for the disk: a claim
+	// lost in a crash of the database only lets the retry claim again, and
+	// the write's own commit, synchronous, flushes the claim's record
+	// before it.
+	b.Queue(asyncCommitSQL)
+	b.Queue(claimKeySQL, claimKeyArgs(c)...).QueryRow(func(row pgx.Row) error {
+		stored, retry, claimErr = claimOutcome(row, c)
+		return nil
+	})
+	b.Queue(sql, args...).QueryRow(scan)
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return MapError(err, "idempotency key")
+	}
+	if retry {
+		stored, claimErr = claimKey(ctx, s.pool, c)
+	}
+	return c.Made(claimErr == nil && stored == nil, stored, claimErr)
 }
 
 // appendNextDealParams is the number of appendNextDealSQL's own

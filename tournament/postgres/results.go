@@ -54,9 +54,24 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 }
 
 // Table returns the tournament, round n (with only table t) and table t,
-// in one query; not found when any of them does not exist.
+// in one query; not found when any of them does not exist. When the
+// context carries an Idempotency-Key still to be claimed
+// (tournament.KeyClaim: a confirmation's), the claim goes with the read,
+// as one batch (readClaiming).
 func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
-	return scanTable(s.pool.QueryRow(ctx, tableSQL, tid, n, t), n, t)
+	var (
+		tt  *tournament.Tournament
+		rd  *tournament.Round
+		err error
+	)
+	scan := func(row pgx.Row) error {
+		tt, rd, err = scanTable(row, n, t)
+		return nil // err: the read's own error, after the claim's
+	}
+	if cerr := s.readClaiming(ctx, tableSQL, []any{tid, n, t}, scan); cerr != nil {
+		return nil, nil, cerr
+	}
+	return tt, rd, err
 }
 
 // tableSelect reads the tournament $1, its round $2 and the round's table

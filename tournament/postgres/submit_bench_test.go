@@ -1,9 +1,13 @@
 package postgres_test
 
 import (
+	"bytes"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -50,24 +54,77 @@ func BenchmarkSubmitGame(b *testing.B) {
 // confirms once; past 400 confirmations they confirm again (nothing
 // stored, the same reads).
 func BenchmarkConfirmGame(b *testing.B) {
+	e, r := finishedGames(b)
+	b.ResetTimer()
+	for i := range b.N {
+		k, a, player := confirmJob(r, i)
+		if _, err := e.svc.ConfirmGame(e.ctx, a, k, player); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkConfirmGameKeyed is BenchmarkConfirmGame for confirmations sent
+// with an Idempotency-Key, as tables send them (issue 17), the store's
+// side of the API's claim and stored answer: Separate claims the key and
+// stores the answer in statements of their own, as the API did before (5
+// round trips); WithTheConfirmation hands the claim to the store
+// (tournament.KeyClaim), which claims the key in the batch of the table's
+// read and stores the answer in the confirmation's statement (3).
+func BenchmarkConfirmGameKeyed(b *testing.B) {
+	answer := bytes.Repeat([]byte("a"), 400) // a sealed answer's size
+	for _, mode := range []string{"Separate", "WithTheConfirmation"} {
+		b.Run(mode, func(b *testing.B) {
+			e, r := finishedGames(b)
+			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
+			b.ResetTimer()
+			for i := range b.N {
+				k, a, player := confirmJob(r, i)
+				scope, key, fp := "POST /confirmations", strconv.Itoa(i), []byte("fingerprint")
+				if mode == "Separate" {
+					if stored, err := idem.Claim(e.ctx, scope, key, fp); err != nil || stored != nil {
+						b.Fatal(stored, err)
+					}
+					if _, err := e.svc.ConfirmGame(e.ctx, a, k, player); err != nil {
+						b.Fatal(err)
+					}
+					if err := idem.Complete(e.ctx, scope, key, answer); err != nil {
+						b.Fatal(err)
+					}
+					continue
+				}
+				kc := idem.Defer(scope, key, fp)
+				kc.Prepare = func(any) ([]byte, error) { return answer, nil }
+				if _, err := e.svc.ConfirmGame(tournament.WithKeyClaim(e.ctx, kc), a, k, player); err != nil {
+					b.Fatal(err)
+				}
+				if !kc.Answered() {
+					b.Fatal("the answer was not stored with the confirmation")
+				}
+			}
+		})
+	}
+}
+
+// finishedGames makes a 400-player round whose 100 games are over.
+func finishedGames(b *testing.B) (*env, *tournament.Round) {
 	e := newEnv(b)
 	c, _ := e.mustTournament(b, tournament.NewTournament{Name: "Bench", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 400)
-	tid := c.Tournament.ID
-	r := e.mustDraw(b, tid, 1)
+	r := e.mustDraw(b, c.Tournament.ID, 1)
 	for i, tb := range r.Tables {
-		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
+		k := tournament.GameKey{TournamentID: c.Tournament.ID, Round: 1, Table: tb.Number, Game: 1}
 		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
 		if _, err := e.svc.SubmitGame(e.ctx, a, k, tournamenttest.SimGame(uint64(i), tb.Players, tb.FirstDealerOf(1), 1)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ResetTimer()
-	for i := range b.N {
-		tb := r.Tables[i%len(r.Tables)]
-		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
-		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-		if _, err := e.svc.ConfirmGame(e.ctx, a, k, tb.Players[(i/len(r.Tables))%len(tb.Players)]); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return e, r
+}
+
+// confirmJob is confirmation i of finishedGames' round: table by table,
+// then player by player.
+func confirmJob(r *tournament.Round, i int) (tournament.GameKey, tournament.Actor, string) {
+	tb := r.Tables[i%len(r.Tables)]
+	k := tournament.GameKey{TournamentID: r.TournamentID, Round: 1, Table: tb.Number, Game: 1}
+	return k, tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}, tb.Players[(i/len(r.Tables))%len(tb.Players)]
 }

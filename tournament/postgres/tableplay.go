@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -213,13 +212,41 @@ func scanConfirmRead(row pgx.Row, g *tournament.TableGame) error {
 	return nil
 }
 
+// confirmSQL inserts a confirmation (nothing when the player confirmed
+// the result before) and answers whether it did. With answer, it also
+// stores the request's answer under its Idempotency-Key ($9, $10: scope,
+// key; $11 the answer) when the insert went as the read foretold ($12:
+// whether it inserts), so that the answer commits with the confirmation.
+func confirmSQL(answer bool) string {
+	const ins = `INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id,
+			player_id, confirmed_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING 1`
+	if !answer {
+		return `WITH ins AS (` + ins + `) SELECT EXISTS (SELECT 1 FROM ins), false`
+	}
+	return `WITH ins AS (` + ins + `), ans AS (
+			UPDATE idempotency_keys SET response = $11
+			WHERE scope = $9 AND key = $10 AND EXISTS (SELECT 1 FROM ins) = $12
+			RETURNING 1
+		)
+		SELECT EXISTS (SELECT 1 FROM ins), EXISTS (SELECT 1 FROM ans)`
+}
+
+var (
+	confirmInsertSQL   = confirmSQL(false)
+	confirmAnsweredSQL = confirmSQL(true)
+)
+
 // ConfirmGame stores a player's confirmation of the game's effective
 // result after check approves the game, in one transaction on one
 // connection and two round trips: the transaction's start, its audit
 // actor, the game's lock and the read of the result and its confirmations
 // go as one batch; check runs; the confirmation and the commit go as
 // another. The game's deals are not read (a confirmation does not need
-// them), nor the result's record.
+// them), nor the result's record. When the request owns an
+// Idempotency-Key and check prepared its answer (tournament.KeyClaim),
+// the answer is stored in the confirmation's statement: under the game's
+// lock the read tells whether the player's confirmation is new, so the
+// answer is known before the insert.
 func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
 	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
 	conn, err := s.pool.Acquire(ctx)
@@ -228,9 +255,9 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 	}
 	defer conn.Release() // a connection left in a transaction is closed, not reused
 	var (
-		g       = &tournament.TableGame{Key: k}
-		created bool
-		key     = []any{k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game)}
+		g                 = &tournament.TableGame{Key: k}
+		created, answered bool
+		key               = []any{k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game)}
 	)
 	b := &pgx.Batch{}
 	b.Queue(`BEGIN ISOLATION LEVEL READ COMMITTED`)
@@ -244,15 +271,14 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 	if err == nil && g.Result == nil {
 		err = fmt.Errorf("ConfirmGame's check approved a game without a result")
 	}
+	kc := tournament.OwnedKeyClaim(ctx)
 	if err == nil {
+		sql, args := confirmInsertSQL, []any{k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At}
+		if kc != nil && kc.Answer != nil {
+			sql, args = confirmAnsweredSQL, append(args, kc.Scope, kc.Key, kc.Answer, !g.HasConfirmed(c.Player))
+		}
 		b = &pgx.Batch{}
-		b.Queue(`INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id,
-			player_id, confirmed_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At).
-			Exec(func(tag pgconn.CommandTag) error {
-				created = tag.RowsAffected() == 1
-				return nil
-			})
+		b.Queue(sql, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&created, &answered) })
 		b.Queue(`COMMIT`)
 		err = conn.SendBatch(ctx, b).Close()
 	}
@@ -261,6 +287,9 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 			_, _ = conn.Exec(ctx, `ROLLBACK`)
 		}
 		return nil, false, MapError(err, "confirmation")
+	}
+	if answered {
+		kc.SetAnswered()
 	}
 	if created {
 		c.ResultID, c.At = g.Result.ID, c.At.UTC()

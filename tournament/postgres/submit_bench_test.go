@@ -82,15 +82,10 @@ func BenchmarkConfirmGameKeyed(b *testing.B) {
 				k, a, player := confirmJob(r, i)
 				scope, key, fp := "POST /confirmations", strconv.Itoa(i), []byte("fingerprint")
 				if mode == "Separate" {
-					if stored, err := idem.Claim(e.ctx, scope, key, fp); err != nil || stored != nil {
-						b.Fatal(stored, err)
-					}
-					if _, err := e.svc.ConfirmGame(e.ctx, a, k, player); err != nil {
-						b.Fatal(err)
-					}
-					if err := idem.Complete(e.ctx, scope, key, answer); err != nil {
-						b.Fatal(err)
-					}
+					separately(b, e, idem, scope, key, fp, answer, func() error {
+						_, err := e.svc.ConfirmGame(e.ctx, a, k, player)
+						return err
+					})
 					continue
 				}
 				kc := idem.Defer(scope, key, fp)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
 func sheet(p string, h1, h2 int) []byte {
@@ -206,5 +207,60 @@ func TestStoreTableGamesOfARound(t *testing.T) {
 	}
 	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); tournament.ErrorCode(err) != "unconfirmed_games" {
 		t.Errorf("closing with games confirmed by some players = %v, want unconfirmed_games", err)
+	}
+}
+
+// TestStoreConfirmAnswer stores a confirmation's prepared answer under its
+// Idempotency-Key with the confirmation (one transaction), and only when
+// the insert goes as the store's read under the game's lock foretold: a
+// confirmation of the same player that slips in beside the lock (here
+// inserted while check runs) leaves the answer to the API, unstored.
+func TestStoreConfirmAnswer(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Answers", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	p := e.mustDraw(t, tid, 1).Tables[0].Players
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	for n := 1; n <= 4; n++ {
+		if _, err := e.svc.AppendDealAt(e.ctx, org, k, n, sheet(p[0], 6, 6)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
+	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleTable, Token: "table:1/1"})
+	confirm := func(key, player string, beside bool) (created, answered bool, stored []byte) {
+		t.Helper()
+		kc := idem.Defer("POST /confirmations", key, []byte(player))
+		ctx := tournament.WithKeyClaim(ctx, kc)
+		if err := tournament.Ensure(ctx); err != nil {
+			t.Fatal(err)
+		}
+		kc.Answer = []byte("answer to " + key)
+		_, created, err := e.store.ConfirmGame(ctx, k, tournament.Confirmation{Player: player, ConfirmedBy: "table:1/1", At: t0},
+			func(g *tournament.TableGame) error {
+				if !beside {
+					return nil
+				}
+				_, err := e.pool.Exec(e.ctx, `WITH act AS (SELECT set_config('revisor.actor_role', 'table', true) AS r)
+					INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id, player_id, confirmed_by, created_at)
+					SELECT $1, 1, 1, 1, $2, $3, 'beside', $4 FROM act`, tid, g.Result.ID, player, t0)
+				return err
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.pool.QueryRow(e.ctx, `SELECT response FROM idempotency_keys WHERE key = $1`, key).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		return created, kc.Answered(), stored
+	}
+	if created, answered, stored := confirm("first", p[0], false); !created || !answered || string(stored) != "answer to first" {
+		t.Errorf("a new confirmation = created %v, answered %v, stored %q; want the answer stored with it", created, answered, stored)
+	}
+	if created, answered, stored := confirm("again", p[0], false); created || !answered || string(stored) != "answer to again" {
+		t.Errorf("a repeated confirmation = created %v, answered %v, stored %q; want nothing created, the answer stored", created, answered, stored)
+	}
+	if created, answered, stored := confirm("beside", p[1], true); created || answered || stored != nil {
+		t.Errorf("a confirmation beside the lock = created %v, answered %v, stored %q; want no answer stored", created, answered, stored)
 	}
 }

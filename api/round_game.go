@@ -18,7 +18,8 @@ import (
 // appending deals one by one, and reading the result.
 func (s *Server) gameRoutes(g *echo.Group) {
 	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
-	g.PUT(game, s.submitGame, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	put := g.PUT(game, s.submitGame, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	s.storeClaims[put.Path] = true // the store claims the key with the table's read (issue 17)
 	g.GET(game, s.getGame, s.require(tournament.RolePublic))
 	deals := g.POST(game+"/deals", s.appendDeal, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
 	s.storeClaims[deals.Path] = true // the store claims the key and stores the answer (issue 17)

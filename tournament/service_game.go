@@ -58,6 +58,11 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 	if err != nil {
 		return nil, err
 	}
+	// The request's Idempotency-Key is claimed before anything is written
+	// (the store claims it with the table's read when it can).
+	if err := Ensure(ctx); err != nil {
+		return nil, err
+	}
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}

@@ -41,8 +41,8 @@ type Server struct {
 // Deps are the server's storage and services: the API's infrastructure and
 // tournament's three services, which New hands to the API (api.Deps) and
 // to the pages (web.Deps), each of which sees them only through the narrow
-// interfaces it declares. All are required but Failures and Registry, which
-// may be nil.
+// interfaces it declares. All are required but Snapshots, Failures and
+// Registry, which may be nil.
 type Deps struct {
 	// Ready reports whether the database answers and its schema is current.
 	Ready func(context.Context) error
@@ -52,6 +52,11 @@ type Deps struct {
 	Tokens api.TokenResolver
 	// Tournaments runs tournaments: players, rounds, results, standings.
 	Tournaments *tournament.Service
+	// Snapshots reads the snapshots the pages show; nil: Tournaments.
+	// Give it a service on a database pool of its own (cmd/revisor does)
+	// and a page never waits for a connection behind the writes of
+	// arriving results.
+	Snapshots web.Snapshots
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log.
 	Referees *tournament.Referees
@@ -68,7 +73,7 @@ type Deps struct {
 
 // check names the first required dependency that is missing.
 func (d Deps) check() error {
-	return httpx.Required("server.New", d, "Failures", "Registry")
+	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry")
 }
 
 // apiDeps are the API's dependencies: each service through the interfaces
@@ -82,7 +87,11 @@ func (d Deps) apiDeps() api.Deps {
 
 // webDeps are the pages' dependencies, writing through api.
 func (d Deps) webDeps(api http.Handler) web.Deps {
-	return web.Deps{Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
+	snapshots := d.Snapshots
+	if snapshots == nil {
+		snapshots = d.Tournaments
+	}
+	return web.Deps{Snapshots: snapshots, Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
 		Referees: d.Referees, Register: d.Register, Events: d.Events, API: api}
 }
 

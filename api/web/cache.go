@@ -56,54 +56,113 @@ type snapshots struct {
 	pages map[string]map[string]pageEntry
 	used  map[string]time.Time // when each followed tournament was last viewed
 	swept time.Time            // when idle tournaments were last looked for
+	// reads are the snapshot reads in flight, one per tournament: a
+	// visitor who arrives while one read in the current generation runs
+	// shares its snapshot instead of queueing a read of its own (a room
+	// of phones refreshing after one result makes one read, not one each).
+	reads map[string]*snapRead
+}
+
+// snapRead is a snapshot read in flight; st and err are set before done is
+// closed.
+type snapRead struct {
+	gen  uint64
+	done chan struct{}
+	st   *tournament.State
+	err  error
+	// abandoned: the read failed after its own request's context ended,
+	// which says nothing of the database to those still waiting.
+	abandoned bool
+	shared    int // how many joined the read, under snapshots.mu
 }
 
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, subs: map[string]bool{},
-		stop: map[string]func(){}, pages: map[string]map[string]pageEntry{}, used: map[string]time.Time{}}
+		stop: map[string]func(){}, pages: map[string]map[string]pageEntry{}, used: map[string]time.Time{},
+		reads: map[string]*snapRead{}}
 }
 
-// load returns tid's snapshot from the cache or from read.
+// load returns tid's snapshot from the cache, from a read of the current
+// generation already in flight, or from a read of its own.
 func (c *snapshots) load(ctx context.Context, tid string, read func(context.Context, string) (*tournament.State, error)) (*tournament.State, error) {
 	if c == nil || c.src == nil {
 		return read(ctx, tid)
 	}
+	for {
+		r, own, st := c.startRead(tid)
+		if st != nil {
+			return st, nil
+		}
+		if own {
+			c.runRead(ctx, tid, r, read)
+			return r.st, r.err
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.abandoned && ctx.Err() == nil {
+			continue // the read's own request gave up; this one reads again
+		}
+		return r.st, r.err
+	}
+}
+
+// startRead returns tid's cached snapshot when it is current; else the read
+// of the current generation in flight, or a new one that the caller owns
+// (own) and runs with runRead.
+func (c *snapshots) startRead(tid string) (r *snapRead, own bool, st *tournament.State) {
 	c.mu.Lock()
 	now := c.now()
 	stops := c.sweepLocked(now)
+	defer func() { runAll(stops) }()
+	defer c.mu.Unlock()
 	if e, ok := c.m[tid]; ok && e.gen == c.gen[tid] && now.Sub(e.at) < snapshotTTL {
 		c.used[tid] = now
-		c.mu.Unlock()
-		runAll(stops)
-		return e.st, nil
+		return nil, false, e.st
 	}
-	follow := !c.subs[tid]
-	if follow {
+	if r := c.reads[tid]; r != nil && r.gen == c.gen[tid] {
+		c.used[tid] = now
+		r.shared++
+		return r, false, nil
+	}
+	if !c.subs[tid] {
 		if len(c.subs) >= maxCachedTournament {
 			stops = append(stops, c.dropLocked(c.leastUsedLocked()))
 		}
 		c.subs[tid] = true
+		// Subscribe before the first snapshot is read, so that no change
+		// slips between the two.
+		stops = append(stops, func() { c.follow(tid) })
 	}
 	c.used[tid] = now
-	gen, at := c.gen[tid], now
-	c.mu.Unlock()
-	runAll(stops)
-	if follow {
-		c.follow(tid)
-	}
-	st, err := read(ctx, tid)
-	if tournament.ErrorKind(err) == tournament.KindNotFound {
+	r = &snapRead{gen: c.gen[tid], done: make(chan struct{})}
+	c.reads[tid] = r
+	return r, true, nil
+}
+
+// runRead reads the snapshot of r, keeps it while no change was announced
+// meanwhile, and hands it to those who wait for r.
+func (c *snapshots) runRead(ctx context.Context, tid string, r *snapRead, read func(context.Context, string) (*tournament.State, error)) {
+	at := c.now()
+	r.abandoned = true // until read returns: a panic leaves the others to read again
+	defer func() {
+		c.mu.Lock()
+		if c.reads[tid] == r {
+			delete(c.reads, tid)
+		}
+		if r.err == nil && !r.abandoned && c.gen[tid] == r.gen && c.subs[tid] { // no change was announced while reading, and still followed
+			c.m[tid] = &snapEntry{st: r.st, at: at, gen: r.gen}
+		}
+		c.mu.Unlock()
+		close(r.done)
+	}()
+	r.st, r.err = read(ctx, tid)
+	r.abandoned = r.err != nil && ctx.Err() != nil
+	if tournament.ErrorKind(r.err) == tournament.KindNotFound {
 		c.forget(tid) // follow only tournaments that exist
 	}
-	if err != nil {
-		return st, err
-	}
-	c.mu.Lock()
-	if c.gen[tid] == gen && c.subs[tid] { // no change was announced while reading, and still followed
-		c.m[tid] = &snapEntry{st: st, at: at, gen: gen}
-	}
-	c.mu.Unlock()
-	return st, nil
 }
 
 // follow subscribes to tid's events for the life of the process; the
@@ -152,6 +211,7 @@ func (c *snapshots) dropLocked(tid string) func() {
 	delete(c.m, tid)
 	delete(c.pages, tid)
 	delete(c.used, tid)
+	delete(c.reads, tid)
 	if stop == nil {
 		return func() {}
 	}

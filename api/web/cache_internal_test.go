@@ -119,3 +119,138 @@ func TestCacheEvictsIdleTournaments(t *testing.T) {
 		t.Errorf("the tournament viewed longest ago kept its place past the cap")
 	}
 }
+
+// blockingRead is a snapshot read that waits for release, counting calls.
+type blockingRead struct {
+	mu      sync.Mutex
+	calls   int
+	started chan struct{} // a value per call
+	release chan struct{}
+}
+
+func newBlockingRead() *blockingRead {
+	return &blockingRead{started: make(chan struct{}, 16), release: make(chan struct{})}
+}
+
+func (b *blockingRead) read(ctx context.Context, _ string) (*tournament.State, error) {
+	b.mu.Lock()
+	b.calls++
+	b.mu.Unlock()
+	b.started <- struct{}{}
+	select {
+	case <-b.release:
+		return &tournament.State{}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (b *blockingRead) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.calls
+}
+
+// waitShared waits until n loads joined tid's read in flight.
+func waitShared(t *testing.T, c *snapshots, tid string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		r := c.reads[tid]
+		got := 0
+		if r != nil {
+			got = r.shared
+		}
+		c.mu.Unlock()
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d loads joined the read in flight, want %d", got, n)
+		}
+	}
+}
+
+// TestCacheSharesReadsInFlight (issue 17): visitors who arrive while a
+// snapshot of the current generation is being read share it, one read for
+// all; after a change they read again, since the read in flight may
+// predate it.
+func TestCacheSharesReadsInFlight(t *testing.T) {
+	src := tournament.NewBroker()
+	c := newSnapshots(src, time.Now)
+	b := newBlockingRead()
+	var wg sync.WaitGroup
+	load := func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.load(context.Background(), "t1", b.read); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	load()
+	<-b.started
+	for range 9 {
+		load()
+	}
+	waitShared(t, c, "t1", 9)
+	if n := b.count(); n != 1 {
+		t.Fatalf("ten visitors at once made %d reads, want 1", n)
+	}
+	src.Publish(tournament.Event{Tournament: "t1", Kind: "result"})
+	waitGeneration(t, c, "t1", 1)
+	load()
+	<-b.started
+	if n := b.count(); n != 2 {
+		t.Errorf("a visitor after a change made no read of its own (%d reads), want 2", n)
+	}
+	close(b.release)
+	wg.Wait()
+}
+
+// TestCacheReadsAgainWhenTheReaderGivesUp: a visitor who shares a read
+// whose own request ended reads again, rather than take its error.
+func TestCacheReadsAgainWhenTheReaderGivesUp(t *testing.T) {
+	c := newSnapshots(tournament.NewBroker(), time.Now)
+	b := newBlockingRead()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.load(ctx, "t1", b.read)
+		first <- err
+	}()
+	<-b.started
+	second := make(chan error, 1)
+	go func() {
+		_, err := c.load(context.Background(), "t1", b.read)
+		second <- err
+	}()
+	waitShared(t, c, "t1", 1)
+	cancel()
+	if err := <-first; err == nil {
+		t.Errorf("the canceled reader's load = nil error, want its context's")
+	}
+	<-b.started
+	close(b.release)
+	if err := <-second; err != nil {
+		t.Errorf("the sharer's load after the reader gave up = %v, want a read of its own", err)
+	}
+	if n := b.count(); n != 2 {
+		t.Errorf("%d reads, want 2", n)
+	}
+}
+
+// waitGeneration waits until tid's generation is gen (events reach the
+// cache through a goroutine).
+func waitGeneration(t *testing.T, c *snapshots, tid string, gen uint64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if g, _ := c.generation(tid); g >= gen {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("generation of %s did not reach %d", tid, gen)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func (h *Handler) language(c echo.Context) string {
 		return l
 	}
 	if tid := c.Param("tid"); tid != "" {
-		if st, err := h.state(c.Request().Context(), tid); err == nil && supported(st.Tournament.Settings.Language) {
+		if st, err := h.pageLanguageState(c); err == nil && supported(st.Tournament.Settings.Language) {
 			return st.Tournament.Settings.Language
 		}
 	}

@@ -117,7 +117,7 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
-		web.Deps{Tournaments: s.svc, Players: s.svc, Rounds: s.svc, Room: s.svc, Events: tournament.NewBroker(),
+		web.Deps{Snapshots: s.svc, Tournaments: s.svc, Players: s.svc, Rounds: s.svc, Room: s.svc, Events: tournament.NewBroker(),
 			Referees: tournament.NewReferees(s.svc, nil), API: http.NotFoundHandler(), Register: tournament.NewRegister(nil, nil, nil)})
 	if err != nil {
 		t.Fatal(err)

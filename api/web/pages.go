@@ -89,7 +89,7 @@ func (h *Handler) tournamentPage(c echo.Context) error {
 // tournamentPageStart loads the snapshot and starts a page of the
 // tournament's menu.
 func (h *Handler) tournamentPageStart(c echo.Context, title, nav string) (*page, *tournament.State, error) {
-	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	st, err := h.pageState(c)
 	if err != nil {
 		return nil, nil, err
 	}

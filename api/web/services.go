@@ -12,14 +12,22 @@ import (
 // tournament.Referees and tournament.Register satisfy them (the assertions
 // at the end).
 
-// Tournaments is what the public and table pages read: a tournament's
-// snapshot, a table's progress and results, whom a token names, and the
-// server's list of tournaments with their short links (web.go, live.go,
-// session.go, table.go, disputes.go, listing.go).
+// Snapshots reads a tournament's whole state in one consistent read, the
+// read behind every page of a tournament (web.go). It is a service of its
+// own so that it may have database connections of its own: package server
+// gives it its own pool, so that a page never waits for a connection
+// behind the writes of arriving results.
+type Snapshots interface {
+	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
+}
+
+// Tournaments is what the public and table pages read beside snapshots: a
+// table's progress and results, whom a token names, and the server's list
+// of tournaments with their short links (live.go, session.go, table.go,
+// disputes.go, listing.go).
 type Tournaments interface {
 	ListTournaments(ctx context.Context, a tournament.Actor, page int) (*tournament.TournamentList, error)
 	TournamentByShortCode(ctx context.Context, code string) (string, error)
-	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
 	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
 	IdentifyCached(tid, token string) (tournament.Identity, bool)
@@ -84,6 +92,7 @@ type Register interface {
 }
 
 var (
+	_ Snapshots   = (*tournament.Service)(nil)
 	_ Tournaments = (*tournament.Service)(nil)
 	_ Players     = (*tournament.Service)(nil)
 	_ Rounds      = (*tournament.Service)(nil)

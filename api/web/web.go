@@ -82,6 +82,8 @@ type Config struct {
 // missing), so that no handler checks for one. Package server fills the
 // services from tournament's Service, Referees and Register.
 type Deps struct {
+	// Snapshots reads a tournament's snapshot, every page's read.
+	Snapshots Snapshots
 	// Tournaments reads tournaments and tables and identifies tokens.
 	Tournaments Tournaments
 	// Players creates tournaments and registers their players.
@@ -239,7 +241,33 @@ const csrfField = "_csrf"
 
 // state loads everything a tournament's pages show in one consistent read.
 func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, error) {
-	return h.cache.load(ctx, tid, h.deps.Tournaments.Snapshot)
+	return h.cache.load(ctx, tid, h.deps.Snapshots.Snapshot)
+}
+
+// pageStateKey is the echo context key of the snapshot a page request
+// read last.
+const pageStateKey = "revisor.web.state"
+
+// pageState is state for the tournament of the request's path, kept for
+// the request's page language (pageLanguageState): a page and its
+// language come from one snapshot, one read even while results arrive
+// (each a change that keeps the snapshot from the cache).
+func (h *Handler) pageState(c echo.Context) (*tournament.State, error) {
+	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	if err == nil {
+		c.Set(pageStateKey, st)
+	}
+	return st, err
+}
+
+// pageLanguageState is the snapshot the request read last (pageState), else
+// a read of its own: only for the page's language, which a snapshot read
+// before a write of the same request still tells right.
+func (h *Handler) pageLanguageState(c echo.Context) (*tournament.State, error) {
+	if st, ok := c.Get(pageStateKey).(*tournament.State); ok {
+		return st, nil
+	}
+	return h.state(c.Request().Context(), c.Param("tid"))
 }
 
 // isAdminToken reports whether token is the server's admin token.

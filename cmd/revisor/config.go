@@ -19,6 +19,10 @@ const (
 	defaultAddr            = "127.0.0.1:8080"
 	defaultShutdownTimeout = 20 * time.Second
 	defaultRequestTimeout  = 30 * time.Second
+	// defaultPageConns is the size of the pages' own pool: a page is one
+	// read of a few milliseconds, and visitors arriving together share it.
+	defaultPageConns = 2
+	maxPageConns     = 100
 )
 
 // serveConfig is the server's configuration, from flags with defaults taken
@@ -34,6 +38,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
 	maxPlayers      int           // players one tournament may register
+	pageConns       int           // connections of the pages' own pool; 0: the pages share the main pool
 	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
 }
 
@@ -50,7 +55,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout, origins, maxPlayers string
+	var level, timeout, reqTimeout, origins, maxPlayers, pageConns string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
@@ -61,6 +66,8 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&origins, "cors-origins", env("REVISOR_CORS_ORIGINS"), "comma-separated `origins` (https://host[:port]) whose pages may call the API; none by default (REVISOR_CORS_ORIGINS)")
 	fs.StringVar(&maxPlayers, "max-players", envOr(env, "REVISOR_MAX_PLAYERS", strconv.Itoa(tournament.DefaultMaxPlayers)),
 		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
+	fs.StringVar(&pageConns, "page-conns", envOr(env, "REVISOR_PAGE_CONNS", strconv.Itoa(defaultPageConns)),
+		fmt.Sprintf("database `connections` of the pages' own pool, beside the pool of the URL, 0 to %d; 0: the pages share the URL's pool (REVISOR_PAGE_CONNS)", maxPageConns))
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
 	check := func() error {
 		var err error
@@ -69,6 +76,9 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		}
 		if cfg.maxPlayers, err = strconv.Atoi(maxPlayers); err != nil || cfg.maxPlayers < 1 || cfg.maxPlayers > tournament.MaxPlayersLimit {
 			errs = append(errs, fmt.Errorf("max players %q: want a number from 1 to %d", maxPlayers, tournament.MaxPlayersLimit))
+		}
+		if cfg.pageConns, err = strconv.Atoi(pageConns); err != nil || cfg.pageConns < 0 || cfg.pageConns > maxPageConns {
+			errs = append(errs, fmt.Errorf("page connections %q: want a number from 0 to %d", pageConns, maxPageConns))
 		}
 		if cfg.corsOrigins, err = api.ParseOrigins(origins); err != nil {
 			errs = append(errs, err)

@@ -45,6 +45,8 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"serve", "--max-players", "0"}, true, ""},
 		{[]string{"serve", "--max-players", "10001"}, true, ""},
 		{[]string{"serve", "--max-players", "many"}, true, ""},
+		{[]string{"serve", "--page-conns", "-1"}, true, ""},
+		{[]string{"serve", "--page-conns", "101"}, true, ""},
 		{[]string{"migrate", "sideways"}, true, ""},
 		{[]string{"migrate", "down", "0"}, true, ""},
 	}

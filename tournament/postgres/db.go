@@ -21,13 +21,29 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
+// PoolOption changes a pool's settings from those of the URL.
+type PoolOption func(*pgxpool.Config)
+
+// MaxConns makes the pool at most n connections, whatever pool_max_conns
+// says: a second pool of the same URL (the pages' own) has its own size.
+func MaxConns(n int32) PoolOption {
+	return func(c *pgxpool.Config) {
+		c.MaxConns = n
+		c.MinConns, c.MinIdleConns = min(c.MinConns, n), min(c.MinIdleConns, n)
+	}
+}
+
 // Open connects a pool to the database at databaseURL (pool settings such as
-// pool_max_conns come from the URL) and checks that the database answers.
-func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+// pool_max_conns come from the URL, then from opts) and checks that the
+// database answers.
+func Open(ctx context.Context, databaseURL string, opts ...PoolOption) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, &tournament.Error{Kind: tournament.KindInvalid, Code: tournament.CodeInvalidDatabaseURL,
 			Message: "DATABASE_URL is not a valid PostgreSQL URL", Err: err}
+	}
+	for _, o := range opts {
+		o(cfg)
 	}
 	// Times are RFC 3339 UTC (docs/api.md), also in JSON the database writes
 	// itself (the audit log's before and after), whatever the server's zone.

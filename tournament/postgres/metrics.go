@@ -18,8 +18,15 @@ type descs struct {
 
 // NewPoolCollector returns a collector of pool's statistics.
 func NewPoolCollector(pool *pgxpool.Pool) *PoolCollector {
+	return NewPoolCollectorAs("revisor_db_pool_", pool)
+}
+
+// NewPoolCollectorAs is NewPoolCollector with another prefix of the
+// metrics' names, for a second pool (the pages' pool:
+// revisor_db_pages_pool_*).
+func NewPoolCollectorAs(prefix string, pool *pgxpool.Pool) *PoolCollector {
 	d := func(name, help string) *prometheus.Desc {
-		return prometheus.NewDesc("revisor_db_pool_"+name, help, nil, nil)
+		return prometheus.NewDesc(prefix+name, help, nil, nil)
 	}
 	return &PoolCollector{pool: pool, descs: descs{
 		acquired:         d("acquired_conns", "Connections currently in use."),

@@ -52,14 +52,10 @@ const (
 	maxColdDealRoundTrips = 2
 )
 
-// TestDealRoundTrips enters deals that do not end their game through the
-// API with an Idempotency-Key, counting the round trips to the database
-// of each, and holds the key's guarantees on the way: a deal sent again
-// under its key is replayed (the answer committed with the deal, in the
-// same round trip as the claim), the key with another body is refused, a
-// request refused before any read is remembered too, and the answer stored
-// is the one sent.
-func TestDealRoundTrips(t *testing.T) {
+// startTraced starts the API on a fresh database whose pool counts its
+// round trips.
+func startTraced(t *testing.T) (*testServer, *roundTrips, *pgxpool.Pool, *tournament.Service) {
+	t.Helper()
 	cfg, err := pgxpool.ParseConfig(dbtest.NewURL(t))
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +70,18 @@ func TestDealRoundTrips(t *testing.T) {
 	svc := tournament.NewService(postgres.NewStore(pool))
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc,
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
+	return s, trips, pool, svc
+}
+
+// TestDealRoundTrips enters deals that do not end their game through the
+// API with an Idempotency-Key, counting the round trips to the database
+// of each, and holds the key's guarantees on the way: a deal sent again
+// under its key is replayed (the answer committed with the deal, in the
+// same round trip as the claim), the key with another body is refused, a
+// request refused before any read is remembered too, and the answer stored
+// is the one sent.
+func TestDealRoundTrips(t *testing.T) {
+	s, trips, pool, svc := startTraced(t)
 	tt := s.createTournament(t, `{"name":"Round trips","format":"swiss","rounds":1,"games_per_round":1}`)
 	s.importPlayers(t, tt, 4)
 	tb := s.draw(t, tt, 1).Tables[0]
@@ -288,20 +296,7 @@ const maxGameRoundTrips = 3
 // game mode does) with an Idempotency-Key and counts the round trips of
 // each; a game sent again under its key is replayed in one.
 func TestGameRoundTrips(t *testing.T) {
-	cfg, err := pgxpool.ParseConfig(dbtest.NewURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	trips := &roundTrips{}
-	cfg.ConnConfig.Tracer = trips
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	svc := tournament.NewService(postgres.NewStore(pool))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc,
-		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
+	s, trips, _, _ := startTraced(t)
 	tt := s.createTournament(t, `{"name":"Game trips","format":"swiss","rounds":1,"games_per_round":3}`)
 	s.importPlayers(t, tt, 4)
 	tb := s.draw(t, tt, 1).Tables[0]

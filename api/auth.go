@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -103,6 +104,24 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 			return p, nil
 		}
 	}
+	// A new round's codes are not cached yet: when its tables all send at
+	// once from one address (a club's network), one looks the codes up and
+	// the others wait for it and find theirs cached, instead of each
+	// spending a try of the address's budget (ten) on a good code.
+	if cached, ok := s.deps.Tokens.(cachedTokens); ok && tid != "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
+		wait, lead := s.codeLookups.join(tid)
+		if lead {
+			defer s.codeLookups.done(tid)
+		} else {
+			select {
+			case <-wait:
+				if p, ok := cached.CachedToken(tid, token); ok {
+					return p, nil
+				}
+			case <-c.Request().Context().Done():
+			}
+		}
+	}
 	ip := c.RealIP()
 	if !s.limiter.Take(ip) {
 		return Principal{}, tournament.Errorf(tournament.KindTooMany, tournament.CodeTooManyAttempts,
@@ -163,4 +182,38 @@ func joinRoles(roles []tournament.Role) string {
 		s[i] = string(r)
 	}
 	return strings.Join(s, " or ")
+}
+
+// codeLookups are the lookups of tournaments' table codes in flight, by
+// tournament: the first request with an uncached code of a tournament
+// leads (it looks the code up, which caches the round's codes), and the
+// requests with codes of the same tournament that arrive meanwhile wait
+// for it. An entry lives only while its lookup runs.
+type codeLookups struct {
+	mu       sync.Mutex
+	inFlight map[string]chan struct{}
+}
+
+// join returns lead true when no lookup of tid's codes is in flight: the
+// caller leads one and must call done. Otherwise it returns the channel
+// closed when the lookup in flight is done.
+func (l *codeLookups) join(tid string) (wait <-chan struct{}, lead bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ch, ok := l.inFlight[tid]; ok {
+		return ch, false
+	}
+	if l.inFlight == nil {
+		l.inFlight = map[string]chan struct{}{}
+	}
+	l.inFlight[tid] = make(chan struct{})
+	return nil, true
+}
+
+// done ends the lookup of tid's codes that the caller led.
+func (l *codeLookups) done(tid string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	close(l.inFlight[tid])
+	delete(l.inFlight, tid)
 }

@@ -2,9 +2,13 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/servertest"
@@ -25,7 +29,7 @@ func TestVerifiedTokensSpendNoBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin, org := tournament.Actor{Role: tournament.RoleAdmin}, tournament.Actor{Role: tournament.RoleOrganizer}
+	admin := tournament.Actor{Role: tournament.RoleAdmin}
 	var tokens []string
 	var tid string
 	for range 2 {
@@ -35,17 +39,7 @@ func TestVerifiedTokensSpendNoBudget(t *testing.T) {
 		}
 		tid, tokens = c.Tournament.ID, append(tokens, c.OrganizerToken)
 	}
-	if _, err := svc.AddPlayers(ctx, org, tid, []tournament.NewPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}}); err != nil {
-		t.Fatal(err)
-	}
-	seed := int64(1)
-	if _, err := svc.DrawRound(ctx, org, tid, &seed); err != nil {
-		t.Fatal(err)
-	}
-	codes, err := svc.TableCodes(ctx, org, tid, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	codes := drawnCodes(t, svc, tid, 4)
 	whoami := func(token string) int {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/tournaments/"+tid+"/whoami", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -70,4 +64,114 @@ func TestVerifiedTokensSpendNoBudget(t *testing.T) {
 	if got := whoami(tokens[0]); got != http.StatusTooManyRequests {
 		t.Errorf("an organizer token not verified yet, after the budget was spent: %d, want 429", got)
 	}
+}
+
+// slowResolver is the token resolver, with each lookup taking a while (a
+// loaded database): requests that arrive meanwhile are simultaneous.
+type slowResolver struct {
+	api.TokenResolver
+	cached interface {
+		CachedToken(tid, token string) (api.Principal, bool)
+	}
+	lookups atomic.Int64
+}
+
+func (s *slowResolver) ResolveToken(ctx context.Context, tid, token string) (api.Principal, error) {
+	s.lookups.Add(1)
+	time.Sleep(200 * time.Millisecond)
+	return s.TokenResolver.ResolveToken(ctx, tid, token)
+}
+
+func (s *slowResolver) CachedToken(tid, token string) (api.Principal, bool) {
+	return s.cached.CachedToken(tid, token)
+}
+
+// TestNewRoundCodesAtOnce: the 16 tables of a new round send at once from
+// one address (a club's network) while the round's codes are not cached
+// yet. One request looks the codes up, the others wait for it: none is
+// refused for the address's budget of wrong tokens (ten tries), which each
+// of them took before. Wrong codes sent at once still spend the budget.
+func TestNewRoundCodesAtOnce(t *testing.T) {
+	ctx := context.Background()
+	svc := tournament.NewService(tournamenttest.NewMemStore())
+	resolver := api.NewTokenResolver(svc)
+	tokens := &slowResolver{TokenResolver: resolver, cached: resolver.(interface {
+		CachedToken(tid, token string) (api.Principal, bool)
+	})}
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: tokens}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := tournament.Actor{Role: tournament.RoleAdmin}
+	c, err := svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Club night", Format: tournament.FormatSM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := c.Tournament.ID
+	codes := drawnCodes(t, svc, tid, 64)
+	atOnce := func(tokens []string) map[int]int {
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			statuses = map[int]int{}
+		)
+		for _, token := range tokens {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req := httptest.NewRequest(http.MethodGet, "/api/v1/tournaments/"+tid+"/whoami", nil)
+				req.Header.Set("Authorization", "Bearer "+token)
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, req)
+				mu.Lock()
+				statuses[rec.Code]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		return statuses
+	}
+	var tables []string
+	for _, code := range codes {
+		tables = append(tables, code)
+	}
+	if len(tables) != 16 {
+		t.Fatalf("%d tables, want 16", len(tables))
+	}
+	if got := atOnce(tables); got[http.StatusOK] != 16 {
+		t.Errorf("16 tables' codes at once: statuses %v, want 16 × 200", got)
+	}
+	if n := tokens.lookups.Load(); n != 1 {
+		t.Errorf("16 tables' codes at once: %d lookups, want 1 (the others waited for it)", n)
+	}
+	var guesses []string
+	for i := range 16 {
+		guesses = append(guesses, "ZZZZ-ZZ"+string(tournament.CodeAlphabet[i])+"Z") // code-shaped, wrong
+	}
+	if got := atOnce(guesses); got[http.StatusTooManyRequests] == 0 {
+		t.Errorf("16 wrong codes at once: statuses %v, want some 429", got)
+	}
+}
+
+// drawnCodes registers players in tournament tid, draws round 1 and
+// returns its tables' codes.
+func drawnCodes(t *testing.T, svc *tournament.Service, tid string, players int) map[int]string {
+	t.Helper()
+	ctx, org := context.Background(), tournament.Actor{Role: tournament.RoleOrganizer}
+	ps := make([]tournament.NewPlayer, players)
+	for i := range ps {
+		ps[i] = tournament.NewPlayer{Name: fmt.Sprintf("Player %d", i+1)}
+	}
+	if _, err := svc.AddPlayers(ctx, org, tid, ps); err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(1)
+	if _, err := svc.DrawRound(ctx, org, tid, &seed); err != nil {
+		t.Fatal(err)
+	}
+	codes, err := svc.TableCodes(ctx, org, tid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return codes
 }

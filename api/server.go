@@ -114,6 +114,9 @@ type Server struct {
 	// storeClaims are the routes (echo paths) whose Idempotency-Key the
 	// tournament store claims with the write's first read (keyDeferrer).
 	storeClaims map[string]bool
+	// codeLookups lets one request at a time look up the table codes of a
+	// tournament that are not cached yet (auth.go).
+	codeLookups codeLookups
 }
 
 // New returns the API, ready to Register on a router, or an error naming

@@ -72,12 +72,20 @@ func (h *Handler) tableLogin(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	p.Script, p.BodyClass = "table.js", "table-page"
+	code := tournament.NormalizeCode(c.FormValue("code"))
+	// A code of the round whose codes the server has looked up is no
+	// guess: it takes no try from the address's budget, which the tables
+	// of a club, all behind one address, would otherwise spend together
+	// when a round begins.
+	if id, ok := h.deps.Tournaments.IdentifyCached(tid, code); ok && id.Role == tournament.RoleTable && id.Tournament == tid {
+		h.setTableCookie(c, tid, code, int(sessionMaxAge.Seconds()))
+		return c.Redirect(http.StatusSeeOther, tableURL(tid))
+	}
 	ip := c.RealIP()
 	if !h.cfg.Failures.Take(ip) {
 		p.Data = tableLoginData{Error: p.T("login.many")}
 		return h.render(c, http.StatusTooManyRequests, "table_login", p)
 	}
-	code := tournament.NormalizeCode(c.FormValue("code"))
 	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, code, tournament.Where{})
 	if err == nil && id.Role == tournament.RoleTable && id.Tournament == tid {
 		h.cfg.Failures.Refund(ip)

@@ -89,6 +89,36 @@ func TestTableLogin(t *testing.T) {
 	}
 }
 
+// TestTableLoginAfterGuesses: once wrong codes from an address have spent
+// its budget, the tables of the round whose codes the server verified
+// still enter (a club's tables share one address), while a guess is
+// refused with 429.
+func TestTableLoginAfterGuesses(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 16, true)
+	b := s.browser(t)
+	if r := b.tableLogin(f, tableCode(t, s, f, 1)); r.Status != http.StatusSeeOther {
+		t.Fatalf("table 1's code = %d, want 303", r.Status)
+	}
+	for i := 0; ; i++ {
+		r := b.tableLogin(f, "WRONGCOD")
+		if r.Status == http.StatusTooManyRequests {
+			break
+		}
+		if i > 100 {
+			t.Fatal("100 wrong codes and no 429")
+		}
+	}
+	for n := 2; n <= 4; n++ {
+		if r := b.tableLogin(f, tableCode(t, s, f, n)); r.Status != http.StatusSeeOther {
+			t.Errorf("table %d's code after the budget was spent = %d, want 303", n, r.Status)
+		}
+	}
+	if r := b.tableLogin(f, "WRONGCOD"); r.Status != http.StatusTooManyRequests {
+		t.Errorf("another wrong code = %d, want 429", r.Status)
+	}
+}
+
 func nameOf(f *fixture, pid string) string {
 	for _, p := range f.Players {
 		if p.ID == pid {

@@ -98,7 +98,7 @@ func TestConstructorsNameEachMissingService(t *testing.T) {
 	full := servertest.Complete(server.Deps{})
 	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
 		Tournaments: svc, Rounds: svc, Games: svc, Room: svc, Referees: refs, Disputes: refs, Register: reg}
-	webDeps := web.Deps{Tournaments: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
+	webDeps := web.Deps{Tournaments: svc, Snapshots: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
 		Events: tournament.NewBroker(), API: http.NotFoundHandler()}
 	optional := map[string]bool{"Events": true, "Failures": true, "Registry": true}
 	for _, tt := range []struct {

@@ -73,13 +73,6 @@ func (w *warmGames) put(k GameKey, g *warmGame, now time.Time) {
 	w.entries[k] = g
 }
 
-// len is the number of entries (tests).
-func (w *warmGames) len() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.entries)
-}
-
 // rememberDeal keeps what the next deal of k is checked with after deal
 // number deals was stored with state (JSON of engine.GameState), read
 // with entry e. Nothing is kept for a game whose state does not follow

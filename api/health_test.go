@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
-	"github.com/revisor-sm/revisor/api/web"
+	"github.com/revisor-sm/revisor/web"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"

@@ -16,7 +16,7 @@ const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 
 // securityHeaders adds the API's own security headers to those every
 // response gets (package httpx): no referrer, and a policy that loads
-// nothing. The web pages set their own (api/web).
+// nothing. The web pages set their own (web).
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()

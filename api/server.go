@@ -1,7 +1,7 @@
 // Package api is Revisor's JSON API: a REST API on echo v4 under /api/v1
 // (docs/api.md), problem+json errors (RFC 9457), health and readiness
 // probes, Prometheus metrics and the OpenAPI document. Package server mounts
-// it on one router beside the web pages (package api/web), its peer; the
+// it on one router beside the web pages (package web), its peer; the
 // HTTP pieces both need are in package api/httpx.
 //
 // Handlers bind, validate, call a service and write the response; they hold

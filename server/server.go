@@ -1,5 +1,5 @@
 // Package server builds Revisor's one HTTP router: the JSON API (package
-// api) and the web pages (package api/web) mounted side by side on one echo
+// api) and the web pages (package web) mounted side by side on one echo
 // instance, behind the request middleware both share (package api/httpx),
 // applied once. cmd/revisor serves it; tests build the same router with it.
 //
@@ -23,7 +23,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/api/httpx"
-	"github.com/revisor-sm/revisor/api/web"
+	"github.com/revisor-sm/revisor/web"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )

@@ -1,5 +1,5 @@
 // Package httpx holds the HTTP pieces that Revisor's two adapters, the JSON
-// API (package api) and the web pages (package api/web), both need: the one
+// API (package api) and the web pages (package web), both need: the one
 // table from tournament.Kind to HTTP status, and the request middleware that
 // the router in package server applies once to every request (request IDs,
 // the access log, metrics, recovery from panics, security headers, the body

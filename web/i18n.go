@@ -1,7 +1,10 @@
 package web
 
 import (
+	"embed"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -102,10 +105,32 @@ func translate(lang, key string, args ...any) string {
 }
 
 // messages holds every text of the pages by language and key: one
-// catalogue per language, each in its own file (i18n_<code>.go).
-var messages = map[string]map[string]string{
-	langEN: messagesEN,
-	langSV: messagesSV,
-	langNB: messagesNB,
-	langDA: messagesDA,
+// catalogue per language, each a JSON file of its own (locales/<code>.json),
+// read once at start. How to add a text: add the key to every catalogue,
+// with the same format verbs (%d, %s, in the same order) in each;
+// TestCatalogues fails while a key is missing or extra in any language or
+// its verbs differ. Use the game's own words in each language;
+// docs/languages.md holds the glossary.
+var messages = mustCatalogues(locales, languages)
+
+//go:embed locales/*.json
+var locales embed.FS
+
+// mustCatalogues reads the catalogue of each language from fsys. A
+// catalogue that is missing or not a JSON object of strings stops the
+// program at start, as a template that does not parse does.
+func mustCatalogues(fsys fs.FS, langs []string) map[string]map[string]string {
+	out := make(map[string]map[string]string, len(langs))
+	for _, l := range langs {
+		b, err := fs.ReadFile(fsys, "locales/"+l+".json")
+		if err != nil {
+			panic(fmt.Sprintf("web: the %s catalogue: %v", l, err))
+		}
+		m := map[string]string{}
+		if err := json.Unmarshal(b, &m); err != nil {
+			panic(fmt.Sprintf("web: the %s catalogue: %v", l, err))
+		}
+		out[l] = m
+	}
+	return out
 }

@@ -12,9 +12,9 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/web"
 )
 
 // checkPage checks what every page must have: the strict CSP header, a

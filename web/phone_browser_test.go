@@ -12,7 +12,7 @@ import (
 )
 
 // TestBrowserEveryPageFitsAPhone (issue 14, item 3) opens every public and
-// console page of the router (api/web/web.go and the console's, disputes'
+// console page of the router (web/web.go and the console's, disputes'
 // and register's groups) in Chromium at a true 360 px phone viewport and
 // at 1366 px, in Swedish and English: no page is wider than the window, no
 // table scrolls inside its box (but the printed score sheets'), no word is

@@ -12,10 +12,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/web"
 )
 
 // stream opens a page's event stream and returns its lines as they come.

@@ -34,7 +34,7 @@ func TestCatalogues(t *testing.T) {
 		for _, l := range languages {
 			s, ok := messages[l][k]
 			if !ok {
-				t.Errorf("key %q has no text in %s (i18n_%s.go)", k, l, l)
+				t.Errorf("key %q has no text in %s (locales/%s.json)", k, l, l)
 				continue
 			}
 			v, err := formatArgs(s)

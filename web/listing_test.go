@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/revisor-sm/revisor/api/web"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/web"
 )
 
 // listed is a tournament of listingFixture.

@@ -91,6 +91,12 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidIdempotencyKey,
 				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
 		}
+		// Authenticate first: a stored answer is replayed only to a
+		// credential that is still good (a revoked referee token, an old
+		// round's code get 401, not their old answers).
+		if _, err := s.authenticate(c); err != nil {
+			return err
+		}
 		body, err := io.ReadAll(req.Body)
 		if err != nil {
 			return bodyReadError(err)

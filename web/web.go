@@ -72,6 +72,10 @@ type Config struct {
 	// login form and the API together, not one per door. Nil: a counter
 	// of the pages' own.
 	Failures *ratelimit.Failures
+	// Door is the one path of every credential (httpx.Verify) over
+	// Failures; pass the API's (package server does). Nil: a door over
+	// Failures.
+	Door *httpx.Door
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
@@ -130,6 +134,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	}
 	if cfg.Failures == nil {
 		cfg.Failures = ratelimit.NewFailures(cfg.Now)
+	}
+	if cfg.Door == nil {
+		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 25 * time.Second

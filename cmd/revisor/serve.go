@@ -109,7 +109,14 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
-	deps.Events = postgres.LiveEvents(ctx, pool, log)
+	// The tournament service hears them too: a round drawn anywhere ends
+	// the old round's table codes in this process at once.
+	events := tournament.NewBroker()
+	go postgres.NewListener(pool, func(e tournament.Event) {
+		deps.Tournaments.Heard(e)
+		events.Publish(e)
+	}, log).Run(ctx)
+	deps.Events = events
 	srv, err := server.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
 		CORSOrigins: cfg.corsOrigins}, deps)
 	if err != nil {

@@ -69,11 +69,14 @@ type Deps struct {
 	Failures ratelimit.Shared
 	// Registry collects the metrics served at /metrics; nil: the server's own.
 	Registry *prometheus.Registry
+	// Streams bound the pages' live event streams; zero fields take the
+	// defaults (web.StreamLimits).
+	Streams web.StreamLimits
 }
 
 // check names the first required dependency that is missing.
 func (d Deps) check() error {
-	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry")
+	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry", "Streams")
 }
 
 // apiDeps are the API's dependencies: each service through the interfaces
@@ -137,7 +140,7 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	// The table pages write through the API, in process, by this router:
 	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
-		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door},
+		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams},
 		deps.webDeps(s))
 	if err != nil {
 		return nil, err

@@ -76,6 +76,9 @@ type Config struct {
 	// Failures; pass the API's (package server does). Nil: a door over
 	// Failures.
 	Door *httpx.Door
+	// Streams bound the live event streams held open at once; zero
+	// fields take the defaults (streams.go).
+	Streams StreamLimits
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
@@ -109,12 +112,13 @@ type Deps struct {
 
 // Handler serves the pages.
 type Handler struct {
-	cfg   Config
-	deps  Deps
-	pages map[string]*template.Template
-	log   *slog.Logger
-	cache *snapshots
-	qrs   qrCodes
+	cfg     Config
+	deps    Deps
+	pages   map[string]*template.Template
+	log     *slog.Logger
+	cache   *snapshots
+	qrs     qrCodes
+	streams *streams
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -146,7 +150,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), streams: newStreams(cfg.Streams)}, nil
 }
 
 // check names the first dependency that is missing.
@@ -197,7 +201,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/poster", h.posterPage)
 	page("/s/:code", h.shortLink)
 	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
-	e.GET("/t/:tid/events", h.events, with()...)
+	e.GET("/t/:tid/events", h.events, with(h.admitStream)...)
 	h.registerRoutes(page)
 
 	csrf := h.csrf()

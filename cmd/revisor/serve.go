@@ -117,6 +117,11 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		events.Publish(e)
 	}, log).Run(ctx)
 	deps.Events = events
+	files, err := raiseFileLimit()
+	if err != nil {
+		return fmt.Errorf("open-files limit: %w", err)
+	}
+	deps.Streams = streamLimits(cfg, files, log)
 	srv, err := server.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
 		CORSOrigins: cfg.corsOrigins}, deps)
 	if err != nil {

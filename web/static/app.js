@@ -62,6 +62,14 @@
     es.addEventListener("open", function () {
       document.body.setAttribute("data-live", "on");
     });
+    // A stream the server refused (503: it follows as many pages as it
+    // can) is closed for good: read the page again now and then instead.
+    es.addEventListener("error", function () {
+      if (es.readyState === EventSource.CLOSED) {
+        document.body.setAttribute("data-live", "poll");
+        setInterval(refresh, 60000);
+      }
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {

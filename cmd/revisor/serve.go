@@ -106,6 +106,10 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		}
 		defer pages.Close()
 		deps.Snapshots = tournament.NewService(postgres.NewStore(pages), tournament.WithMaxPlayers(cfg.maxPlayers))
+		// The register's reads are public (ratings, people, series): on
+		// the pages' pool, they never hold a connection the tables'
+		// writes wait for.
+		deps.Register = tournament.NewRegister(postgres.NewStore(pages), postgres.NewStore(pool), nil)
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -95,12 +96,12 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 		})
 	}
 	// The login forms, past their CSRF check.
-	csrf := csrfCookie(t, hs.URL+"/login")
+	csrf, token := csrfForm(t, hs.URL+"/login")
 	for path, form := range map[string]url.Values{
 		"/login":                       {"token": {wrongToken}},
 		"/t/" + tt.ID + "/table/login": {"code": {wrongCode}}, // "code" in what: see send
 	} {
-		form.Set("_csrf", csrf.Value)
+		form.Set("_csrf", token)
 		send("POST", path, "login form (token or code)", func(req *http.Request) {
 			req.Body = http.NoBody
 			enc := form.Encode()
@@ -111,21 +112,73 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	}
 }
 
-// csrfCookie reads the CSRF cookie a form page sets.
-func csrfCookie(t *testing.T, page string) *http.Cookie {
+// csrfForm reads the CSRF cookie and the form's token of a form page.
+func csrfForm(t *testing.T, page string, cookies ...*http.Cookie) (*http.Cookie, string) {
 	t.Helper()
-	resp, err := http.Get(page)
+	req, _ := http.NewRequest("GET", page, nil)
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindSubmatch(body)
 	for _, c := range resp.Cookies() {
-		if c.Name == "revisor_csrf" {
-			return c
+		if c.Name == "revisor_csrf" && m != nil {
+			return c, string(m[1])
 		}
 	}
-	t.Fatalf("GET %s set no CSRF cookie", page)
-	return nil
+	t.Fatalf("GET %s set no CSRF cookie or form token", page)
+	return nil, ""
+}
+
+// TestCookiesOneRule: every cookie the pages set is Secure behind TLS,
+// the CSRF cookie too (issue 25, point 8: it never was), and a form's
+// CSRF token is good only with the session it was rendered for.
+func TestCookiesOneRule(t *testing.T) {
+	s := startTournamentServer(t)
+	for _, path := range []string{"/login", "/lang/sv"} {
+		req, _ := http.NewRequest("GET", s.URL+path, nil)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if len(resp.Cookies()) == 0 {
+			t.Errorf("GET %s set no cookie", path)
+		}
+		for _, c := range resp.Cookies() {
+			if !c.Secure || !c.HttpOnly {
+				t.Errorf("GET %s behind TLS: cookie %s Secure %v HttpOnly %v, want both", path, c.Name, c.Secure, c.HttpOnly)
+			}
+		}
+	}
+	cookie, token := csrfForm(t, s.URL+"/login")
+	post := func(extra ...*http.Cookie) int {
+		form := url.Values{"token": {"wrong-token-0123456789"}, "_csrf": {token}}.Encode()
+		req, _ := http.NewRequest("POST", s.URL+"/login", strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(cookie)
+		for _, c := range extra {
+			req.AddCookie(c)
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post(); got != http.StatusUnauthorized {
+		t.Errorf("the login form with its own token = %d, want 401 (past the CSRF check, a wrong token)", got)
+	}
+	if got := post(&http.Cookie{Name: "revisor_session", Value: adminToken}); got != http.StatusForbidden {
+		t.Errorf("the login form's token with another session's cookie = %d, want 403", got)
+	}
 }
 
 func ioNopCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }

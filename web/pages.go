@@ -35,8 +35,7 @@ func (h *Handler) switchLanguage(c echo.Context) error {
 	if !supported(l) {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeLanguageNotFound, "no language %q", l))
 	}
-	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteLaxMode})
+	c.SetCookie(h.cookie(c, langCookie, l, "/", 365*24*3600, http.SameSiteLaxMode))
 	return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next")))
 }
 

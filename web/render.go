@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
@@ -85,7 +84,7 @@ type language_ struct {
 // newPage starts a page for the request.
 func (h *Handler) newPage(c echo.Context, title string) *page {
 	p := &page{Lang: h.language(c), Here: c.Request().URL.RequestURI()}
-	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+	if tok, ok := c.Get(csrfContextKey).(string); ok {
 		p.CSRF = tok
 	}
 	p.Title = p.T(title)
@@ -227,7 +226,7 @@ func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		tid := c.Param("tid")
 		key := preferenceKey(c.Request()) + " " + c.Request().URL.RequestURI()
-		if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		if tok, ok := c.Get(csrfContextKey).(string); ok {
 			key += " " + tok // a page with forms is the visitor's own
 		}
 		if body, ok := h.cache.page(tid, key); ok {

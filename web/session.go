@@ -27,14 +27,20 @@ func (h *Handler) secureCookie(c echo.Context) bool {
 	return h.cfg.SecureCookies || c.Scheme() == "https"
 }
 
+// cookie is the one rule of every cookie the pages set (session, table,
+// CSRF, language): HttpOnly, Secure behind TLS (secureCookie), and the
+// SameSite mode given.
+func (h *Handler) cookie(c echo.Context, name, value, path string, maxAge int, site http.SameSite) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: path, MaxAge: maxAge,
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: site}
+}
+
 func (h *Handler) setSession(c echo.Context, token string) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(sessionMaxAge.Seconds()),
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, sessionCookie, token, "/", int(sessionMaxAge.Seconds()), http.SameSiteStrictMode))
 }
 
 func (h *Handler) clearSession(c echo.Context) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, sessionCookie, "", "/", -1, http.SameSiteStrictMode))
 }
 
 // sessionToken returns the token of the visitor's session, or "".

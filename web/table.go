@@ -80,8 +80,7 @@ func (h *Handler) verifyCode(c echo.Context, carrier httpx.Carrier, code string)
 }
 
 func (h *Handler) setTableCookie(c echo.Context, tid, code string, maxAge int) {
-	c.SetCookie(&http.Cookie{Name: tableCookie, Value: code, Path: tableURL(tid), MaxAge: maxAge,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, tableCookie, code, tableURL(tid), maxAge, http.SameSiteStrictMode))
 }
 
 // tableLoginData is the code form's data.

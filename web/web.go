@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
@@ -228,23 +227,6 @@ func (h *Handler) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		hd.Set("X-Frame-Options", "DENY")
 		return next(c)
 	}
-}
-
-// csrf protects forms with a double-submitted token: a cookie and a hidden
-// field that must agree (echo's CSRF middleware).
-func (h *Handler) csrf() echo.MiddlewareFunc {
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:" + csrfField,
-		CookieName:     "revisor_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   h.cfg.SecureCookies,
-		CookieSameSite: http.SameSiteStrictMode,
-		ErrorHandler: func(err error, c echo.Context) error {
-			return h.fail(c, tournament.Errorf(tournament.KindForbidden, tournament.CodeCSRF,
-				"the form has expired or did not come from this site; reload the page and try again"))
-		},
-	})
 }
 
 // csrfField is the hidden form field holding the CSRF token.

@@ -182,3 +182,20 @@ func TestCookiesOneRule(t *testing.T) {
 }
 
 func ioNopCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }
+
+// TestShortLinksNotEnumerated: unknown short links spend the address's
+// budget like wrong credentials (issue 25: no limit before), so that the
+// eleventh unknown code in a row is 429.
+func TestShortLinksNotEnumerated(t *testing.T) {
+	s := startTournamentServer(t)
+	for i := range 11 {
+		resp, _ := s.do(t, request{method: "GET", path: "/s/BCDFGH"})
+		want := http.StatusNotFound
+		if i == 10 {
+			want = http.StatusTooManyRequests
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("unknown short link %d = %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
+}

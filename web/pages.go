@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"unicode"
@@ -55,7 +56,18 @@ func localPath(next string) string {
 		strings.HasPrefix(u.Path, "//") {
 		return "/"
 	}
-	return next
+	// Dot segments are resolved, so that a check of the path's prefix
+	// (a tournament's pages, login.go) holds for the page it leads to:
+	// /t/a/../../admin is /admin.
+	clean := path.Clean(u.Path)
+	if strings.HasSuffix(u.Path, "/") && clean != "/" {
+		clean += "/"
+	}
+	u.Path, u.RawPath = clean, ""
+	if u.Fragment != "" {
+		return u.RequestURI() + "#" + u.EscapedFragment()
+	}
+	return u.RequestURI()
 }
 
 // tournamentPage shows a tournament's status and links.

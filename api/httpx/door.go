@@ -24,6 +24,10 @@ const (
 	CarrierSession Carrier = "session"       // the revisor_session cookie
 	CarrierTable   Carrier = "table"         // the revisor_table cookie
 	CarrierForm    Carrier = "form"          // a login form's field
+	// CarrierShortLink is a short link's code (/s/{code}): no credential,
+	// but a guess of one is counted the same, so that the short links
+	// cannot be enumerated faster than credentials are guessed.
+	CarrierShortLink Carrier = "short link"
 )
 
 // The per-tournament budget of wrong table codes, whatever their address:
@@ -70,6 +74,9 @@ type Check[T any] struct {
 	// Tournament is the tournament whose table code the credential may
 	// be ("" when it is none): its budget is taken too.
 	Tournament string
+	// Wrong tells a wrong credential among Lookup's errors; nil: the
+	// errors of kind unauthorized.
+	Wrong func(error) bool
 }
 
 // verdict is a credential's outcome, kept for the rest of the request.
@@ -124,13 +131,17 @@ func verify[T any](d *Door, c echo.Context, ch Check[T]) (T, error) {
 	}
 	ctx := c.Request().Context()
 	t, err := ch.Lookup(ctx)
+	wrong := ch.Wrong
+	if wrong == nil {
+		wrong = func(err error) bool { return tournament.ErrorKind(err) == tournament.KindUnauthorized }
+	}
 	switch {
 	case err == nil:
 		d.addrs.Refund(addr)
 		if tid != "" {
 			d.tournaments.Refund(tid)
 		}
-	case tournament.ErrorKind(err) == tournament.KindUnauthorized:
+	case wrong(err):
 		d.addrs.Fail(ctx, addr)
 		if tid != "" {
 			d.tournaments.Fail(ctx, tid)

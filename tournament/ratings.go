@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament/rating"
@@ -93,9 +94,10 @@ type RatingsVersioner interface {
 // a time holds the turn, so that readers arriving together replay once
 // (one connection), the others waiting without one, up to ratingsWait.
 type ratingsCache struct {
+	heard   atomic.Int64 // changes heard after their commit (Register.Heard)
 	once    sync.Once
 	turn    chan struct{} // the one replay's turn (a mutex a reader can stop waiting for)
-	version int64
+	version [2]int64      // the store's version and heard, when state was replayed
 	state   *ratingState
 	list    []RatedPerson
 }
@@ -130,10 +132,11 @@ func (c *ratingsCache) get(ctx context.Context, r *Register) (cachedRatings, err
 	}
 	// The version is read before the replay: a change committed during
 	// the replay moves it past the one kept, and the next read replays.
-	v, err := vs.RatingsVersion(ctx)
+	dbv, err := vs.RatingsVersion(ctx)
 	if err != nil {
 		return cachedRatings{}, err
 	}
+	v := [2]int64{dbv, c.heard.Load()}
 	if c.state != nil && c.version == v {
 		return cachedRatings{c.state, c.list}, nil
 	}
@@ -152,6 +155,19 @@ func (c *ratingsCache) get(ctx context.Context, r *Register) (cachedRatings, err
 // ratingsWait is how long a reader waits for the replay of another before
 // it is told 503 (with Retry-After): readers never queue without bound.
 const ratingsWait = 3 * time.Second
+
+// Heard tells the register of a change heard from the database after its
+// commit (postgres.Listener, wired in cmd/revisor): a result, a player or
+// a tournament changed, or events may have been missed. The version's
+// sequence moves before a writer commits, so a replay that read it then
+// and the data just before the commit would be kept stale; the change's
+// notification, sent at commit, ends it.
+func (r *Register) Heard(e Event) {
+	switch e.Kind {
+	case "game_results", "players", "tournaments", "rounds", "resync", "":
+		r.ratings.heard.Add(1)
+	}
+}
 
 // allHistories asks replay to keep every person's history.
 const allHistories = "*"

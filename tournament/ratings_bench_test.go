@@ -135,3 +135,33 @@ func TestRatingsReadersDoNotQueue(t *testing.T) {
 		t.Errorf("after the replay: %v", err)
 	}
 }
+
+// TestRatingsHeardChange: a change heard after its commit ends the list
+// kept, though the store's version did not move again.
+func TestRatingsHeardChange(t *testing.T) {
+	st := &replayCounter{historyStore: newHistoryStore(10, 8)}
+	reg := tournament.NewRegister(st, nil, nil)
+	for range 3 {
+		if _, err := reg.Ratings(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg.Heard(tournament.Event{Tournament: "t1", Kind: "game_results"})
+	if _, err := reg.Ratings(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st.replays != 2 {
+		t.Errorf("3 reads, a change heard, a read: %d replays, want 2", st.replays)
+	}
+}
+
+// replayCounter counts the replays.
+type replayCounter struct {
+	*historyStore
+	replays int
+}
+
+func (s *replayCounter) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
+	s.replays++
+	return s.historyStore.PlayedGames(ctx)
+}

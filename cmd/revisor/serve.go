@@ -118,6 +118,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	events := tournament.NewBroker()
 	go postgres.NewListener(pool, func(e tournament.Event) {
 		deps.Tournaments.Heard(e)
+		deps.Register.Heard(e)
 		events.Publish(e)
 	}, log).Run(ctx)
 	deps.Events = events

@@ -7,8 +7,8 @@ import (
 )
 
 // TestClosedRoundRefusesTheTable: once a round is closed, its table's code
-// may not confirm its games (issue 25: it was accepted; disputes:
-// postgres_test.TestClosedRoundRefusesTableDisputes); the organizer still may.
+// may not confirm its games (issue 25: it was accepted); the organizer
+// still may. Disputes on a closed round are the correction window's.
 func TestClosedRoundRefusesTheTable(t *testing.T) {
 	f := newFixture(t, 4, 1)
 	f.submitAll(t, 1)

@@ -126,11 +126,6 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 		if _, err := gameOf(st, d.Key); err != nil {
 			return err
 		}
-		if r, err := findRound(&st.State, d.Key.Round); err == nil {
-			if err := tableRoundOpen(a, r); err != nil {
-				return err
-			}
-		}
 		if onGame >= MaxDisputesPerGame {
 			return Errorf(KindConflict, CodeTooManyDisputes,
 				"game %d of table %d in round %d already has %d disputes, the most one game may have; add to a dispute already open instead",

@@ -336,14 +336,15 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}, nil
 }
 
-// tableRoundOpen refuses a table's code on a closed round: the round's
-// outcome is recorded, the table has gone, and a late confirmation or
-// dispute is the organizer's or a referee's to make (issue 25: both were
-// accepted from the code).
+// tableRoundOpen refuses a table's confirmation on a closed round: the
+// round's outcome is recorded and a confirmation no longer means anything
+// (issue 25: it was accepted from the code). A dispute on a closed round is
+// the correction window's to admit (dispute_window.go), by design: the
+// table disputes after the round has closed.
 func tableRoundOpen(a Actor, r *Round) error {
 	if a.Role == RoleTable && r.Status == RoundClosed {
 		return Errorf(KindConflict, CodeRoundClosed,
-			"round %d is closed: ask the organizer or a referee to confirm or dispute its games", r.Number)
+			"round %d is closed: its results are final; open a dispute while the correction window is open", r.Number)
 	}
 	return nil
 }

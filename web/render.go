@@ -257,9 +257,13 @@ const refreshHeader = "X-Revisor-Refresh"
 
 // cachedPage serves a live public page (livePage) from the cache of
 // rendered pages; cachedAnyPage a page that is stale after any change.
-func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc { return h.pageCache(livePage, next) }
+func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.pageCache(livePage, next)
+}
 
-func (h *Handler) cachedAnyPage(next echo.HandlerFunc) echo.HandlerFunc { return h.pageCache(anyPage, next) }
+func (h *Handler) cachedAnyPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.pageCache(anyPage, next)
+}
 
 // pageCache serves a page of a tournament from the cache of rendered
 // pages while nothing it shows has changed, and renders it otherwise, once

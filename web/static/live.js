@@ -1,7 +1,8 @@
 // live.js decides when a live page fetches itself again (the protocol is
-// in docs/live-pages.md). The page's event stream announces versions: the
-// server's clock, in microseconds, when it heard of a change. The page
-// knows the version it shows (data-as-of on <body>). The page is fetched
+// in docs/performance.md, "Live pages"). The page's event stream
+// announces versions: the server's clock, in microseconds, when it heard
+// of a change. The page knows the version it shows (data-as-of on
+// <body>). The page is fetched
 // again only when a version above its own was heard, after quiet ms
 // without another (a burst of results makes one fetch), but never later
 // than maxWait ms after the first version it has not shown (a steady flow

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,5 +142,30 @@ func TestLiveScript(t *testing.T) {
 	out, err := exec.CommandContext(ctx, node, "--test", "jstest/").CombinedOutput()
 	if err != nil {
 		t.Fatalf("node --test jstest/: %v\n%s", err, out)
+	}
+}
+
+// TestIdleStreamMemory measures what an idle event stream costs, both
+// ends together (client and server run in this process): a thousand
+// phones must cost megabytes, not a page each. It fails past 96 KiB a
+// stream.
+func TestIdleStreamMemory(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, false)
+	const n = 200
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse + m.StackInuse
+	}
+	before := heap()
+	for range n {
+		stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
+	}
+	per := (int64(heap()) - int64(before)) / n
+	t.Logf("an idle stream: %d bytes, client and server together (%d streams)", per, n)
+	if per > 96<<10 {
+		t.Errorf("an idle stream costs %d bytes, want under 96 KiB", per)
 	}
 }

@@ -68,7 +68,7 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 	}
 	put := func(key string, class pageClass) {
 		turn := c.pageFor("t1", key, class, false)
-		c.putPage("t1", key, turn.stamp, class, time.Now(), []byte(key))
+		c.putPage("t1", key, turn.stamp, class, time.Now(), 0, []byte(key))
 		c.endRender("t1", key, turn)
 	}
 	put("standings", livePage)

@@ -149,30 +149,65 @@ func (h *Handler) render(c echo.Context, status int, name string, p *page) error
 	}
 	h.renders.Add(1)
 	if pc, ok := c.Get(pageCacheKey).(*pageCacheSlot); ok && status == http.StatusOK {
-		e := h.cache.putPage(pc.tid, pc.key, pc.stamp, pc.class, pc.at, buf.Bytes())
-		return h.writePage(c, status, e.body, e.etag)
+		e := h.cache.putPage(pc.tid, pc.key, pc.stamp, pc.class, pc.at, p.AsOf, buf.Bytes())
+		return h.writeEntry(c, e)
 	}
-	return h.writePage(c, status, buf.Bytes(), "")
+	return h.writePage(c, status, buf.Bytes())
 }
 
 // Renders counts the pages rendered since the start (for the metrics).
 func (h *Handler) Renders() uint64 { return h.renders.Load() }
 
-// writePage writes a rendered page; with its ETag, a request that holds
-// the same page already (If-None-Match) gets 304 and no body.
-func (h *Handler) writePage(c echo.Context, status int, body []byte, etag string) error {
+// writePage writes a rendered page.
+func (h *Handler) writePage(c echo.Context, status int, body []byte) error {
+	pageHeaders(c)
+	return c.HTMLBlob(status, body)
+}
+
+func pageHeaders(c echo.Context) {
 	hd := c.Response().Header()
 	if hd.Get("Cache-Control") == "" {
 		hd.Set("Cache-Control", "no-cache")
 	}
-	hd.Set("Vary", "Accept-Language, Cookie")
-	if etag != "" && status == http.StatusOK {
-		hd.Set("ETag", etag)
-		if inm := c.Request().Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
-			return c.NoContent(http.StatusNotModified)
+	hd.Set("Vary", "Accept-Language, Cookie, Accept-Encoding")
+}
+
+// writeEntry writes a page of the cache: with its ETag, so that a request
+// that holds the same page already (If-None-Match) gets 304 and no body;
+// compressed for those who accept gzip; a live page with its version in
+// X-Revisor-As-Of too (its data-as-of).
+func (h *Handler) writeEntry(c echo.Context, e *pageEntry) error {
+	pageHeaders(c)
+	hd := c.Response().Header()
+	if e.asOf > 0 {
+		hd.Set("X-Revisor-As-Of", strconv.FormatInt(e.asOf, 10))
+	}
+	req := c.Request()
+	gz := e.gz != nil && acceptsGzip(req.Header.Get("Accept-Encoding"))
+	etag := e.etag
+	if gz {
+		etag = strings.TrimSuffix(etag, `"`) + `-gz"`
+	}
+	hd.Set("ETag", etag)
+	if inm := req.Header.Get("If-None-Match"); inm != "" && (etagMatch(inm, e.etag) || etagMatch(inm, etag)) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if !gz {
+		return c.HTMLBlob(http.StatusOK, e.body)
+	}
+	hd.Set("Content-Encoding", "gzip")
+	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, e.gz)
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip.
+func acceptsGzip(header string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(t), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			return strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0"
 		}
 	}
-	return c.HTMLBlob(status, body)
+	return false
 }
 
 // etagMatch reports whether an If-None-Match header names etag (or *).
@@ -284,7 +319,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			t := h.cache.pageFor(tid, key, class, refresh)
 			switch {
 			case t.entry != nil:
-				return h.writePage(c, http.StatusOK, t.entry.body, t.entry.etag)
+				return h.writeEntry(c, t.entry)
 			case t.wait != nil:
 				select {
 				case <-t.wait.done:
@@ -292,7 +327,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 					return ctx.Err()
 				}
 				if e := t.wait.entry; e != nil {
-					return h.writePage(c, http.StatusOK, e.body, e.etag)
+					return h.writeEntry(c, e)
 				}
 				continue // its render was not kept: ask again
 			}

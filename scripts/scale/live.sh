@@ -57,7 +57,7 @@ run() {
   REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" \
     --players $((TABLES * 4)) --clients "$TABLES" --rounds 1 --games-per-round "$GAMES" --sheet-share 1 \
     --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" |
-    grep -E '^(deal|confirm) |acknowledged|load average|resident|CPU time|^viewers:' || true
+    grep -E '^(endpoint|deal|confirm) |acknowledged|load average|resident|CPU time|^viewers:' || true
   echo "   server after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"
   stop_server
 }

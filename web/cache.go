@@ -69,8 +69,8 @@ func (s stamp) current(now stamp, class pageClass) bool {
 type pageEntry struct {
 	body  []byte
 	etag  string
-	gz    []byte // body compressed with gzip, once for all who accept it (nil: small)
-	asOf  int64  // the page's version (page.AsOf; 0: not a live page)
+	gz    []byte    // body compressed with gzip, once for all who accept it (nil: small)
+	asOf  int64     // the page's version (page.AsOf; 0: not a live page)
 	at    time.Time // when it was rendered
 	stamp stamp     // the changes counted before its snapshot was read
 	class pageClass

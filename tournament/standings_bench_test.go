@@ -76,11 +76,13 @@ func BenchmarkStandingsGrid(b *testing.B) {
 		for _, rounds := range []int{1, 3, 6} {
 			b.Run("players="+strconv.Itoa(n)+"/rounds="+strconv.Itoa(rounds), func(b *testing.B) {
 				st := bigState(n, rounds)
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if rows := tournament.Standings(st); len(rows) != n {
 						b.Fatalf("Standings = %d rows, want %d", len(rows), n)
 					}
 				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -43,9 +44,6 @@ func (h *Handler) events(c echo.Context) error {
 	if _, err := h.state(c.Request().Context(), tid); err != nil {
 		return h.fail(c, err)
 	}
-	pages := c.QueryParam("for") == "pages"
-	ch, stop := h.deps.Events.Subscribe(tid)
-	defer stop()
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -60,28 +58,57 @@ func (h *Handler) events(c echo.Context) error {
 		}
 		return rc.Flush()
 	}
+	if c.QueryParam("for") == "pages" {
+		t := h.hub.join(tid)
+		defer h.hub.leave(tid, t)
+		return h.pagesEvents(c, t, send)
+	}
+	ch, stop := h.deps.Events.Subscribe(tid)
+	defer stop()
+	if err := send("retry: 2000\n: listening\n\n"); err != nil {
+		return nil
+	}
+	beat := time.NewTicker(h.cfg.Heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-c.Request().Context().Done():
+			return nil
+		case e := <-ch:
+			if send(changeEvent(e, h.version(e))) != nil {
+				return nil
+			}
+		case <-beat.C:
+			if send(": ping\n\n") != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// version is e's version: when this process heard of it.
+func (h *Handler) version(e tournament.Event) int64 {
+	if e.At.IsZero() {
+		return h.cfg.Now().UnixMicro()
+	}
+	return e.At.UnixMicro()
+}
+
+// pagesEvents is a public page's stream: it wakes only when the topic
+// has a change the pages show, never for a deal.
+func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error) error {
 	if err := send("retry: 2000\n: listening\n\n"); err != nil {
 		return nil
 	}
 	beat := time.NewTicker(h.cfg.Heartbeat)
 	defer beat.Stop()
 	var p pagesStream
+	seen := h.hub.read(t)
 	for {
 		select {
 		case <-c.Request().Context().Done():
 			return nil
-		case e := <-ch:
-			v := e.At.UnixMicro()
-			if e.At.IsZero() {
-				v = h.cfg.Now().UnixMicro()
-			}
-			if !pages {
-				if send(changeEvent(e, v)) != nil {
-					return nil
-				}
-				continue
-			}
-			p.hear(e, v)
+		case <-seen.changed:
 		case <-p.timer():
 			p.waiting = nil
 		case <-beat.C:
@@ -89,8 +116,107 @@ func (h *Handler) events(c echo.Context) error {
 				return nil
 			}
 		}
+		now := h.hub.read(t)
+		if now.state != seen.state {
+			p.hear(tournament.Event{Kind: now.kind}, now.v)
+		}
+		if now.clock != seen.clock {
+			p.hear(tournament.Event{Kind: kindClock}, 0)
+		}
+		seen = now
 		if msg := p.due(time.Now()); msg != "" && send(msg) != nil {
 			return nil
+		}
+	}
+}
+
+// hub follows the tournaments that public pages' streams watch, one
+// subscription to the events per tournament however many streams: a
+// thousand phones on the standings wake once per change of the state,
+// not at each of the sixty deals a second the hall enters.
+type hub struct {
+	src  tournament.EventSource
+	now  func() time.Time
+	mu   sync.Mutex
+	tops map[string]*topic
+}
+
+// topic is one tournament's changes as the pages' streams see them.
+type topic struct {
+	streams int
+	stop    func()
+	seen    topicState
+}
+
+// topicState counts a topic's changes; changed is closed at the next.
+type topicState struct {
+	state, clock uint64
+	kind         string // the latest change of state and its version
+	v            int64
+	changed      chan struct{}
+}
+
+func newHub(src tournament.EventSource, now func() time.Time) *hub {
+	return &hub{src: src, now: now, tops: map[string]*topic{}}
+}
+
+// join adds a stream to tid's topic, following tid from the first.
+func (h *hub) join(tid string) *topic {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tops[tid]
+	if t == nil {
+		t = &topic{seen: topicState{changed: make(chan struct{})}}
+		ch, cancel := h.src.Subscribe(tid)
+		done := make(chan struct{})
+		go h.follow(t, ch, done)
+		t.stop = func() { cancel(); close(done) }
+		h.tops[tid] = t
+	}
+	t.streams++
+	return t
+}
+
+// leave removes a stream; the last one ends the following.
+func (h *hub) leave(tid string, t *topic) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.streams--; t.streams == 0 {
+		t.stop()
+		delete(h.tops, tid)
+	}
+}
+
+func (h *hub) read(t *topic) topicState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return t.seen
+}
+
+// follow counts the changes the pages show and wakes the streams.
+func (h *hub) follow(t *topic, ch <-chan tournament.Event, done <-chan struct{}) {
+	for {
+		select {
+		case e := <-ch:
+			if e.Kind != kindClock && !stateKind(e.Kind) {
+				continue
+			}
+			v := e.At
+			if v.IsZero() {
+				v = h.now()
+			}
+			h.mu.Lock()
+			if e.Kind == kindClock {
+				t.seen.clock++
+			} else {
+				t.seen.state++
+				t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
+			}
+			close(t.seen.changed)
+			t.seen.changed = make(chan struct{})
+			h.mu.Unlock()
+		case <-done:
+			return
 		}
 	}
 }

@@ -88,3 +88,40 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 		t.Errorf("after a result the standings are still current")
 	}
 }
+
+// TestHubOneSubscriptionForAllStreams: a thousand pages' streams of one
+// tournament hold one subscription, wake at a result, not at a deal, and
+// the last to leave ends it.
+func TestHubOneSubscriptionForAllStreams(t *testing.T) {
+	b := tournament.NewBroker()
+	h := newHub(b, time.Now)
+	var tops []*topic
+	for range 1000 {
+		tops = append(tops, h.join("t1"))
+	}
+	if n := b.Subscribers(); n != 1 {
+		t.Fatalf("1000 streams: %d subscriptions, want 1", n)
+	}
+	seen := h.read(tops[0])
+	b.Publish(tournament.Event{Tournament: "t1", Kind: kindDeals})
+	select {
+	case <-seen.changed:
+		t.Fatal("a deal woke the pages' streams")
+	case <-time.After(100 * time.Millisecond):
+	}
+	b.Publish(tournament.Event{Tournament: "t1", Kind: "game_results"})
+	select {
+	case <-seen.changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a result did not wake the pages' streams")
+	}
+	if now := h.read(tops[0]); now.state != seen.state+1 || now.kind != "game_results" || now.v == 0 {
+		t.Errorf("after a result the topic is %+v, want one change of state more with its version", now)
+	}
+	for _, tp := range tops {
+		h.leave("t1", tp)
+	}
+	if n := b.Subscribers(); n != 0 {
+		t.Errorf("after every stream left: %d subscriptions, want 0", n)
+	}
+}

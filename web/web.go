@@ -114,6 +114,7 @@ type Handler struct {
 	qrs   qrCodes
 	// renders counts the pages rendered (Renders).
 	renders atomic.Uint64
+	hub     *hub // the public pages' streams (live.go)
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -142,7 +143,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now)}, nil
 }
 
 // check names the first dependency that is missing.

@@ -20,9 +20,6 @@ import (
 // with the version v, the server's clock in microseconds when it heard of
 // the change (tournament.Event.At); an event "clock" when the round clock did. The deals and
 // confirmations of a full hall, which no public page shows, send nothing.
-// A page is rendered at most once a second for its viewers (cache.go), so
-// announcing changes more often would only make phones ask for a page
-// that cannot be newer.
 // A page's data-as-of is when its snapshot's read began, so a page whose
 // data-as-of is not below the latest v holds the change; static/live.js
 // fetches the page again only when it does not.
@@ -30,7 +27,7 @@ import (
 // The table page's stream (no ?for) sends one "change" per change, with
 // its kind, round, table and v. Neither stream changes the pages' cache:
 // that follows the events on its own (cache.go), once per process.
-const pagesCoalesce = time.Second
+const pagesCoalesce = 500 * time.Millisecond
 
 // eventJSON is the data of a "change" event.
 type eventJSON struct {

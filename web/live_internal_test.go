@@ -28,8 +28,8 @@ func TestPagesStreamNeverStarves(t *testing.T) {
 			sent = append(sent, now)
 		}
 	}
-	if want := int(5*time.Second/pagesCoalesce) - 1; len(sent) < want {
-		t.Fatalf("5 s of changes every 100 ms: %d messages, want at least %d", len(sent), want)
+	if len(sent) < 9 {
+		t.Fatalf("5 s of changes every 100 ms: %d messages, want at least 9", len(sent))
 	}
 	for i := 1; i < len(sent); i++ {
 		if gap := sent[i].Sub(sent[i-1]); gap < pagesCoalesce || gap > pagesCoalesce+100*time.Millisecond {

@@ -144,18 +144,18 @@ pg2-socket-path=$dir/sock
 EOF
 }
 
-# node_settings are the lines appended to a node's postgresql.conf: WAL
-# archived by pgBackRest, sockets in the folder, settings for many tables.
+# node_settings are the lines appended to a node's postgresql.conf: those
+# of production (deploy/ha/postgresql.ha.conf: WAL archived by pgBackRest),
+# then this rehearsal's own (loopback, sockets and pgBackRest's
+# configuration in the folder).
 node_settings() {
+  cat "$repo/deploy/ha/postgresql.ha.conf"
   cat <<EOF
-# scripts/ha.sh (deploy/ha/postgresql.ha.conf)
+# scripts/ha.sh
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir/sock'
-max_connections = 300
 fsync = $fsync
-archive_mode = on
-archive_command = 'pgbackrest --config=$dir/pgbackrest.conf --stanza=$stanza archive-push %p'
-archive_timeout = 30
+archive_command = 'pgbackrest --config=$dir/pgbackrest.conf --stanza=$stanza --pg1-path="\$(pwd)" archive-push %p'
 wal_keep_size = 256MB
 EOF
 }

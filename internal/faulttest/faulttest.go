@@ -133,7 +133,12 @@ func (c *Cluster) pg(name string, args ...string) error {
 // Start starts the cluster and waits until it accepts connections.
 func (c *Cluster) Start() error {
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 %s", c.Port, c.Dir, c.Options)
-	return c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
+	err := c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
+	if err != nil {
+		b, _ := os.ReadFile(filepath.Join(c.Dir, "server.log"))
+		return fmt.Errorf("%w\nserver.log (end):\n%s", err, tail(b, 3000))
+	}
+	return nil
 }
 
 // Stop stops the cluster the way an operator or a crash would: "fast"

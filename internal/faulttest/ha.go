@@ -165,6 +165,16 @@ func (h *HA) Log(name string, n int) string {
 	return string(tail(b, n))
 }
 
+// SaveLogs copies the arrangement's logs into a new folder under the
+// system's temporary one (they outlive Down) and returns its path.
+func (h *HA) SaveLogs() (string, error) {
+	dst, err := os.MkdirTemp("", "revisor-ha-logs-")
+	if err != nil {
+		return "", err
+	}
+	return dst, os.CopyFS(dst, os.DirFS(filepath.Join(h.Dir, "log")))
+}
+
 // Down stops everything and removes the folder.
 func (h *HA) Down() {
 	if _, err := h.Run("down", "--purge"); err != nil {
@@ -207,7 +217,7 @@ func (h *HA) Restore(target time.Time) (*Cluster, error) {
 		c.Remove()
 		return nil, err
 	}
-	c.Options = "-c archive_mode=off -c shared_preload_libraries=''"
+	c.Options = "-c archive_mode=off -c shared_preload_libraries='' -c max_connections=300"
 	if err := c.Start(); err != nil {
 		c.Remove()
 		return nil, err

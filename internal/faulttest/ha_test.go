@@ -48,9 +48,11 @@ func startHA(t *testing.T) *haEnv {
 	t.Logf("scripts/ha.sh up: %s (HAProxy %s)", time.Since(t0).Round(time.Second), h.URL)
 	t.Cleanup(func() {
 		if t.Failed() {
-			for _, name := range []string{"monitor", "node1", "node2", "revisor-a", "revisor-b", "haproxy"} {
+			for _, name := range []string{"monitor", "node1", "node2", "revisor-a", "revisor-b"} {
 				t.Logf("%s log (end):\n%s", name, h.Log(name, 1500))
 			}
+			dir, err := h.SaveLogs()
+			t.Logf("the arrangement's logs are kept in %s (%v)", dir, err)
 		}
 		h.Down()
 	})

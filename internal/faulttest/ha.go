@@ -217,7 +217,7 @@ func (h *HA) Restore(target time.Time) (*Cluster, error) {
 		c.Remove()
 		return nil, err
 	}
-	c.Options = "-c archive_mode=off -c shared_preload_libraries='' -c max_connections=300"
+	c.Options = "-c archive_mode=off -c synchronous_standby_names='' -c shared_preload_libraries='' -c max_connections=300"
 	if err := c.Start(); err != nil {
 		c.Remove()
 		return nil, err

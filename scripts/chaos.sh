@@ -20,4 +20,4 @@ cd "$repo"
 ensure_go
 REVISOR_CHAOS=1 REVISOR_CHAOS_TABLES=${1:-200} \
   go test -count=1 -run '^TestChaosChampionship$' -v -timeout 20m ./internal/faulttest |
-  grep -E '^(chaos|--- |ok|FAIL|\s+(ha|chaos|faults)_test\.go)'
+  grep --line-buffered -E '^(chaos|--- |ok|FAIL|\s+(ha|chaos|faults)_test\.go)'

@@ -135,6 +135,16 @@ func (h *HA) Run(args ...string) (string, error) {
 	return string(out), nil
 }
 
+// RevisorURL is the address of Revisor process a or b itself, not
+// through HAProxy.
+func (h *HA) RevisorURL(name string) string {
+	off := 11
+	if name == "b" {
+		off = 12
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", h.Port+off)
+}
+
 // Primary is the number (1 or 2) of the node the monitor calls primary.
 func (h *HA) Primary() (int, error) {
 	out, err := h.Run("primary")

@@ -126,6 +126,23 @@ func waitAcks(t *testing.T, stats *loadgen.Stats, n int, within time.Duration) t
 	}
 }
 
+// waitLive waits up to d for an event of kind on ch, the stream of where.
+func waitLive(t *testing.T, ch <-chan string, kind, where string, d time.Duration) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case k := <-ch:
+			if k == kind {
+				return
+			}
+		case <-deadline:
+			t.Errorf("no %q change reached %s within %s", kind, where, d)
+			return
+		}
+	}
+}
+
 // noServerErrors fails t for every 500 the load was answered.
 func noServerErrors(t *testing.T, stats *loadgen.Stats) {
 	t.Helper()
@@ -166,6 +183,12 @@ func TestHA(t *testing.T) {
 	waitRequests(t, stats, 300)
 	restoreAt := time.Now() // mid-round: the restore drill's moment
 	waitAcks(t, stats, 100, time.Minute)
+	// A page's event stream on process b, which lives through the failover.
+	var tid string
+	if err := pool.QueryRow(ctx, `SELECT id FROM tournaments`).Scan(&tid); err != nil {
+		t.Fatal(err)
+	}
+	live := liveKinds(ctx, t, h.RevisorURL("b"), tid)
 	primary, err := h.Primary()
 	if err != nil {
 		t.Fatal(err)
@@ -182,6 +205,12 @@ func TestHA(t *testing.T) {
 	t.Logf("node %d primary after %s", next, time.Since(killed).Round(100*time.Millisecond))
 	waitAcks(t, stats, 50, time.Minute)
 	t.Logf("50 deals acknowledged again %s after the kill", time.Since(killed).Round(100*time.Millisecond))
+	// The live updates follow the new primary: the listener reconnects and
+	// tells the pages to resync, then hears the new primary's changes.
+	waitLive(t, live, "resync", "a page of process b", time.Minute)
+	waitLive(t, live, "game_deals", "a page of process b", 30*time.Second)
+	t.Logf("the event stream of process b said resync and heard a deal from the new primary %s after the kill",
+		time.Since(killed).Round(100*time.Millisecond))
 
 	// The old primary comes back as a standby of the new one.
 	if _, err := h.Run("start-node", fmt.Sprint(primary)); err != nil {

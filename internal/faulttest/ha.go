@@ -82,8 +82,9 @@ func StartHA(script, bin string, serveEnv ...string) (*HA, error) {
 		"REVISOR_HA_SERVE_ENV=" + strings.Join(serveEnv, " ")}}
 	out, err := h.Run("up")
 	if err != nil {
+		logs, lerr := h.SaveLogs()
 		h.Down()
-		return nil, err
+		return nil, fmt.Errorf("%w\nthe logs are kept in %s (%v)", err, logs, lerr)
 	}
 	vars := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))

@@ -198,7 +198,9 @@ create() {
 
   log "creating node 2 (a synchronous standby) on port $(node_port 2)"
   create_node 2
-  wait_for 180 "node 2 becoming a standby" is_secondary 2
+  # The base backup and catch-up: about a minute, 3 minutes and more once on
+  # the loaded test machine.
+  wait_for 300 "node 2 becoming a standby" is_secondary 2
   mon_sql "SELECT pgautofailover.set_formation_number_sync_standbys('default', 1)" >/dev/null 2>&1 || true
   backup
 }

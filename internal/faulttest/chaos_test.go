@@ -3,7 +3,6 @@ package faulttest_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -37,18 +36,11 @@ func TestChaosChampionship(t *testing.T) {
 	}
 	e := startHA(t)
 	h := e.ha
-	pool, err := pgxpool.New(context.Background(), h.DatabaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	pool := e.pool(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	stats := loadgen.NewStats()
-	cfg := loadgen.Config{BaseURL: h.URL, AdminToken: h.AdminToken, Players: 4 * tables, GamesPerRound: 2, Clients: tables,
-		Rounds: 1, Seed: uint64(time.Now().UnixNano() % 1000), PutShare: 0.1, SheetShare: 0.5,
-		Pace: 2 * time.Second, Retries: 400, RetryWait: 100 * time.Millisecond, Stats: stats,
-		Client: &http.Client{Timeout: 20 * time.Second}}
+	cfg := e.round(tables, 2*time.Second, stats)
 	t0 := time.Now()
 	done := startLoad(ctx, cfg)
 	step := func(format string, args ...any) {
@@ -65,11 +57,8 @@ func TestChaosChampionship(t *testing.T) {
 	}
 	step("revisor a started again")
 	waitAcks(t, stats, 2*tables, 2*time.Minute)
-	primary, err := h.Primary()
+	primary, err := h.KillPrimary()
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Run("kill-node", strconv.Itoa(primary)); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()

@@ -155,6 +155,17 @@ func (h *HA) Primary() (int, error) {
 	return strconv.Atoi(strings.TrimSpace(out))
 }
 
+// KillPrimary SIGKILLs the node that is primary now (its keeper and
+// PostgreSQL: a crashed database server) and returns its number.
+func (h *HA) KillPrimary() (int, error) {
+	p, err := h.Primary()
+	if err != nil {
+		return 0, err
+	}
+	_, err = h.Run("kill-node", strconv.Itoa(p))
+	return p, err
+}
+
 // WaitPrimary waits up to d for a primary other than not (0: any).
 func (h *HA) WaitPrimary(not int, d time.Duration) (int, error) {
 	deadline := time.Now().Add(d)

@@ -1,12 +1,13 @@
 package api
 
 import (
-	"math"
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -40,8 +41,9 @@ type clockJSON struct {
 // toClock writes a clock as it reads at now. A paused clock has no end
 // time; its remaining seconds stand still.
 func toClock(c *tournament.Clock, now time.Time) clockJSON {
+	r := app.ClockReading{Clock: c, At: now}
 	out := clockJSON{Round: c.Round, State: string(c.State), EndsAt: c.EndsAt, CalledAt: c.CalledAt, ServerTime: now,
-		RemainingSeconds: int(math.Ceil(c.RemainingAt(now).Seconds())), LastAction: c.Action}
+		RemainingSeconds: r.RemainingSeconds(), LastAction: c.Action}
 	if !c.UpdatedAt.IsZero() {
 		out.UpdatedAt = &c.UpdatedAt
 	}
@@ -49,13 +51,14 @@ func toClock(c *tournament.Clock, now time.Time) clockJSON {
 }
 
 func (s *Server) getClock(c echo.Context) error {
-	svc := s.deps.Room
-	_, clk, err := readRound(c, svc.RoundClock)
+	_, r, err := readRound(c, func(ctx context.Context, tid string, n int) (*app.ClockReading, error) {
+		return s.deps.Table.RoundClock(ctx, app.RoundClock{Tournament: tid, Round: n})
+	})
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return c.JSON(http.StatusOK, toClock(clk, svc.Now()))
+	return c.JSON(http.StatusOK, toClock(r.Clock, r.At))
 }
 
 func (s *Server) setClock(c echo.Context) error {

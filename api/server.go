@@ -79,8 +79,11 @@ type Deps struct {
 	Tournaments Tournaments
 	// Rounds draws and closes rounds and changes their tables.
 	Rounds Rounds
-	// Games takes the results: games, deals, confirmations, corrections.
+	// Games takes whole games and reads their results.
 	Games Games
+	// Table runs a table's commands: deals, corrections, confirmations,
+	// disputes (app.Table, which the table page runs too).
+	Table TablePlay
 	// Room reads the standings, the room view and the round clock.
 	Room Room
 	// Referees runs referee tokens, correction windows, draw commitments

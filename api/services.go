@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -42,11 +43,20 @@ type Rounds interface {
 // (api/round_game.go, api/tableplay.go).
 type Games interface {
 	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
-	AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
 	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
-	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
-	ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
-	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
+}
+
+// TablePlay is what a table does during a round, the same commands the
+// table page runs (app.Table): deals, corrections, confirmations,
+// disputes, the game's deals and the round's clock (api/round_game.go,
+// api/tableplay.go, api/dispute.go, api/clock.go).
+type TablePlay interface {
+	EnterDeal(ctx context.Context, cmd app.EnterDeal) (*tournament.DealProgress, error)
+	CorrectDeal(ctx context.Context, cmd app.CorrectDeal) (*tournament.CorrectedDeal, error)
+	ConfirmGame(ctx context.Context, cmd app.ConfirmGame) (*tournament.Confirmed, error)
+	OpenDispute(ctx context.Context, cmd app.OpenDispute) (*tournament.Dispute, error)
+	GameDeals(ctx context.Context, q app.GameDeals) (*tournament.TableGame, error)
+	RoundClock(ctx context.Context, q app.RoundClock) (*app.ClockReading, error)
 }
 
 // Room is what the room and the wall read: the standings, the room view of
@@ -54,7 +64,6 @@ type Games interface {
 type Room interface {
 	Standings(ctx context.Context, tid string) (*tournament.Tournament, []tournament.Standing, error)
 	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
-	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
 	Now() time.Time
 }
@@ -77,7 +86,6 @@ type Referees interface {
 
 // Disputes opens, lists and rules on disputes (api/dispute.go).
 type Disputes interface {
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
 	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
 	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
@@ -118,6 +126,7 @@ var (
 	_ Tournaments       = (*tournament.Service)(nil)
 	_ Rounds            = (*tournament.Service)(nil)
 	_ Games             = (*tournament.Service)(nil)
+	_ TablePlay         = (*app.Table)(nil)
 	_ Room              = (*tournament.Service)(nil)
 	_ Identities        = (*tournament.Service)(nil)
 	_ Referees          = (*tournament.Referees)(nil)

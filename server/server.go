@@ -22,11 +22,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/revisor-sm/revisor/api"
-	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/api/httpx"
-	"github.com/revisor-sm/revisor/web"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/web"
 )
 
 // Server is the router, an http.Handler.

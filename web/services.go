@@ -110,8 +110,8 @@ type Idempotent interface {
 }
 
 var (
-	_ TablePlay  = (*app.Table)(nil)
-	_ Idempotent = (*app.Once)(nil)
+	_ TablePlay   = (*app.Table)(nil)
+	_ Idempotent  = (*app.Once)(nil)
 	_ Snapshots   = (*tournament.Service)(nil)
 	_ Tournaments = (*tournament.Service)(nil)
 	_ Players     = (*tournament.Service)(nil)

@@ -118,12 +118,11 @@ func gameRequest[T any](c echo.Context, req *T) (tournament.GameKey, error) {
 }
 
 func (s *Server) submitGame(c echo.Context) error {
-	svc := s.deps.Games
 	k, body, err := gameBody(c)
 	if err != nil {
 		return err
 	}
-	sub, err := svc.SubmitGame(c.Request().Context(), actorOf(c), k, body)
+	sub, err := s.deps.Table.SubmitGame(c.Request().Context(), app.SubmitGame{Actor: actorOf(c), Game: k, Record: body})
 	if err != nil {
 		return err
 	}

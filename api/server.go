@@ -79,10 +79,11 @@ type Deps struct {
 	Tournaments Tournaments
 	// Rounds draws and closes rounds and changes their tables.
 	Rounds Rounds
-	// Games takes whole games and reads their results.
+	// Games reads the games' results.
 	Games Games
-	// Table runs a table's commands: deals, corrections, confirmations,
-	// disputes (app.Table, which the table page runs too).
+	// Table runs the commands on a round's games: whole games, deals,
+	// corrections, confirmations, disputes (app.Table, which the pages
+	// run too).
 	Table TablePlay
 	// Room reads the standings, the room view and the round clock.
 	Room Room

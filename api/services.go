@@ -38,11 +38,9 @@ type Rounds interface {
 	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
 }
 
-// Games takes and reads the results of games: whole games from the
-// organizer, deals, confirmations and corrections from the tables
-// (api/round_game.go, api/tableplay.go).
+// Games reads a game's result with its confirmations (api/round_game.go);
+// what writes the games is TablePlay.
 type Games interface {
-	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
 	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
 }
 
@@ -51,6 +49,7 @@ type Games interface {
 // disputes, the game's deals and the round's clock (api/round_game.go,
 // api/tableplay.go, api/dispute.go, api/clock.go).
 type TablePlay interface {
+	SubmitGame(ctx context.Context, cmd app.SubmitGame) (*tournament.Submission, error)
 	EnterDeal(ctx context.Context, cmd app.EnterDeal) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, cmd app.CorrectDeal) (*tournament.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, cmd app.ConfirmGame) (*tournament.Confirmed, error)

@@ -13,6 +13,7 @@ import (
 // (tournament.Service): the deal-by-deal entry of a game, its corrections,
 // its confirmations and the game as it stands.
 type Games interface {
+	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
 	AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
@@ -28,8 +29,8 @@ type Disputes interface {
 }
 
 // Table runs what a table does during a round, for the JSON API and the
-// table page alike: it enters and corrects deals, confirms games, opens
-// disputes, and reads a game's deals and the round's clock.
+// pages alike: it enters games and deals and corrects deals, confirms
+// games, opens disputes, and reads a game's deals and the round's clock.
 type Table struct {
 	games    Games
 	disputes Disputes
@@ -59,6 +60,23 @@ func (t *Table) EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealP
 		return nil, err
 	}
 	return t.games.AppendDealAt(ctx, cmd.Actor, cmd.Game, cmd.Deal, cmd.Data)
+}
+
+// SubmitGame is the command to enter a whole game at once: a game record,
+// from a table or the organizer (the console's result form).
+type SubmitGame struct {
+	Actor  tournament.Actor
+	Game   tournament.GameKey
+	Record []byte
+}
+
+// SubmitGame enters a game's result; the same record sent again is a
+// harmless repeat (Created false).
+func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error) {
+	if err := CheckJSONText(cmd.Record); err != nil {
+		return nil, err
+	}
+	return t.games.SubmitGame(ctx, cmd.Actor, cmd.Game, cmd.Record)
 }
 
 // CorrectDeal is the command to replace a stored deal of a game with a

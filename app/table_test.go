@@ -12,6 +12,10 @@ import (
 // games is a fake app.Games that counts what reaches the domain.
 type games struct{ calls int }
 
+func (g *games) SubmitGame(context.Context, tournament.Actor, tournament.GameKey, []byte) (*tournament.Submission, error) {
+	g.calls++
+	return &tournament.Submission{Created: true}, nil
+}
 func (g *games) AppendDealAt(context.Context, tournament.Actor, tournament.GameKey, int, []byte) (*tournament.DealProgress, error) {
 	g.calls++
 	return &tournament.DealProgress{Deal: 1}, nil
@@ -53,6 +57,9 @@ func TestTableChecksText(t *testing.T) {
 	}
 	if _, err := tb.CorrectDeal(ctx, app.CorrectDeal{Data: bad, Reason: "typo"}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
 		t.Errorf("CorrectDeal(NUL) = %v, want %s", err, tournament.CodeInvalidText)
+	}
+	if _, err := tb.SubmitGame(ctx, app.SubmitGame{Record: bad}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
+		t.Errorf("SubmitGame(NUL) = %v, want %s", err, tournament.CodeInvalidText)
 	}
 	if _, err := tb.OpenDispute(ctx, app.OpenDispute{Dispute: tournament.NewDispute{Record: bad}}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
 		t.Errorf("OpenDispute(NUL) = %v, want %s", err, tournament.CodeInvalidText)

@@ -52,7 +52,6 @@ type Players interface {
 // (console.go, result.go, print.go, table_changes.go).
 type Rounds interface {
 	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
-	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
 	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
@@ -92,9 +91,11 @@ type Register interface {
 	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
 }
 
-// TablePlay is what the table page does during a round: the table's
-// commands and queries (table_entry.go, table_confirm.go).
+// TablePlay is what the pages do with a round's games: the table's
+// commands and queries (table_entry.go, table_confirm.go) and the
+// console's result form (result.go).
 type TablePlay interface {
+	SubmitGame(ctx context.Context, cmd app.SubmitGame) (*tournament.Submission, error)
 	EnterDeal(ctx context.Context, cmd app.EnterDeal) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, cmd app.CorrectDeal) (*tournament.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, cmd app.ConfirmGame) (*tournament.Confirmed, error)

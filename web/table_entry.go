@@ -93,7 +93,7 @@ func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, 
 }
 
 // tableDeal takes the next deal of a game from the entry form (or a pasted
-// deal record) and submits it as deal n through the API.
+// deal record) and enters it as deal n (app.EnterDeal).
 func (h *Handler) tableDeal(c echo.Context) error {
 	e, ok, err := h.readEntry(c, c.FormValue("deal"))
 	if !ok {
@@ -117,7 +117,7 @@ func (h *Handler) tableDeal(c echo.Context) error {
 }
 
 // tableCorrect replaces stored deal d of game g with the entry form's
-// deal, with the reason the table gives (PUT …/deals/{d} through the API):
+// deal, with the reason the table gives (app.CorrectDeal, the API's PUT …/deals/{d}):
 // allowed until every player has confirmed the game. The running totals
 // the page shows next are the corrected ones.
 func (h *Handler) tableCorrect(c echo.Context) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -25,29 +26,9 @@ type clockRequest struct {
 	Minutes int    `json:"minutes,omitempty"`
 }
 
-// clockJSON is a round's clock in server time: remaining_seconds is
-// counted at server_time.
-type clockJSON struct {
-	Round            int        `json:"round"`
-	State            string     `json:"state"`
-	EndsAt           *time.Time `json:"ends_at"`
-	RemainingSeconds int        `json:"remaining_seconds"`
-	CalledAt         *time.Time `json:"called_at"`
-	ServerTime       time.Time  `json:"server_time"`
-	LastAction       string     `json:"last_action,omitempty"`
-	UpdatedAt        *time.Time `json:"updated_at,omitempty"`
-}
-
-// toClock writes a clock as it reads at now. A paused clock has no end
-// time; its remaining seconds stand still.
-func toClock(c *tournament.Clock, now time.Time) clockJSON {
-	r := app.ClockReading{Clock: c, At: now}
-	out := clockJSON{Round: c.Round, State: string(c.State), EndsAt: c.EndsAt, CalledAt: c.CalledAt, ServerTime: now,
-		RemainingSeconds: r.RemainingSeconds(), LastAction: c.Action}
-	if !c.UpdatedAt.IsZero() {
-		out.UpdatedAt = &c.UpdatedAt
-	}
-	return out
+// toClock writes a clock as it reads at now (httpx.ClockOf).
+func toClock(c *tournament.Clock, now time.Time) httpx.Clock {
+	return httpx.ClockOf(&app.ClockReading{Clock: c, At: now})
 }
 
 func (s *Server) getClock(c echo.Context) error {

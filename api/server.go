@@ -26,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -84,7 +85,7 @@ type Deps struct {
 	// Table runs the commands on a round's games: whole games, deals,
 	// corrections, confirmations, disputes (app.Table, which the pages
 	// run too).
-	Table TablePlay
+	Table app.TablePlay
 	// Room reads the standings, the room view and the round clock.
 	Room Room
 	// Referees runs referee tokens, correction windows, draw commitments

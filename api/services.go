@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -42,20 +41,6 @@ type Rounds interface {
 // what writes the games is TablePlay.
 type Games interface {
 	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
-}
-
-// TablePlay is what a table does during a round, the same commands the
-// table page runs (app.Table): deals, corrections, confirmations,
-// disputes, the game's deals and the round's clock (api/round_game.go,
-// api/tableplay.go, api/dispute.go, api/clock.go).
-type TablePlay interface {
-	SubmitGame(ctx context.Context, cmd app.SubmitGame) (*tournament.Submission, error)
-	EnterDeal(ctx context.Context, cmd app.EnterDeal) (*tournament.DealProgress, error)
-	CorrectDeal(ctx context.Context, cmd app.CorrectDeal) (*tournament.CorrectedDeal, error)
-	ConfirmGame(ctx context.Context, cmd app.ConfirmGame) (*tournament.Confirmed, error)
-	OpenDispute(ctx context.Context, cmd app.OpenDispute) (*tournament.Dispute, error)
-	GameDeals(ctx context.Context, q app.GameDeals) (*tournament.TableGame, error)
-	RoundClock(ctx context.Context, q app.RoundClock) (*app.ClockReading, error)
 }
 
 // Room is what the room and the wall read: the standings, the room view of
@@ -125,7 +110,6 @@ var (
 	_ Tournaments       = (*tournament.Service)(nil)
 	_ Rounds            = (*tournament.Service)(nil)
 	_ Games             = (*tournament.Service)(nil)
-	_ TablePlay         = (*app.Table)(nil)
 	_ Room              = (*tournament.Service)(nil)
 	_ Identities        = (*tournament.Service)(nil)
 	_ Referees          = (*tournament.Referees)(nil)

@@ -28,6 +28,21 @@ type Disputes interface {
 	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
 }
 
+// TablePlay is what the adapters ask of a round's games: the API's
+// handlers and the pages take it (and a test may fake it); *Table
+// implements it.
+type TablePlay interface {
+	SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error)
+	EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealProgress, error)
+	CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.CorrectedDeal, error)
+	ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.Confirmed, error)
+	OpenDispute(ctx context.Context, cmd OpenDispute) (*tournament.Dispute, error)
+	GameDeals(ctx context.Context, q GameDeals) (*tournament.TableGame, error)
+	RoundClock(ctx context.Context, q RoundClock) (*ClockReading, error)
+}
+
+var _ TablePlay = (*Table)(nil)
+
 // Table runs what a table does during a round, for the JSON API and the
 // pages alike: it enters games and deals and corrects deals, confirms
 // games, opens disputes, and reads a game's deals and the round's clock.

@@ -91,19 +91,6 @@ type Register interface {
 	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
 }
 
-// TablePlay is what the pages do with a round's games: the table's
-// commands and queries (table_entry.go, table_confirm.go) and the
-// console's result form (result.go).
-type TablePlay interface {
-	SubmitGame(ctx context.Context, cmd app.SubmitGame) (*tournament.Submission, error)
-	EnterDeal(ctx context.Context, cmd app.EnterDeal) (*tournament.DealProgress, error)
-	CorrectDeal(ctx context.Context, cmd app.CorrectDeal) (*tournament.CorrectedDeal, error)
-	ConfirmGame(ctx context.Context, cmd app.ConfirmGame) (*tournament.Confirmed, error)
-	OpenDispute(ctx context.Context, cmd app.OpenDispute) (*tournament.Dispute, error)
-	GameDeals(ctx context.Context, q app.GameDeals) (*tournament.TableGame, error)
-	RoundClock(ctx context.Context, q app.RoundClock) (*app.ClockReading, error)
-}
-
 // Idempotent runs a command at most once per Idempotency-Key (table_once.go).
 type Idempotent interface {
 	Do(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context) (any, error)) ([]byte, bool, error)
@@ -111,7 +98,6 @@ type Idempotent interface {
 }
 
 var (
-	_ TablePlay   = (*app.Table)(nil)
 	_ Idempotent  = (*app.Once)(nil)
 	_ Snapshots   = (*tournament.Service)(nil)
 	_ Tournaments = (*tournament.Service)(nil)

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
@@ -300,8 +300,8 @@ func (h *Handler) tableGone(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, tableURL(c.Param("tid")))
 }
 
-// tableClock answers the round clock of the session's round (state,
-// ends_at, remaining_seconds, in the server's time); a round without a
+// tableClock answers the round clock of the session's round as the API
+// has it (state, ends_at, remaining_seconds, in the server's time); a round without a
 // clock, or a phone without a session, is "idle": the page then shows no
 // clock.
 func (h *Handler) tableClock(c echo.Context) error {
@@ -309,19 +309,8 @@ func (h *Handler) tableClock(c echo.Context) error {
 	if _, id, ok := h.tableSession(c); ok {
 		r, err := h.deps.Table.RoundClock(c.Request().Context(), app.RoundClock{Tournament: id.Tournament, Round: id.Round})
 		if err == nil {
-			return c.JSON(http.StatusOK, tableClockJSON{Round: r.Clock.Round, State: string(r.Clock.State), EndsAt: r.Clock.EndsAt,
-				RemainingSeconds: r.RemainingSeconds(), CalledAt: r.Clock.CalledAt, ServerTime: r.At})
+			return c.JSON(http.StatusOK, httpx.ClockOf(r))
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]string{"state": "idle"})
-}
-
-// tableClockJSON is the round clock the page's script reads.
-type tableClockJSON struct {
-	Round            int        `json:"round"`
-	State            string     `json:"state"`
-	EndsAt           *time.Time `json:"ends_at"`
-	RemainingSeconds int        `json:"remaining_seconds"`
-	CalledAt         *time.Time `json:"called_at"`
-	ServerTime       time.Time  `json:"server_time"`
 }

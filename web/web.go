@@ -33,6 +33,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -98,7 +99,7 @@ type Deps struct {
 	// Referees runs referee tokens, disputes and rulings.
 	Referees Referees
 	// Table runs the table's commands and queries (app.Table).
-	Table TablePlay
+	Table app.TablePlay
 	// Once runs a table's post sent with an Idempotency-Key at most once
 	// (app.Once).
 	Once Idempotent

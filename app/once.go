@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -17,6 +19,50 @@ type Keys interface {
 	Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error)
 	Complete(ctx context.Context, scope, key string, answer []byte) error
 	Release(ctx context.Context, scope, key string) error
+	Renewer
+}
+
+// Renewer renews the claim of a key whose command is still running, so
+// that it does not go stale (be taken over by a retry, as if its server
+// had died).
+type Renewer interface {
+	Renew(ctx context.Context, scope, key string) error
+}
+
+// RenewEvery is how often Once renews the claim of a command still
+// running; postgres.Idempotency lets a claim stand 30 s unrenewed.
+const RenewEvery = 5 * time.Second
+
+// Renewing renews the claim of key every `every` until the returned stop
+// is called, once owned says the caller holds it (never before the claim
+// is made, never another's). Commands that end sooner never renew; they
+// cost a timer, not a goroutine to start and to wake again at the end.
+func Renewing(ctx context.Context, r Renewer, scope, key string, every time.Duration, owned func() bool, log *slog.Logger) (stop func()) {
+	var (
+		mu      sync.Mutex
+		stopped bool
+		t       *time.Timer
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(every, func() {
+		if owned() {
+			if err := r.Renew(ctx, scope, key); err != nil {
+				log.Warn("renew idempotency key", "error", err.Error())
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(every)
+		}
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 // keyDeferrer is a Keys that lets the tournament store claim the key with
@@ -44,8 +90,9 @@ type Answer func(result any, err error) (answer []byte, keep bool)
 // there are, and after a crash (the key's claim goes stale and the retry
 // takes it over).
 type Once struct {
-	keys Keys
-	log  *slog.Logger
+	keys  Keys
+	log   *slog.Logger
+	renew time.Duration
 }
 
 // NewOnce returns Once on keys, logging failures to store an answer on log.
@@ -53,7 +100,14 @@ func NewOnce(keys Keys, log *slog.Logger) *Once {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Once{keys: keys, log: log}
+	return &Once{keys: keys, log: log, renew: RenewEvery}
+}
+
+// WithRenewal is o renewing its claims every `every` instead of RenewEvery.
+func (o *Once) WithRenewal(every time.Duration) *Once {
+	c := *o
+	c.renew = every
+	return &c
 }
 
 // Do runs cmd for k (nil: no key, cmd just runs) and answers what answer
@@ -73,7 +127,9 @@ func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 	if err != nil || stored != nil {
 		return stored, stored != nil, err
 	}
+	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, func() bool { return true }, o.log)
 	a, keep := answer(cmd(ctx))
+	stop()
 	o.finish(ctx, k, a, keep)
 	return a, false, nil
 }
@@ -95,7 +151,9 @@ func (o *Once) DoWithRead(ctx context.Context, k *Key, answer Answer, cmd func(c
 		return a, nil
 	}
 	ctx = tournament.WithKeyClaim(ctx, kc)
+	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, kc.Owned, o.log)
 	result, cerr := cmd(ctx)
+	stop()
 	if !kc.IsMade() {
 		// The command stopped before the store's first read (it was
 		// refused): nothing was written, the key is claimed now.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
@@ -14,8 +15,9 @@ import (
 // postgres.Idempotency (without expiry).
 type memKeys struct {
 	mu     sync.Mutex
-	claims map[string]*memClaim
-	log    []string
+	claims   map[string]*memClaim
+	log      []string
+	renewals int
 }
 
 type memClaim struct {
@@ -56,6 +58,21 @@ func (m *memKeys) Release(_ context.Context, scope, key string) error {
 	m.log = append(m.log, "release")
 	delete(m.claims, scope+" "+key)
 	return nil
+}
+
+func (m *memKeys) Renew(_ context.Context, scope, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.claims[scope+" "+key] != nil {
+		m.renewals++
+	}
+	return nil
+}
+
+func (m *memKeys) renewed() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.renewals
 }
 
 // deferringKeys is memKeys that hands its claims to the store
@@ -190,5 +207,44 @@ func TestOnceOutlivesTheClient(t *testing.T) {
 	}
 	if a, replayed, err := once.Do(context.Background(), key, answer, nil); !replayed || string(a) != "1" || err != nil {
 		t.Errorf("retry = %q replayed %v, %v; want the answer kept", a, replayed, err)
+	}
+}
+
+// TestOnceRenews: the claim of a command still running is renewed, so
+// that a retry does not take it over as if its server had died; a command
+// that ends sooner never renews.
+func TestOnceRenews(t *testing.T) {
+	for _, withRead := range []bool{false, true} {
+		keys := deferringKeys{newMemKeys()}
+		once := app.NewOnce(keys, nil).WithRenewal(5 * time.Millisecond)
+		do := once.Do
+		if withRead {
+			do = once.DoWithRead
+		}
+		slow := func(ctx context.Context) (any, error) {
+			if withRead {
+				if err := tournament.Ensure(ctx); err != nil {
+					return nil, err
+				}
+			}
+			time.Sleep(40 * time.Millisecond)
+			return 1, nil
+		}
+		if _, _, err := do(context.Background(), &app.Key{Scope: "s", Key: "slow", Fingerprint: []byte("fp")}, answer, slow); err != nil {
+			t.Fatal(err)
+		}
+		if n := keys.renewed(); n < 2 {
+			t.Errorf("withRead %v: a command of 8 renewal periods renewed its claim %d times, want several", withRead, n)
+		}
+		before := keys.renewed()
+		fast := &counted{read: withRead}
+		quick := app.NewOnce(keys, nil).WithRenewal(200 * time.Millisecond)
+		if _, _, err := quick.Do(context.Background(), &app.Key{Scope: "s", Key: "fast", Fingerprint: []byte("fp")}, answer, fast.run); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond) // past the first renewal, had the timer not been stopped
+		if n := keys.renewed() - before; n != 0 {
+			t.Errorf("withRead %v: a quick command renewed %d times, want 0", withRead, n)
+		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // memKeys is an in-memory app.Keys with the claim rules of
 // postgres.Idempotency (without expiry).
 type memKeys struct {
-	mu     sync.Mutex
+	mu       sync.Mutex
 	claims   map[string]*memClaim
 	log      []string
 	renewals int

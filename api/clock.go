@@ -1,12 +1,14 @@
 package api
 
 import (
-	"math"
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -24,38 +26,20 @@ type clockRequest struct {
 	Minutes int    `json:"minutes,omitempty"`
 }
 
-// clockJSON is a round's clock in server time: remaining_seconds is
-// counted at server_time.
-type clockJSON struct {
-	Round            int        `json:"round"`
-	State            string     `json:"state"`
-	EndsAt           *time.Time `json:"ends_at"`
-	RemainingSeconds int        `json:"remaining_seconds"`
-	CalledAt         *time.Time `json:"called_at"`
-	ServerTime       time.Time  `json:"server_time"`
-	LastAction       string     `json:"last_action,omitempty"`
-	UpdatedAt        *time.Time `json:"updated_at,omitempty"`
-}
-
-// toClock writes a clock as it reads at now. A paused clock has no end
-// time; its remaining seconds stand still.
-func toClock(c *tournament.Clock, now time.Time) clockJSON {
-	out := clockJSON{Round: c.Round, State: string(c.State), EndsAt: c.EndsAt, CalledAt: c.CalledAt, ServerTime: now,
-		RemainingSeconds: int(math.Ceil(c.RemainingAt(now).Seconds())), LastAction: c.Action}
-	if !c.UpdatedAt.IsZero() {
-		out.UpdatedAt = &c.UpdatedAt
-	}
-	return out
+// toClock writes a clock as it reads at now (httpx.ClockOf).
+func toClock(c *tournament.Clock, now time.Time) httpx.Clock {
+	return httpx.ClockOf(&app.ClockReading{Clock: c, At: now})
 }
 
 func (s *Server) getClock(c echo.Context) error {
-	svc := s.deps.Room
-	_, clk, err := readRound(c, svc.RoundClock)
+	_, r, err := readRound(c, func(ctx context.Context, tid string, n int) (*app.ClockReading, error) {
+		return s.deps.Table.RoundClock(ctx, app.RoundClock{Tournament: tid, Round: n})
+	})
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return c.JSON(http.StatusOK, toClock(clk, svc.Now()))
+	return c.JSON(http.StatusOK, toClock(r.Clock, r.At))
 }
 
 func (s *Server) setClock(c echo.Context) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -119,13 +120,12 @@ func orNull(b json.RawMessage) json.RawMessage {
 }
 
 func (s *Server) openDispute(c echo.Context) error {
-	refs := s.deps.Disputes
 	var req disputeRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	d, err := refs.OpenDispute(c.Request().Context(), refereeActorOf(c), c.Param("tid"), tournament.NewDispute{
-		Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal})
+	d, err := s.deps.Table.OpenDispute(c.Request().Context(), app.OpenDispute{Actor: refereeActorOf(c), Tournament: c.Param("tid"),
+		Dispute: tournament.NewDispute{Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal}})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"
@@ -100,9 +101,9 @@ func TestConstructorsNameEachMissingService(t *testing.T) {
 	refs, reg := tournament.NewReferees(svc, nil), tournament.NewRegister(nil, nil, nil)
 	full := servertest.Complete(server.Deps{})
 	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
-		Tournaments: svc, Rounds: svc, Games: svc, Room: svc, Referees: refs, Disputes: refs, Register: reg}
+		Tournaments: svc, Rounds: svc, Games: svc, Table: app.NewTable(svc, refs), Room: svc, Referees: refs, Disputes: refs, Register: reg}
 	webDeps := web.Deps{Tournaments: svc, Snapshots: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
-		Events: tournament.NewBroker(), API: http.NotFoundHandler()}
+		Events: tournament.NewBroker(), Table: app.NewTable(svc, refs), Once: app.NewOnce(full.Idempotency, nil)}
 	optional := map[string]bool{"Events": true, "Failures": true, "Registry": true}
 	for _, tt := range []struct {
 		deps     any

@@ -12,12 +12,12 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -225,35 +225,10 @@ func storable(c echo.Context, status, size int) bool {
 }
 
 // renewClaim renews the claim on key every claimRenewEvery until the
-// returned stop is called, once owned says the request holds it. Requests
-// that end sooner never renew; they cost a timer, not a goroutine to start
-// and to wake again at the end.
+// returned stop is called, once owned says the request holds it
+// (app.Renewing).
 func (s *Server) renewClaim(ctx context.Context, scope, key string, owned func() bool) (stop func()) {
-	var (
-		mu      sync.Mutex
-		stopped bool
-		t       *time.Timer
-	)
-	mu.Lock()
-	defer mu.Unlock()
-	t = time.AfterFunc(claimRenewEvery, func() {
-		if owned() { // not before the claim is made, never another request's
-			if err := s.deps.Idempotency.Renew(ctx, scope, key); err != nil {
-				s.log.Warn("renew idempotency key", "error", err.Error())
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if !stopped {
-			t.Reset(claimRenewEvery)
-		}
-	})
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		stopped = true
-		t.Stop()
-	}
+	return app.Renewing(ctx, s.deps.Idempotency, scope, key, claimRenewEvery, owned, s.log)
 }
 
 // retryRelease releases a claim whose release failed, until it succeeds or

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/api/httpx"
 )
 
 // roomGameJSON is one game in the room view.
@@ -32,7 +34,7 @@ type roomTableJSON struct {
 type roomJSON struct {
 	Round  int             `json:"round"`
 	Status string          `json:"status"`
-	Clock  clockJSON       `json:"clock"`
+	Clock  httpx.Clock     `json:"clock"`
 	Tables []roomTableJSON `json:"tables"`
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
@@ -117,12 +118,11 @@ func gameRequest[T any](c echo.Context, req *T) (tournament.GameKey, error) {
 }
 
 func (s *Server) submitGame(c echo.Context) error {
-	svc := s.deps.Games
 	k, body, err := gameBody(c)
 	if err != nil {
 		return err
 	}
-	sub, err := svc.SubmitGame(c.Request().Context(), actorOf(c), k, body)
+	sub, err := s.deps.Table.SubmitGame(c.Request().Context(), app.SubmitGame{Actor: actorOf(c), Game: k, Record: body})
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,6 @@ type matchDealJSON struct {
 }
 
 func (s *Server) appendDeal(c echo.Context) error {
-	svc := s.deps.Games
 	k, body, err := gameBody(c)
 	if err != nil {
 		return err
@@ -205,7 +204,7 @@ func (s *Server) appendDeal(c echo.Context) error {
 			return prepareAnswer(c, kc.Key, http.StatusCreated, toDealJSON(outcome.(*tournament.DealProgress)))
 		}
 	}
-	p, err := svc.AppendDealAt(c.Request().Context(), actorOf(c), k, n, body)
+	p, err := s.deps.Table.EnterDeal(c.Request().Context(), app.EnterDeal{Actor: actorOf(c), Game: k, Deal: n, Data: body})
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -83,8 +84,12 @@ type Deps struct {
 	Tournaments Tournaments
 	// Rounds draws and closes rounds and changes their tables.
 	Rounds Rounds
-	// Games takes the results: games, deals, confirmations, corrections.
+	// Games reads the games' results.
 	Games Games
+	// Table runs the commands on a round's games: whole games, deals,
+	// corrections, confirmations, disputes (app.Table, which the pages
+	// run too).
+	Table app.TablePlay
 	// Room reads the standings, the room view and the round clock.
 	Room Room
 	// Referees runs referee tokens, correction windows, draw commitments

@@ -37,16 +37,10 @@ type Rounds interface {
 	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
 }
 
-// Games takes and reads the results of games: whole games from the
-// organizer, deals, confirmations and corrections from the tables
-// (api/round_game.go, api/tableplay.go).
+// Games reads a game's result with its confirmations (api/round_game.go);
+// what writes the games is TablePlay.
 type Games interface {
-	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
-	AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
 	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
-	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
-	ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
-	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
 }
 
 // Room is what the room and the wall read: the standings, the room view of
@@ -54,7 +48,6 @@ type Games interface {
 type Room interface {
 	Standings(ctx context.Context, tid string) (*tournament.Tournament, []tournament.Standing, error)
 	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
-	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
 	Now() time.Time
 }
@@ -77,7 +70,6 @@ type Referees interface {
 
 // Disputes opens, lists and rules on disputes (api/dispute.go).
 type Disputes interface {
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
 	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
 	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)

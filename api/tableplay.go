@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -58,7 +60,6 @@ func pathDeal(c echo.Context) (int, error) {
 }
 
 func (s *Server) correctDeal(c echo.Context) error {
-	svc := s.deps.Games
 	k, n, err := gameDeal(c)
 	if err != nil {
 		return err
@@ -67,10 +68,7 @@ func (s *Server) correctDeal(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if len(req.Deal) == 0 || string(req.Deal) == "null" {
-		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "deal is required: the deal's new version, as it is entered with POST …/deals")
-	}
-	p, err := svc.CorrectDeal(c.Request().Context(), actorOf(c), k, n, req.Deal, req.Reason)
+	p, err := s.deps.Table.CorrectDeal(c.Request().Context(), app.CorrectDeal{Actor: actorOf(c), Game: k, Deal: n, Data: req.Deal, Reason: req.Reason})
 	if err != nil {
 		return err
 	}
@@ -127,7 +125,9 @@ func toConfirmations(cs []tournament.Confirmation) []confirmationJSON {
 }
 
 func (s *Server) listDeals(c echo.Context) error {
-	g, err := readGame(c, s.deps.Games.TableGame)
+	g, err := readGame(c, func(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
+		return s.deps.Table.GameDeals(ctx, app.GameDeals{Game: k})
+	})
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,6 @@ type confirmedJSON struct {
 }
 
 func (s *Server) confirmGame(c echo.Context) error {
-	svc := s.deps.Games
 	var req confirmRequest
 	k, err := gameRequest(c, &req)
 	if err != nil {
@@ -171,7 +170,7 @@ func (s *Server) confirmGame(c echo.Context) error {
 			return prepareAnswer(c, kc.Key, confirmStatus(res), toConfirmedJSON(res))
 		}
 	}
-	res, err := svc.ConfirmGame(c.Request().Context(), actorOf(c), k, req.Player)
+	res, err := s.deps.Table.ConfirmGame(c.Request().Context(), app.ConfirmGame{Actor: actorOf(c), Game: k, Player: req.Player})
 	if err != nil {
 		return err
 	}

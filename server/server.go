@@ -23,6 +23,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/web"
@@ -81,21 +82,22 @@ func (d Deps) check() error {
 
 // apiDeps are the API's dependencies: each service through the interfaces
 // the API declares.
-func (d Deps) apiDeps() api.Deps {
-	return api.Deps{Ready: d.Ready, Idempotency: d.Idempotency, Tokens: d.Tokens,
+func (d Deps) apiDeps(table *app.Table) api.Deps {
+	return api.Deps{Ready: d.Ready, Idempotency: d.Idempotency, Tokens: d.Tokens, Table: table,
 		Tournaments: d.Tournaments, Rounds: d.Tournaments, Games: d.Tournaments, Room: d.Tournaments,
 		Referees: d.Referees, Disputes: d.Referees, Register: d.Register,
 		Events: d.Events, Failures: d.Failures, Registry: d.Registry}
 }
 
-// webDeps are the pages' dependencies, writing through api.
-func (d Deps) webDeps(api http.Handler) web.Deps {
+// webDeps are the pages' dependencies: the table's commands are the API's
+// (one app.Table), run once per Idempotency-Key by once.
+func (d Deps) webDeps(table *app.Table, once *app.Once) web.Deps {
 	snapshots := d.Snapshots
 	if snapshots == nil {
 		snapshots = d.Tournaments
 	}
 	return web.Deps{Snapshots: snapshots, Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
-		Referees: d.Referees, Register: d.Register, Events: d.Events, API: api}
+		Referees: d.Referees, Register: d.Register, Events: d.Events, Table: table, Once: once}
 }
 
 // New builds the router. The API's Config is the server's: the pages get
@@ -132,16 +134,16 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	if cfg.Door == nil || cfg.Door.Addresses() != cfg.Failures {
 		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
 	}
-	a, err := api.New(cfg, deps.apiDeps())
+	// The API and the table pages run the same commands (package app).
+	table := app.NewTable(deps.Tournaments, deps.Referees)
+	a, err := api.New(cfg, deps.apiDeps(table))
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{e: echo.New(), api: a, middleware: mw, webRoutes: map[string]bool{}}
-	// The table pages write through the API, in process, by this router:
-	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
 		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams},
-		deps.webDeps(s))
+		deps.webDeps(table, app.NewOnce(deps.Idempotency, cfg.Logger)))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/revisor-sm/revisor/engine"
@@ -27,37 +28,98 @@ type DealEntry struct {
 	Version string
 }
 
-// Fast reports whether the next deal can be checked against the stored
-// running state: the game has no result, time was not called (the next
-// deal then ends the game), no deal was corrected (the state does not
-// follow corrections), and the state after the last deal is kept (or there
-// is no deal yet).
-func (e *DealEntry) Fast() bool {
-	return !e.HasResult && !e.Round.TimeCalled && !e.Corrected && (e.Deals == 0 || e.State != nil)
+// loadedEntry is a DealEntry as a deal is decided with: its running state
+// parsed (nil before the first deal, or when it is not kept or does not
+// follow the deals), and warm when it comes from this process's memory
+// (warmGames) rather than the store: its write then stands only under
+// its Version (Store.AppendWarmDeal), and the key of the request is
+// still to be claimed.
+type loadedEntry struct {
+	DealEntry
+	state *engine.GameState
+	warm  bool
+	keep  func() // an entry from memory: puts it back (warmGames.put)
+}
+
+// errReload says an entry from memory did not take the deal: nothing was
+// written, and the deal is entered again from the store's entry.
+var errReload = errors.New("the warm entry does not take the deal; load the game's entry from the store")
+
+// refused is err, or errReload for an entry from memory: the store's
+// entry words the refusal (what memory kept may be stale).
+func (e *loadedEntry) refused(err error) error {
+	if e.warm {
+		return e.pass(true)
+	}
+	return err
+}
+
+// pass is what an entry answers when its running state does not take the
+// deal: nil for the store's entry (the caller checks the whole game), and
+// errReload for one from memory, which goes back to memory first when
+// keep says it still holds (the deal did not fit; nothing changed).
+func (e *loadedEntry) pass(keep bool) error {
+	if !e.warm {
+		return nil
+	}
+	if keep {
+		e.keep()
+	}
+	return errReload
+}
+
+// fast reports whether the next deal can be checked against the running
+// state: the game has no result, time was not called (the next deal then
+// ends the game), no deal was corrected (the state does not follow
+// corrections), and the state after the last deal is kept (or there is no
+// deal yet).
+func (e *loadedEntry) fast() bool {
+	return !e.HasResult && !e.Round.TimeCalled && !e.Corrected && (e.Deals == 0 || e.state != nil)
+}
+
+// loadEntry reads k's entry from the store; the request's Idempotency-Key
+// is claimed with the read (the store claims it when it can) or right
+// after it, before anything is written.
+func (s *Service) loadEntry(ctx context.Context, k GameKey) (*loadedEntry, error) {
+	e, err := s.store.DealEntry(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := Ensure(ctx); err != nil {
+		return nil, err
+	}
+	l := &loadedEntry{DealEntry: *e}
+	if e.Deals > 0 && e.State != nil {
+		if gs, err := engine.ParseGameState(e.State); err == nil && gs.Deals == e.Deals {
+			l.state = gs
+		}
+	}
+	return l, nil
 }
 
 // appendFromState enters deal as the next deal of a game that goes on,
-// checked by the engine against the running state stored with the deal
-// before it, without reading or checking the earlier deals again. It
-// answers nil and no error when it cannot: the state does not fit, the
-// deal is not valid or ends the game; the caller then checks the whole
-// game, which words every error as before and makes the game's result.
-func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, t *Tournament, tb Table, e *DealEntry, deal []byte) (*DealProgress, error) {
-	var gs *engine.GameState
-	if e.Deals > 0 {
-		var err error
-		if gs, err = engine.ParseGameState(e.State); err != nil || gs.Deals != e.Deals {
-			return nil, nil
-		}
+// checked by the engine against the entry's running state without reading
+// or checking the earlier deals again, and committed only while the entry
+// stands (an entry from memory: under its version). It answers nil and no
+// error when it cannot (the state does not take the deal, the deal is not
+// valid or ends the game, the table has a withdrawn player), errReload
+// when an entry from memory no longer stands; nothing was written then.
+func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, e *loadedEntry, deal []byte) (*DealProgress, error) {
+	tb := e.Round.Tables[0]
+	if !e.fast() {
+		return nil, e.pass(false)
 	}
 	gd, err := engine.DecodeGameDeal(deal)
 	if err != nil {
-		return nil, nil
+		return nil, e.pass(true)
 	}
-	rules := t.Settings.rules()
-	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, gs, &gd)
-	if err != nil || !dr.Valid || next.Over {
-		return nil, nil
+	rules := e.Tournament.Settings.rules()
+	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, e.state, &gd)
+	if err != nil || !dr.Valid {
+		return nil, e.pass(true)
+	}
+	if next.Over {
+		return nil, e.pass(false) // the last deal makes the game's result from the whole game
 	}
 	state, err := json.Marshal(next)
 	if err != nil {
@@ -65,12 +127,40 @@ func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, t *To
 	}
 	p := progressFromState(e.Deals+1, dr, tb.Players, next)
 	// The answer is known before the deal is stored: it is stored with it.
-	if err := prepareAnswer(ctx, p); err != nil {
+	if err := s.commitFromState(ctx, a, k, e, p, deal, state); err != nil {
 		return nil, err
 	}
-	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen); err != nil {
-		return nil, err
-	}
-	s.rememberDeal(k, e, e.Deals+1, next)
+	s.rememberDeal(k, &e.DealEntry, e.Deals+1, next)
 	return p, nil
+}
+
+// commitFromState stores deal with the running state after it and the
+// request's answer p: an entry from memory in one statement under its
+// version, with the request's key claimed in it (errReload when the
+// version no longer stands), a stored entry after its read claimed the
+// key.
+func (s *Service) commitFromState(ctx context.Context, a Actor, k GameKey, e *loadedEntry, p *DealProgress, deal, state []byte) error {
+	if !e.warm {
+		if err := prepareAnswer(ctx, p); err != nil {
+			return err
+		}
+		return s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen)
+	}
+	c := KeyClaimFrom(ctx)
+	if c != nil {
+		if err := c.PrepareUnclaimed(p); err != nil {
+			return err
+		}
+	}
+	ok, err := s.store.AppendWarmDeal(auditAs(ctx, a), k, e.Deals, e.Version, deal, state, s.clock())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if c != nil {
+			c.Answer = nil
+		}
+		return errReload
+	}
+	return nil
 }

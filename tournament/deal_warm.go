@@ -2,8 +2,6 @@ package tournament
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"sync"
 	"time"
 
@@ -13,13 +11,15 @@ import (
 // warmGames remembers, for each game this process entered a deal of
 // lately, what the next deal is checked with: the tournament and the round
 // read for the deal before, their version (DealEntry.Version), the number
-// of deals and the engine's running state after the last. The next deal of
-// the game is then checked at once and stored in one statement
-// (Store.AppendWarmDeal) that writes only while all of that still stands;
-// nothing read from the cache is trusted without that check, so an entry
-// that went stale (another process entered the deal, a referee corrected
-// one, the round was closed) costs one refused statement, after which the
-// deal is entered the usual way. The bounds keep it small.
+// of deals and the engine's running state after the last. It decorates
+// the load of a deal's entry (Service.warmEntry before Store.DealEntry):
+// the next deal of the game is then checked at once and stored in one
+// statement (Store.AppendWarmDeal) that writes only while all of that
+// still stands; nothing read from the cache is trusted without that
+// check, so an entry that went stale (another process entered the deal, a
+// referee corrected one, the round was closed) costs one refused
+// statement, after which the entry is loaded from the store. The bounds
+// keep it small.
 type warmGames struct {
 	off     bool // WithWarmGames(false)
 	mu      sync.Mutex
@@ -74,9 +74,9 @@ func (w *warmGames) put(k GameKey, g *warmGame, now time.Time) {
 }
 
 // rememberDeal keeps what the next deal of k is checked with after deal
-// number deals was stored with state (JSON of engine.GameState), read
-// with entry e. Nothing is kept for a game whose state does not follow
-// its deals (a corrected deal) or whose next deal ends it (time called).
+// number deals was stored with state, read with entry e. Nothing is kept
+// for a game whose state does not follow its deals (a corrected deal) or
+// whose next deal ends it (time called).
 func (s *Service) rememberDeal(k GameKey, e *DealEntry, deals int, state *engine.GameState) {
 	if e.Corrected || e.Round.TimeCalled || state == nil || state.Over || state.Deals != deals {
 		return
@@ -84,71 +84,21 @@ func (s *Service) rememberDeal(k GameKey, e *DealEntry, deals int, state *engine
 	s.warm.put(k, &warmGame{tournament: e.Tournament, round: e.Round, version: e.Version, deals: deals, state: state}, time.Now())
 }
 
-// appendWarm enters deal n (0: the next) of k from the game's warm entry:
-// checked by the engine against the state kept after the deal before and
-// stored by Store.AppendWarmDeal in one round trip, the request's
-// Idempotency-Key claimed and answered with it. It answers nil and no
-// error when it cannot (no entry, another deal number, a deal that is not
-// valid or ends the game, anything changed in the store); nothing was
-// written then, and the caller enters the deal the usual way, which words
-// every error as before.
-func (s *Service) appendWarm(ctx context.Context, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
+// warmEntry is k's entry as this process kept it after the game's deal
+// before, nil when it kept none, or when the request's Idempotency-Key
+// was claimed already (the store's entry then stores the answer). The
+// entry is taken: a request whose deal does not fit it puts it back
+// (loadedEntry.pass).
+func (s *Service) warmEntry(ctx context.Context, k GameKey) *loadedEntry {
 	if c, _ := ctx.Value(keyClaimCtx{}).(*KeyClaim); c != nil && c.IsMade() {
-		return nil, nil // the key is claimed already: the usual way stores the answer
+		return nil
 	}
 	w := s.warm.take(k, time.Now())
 	if w == nil {
-		return nil, nil
+		return nil
 	}
-	keep := func() { s.warm.put(k, w, time.Now()) }
-	if n != 0 && n != w.deals+1 {
-		keep()
-		return nil, nil
-	}
-	deal, err := canonicalJSON(data)
-	if err != nil || deal[0] != '{' {
-		keep()
-		return nil, nil
-	}
-	gd, err := engine.DecodeGameDeal(deal)
-	if err != nil {
-		keep()
-		return nil, nil
-	}
-	t, tb := w.tournament, w.round.Tables[0]
-	rules := t.Settings.rules()
-	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, w.state, &gd)
-	if err != nil || !dr.Valid {
-		keep()
-		return nil, nil
-	}
-	if next.Over {
-		return nil, nil // the last deal makes the game's result the usual way
-	}
-	state, err := json.Marshal(next)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the game's state: %w", err)
-	}
-	p := progressFromState(w.deals+1, dr, tb.Players, next)
-	c := KeyClaimFrom(ctx)
-	if c != nil {
-		if err := c.PrepareUnclaimed(p); err != nil {
-			return nil, err
-		}
-	}
-	ok, err := s.store.AppendWarmDeal(auditAs(ctx, a), k, w.deals, w.version, deal, state, s.clock())
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		if c != nil {
-			c.Answer = nil
-		}
-		return nil, nil
-	}
-	w.deals, w.state = w.deals+1, next
-	keep()
-	return p, nil
+	return &loadedEntry{DealEntry: DealEntry{Tournament: w.tournament, Round: w.round, Deals: w.deals, Version: w.version},
+		state: w.state, warm: true, keep: func() { s.warm.put(k, w, time.Now()) }}
 }
 
 // progressFromState is the progress of deal number deal of a game that

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -129,43 +130,67 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if err := a.requireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
-	// The game's next deal, checked against what this process read for
-	// the deal before, is stored in one round trip when nothing changed.
-	if p, err := s.appendWarm(ctx, a, k, n, data); p != nil || err != nil {
-		return p, err
+	// Load what the deal is checked with (this process's memory of the
+	// game's deal before, else the store), let the engine decide, and
+	// commit only if what was loaded still stands. An entry from memory
+	// that does not take the deal (anything changed in the store, or the
+	// deal needs more than the running state) is loaded again from the
+	// store, which words every refusal.
+	if w := s.warmEntry(ctx, k); w != nil {
+		if p, err := s.enterDeal(ctx, a, k, n, w, data); !errors.Is(err, errReload) {
+			return p, err
+		}
 	}
-	e, err := s.store.DealEntry(ctx, k)
+	e, err := s.loadEntry(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	// The request's Idempotency-Key is claimed before anything is written
-	// (the store claims it with DealEntry when it can).
-	if err := Ensure(ctx); err != nil {
-		return nil, err
-	}
+	return s.enterDeal(ctx, a, k, n, e, data)
+}
+
+// enterDeal enters deal n of k as entry e has the game: from the running
+// state when the deal goes on from it, else by checking the whole game
+// again. With an entry from memory it answers errReload, having written
+// nothing, whenever it cannot enter the deal from the running state.
+func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	if err := gameNumber(t, r, k); err != nil {
-		return nil, err
+		return nil, e.refused(err)
 	}
 	if err := roundOpen(r); err != nil {
-		return nil, err
+		return nil, e.refused(err)
 	}
 	if t.Format == FormatBridge {
+		if e.warm {
+			return nil, e.pass(false)
+		}
 		return s.appendMatchDeal(ctx, a, k, n, t, tb, data)
 	}
 	deal, err := canonicalJSON(data)
 	if err != nil {
-		return nil, err
+		return nil, e.refused(err)
 	}
 	if deal[0] != '{' {
-		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+		return nil, e.refused(Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal"))
 	}
-	if (n == 0 || n == e.Deals+1) && e.Fast() {
-		if p, err := s.appendFromState(ctx, a, k, t, tb, e, deal); p != nil || err != nil {
+	if n == 0 || n == e.Deals+1 {
+		if p, err := s.appendFromState(ctx, a, k, e, deal); p != nil || err != nil {
 			return p, err
 		}
 	}
+	if e.warm {
+		return nil, e.pass(true) // another number: checked against the game's deals
+	}
+	return s.appendChecked(ctx, a, k, n, e, deal)
+}
+
+// appendChecked enters deal as deal n of k after checking the whole game
+// with it: a deal sent again, a deal out of order, the deal that ends the
+// game, a game whose running state is not kept or does not take the deal.
+func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, e *loadedEntry, deal []byte) (*DealProgress, error) {
+	t, r := e.Tournament, e.Round
+	tb := r.Tables[0]
 	deals, over, err := s.store.Deals(ctx, k)
 	if err != nil {
 		return nil, err
@@ -203,25 +228,22 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 		}
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-	}
-	if p.Final == nil {
-		// The game goes on: store the running state with the deal, so that
-		// the next deal is checked against it (appendFromState), and the
-		// answer with it.
-		if err := prepareAnswer(ctx, p); err != nil {
+		if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 			return nil, err
 		}
-		err = s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen)
-		if err == nil {
-			if gs, perr := engine.ParseGameState(state); perr == nil {
-				s.rememberDeal(k, e, len(deals)+1, gs)
-			}
-		}
-	} else {
-		err = s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen)
+		return p, nil
 	}
-	if err != nil {
+	// The game goes on: store the running state with the deal, so that
+	// the next deal is checked against it (appendFromState), and the
+	// answer with it.
+	if err := prepareAnswer(ctx, p); err != nil {
 		return nil, err
+	}
+	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen); err != nil {
+		return nil, err
+	}
+	if gs, perr := engine.ParseGameState(state); perr == nil {
+		s.rememberDeal(k, &e.DealEntry, len(deals)+1, gs)
 	}
 	return p, nil
 }

@@ -92,7 +92,8 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	}
 	reg := tournament.NewRegister(store, store, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg}))
+		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
+			Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

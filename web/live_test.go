@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -125,7 +126,8 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
 		web.Deps{Snapshots: s.svc, Tournaments: s.svc, Players: s.svc, Rounds: s.svc, Room: s.svc, Events: tournament.NewBroker(),
-			Referees: tournament.NewReferees(s.svc, nil), API: http.NotFoundHandler(), Register: tournament.NewRegister(nil, nil, nil)})
+			Referees: tournament.NewReferees(s.svc, nil), Table: app.NewTable(s.svc, tournament.NewReferees(s.svc, nil)),
+			Once: app.NewOnce(nil, nil), Register: tournament.NewRegister(nil, nil, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -211,8 +212,7 @@ func (h *Handler) submitResult(c echo.Context) error {
 		}
 	}
 	key := tournament.GameKey{TournamentID: st.Tournament.ID, Round: d.Round, Table: d.Table, Game: d.Game}
-	svc := h.deps.Rounds
-	if _, err := svc.SubmitGame(c.Request().Context(), consoleActor(c), key, data); err != nil {
+	if _, err := h.deps.Table.SubmitGame(c.Request().Context(), app.SubmitGame{Actor: consoleActor(c), Game: key, Record: data}); err != nil {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
 			return h.fail(c, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -53,7 +54,6 @@ type Players interface {
 // (console.go, result.go, print.go, table_changes.go).
 type Rounds interface {
 	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
-	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
 	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
@@ -93,7 +93,14 @@ type Register interface {
 	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
 }
 
+// Idempotent runs a command at most once per Idempotency-Key (table_once.go).
+type Idempotent interface {
+	Do(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context) (any, error)) ([]byte, bool, error)
+	DoWithRead(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context) (any, error)) ([]byte, bool, error)
+}
+
 var (
+	_ Idempotent  = (*app.Once)(nil)
 	_ Snapshots   = (*tournament.Service)(nil)
 	_ Tournaments = (*tournament.Service)(nil)
 	_ Players     = (*tournament.Service)(nil)

@@ -337,10 +337,9 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	d.Games[cur].Current = true
 	d.Game = d.Games[cur]
-	code, _, _ := h.tableSession(c)
-	pg, ok := h.readGame(c, code, id, d.Game.Number)
+	pg, ok := h.readGame(c, id, d.Game.Number)
 	if ok && d.Game.Over {
-		d.Confirms = pg.confirmations(d.Players, p.loc())
+		d.Confirms = confirmations(pg, d.Players, p.loc())
 		d.Confirmed = allConfirmed(d.Confirms)
 	}
 	d.Fields = entryFields(p, d.Players)
@@ -351,7 +350,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		d.CanCorrect = !d.Confirmed && len(pg.Deals) > 0
 		if d.CanCorrect && correct >= 1 && correct <= len(pg.Deals) {
 			d.Correct = correct
-			prefill(d, pg.Deals[correct-1].Record, t.Players)
+			prefill(d, pg.Deals[correct-1].Deal, t.Players)
 		}
 	}
 	p.Title = p.T("tbl.heading", id.Table, id.Round)

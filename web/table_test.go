@@ -424,6 +424,46 @@ func TestTableConfirmations(t *testing.T) {
 	}
 }
 
+// TestTableDisputeOnce: a dispute the table page sends again under its
+// Idempotency-Key (the form's field: a lost answer, a tap twice) is opened
+// once and answered as the first time; the key with another dispute is
+// refused; a new key opens another.
+func TestTableDisputeOnce(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 4, true)
+	tb := f.Round.Tables[0]
+	b := s.browser(t)
+	b.tableLogin(f, tableCode(t, s, f, 1))
+	page := "/t/" + f.ID + "/table?game=1"
+	dispute := func(key, text string) response {
+		t.Helper()
+		return b.post(page, "/t/"+f.ID+"/table/games/1/dispute", url.Values{"player": {tb.Players[0]}, "deal": {"0"},
+			"description": {text}, "idempotency_key": {key}})
+	}
+	count := func() int {
+		t.Helper()
+		listed, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(listed.Disputes)
+	}
+	for try := range 2 {
+		if r := dispute("dispute-1", "The score was added wrongly."); r.Status != http.StatusSeeOther {
+			t.Fatalf("dispute, try %d = %d, want 303\n%s", try+1, r.Status, r.Body)
+		}
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("%d disputes after one sent twice under its key, want 1", n)
+	}
+	if r := dispute("dispute-1", "Another matter."); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("the key with another dispute = %d, want 422\n%s", r.Status, r.Body)
+	}
+	if r := dispute("dispute-2", "Another matter."); r.Status != http.StatusSeeOther || count() != 2 {
+		t.Errorf("a new key = %d with %d disputes, want 303 and 2", r.Status, count())
+	}
+}
+
 // setClock changes the round clock through the API as the organizer.
 func setClock(t *testing.T, s *site, f *fixture, body string) {
 	t.Helper()

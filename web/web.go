@@ -33,6 +33,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -104,8 +105,11 @@ type Deps struct {
 	Events tournament.EventSource
 	// Referees runs referee tokens, disputes and rulings.
 	Referees Referees
-	// API is the JSON API, which the table pages write through.
-	API http.Handler
+	// Table runs the table's commands and queries (app.Table).
+	Table app.TablePlay
+	// Once runs a table's post sent with an Idempotency-Key at most once
+	// (app.Once).
+	Once Idempotent
 	// Register reads the register, series and ratings.
 	Register Register
 }

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -113,5 +114,39 @@ func TestWarmDeals(t *testing.T) {
 	if got.Final == nil || !got.EndedByTime || one.warm.Load() != warm {
 		t.Errorf("the deal after time was called = final %v ended by time %v (stored warm: %v); want the game ended by time",
 			got.Final != nil, got.EndedByTime, one.warm.Load() != warm)
+	}
+}
+
+// TestWarmEntryOutlivesARefusal: a deal the engine refuses does not cost
+// the game its warm entry; the refusal is worded from the store's entry,
+// and the next deal is stored from the warm entry in one statement.
+func TestWarmEntryOutlivesARefusal(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Warm refusal", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	tb := e.mustDraw(t, tid, 1).Tables[0]
+	st := &entryReads{Store: e.store}
+	svc := tournament.NewService(st)
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
+	a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
+	p := tb.Players
+	for n := 1; n <= 2; n++ {
+		if _, err := svc.AppendDealAt(e.ctx, a, k, n, sheet(p[n], 2, 0)); err != nil {
+			t.Fatalf("deal %d: %v", n, err)
+		}
+	}
+	twoLastTricks := []byte(fmt.Sprintf(`{"sheet":{%q:{"last_trick":5},%q:{"last_trick":5}}}`, p[0], p[1]))
+	if _, err := svc.AppendDealAt(e.ctx, a, k, 3, twoLastTricks); tournament.ErrorKind(err) != tournament.KindRejected {
+		t.Fatalf("two last tricks = %v, want the engine's refusal", err)
+	}
+	entries, warm := st.entries.Load(), st.warm.Load()
+	if _, err := svc.AppendDealAt(e.ctx, a, k, 3, sheet(p[3], 2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.entries.Load() - entries; got != 0 {
+		t.Errorf("the deal after the refusal read the game's entry %d times, want 0 (the warm entry kept)", got)
+	}
+	if got := st.warm.Load() - warm; got != 1 {
+		t.Errorf("the deal after the refusal: %d stored from the warm entry, want 1", got)
 	}
 }

@@ -1,9 +1,8 @@
 package web
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,74 +10,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// The table page writes through the JSON API, run in this process: the
-// same checks, the same Idempotency-Key replay, the same problems and the
-// same audit trail as any other client. The table's code travels from the
-// session cookie to the API's Authorization header, never into a URL or a
-// log line.
-
-// apiAnswer is what the API answered to one in-process request.
-type apiAnswer struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (a *apiAnswer) Header() http.Header { return a.header }
-func (a *apiAnswer) Write(b []byte) (int, error) {
-	if a.status == 0 {
-		a.status = http.StatusOK
-	}
-	return a.body.Write(b)
-}
-func (a *apiAnswer) WriteHeader(status int) {
-	if a.status == 0 {
-		a.status = status
-	}
-}
-
-// callAPI runs one API request for the table whose code is code. The
-// client's Idempotency-Key (the header the page's script sends, or the
-// form's field) goes with it.
-func (h *Handler) callAPI(c echo.Context, method, path, code string, body []byte) *apiAnswer {
-	in := c.Request()
-	req, _ := http.NewRequestWithContext(in.Context(), method, path, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+code)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	key := in.Header.Get("Idempotency-Key")
-	if key == "" {
-		key = c.FormValue("idempotency_key")
-	}
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
-	}
-	for _, hd := range []string{"X-Forwarded-For", "X-Real-Ip", "User-Agent"} {
-		if v := in.Header.Get(hd); v != "" {
-			req.Header.Set(hd, v)
-		}
-	}
-	if id := c.Response().Header().Get(echo.HeaderXRequestID); id != "" {
-		req.Header.Set(echo.HeaderXRequestID, id)
-	}
-	req.RemoteAddr = in.RemoteAddr
-	a := &apiAnswer{header: http.Header{}}
-	h.deps.API.ServeHTTP(a, req)
-	if a.status == 0 {
-		a.status = http.StatusOK
-	}
-	return a
-}
-
-// gamePath is the API path of a game of the session's table.
-func gamePath(id tournament.Identity, g int) string {
-	return fmt.Sprintf("/api/v1/tournaments/%s/rounds/%d/tables/%d/games/%d",
-		urlPathEscape(id.Tournament), id.Round, id.Table, g)
-}
+// The table page runs the table's commands (package app) directly: the
+// same checks, the same Idempotency-Key replay (app.Once, table_once.go),
+// the same problems and the same audit trail as the JSON API, without HTTP
+// inside the process.
 
 // tableMessage is one problem of a post, in the table's words: the text
 // names players, never their IDs, and Field is the form input it concerns
@@ -119,6 +60,11 @@ type entryPost struct {
 	msgs []tableMessage
 }
 
+// key is the game the post concerns.
+func (e *entryPost) key() tournament.GameKey {
+	return tournament.GameKey{TournamentID: e.id.Tournament, Round: e.id.Round, Table: e.id.Table, Game: e.g}
+}
+
 // readEntry reads a posted deal: ok is false when the answer (no
 // session, bad numbers, a failed load) has been written already.
 func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, err error) {
@@ -147,7 +93,7 @@ func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, 
 }
 
 // tableDeal takes the next deal of a game from the entry form (or a pasted
-// deal record) and submits it as deal n through the API.
+// deal record) and enters it as deal n (app.EnterDeal).
 func (h *Handler) tableDeal(c echo.Context) error {
 	e, ok, err := h.readEntry(c, c.FormValue("deal"))
 	if !ok {
@@ -156,24 +102,22 @@ func (h *Handler) tableDeal(c echo.Context) error {
 	if e.msgs != nil {
 		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
 	}
-	a := h.callAPI(c, http.MethodPost, gamePath(e.id, e.g)+"/deals?deal="+strconv.Itoa(e.n), e.code, e.body)
-	if a.status >= 300 {
-		return h.tableProblem(c, e.id, a.status, problemAnswer(e.p, a, e.t, playerIndex(e.st)))
+	cmd := app.EnterDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body}
+	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context) (any, error) {
+		return h.deps.Table.EnterDeal(ctx, cmd)
+	})
+	if o.Status >= 300 || err != nil {
+		return h.tableRefused(c, e.st, e.id, o, err)
 	}
 	h.cache.invalidate(e.id.Tournament)
-	var out struct {
-		Deal     int  `json:"deal"`
-		GameOver bool `json:"game_over"`
-	}
-	_ = json.Unmarshal(a.body.Bytes(), &out)
 	if wantsJSON(c) {
-		return c.JSON(a.status, tableAnswer{OK: true, Deal: out.Deal, GameOver: out.GameOver})
+		return c.JSON(o.Status, tableAnswer{OK: true, Deal: o.Deal, GameOver: o.GameOver})
 	}
 	return c.Redirect(http.StatusSeeOther, tableURL(e.id.Tournament)+"?game="+strconv.Itoa(e.g))
 }
 
 // tableCorrect replaces stored deal d of game g with the entry form's
-// deal, with the reason the table gives (PUT …/deals/{d} through the API):
+// deal, with the reason the table gives (app.CorrectDeal, the API's PUT …/deals/{d}):
 // allowed until every player has confirmed the game. The running totals
 // the page shows next are the corrected ones.
 func (h *Handler) tableCorrect(c echo.Context) error {
@@ -188,18 +132,22 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 	if e.msgs != nil {
 		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
 	}
-	body, _ := json.Marshal(map[string]any{"deal": json.RawMessage(e.body), "reason": reason})
-	a := h.callAPI(c, http.MethodPut, gamePath(e.id, e.g)+"/deals/"+strconv.Itoa(e.n), e.code, body)
-	if a.status >= 300 {
-		ans := problemAnswer(e.p, a, e.t, playerIndex(e.st))
+	cmd := app.CorrectDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body, Reason: reason}
+	o, err := h.once(c, e.code, false, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
+		func(ctx context.Context) (any, error) { return h.deps.Table.CorrectDeal(ctx, cmd) })
+	if o.Status >= 300 || err != nil {
+		ans, status, ferr := h.refusal(c, e.st, e.id, o, err)
+		if ferr != nil {
+			return h.fail(c, ferr)
+		}
 		if ans.Code == "invalid_reason" {
 			ans.Messages = []tableMessage{{Field: "reason", Text: e.p.T("tbl.e.invalid_reason")}}
 		}
-		return h.tableProblem(c, e.id, a.status, ans)
+		return h.tableProblem(c, e.id, status, ans)
 	}
 	h.cache.invalidate(e.id.Tournament)
 	if wantsJSON(c) {
-		return c.JSON(a.status, tableAnswer{OK: true, Deal: e.n})
+		return c.JSON(o.Status, tableAnswer{OK: true, Deal: e.n})
 	}
 	return c.Redirect(http.StatusSeeOther, tableURL(e.id.Tournament)+"?game="+strconv.Itoa(e.g)+"#deals")
 }
@@ -243,20 +191,13 @@ func entryDeal(c echo.Context, p *page, t tournament.Table, lastTrick int) ([]by
 	return b, nil
 }
 
-// problemAnswer puts an API problem in the table's words: each engine
-// problem with the player's name and the field it concerns, the rest by
-// its code.
-func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]tournament.Player) tableAnswer {
-	var prob struct {
-		Code   string `json:"code"`
-		Errors []struct {
-			Code, Path string
-		} `json:"errors"`
-	}
-	_ = json.Unmarshal(a.body.Bytes(), &prob)
-	ans := tableAnswer{Code: prob.Code, Retry: a.status >= 500 || a.status == http.StatusTooManyRequests ||
-		prob.Code == tournament.CodeIdempotencyKeyInUse}
-	for _, e := range prob.Errors {
+// problemAnswer puts a refused command's problem in the table's words:
+// each engine problem with the player's name and the field it concerns,
+// the rest by its code.
+func problemAnswer(p *page, o tableOutcome, t tournament.Table, names map[string]tournament.Player) tableAnswer {
+	ans := tableAnswer{Code: o.Code, Retry: o.Status >= 500 || o.Status == http.StatusTooManyRequests ||
+		o.Code == tournament.CodeIdempotencyKeyInUse}
+	for _, e := range o.Problems {
 		if f, ok := bridgeFields[e.Path]; ok {
 			ans.Messages = append(ans.Messages, tableMessage{Field: f, Text: codeText(p, e.Code)})
 			continue
@@ -264,7 +205,7 @@ func problemAnswer(p *page, a *apiAnswer, t tournament.Table, names map[string]t
 		ans.Messages = append(ans.Messages, engineMessage(p, e.Code, e.Path, t, names))
 	}
 	if len(ans.Messages) == 0 {
-		ans.Messages = []tableMessage{{Text: codeText(p, prob.Code)}}
+		ans.Messages = []tableMessage{{Text: codeText(p, o.Code)}}
 	}
 	return ans
 }
@@ -360,16 +301,15 @@ func (h *Handler) tableGone(c echo.Context) error {
 }
 
 // tableClock answers the round clock of the session's round as the API
-// has it (state, ends_at, remaining_seconds, in the server's time); a
-// round without a clock, or a phone without a session, is "idle": the page
-// then shows no clock.
+// has it (state, ends_at, remaining_seconds, in the server's time); a round without a
+// clock, or a phone without a session, is "idle": the page then shows no
+// clock.
 func (h *Handler) tableClock(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
-	code, id, ok := h.tableSession(c)
-	if ok {
-		path := fmt.Sprintf("/api/v1/tournaments/%s/rounds/%d/clock", urlPathEscape(id.Tournament), id.Round)
-		if a := h.callAPI(c, http.MethodGet, path, code, nil); a.status == http.StatusOK {
-			return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, a.body.Bytes())
+	if _, id, ok := h.tableSession(c); ok {
+		r, err := h.deps.Table.RoundClock(c.Request().Context(), app.RoundClock{Tournament: id.Tournament, Round: id.Round})
+		if err == nil {
+			return c.JSON(http.StatusOK, httpx.ClockOf(r))
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]string{"state": "idle"})

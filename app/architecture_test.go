@@ -1,0 +1,172 @@
+package app_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// module is the module path the rules below are written in.
+const module = "github.com/revisor-sm/revisor/"
+
+// layers are the layers of docs/architecture.md, each with the packages
+// (a path, or a path/ prefix) it holds and the layers it must not reach,
+// directly or through another package. The arrows point one way:
+// cmd → server → api, web → app → tournament → engine, and the adapter
+// tournament/postgres → tournament.
+var layers = []struct {
+	name     string
+	holds    []string
+	mustNot  []string
+	mustDeps []string // what the layer must import: the arrows that carry its work
+}{
+	{name: "engine", holds: []string{"engine", "engine/"},
+		mustNot: []string{"tournament", "app", "api", "api/httpx", "web", "server", "cmd", "internal"}},
+	{name: "tournament", holds: []string{"tournament", "tournament/rating", "tournament/seating"},
+		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
+	{name: "postgres", holds: []string{"tournament/postgres"},
+		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+	{name: "app", holds: []string{"app"},
+		mustNot: []string{"tournament/postgres", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+	{name: "api", holds: []string{"api", "api/httpx"},
+		mustNot: []string{"tournament/postgres", "web", "server", "cmd"}},
+	{name: "web", holds: []string{"web"},
+		mustNot: []string{"tournament/postgres", "api", "server", "cmd"}, mustDeps: []string{"app"}},
+	{name: "server", holds: []string{"server"},
+		mustNot: []string{"tournament/postgres", "cmd"}, mustDeps: []string{"api", "web", "app"}},
+}
+
+// reaches reports whether the package path (relative to the module) is in
+// the layer part names: the package itself or one below it, but api/httpx,
+// the small package of HTTP helpers both adapters share, is not "api".
+func reaches(path, part string) bool {
+	if path == "api/httpx" && part == "api" {
+		return false
+	}
+	return path == part || strings.HasPrefix(path, part+"/")
+}
+
+// holds reports whether a layer holds path.
+func holds(prefixes []string, path string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool {
+		return path == p || strings.HasSuffix(p, "/") && strings.HasPrefix(path, p)
+	})
+}
+
+// violations lists the arrows deps (each package's dependencies, direct
+// and indirect, relative to the module) break.
+func violations(deps map[string][]string) []string {
+	var out []string
+	for pkg, ds := range deps {
+		for _, l := range layers {
+			if !holds(l.holds, pkg) {
+				continue
+			}
+			for _, d := range ds {
+				for _, no := range l.mustNot {
+					if reaches(d, no) {
+						out = append(out, fmt.Sprintf("%s (%s) depends on %s (%s): the arrow points the other way", pkg, l.name, d, no))
+					}
+				}
+			}
+			if pkg != l.holds[0] {
+				continue
+			}
+			for _, want := range l.mustDeps {
+				if !slices.Contains(ds, want) {
+					out = append(out, fmt.Sprintf("%s (%s) does not depend on %s", pkg, l.name, want))
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// moduleDeps runs go list -deps over the module: each package's
+// dependencies within the module.
+func moduleDeps(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	deps := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		pkg, ok := strings.CutPrefix(f[0], module)
+		if !ok {
+			continue
+		}
+		deps[pkg] = []string{}
+		for _, d := range f[1:] {
+			if d, ok := strings.CutPrefix(d, module); ok {
+				deps[pkg] = append(deps[pkg], d)
+			}
+		}
+	}
+	if len(deps) < 10 {
+		t.Fatalf("go list named %d packages of the module, want them all", len(deps))
+	}
+	return deps
+}
+
+// TestArchitecture holds the module's packages to the one-way arrows of
+// docs/architecture.md, as go list sees them.
+func TestArchitecture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list over the module")
+	}
+	for _, v := range violations(moduleDeps(t)) {
+		t.Error(v)
+	}
+}
+
+// TestArchitectureCatches feeds the check graphs with one arrow broken
+// each: each is reported.
+func TestArchitectureCatches(t *testing.T) {
+	good := map[string][]string{
+		"engine": {}, "tournament": {"engine"}, "tournament/postgres": {"tournament", "engine"},
+		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
+		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
+		"cmd/revisor": {"server", "api", "tournament/postgres"},
+	}
+	if v := violations(good); len(v) != 0 {
+		t.Fatalf("violations(the layout as drawn) = %q, want none", v)
+	}
+	for _, tt := range []struct{ pkg, dep string }{
+		{"engine", "tournament"},
+		{"engine/bridge", "internal/ratelimit"},
+		{"tournament", "app"},
+		{"tournament", "tournament/postgres"},
+		{"tournament/seating", "api/httpx"},
+		{"tournament/postgres", "app"},
+		{"app", "api"},
+		{"app", "tournament/postgres"},
+		{"api", "web"},
+		{"web", "api"},
+		{"server", "cmd/revisor"},
+	} {
+		g := map[string][]string{}
+		for k, v := range good {
+			g[k] = slices.Clone(v)
+		}
+		g[tt.pkg] = append(g[tt.pkg], tt.dep)
+		if v := violations(g); len(v) != 1 || !strings.Contains(v[0], tt.pkg+" (") {
+			t.Errorf("violations(%s → %s) = %q, want that arrow reported", tt.pkg, tt.dep, v)
+		}
+	}
+	g := map[string][]string{"web": {"tournament"}}
+	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on app") {
+		t.Errorf("violations(web without app) = %q, want it reported", v)
+	}
+}

@@ -1,0 +1,195 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// Keys keeps the first answer to each command a client sent with an
+// idempotency key (postgres.Idempotency): Claim answers (nil, nil) when
+// the caller now owns the key, the answer stored before when the same
+// command was answered, a rejected error when the key came with another
+// command, a conflict while the first is still being run.
+type Keys interface {
+	Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error)
+	Complete(ctx context.Context, scope, key string, answer []byte) error
+	Release(ctx context.Context, scope, key string) error
+	Renewer
+}
+
+// Renewer renews the claim of a key whose command is still running, so
+// that it does not go stale (be taken over by a retry, as if its server
+// had died).
+type Renewer interface {
+	Renew(ctx context.Context, scope, key string) error
+}
+
+// RenewEvery is how often Once renews the claim of a command still
+// running; postgres.Idempotency lets a claim stand 30 s unrenewed.
+const RenewEvery = 5 * time.Second
+
+// Renewing renews the claim of key every `every` until the returned stop
+// is called, once owned says the caller holds it (never before the claim
+// is made, never another's). Commands that end sooner never renew; they
+// cost a timer, not a goroutine to start and to wake again at the end.
+func Renewing(ctx context.Context, r Renewer, scope, key string, every time.Duration, owned func() bool, log *slog.Logger) (stop func()) {
+	var (
+		mu      sync.Mutex
+		stopped bool
+		t       *time.Timer
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(every, func() {
+		if owned() {
+			if err := r.Renew(ctx, scope, key); err != nil {
+				log.Warn("renew idempotency key", "error", err.Error())
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(every)
+		}
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
+}
+
+// keyDeferrer is a Keys that lets the tournament store claim the key with
+// the command's first read and store the answer with its write
+// (tournament.KeyClaim): postgres.Idempotency.
+type keyDeferrer interface {
+	Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim
+}
+
+// Key is a client's idempotency key for one command: Scope keeps the keys
+// of different clients and commands apart, Fingerprint names the
+// command's content (the same key with another content is refused).
+type Key struct {
+	Scope, Key  string
+	Fingerprint []byte
+}
+
+// Answer builds what the caller answers to a command's outcome (its result,
+// or err), as it is kept for a replay; keep false says it is not kept (a
+// failure of the server: the retry runs the command again).
+type Answer func(result any, err error) (answer []byte, keep bool)
+
+// Once runs the commands sent with a key at most once per key: a retry
+// after a lost answer gets the first answer again, however many servers
+// there are, and after a crash (the key's claim goes stale and the retry
+// takes it over).
+type Once struct {
+	keys  Keys
+	log   *slog.Logger
+	renew time.Duration
+}
+
+// NewOnce returns Once on keys, logging failures to store an answer on log.
+func NewOnce(keys Keys, log *slog.Logger) *Once {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Once{keys: keys, log: log, renew: RenewEvery}
+}
+
+// WithRenewal is o renewing its claims every `every` instead of RenewEvery.
+func (o *Once) WithRenewal(every time.Duration) *Once {
+	c := *o
+	c.renew = every
+	return &c
+}
+
+// Do runs cmd for k (nil: no key, cmd just runs) and answers what answer
+// built from its outcome, or the answer stored for k before (replayed).
+// Its error is the key's refusal only (reused with another command, or in
+// use); the command's own errors are in the answer. The command runs to
+// its end even when ctx is cancelled (a client that hangs up), so that
+// its answer is stored for the retry; ctx's deadline still holds.
+func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
+	ctx, cancel := detached(ctx)
+	defer cancel()
+	if k == nil {
+		a, _ = answer(cmd(ctx))
+		return a, false, nil
+	}
+	stored, err := o.keys.Claim(ctx, k.Scope, k.Key, k.Fingerprint)
+	if err != nil || stored != nil {
+		return stored, stored != nil, err
+	}
+	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, func() bool { return true }, o.log)
+	a, keep := answer(cmd(ctx))
+	stop()
+	o.finish(ctx, k, a, keep)
+	return a, false, nil
+}
+
+// DoWithRead is Do for a command whose first read may claim the key and
+// whose write may store the answer (tournament.Service's AppendDealAt and
+// ConfirmGame, on postgres.Store): one round trip fewer for each. A Keys
+// that cannot defer its claims runs Do.
+func (o *Once) DoWithRead(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
+	d, ok := o.keys.(keyDeferrer)
+	if k == nil || !ok {
+		return o.Do(ctx, k, answer, cmd)
+	}
+	ctx, cancel := detached(ctx)
+	defer cancel()
+	kc := d.Defer(k.Scope, k.Key, k.Fingerprint)
+	kc.Prepare = func(result any) ([]byte, error) {
+		a, _ := answer(result, nil)
+		return a, nil
+	}
+	ctx = tournament.WithKeyClaim(ctx, kc)
+	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, kc.Owned, o.log)
+	result, cerr := cmd(ctx)
+	stop()
+	if !kc.IsMade() {
+		// The command stopped before the store's first read (it was
+		// refused): nothing was written, the key is claimed now.
+		_ = tournament.Ensure(ctx)
+	}
+	if !kc.Owned() {
+		return kc.Stored, kc.Stored != nil, kc.ClaimErr
+	}
+	a, keep := answer(result, cerr)
+	if kc.Answered() && bytes.Equal(a, kc.Answer) {
+		return a, false, nil // stored with the write
+	}
+	o.finish(ctx, k, a, keep)
+	return a, false, nil
+}
+
+// finish stores the answer of an owned key, or releases the key when the
+// answer is not kept.
+func (o *Once) finish(ctx context.Context, k *Key, a []byte, keep bool) {
+	if !keep {
+		if err := o.keys.Release(ctx, k.Scope, k.Key); err != nil {
+			o.log.Error("release idempotency key", "error", err.Error())
+		}
+		return
+	}
+	if err := o.keys.Complete(ctx, k.Scope, k.Key, a); err != nil {
+		o.log.Error("store idempotent answer", "error", err.Error())
+	}
+}
+
+// detached is ctx without its cancellation, with its deadline.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	d, ok := ctx.Deadline()
+	ctx = context.WithoutCancel(ctx)
+	if ok {
+		return context.WithDeadline(ctx, d)
+	}
+	return ctx, func() {}
+}

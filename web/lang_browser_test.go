@@ -17,7 +17,7 @@ import (
 )
 
 // TestBrowserFourLanguages opens the public pages and the table page (its
-// code form and the entry page) on a 360 px phone in each of the four
+// code form and the entry page) on a 360 px phone in each of the five
 // languages: the page is in the language chosen, no text is a format
 // error or a bare key, nothing scrolls sideways, and a screenshot of each
 // goes to the artifacts (lang-<page>-<language>-phone.png).
@@ -44,7 +44,7 @@ func TestBrowserFourLanguages(t *testing.T) {
 	const broken = `(() => { const t = document.body.innerText;
 		return /%!|\b(?:tbl|seat|sheet|bsheet|nav|err|c|s|p|t|d|r|a|rt|ser|room|clock|card)\.[a-z_.]+[a-z]\b/.test(t) ? t : ""; })()`
 	start := time.Now()
-	for _, lang := range []string{"sv", "nb", "da", "en"} {
+	for _, lang := range []string{"sv", "nb", "da", "fi", "en"} {
 		t.Logf("%s from %v", lang, time.Since(start).Round(time.Millisecond))
 		c := newChrome(t, 360, 740)
 		c.do("viewport", chromedp.EmulateViewport(360, 740))

@@ -177,18 +177,14 @@ func roundNumber(c echo.Context) (int, error) {
 func (h *Handler) fail(c echo.Context, err error) error {
 	status := httpx.StatusOf(err)
 	p := h.newPage(c, "err.title")
-	msg := tournament.ErrorMessage(err)
+	msg := errorText(p.Lang, err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) && status < 500 {
-		msg = http.StatusText(status)
+		msg = p.T(fmt.Sprintf("err.%d", status))
 	}
 	if status >= 500 {
 		h.log.Error("page failed", "path", c.Request().URL.Path, "error", err.Error())
 		msg = p.T("e.internal")
-	} else if te := (*tournament.Error)(nil); errors.As(err, &te) {
-		if text, ok := messages[p.Lang]["e."+te.Code]; ok {
-			msg = text // the visitor's language, where the catalogue has the code
-		}
 	}
 	heading := p.T(fmt.Sprintf("err.%d", status))
 	if strings.HasPrefix(heading, "err.") {

@@ -76,7 +76,9 @@ func consoleActor(c echo.Context) tournament.Actor {
 
 // fieldError is a 400 about one form field.
 // fieldError is a form's own check of field, msg in the page's words.
-func fieldError(field, msg string) error { return saidAs(tournament.InvalidField(field, "%s", msg), msg) }
+func fieldError(field, msg string) error {
+	return saidAs(tournament.InvalidField(field, "%s", msg), msg)
+}
 
 func consoleURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/console" }
 

@@ -74,8 +74,8 @@ func consoleActor(c echo.Context) tournament.Actor {
 	return a
 }
 
-// fieldError is a 400 about one form field.
-// fieldError is a form's own check of field, msg in the page's words.
+// fieldError is a 400 about one form field, msg already in the page's
+// words (a form's own check).
 func fieldError(field, msg string) error {
 	return saidAs(tournament.InvalidField(field, "%s", msg), msg)
 }

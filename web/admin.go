@@ -22,6 +22,8 @@ type adminData struct {
 	// its defaults (createDefaults).
 	Format  tournament.Format
 	Formats []formatChoice
+	// Profiles and Stops are the house rules' choices (house_rules.go).
+	Profiles, Stops []string
 	// List is the server's tournaments, private ones too.
 	List *listView
 }
@@ -64,8 +66,10 @@ func createDefaults(f tournament.Format, lang string) map[string]string {
 	switch f {
 	case tournament.FormatSM:
 		v["games"], v["advance"] = "3", "2"
+		houseRuleDefaults(v)
 	case tournament.FormatSwiss:
 		v["games"], v["rounds"] = "3", strconv.Itoa(defaultSwissRounds)
+		houseRuleDefaults(v)
 	case tournament.FormatBridge:
 		v["rounds"] = strconv.Itoa(defaultBridgeRounds)
 	}
@@ -107,7 +111,8 @@ func (h *Handler) adminPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	f := createFormat(c.QueryParam("format"))
-	p.Data = adminData{Values: createDefaults(f, p.Lang), Format: f, Formats: formatChoices(f), List: list}
+	p.Data = adminData{Values: createDefaults(f, p.Lang), Format: f, Formats: formatChoices(f), List: list,
+		Profiles: profileIDs(), Stops: exchangeStops}
 	return h.render(c, http.StatusOK, "admin", p)
 }
 
@@ -125,6 +130,9 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
 		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks"), "correction": c.FormValue("correction"),
 		"time_zone": c.FormValue("time_zone"), "public": c.FormValue("public"), "venue": c.FormValue("venue"), "date": c.FormValue("date")}
+	for _, k := range houseRuleFields {
+		values[k] = c.FormValue(k)
+	}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"],
 		TimeZone: strings.TrimSpace(values["time_zone"]), Listing: tournament.Listing{Public: values["public"] != "", Venue: values["venue"]}}
 	var bad error
@@ -139,6 +147,9 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	// bridge evening keeps its own (matches won, best round, a lot).
 	if values["tiebreaks"] == "no_lot" && nt.Format != tournament.FormatBridge {
 		nt.Tiebreaks = []string{tournament.TiebreakGamePoints, tournament.TiebreakGamesWon, tournament.TiebreakBestGame}
+	}
+	if nt.Format != tournament.FormatBridge && bad == nil { // a bridge evening's rules are its own (docs/bridge.md)
+		nt.Rules, bad = houseRulesFromForm(values)
 	}
 	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
@@ -157,7 +168,8 @@ func (h *Handler) adminCreate(c echo.Context) error {
 			return h.fail(c, bad)
 		}
 		f := createFormat(values["format"])
-		d := adminData{Error: errorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f)}
+		d := adminData{Error: errorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f),
+			Profiles: profileIDs(), Stops: exchangeStops}
 		d.Field = fieldOf(bad)
 		p.Data = d
 		return h.render(c, httpx.StatusOf(bad), "admin", p)

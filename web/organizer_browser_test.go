@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -101,6 +102,78 @@ func TestBrowserCreateEachFormat(t *testing.T) {
 					t.Errorf("%s: created %+v, %v", name, tt, err)
 				}
 			}
+		}
+	}
+}
+
+// TestBrowserHouseRules: the organizer creates a Chicago-SM with the
+// Finnish profile and a Swiss night with own rules (exchange stop 47,
+// minus points) through the form; each tournament's page names its rules
+// in one line with a link to the rules sheet, which says them in words,
+// at 360 px and desktop. It failed before: the form had no house rules
+// and there was no rules sheet.
+func TestBrowserHouseRules(t *testing.T) {
+	s := newSite(t)
+	cases := []struct {
+		format     tournament.Format
+		profile    string
+		set        map[string]string // select id to value
+		tick       []string
+		lang, line string
+		sheetHas   []string
+		sheetLacks []string
+	}{
+		{tournament.FormatSM, "fi_home", nil, nil, "fi", "Säännöt: Suomalaiset säännöt: neloset nollaavat muut, kuningasvärisuora voittaa",
+			[]string{"Pelaaja, jolla on vähintään 42 pistettä, ei enää vaihda kortteja.", "Pisteitä tuovat neloset nollaavat muiden pisteet."}, nil},
+		{tournament.FormatSwiss, "own", map[string]string{"rule_exchange_stop": "47"}, []string{"rule_negative"}, "sv", "Regler: klubbens egna husregler (se bladet)",
+			[]string{"Den som har 47 poäng eller mer byter inga fler kort.", "Poängen kan gå under 0.", "Fyrtal ger sina poäng; de andra behåller sina."}, []string{"46"}},
+	}
+	for _, vp := range viewports {
+		c := newChrome(t, vp.w, vp.h)
+		c.do("viewport", chromedp.EmulateViewport(int64(vp.w), int64(vp.h)))
+		c.adminLogin(s.URL)
+		for _, tc := range cases {
+			name := fmt.Sprintf("%s %s %s", tc.format, tc.profile, vp.name)
+			c.do("open the form", chromedp.Navigate(s.URL+"/lang/"+tc.lang+"?next="+"/admin?format="+string(tc.format)),
+				chromedp.WaitVisible(chromedp.ID("house-rules")),
+				chromedp.SendKeys(chromedp.ID("name"), name),
+				chromedp.SetValue(chromedp.ID("rule_profile"), tc.profile))
+			for id, v := range tc.set {
+				c.do("set "+id, chromedp.SetValue(chromedp.ID(id), v))
+			}
+			for _, id := range tc.tick {
+				c.do("tick "+id, chromedp.Click(chromedp.ID(id)))
+			}
+			if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
+				t.Errorf("%s: the form scrolls sideways: %s", name, c.eval(wideElements))
+			}
+			c.screenshot(fmt.Sprintf("house-rules-form-%s-%s", tc.format, vp.name))
+			c.clickAndWait("create", `form[action="/admin/tournaments"] button[type="submit"]`,
+				`document.getElementById("organizer-token") !== null || document.getElementById("form-error") !== null`)
+			if e := c.eval(`(document.getElementById("form-error") || {}).textContent || ""`); e != "" {
+				t.Fatalf("%s: %s", name, e)
+			}
+			id := c.eval(`document.getElementById("tournament-link").textContent`)
+			c.do("the tournament page", chromedp.Navigate(s.URL+"/t/"+id), chromedp.WaitVisible(chromedp.ID("rules-link")))
+			if got := c.eval(`document.getElementById("rules-link").textContent`); got != tc.line {
+				t.Errorf("%s: the tournament page says %q, want %q", name, got, tc.line)
+			}
+			c.clickAndWait("the rules sheet", "#rules-link", `document.getElementById("rules-sheet") !== null`)
+			sheet := c.eval(`document.getElementById("rules-sheet").innerText`)
+			for _, want := range tc.sheetHas {
+				if !strings.Contains(sheet, want) {
+					t.Errorf("%s: the rules sheet lacks %q:\n%s", name, want, sheet)
+				}
+			}
+			for _, no := range tc.sheetLacks {
+				if strings.Contains(sheet, no) {
+					t.Errorf("%s: the rules sheet says %q:\n%s", name, no, sheet)
+				}
+			}
+			if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
+				t.Errorf("%s: the rules sheet scrolls sideways: %s", name, c.eval(wideElements))
+			}
+			c.screenshot(fmt.Sprintf("rules-sheet-%s-%s-%s", tc.format, tc.lang, vp.name))
 		}
 	}
 }

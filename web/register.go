@@ -15,6 +15,7 @@ import (
 // standings, CSV and big screen.
 func (h *Handler) registerRoutes(page func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
 	page("/ratings", h.ratingsPage)
+	page("/t/:tid/rules", h.rulesPage, h.cachedPage)
 	page("/people/:pid", h.personPage)
 	page("/series/:sid", h.seriesPage)
 	page("/series/:sid/screen", h.seriesScreen)

@@ -105,6 +105,8 @@ var templateFuncs = template.FuncMap{
 	"lower": strings.ToLower,
 	// pair passes two values to a template called from a range.
 	"pair": func(a, b any) struct{ A, B any } { return struct{ A, B any }{a, b} },
+	// list makes a list of strings in a template.
+	"list": func(xs ...string) []string { return xs },
 }
 
 // parseTemplates parses each page template together with the layout.

@@ -177,3 +177,44 @@ func TestBrowserHouseRules(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserSmallerPoints, at 360 px and desktop: "Open the console"
+// after creating a tournament keeps the admin logged in to /admin (it
+// posted /login with the organizer's token, which logged the admin out);
+// /t/{tid}/ with a slash opens the tournament (404 before); "Call time"
+// asks first (it acted at once), and cancelling leaves the clock alone.
+func TestBrowserSmallerPoints(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	for _, vp := range viewports {
+		c := newChrome(t, vp.w, vp.h)
+		c.do("viewport", chromedp.EmulateViewport(int64(vp.w), int64(vp.h)))
+		c.adminLogin(s.URL)
+		c.do("create", chromedp.Navigate(s.URL+"/lang/en?next=/admin"), chromedp.WaitVisible(chromedp.ID("name")),
+			chromedp.SendKeys(chromedp.ID("name"), "Club night "+vp.name))
+		c.clickAndWait("create", `form[action="/admin/tournaments"] button[type="submit"]`, `document.getElementById("open-console") !== null`)
+		c.clickAndWait("open the console", "#open-console", `document.getElementById("players-link") !== null`)
+		c.do("back to /admin", chromedp.Navigate(s.URL+"/admin"), chromedp.WaitReady("body"))
+		if got := c.eval(`location.pathname + " " + String(document.getElementById("formats") !== null)`); got != "/admin true" {
+			t.Errorf("%s: /admin after opening the console: %s, want the create form", vp.name, got)
+		}
+
+		c.do("the slash", chromedp.Navigate(s.URL+"/t/"+f.ID+"/"), chromedp.WaitReady("body"))
+		if got := c.eval(`location.pathname + " " + String(document.getElementById("rules-link") !== null)`); got != "/t/"+f.ID+" true" {
+			t.Errorf("%s: /t/{tid}/ ends at %s, want the tournament page", vp.name, got)
+		}
+		c.do("the console", chromedp.Navigate(s.URL+"/t/"+f.ID+"/console"), chromedp.WaitVisible(chromedp.ID("clock-call")))
+		c.do("call time", chromedp.Click(chromedp.ID("clock-call")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+		if got := c.eval(`document.getElementById("confirm-text").textContent`); !strings.HasPrefix(got, "Call time in round 1?") {
+			t.Errorf("%s: calling time asks %q", vp.name, got)
+		}
+		c.screenshot("call-time-asks-" + vp.name)
+		c.do("cancel", chromedp.Click(chromedp.ID("confirm-cancel")), chromedp.WaitNotVisible(chromedp.ID("confirm-dialog")))
+		if cl, err := s.svc.RoundClock(context.Background(), f.ID, 1); err == nil && cl.State != tournament.ClockIdle {
+			t.Errorf("%s: cancelling called time anyway", vp.name)
+		}
+		if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
+			t.Errorf("%s: the console scrolls sideways: %s", vp.name, c.eval(wideElements))
+		}
+	}
+}

@@ -218,3 +218,29 @@ func TestBrowserSmallerPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserCloseWithUnconfirmedGames: closing a round whose games are
+// not all confirmed asks one question that says so, and "yes" closes it,
+// at 360 px and desktop. Before, the question was the generic one, the
+// server then refused, and a checkbox and a second close were needed.
+func TestBrowserCloseWithUnconfirmedGames(t *testing.T) {
+	for _, vp := range viewports {
+		r := newRoomFixture(t)
+		r.playRest(t)
+		c := newChrome(t, vp.w, vp.h)
+		c.do("viewport", chromedp.EmulateViewport(int64(vp.w), int64(vp.h)))
+		c.do("log in", chromedp.Navigate(r.s.URL+"/lang/sv?next=/login"),
+			chromedp.SendKeys(chromedp.ID("token"), r.Token), chromedp.Submit(chromedp.ID("token")),
+			chromedp.WaitVisible(chromedp.ID("close-round")))
+		c.do("close", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
+		if got := c.eval(`document.getElementById("confirm-text").textContent`); !strings.HasPrefix(got, "Stänga rond 1? Partier som inte alla spelare har godkänt: 1 (listade ovan).") {
+			t.Errorf("%s: the question is %q", vp.name, got)
+		}
+		c.screenshot("close-unconfirmed-asks-" + vp.name)
+		c.clickAndWait("yes", "#confirm-ok", `document.getElementById("close-round") === null`)
+		rs, err := r.s.svc.Rounds(context.Background(), r.ID)
+		if err != nil || len(rs) != 1 || rs[0].Status != tournament.RoundClosed {
+			t.Errorf("%s: after one yes the rounds are %+v, %v; want round 1 closed", vp.name, rs, err)
+		}
+	}
+}

@@ -16,6 +16,24 @@ import (
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
+// playedTable makes the tournament the language and accessibility tests
+// look at: a Chicago-SM of 8 players, round 1 drawn, table 1's three
+// games played; it returns it with the round's table codes.
+func playedTable(t *testing.T, s *site) (*fixture, map[int]string) {
+	t.Helper()
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	rng := rand.New(rand.NewPCG(3, 5))
+	tb := f.Round.Tables[0]
+	for g := 1; g <= 3; g++ {
+		s.submit(t, f, 1, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
+	}
+	codes, err := s.svc.TableCodes(context.Background(), org, f.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, codes
+}
+
 // TestBrowserFourLanguages opens the public pages and the table page (its
 // code form and the entry page) on a 360 px phone in each of the five
 // languages: the page is in the language chosen, no text is a format
@@ -23,17 +41,8 @@ import (
 // goes to the artifacts (lang-<page>-<language>-phone.png).
 func TestBrowserFourLanguages(t *testing.T) {
 	s := newSite(t)
-	ctx := context.Background()
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	rng := rand.New(rand.NewPCG(3, 5))
+	f, codes := playedTable(t, s)
 	tb := f.Round.Tables[0]
-	for g := 1; g <= 3; g++ {
-		s.submit(t, f, 1, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
-	}
-	codes, err := s.svc.TableCodes(ctx, org, f.ID, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tid := "/t/" + f.ID
 	pages := []struct{ name, path string }{
 		{"home", "/"}, {"tournament", tid}, {"standings", tid + "/standings"}, {"seating", tid + "/seating"},

@@ -38,9 +38,7 @@ func TestBrowserErrorInReadersLanguage(t *testing.T) {
 			if got := c.eval(`document.getElementById("add-error").textContent`); got != want[lang] {
 				t.Errorf("%s %s: the refusal reads %q, want %q", lang, vp.name, got, want[lang])
 			}
-			if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
-				t.Errorf("%s %s: the page scrolls sideways: %s", lang, vp.name, c.eval(wideElements))
-			}
+			c.notSideways(lang + " " + vp.name + ": the page")
 			c.screenshot(fmt.Sprintf("error-words-%s-%s", lang, vp.name))
 		}
 	}
@@ -85,9 +83,7 @@ func TestBrowserCreateEachFormat(t *testing.T) {
 						t.Errorf("%s: the form shows %s, a field of another format", name, id)
 					}
 				}
-				if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
-					t.Errorf("%s: the form scrolls sideways: %s", name, c.eval(wideElements))
-				}
+				c.notSideways(name + ": the form")
 				c.screenshot(fmt.Sprintf("create-%s-%s-%s", f.format, lang, vp.name))
 				c.do("name it", chromedp.SendKeys(chromedp.ID("name"), name))
 				c.clickAndWait("create", `form[action="/admin/tournaments"] button[type="submit"]`,
@@ -144,9 +140,7 @@ func TestBrowserHouseRules(t *testing.T) {
 			for _, id := range tc.tick {
 				c.do("tick "+id, chromedp.Click(chromedp.ID(id)))
 			}
-			if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
-				t.Errorf("%s: the form scrolls sideways: %s", name, c.eval(wideElements))
-			}
+			c.notSideways(name + ": the form")
 			c.screenshot(fmt.Sprintf("house-rules-form-%s-%s", tc.format, vp.name))
 			c.clickAndWait("create", `form[action="/admin/tournaments"] button[type="submit"]`,
 				`document.getElementById("organizer-token") !== null || document.getElementById("form-error") !== null`)
@@ -170,9 +164,7 @@ func TestBrowserHouseRules(t *testing.T) {
 					t.Errorf("%s: the rules sheet says %q:\n%s", name, no, sheet)
 				}
 			}
-			if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
-				t.Errorf("%s: the rules sheet scrolls sideways: %s", name, c.eval(wideElements))
-			}
+			c.notSideways(name + ": the rules sheet")
 			c.screenshot(fmt.Sprintf("rules-sheet-%s-%s-%s", tc.format, tc.lang, vp.name))
 		}
 	}
@@ -213,9 +205,7 @@ func TestBrowserSmallerPoints(t *testing.T) {
 		if cl, err := s.svc.RoundClock(context.Background(), f.ID, 1); err == nil && cl.State != tournament.ClockIdle {
 			t.Errorf("%s: cancelling called time anyway", vp.name)
 		}
-		if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
-			t.Errorf("%s: the console scrolls sideways: %s", vp.name, c.eval(wideElements))
-		}
+		c.notSideways(vp.name + ": the console")
 	}
 }
 
@@ -242,5 +232,14 @@ func TestBrowserCloseWithUnconfirmedGames(t *testing.T) {
 		if err != nil || len(rs) != 1 || rs[0].Status != tournament.RoundClosed {
 			t.Errorf("%s: after one yes the rounds are %+v, %v; want round 1 closed", vp.name, rs, err)
 		}
+	}
+}
+
+// notSideways fails the test when the page reaches past the window's
+// right edge, naming what and the first elements that do.
+func (c *chrome) notSideways(what string) {
+	c.t.Helper()
+	if wide := c.eval(`String(document.documentElement.scrollWidth > window.innerWidth)`); wide != "false" {
+		c.t.Errorf("%s scrolls sideways: %s", what, c.eval(wideElements))
 	}
 }

@@ -233,6 +233,24 @@ func (e ClockState) Valid() bool {
 	}
 }
 
+// Defines values for DealProgressEndedBy.
+const (
+	DealProgressEndedByTarget DealProgressEndedBy = "target"
+	DealProgressEndedByTime   DealProgressEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the DealProgressEndedBy enum.
+func (e DealProgressEndedBy) Valid() bool {
+	switch e {
+	case DealProgressEndedByTarget:
+		return true
+	case DealProgressEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DealResultEnded.
 const (
 	ChicagoLost DealResultEnded = "chicago_lost"
@@ -508,8 +526,9 @@ func (e StandingTieMethod) Valid() bool {
 
 // Defines values for StoredResultKind.
 const (
-	StoredResultKindCorrection StoredResultKind = "correction"
-	StoredResultKindSubmission StoredResultKind = "submission"
+	StoredResultKindCorrection      StoredResultKind = "correction"
+	StoredResultKindSubmission      StoredResultKind = "submission"
+	StoredResultKindTableCorrection StoredResultKind = "table_correction"
 )
 
 // Valid indicates whether the value is a known member of the StoredResultKind enum.
@@ -518,6 +537,8 @@ func (e StoredResultKind) Valid() bool {
 	case StoredResultKindCorrection:
 		return true
 	case StoredResultKindSubmission:
+		return true
+	case StoredResultKindTableCorrection:
 		return true
 	default:
 		return false
@@ -895,8 +916,9 @@ func (e CloseRoundParamsAcceptUnconfirmed) Valid() bool {
 
 // Defines values for GetGame200JSONResponseBodyKind.
 const (
-	GetGame200JSONResponseBodyKindCorrection GetGame200JSONResponseBodyKind = "correction"
-	GetGame200JSONResponseBodyKindSubmission GetGame200JSONResponseBodyKind = "submission"
+	GetGame200JSONResponseBodyKindCorrection      GetGame200JSONResponseBodyKind = "correction"
+	GetGame200JSONResponseBodyKindSubmission      GetGame200JSONResponseBodyKind = "submission"
+	GetGame200JSONResponseBodyKindTableCorrection GetGame200JSONResponseBodyKind = "table_correction"
 )
 
 // Valid indicates whether the value is a known member of the GetGame200JSONResponseBodyKind enum.
@@ -906,41 +928,7 @@ func (e GetGame200JSONResponseBodyKind) Valid() bool {
 		return true
 	case GetGame200JSONResponseBodyKindSubmission:
 		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AppendDeal200JSONResponseBodyEndedBy.
-const (
-	AppendDeal200JSONResponseBodyEndedByTarget AppendDeal200JSONResponseBodyEndedBy = "target"
-	AppendDeal200JSONResponseBodyEndedByTime   AppendDeal200JSONResponseBodyEndedBy = "time"
-)
-
-// Valid indicates whether the value is a known member of the AppendDeal200JSONResponseBodyEndedBy enum.
-func (e AppendDeal200JSONResponseBodyEndedBy) Valid() bool {
-	switch e {
-	case AppendDeal200JSONResponseBodyEndedByTarget:
-		return true
-	case AppendDeal200JSONResponseBodyEndedByTime:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AppendDeal201JSONResponseBodyEndedBy.
-const (
-	AppendDeal201JSONResponseBodyEndedByTarget AppendDeal201JSONResponseBodyEndedBy = "target"
-	AppendDeal201JSONResponseBodyEndedByTime   AppendDeal201JSONResponseBodyEndedBy = "time"
-)
-
-// Valid indicates whether the value is a known member of the AppendDeal201JSONResponseBodyEndedBy enum.
-func (e AppendDeal201JSONResponseBodyEndedBy) Valid() bool {
-	switch e {
-	case AppendDeal201JSONResponseBodyEndedByTarget:
-		return true
-	case AppendDeal201JSONResponseBodyEndedByTime:
+	case GetGame200JSONResponseBodyKindTableCorrection:
 		return true
 	default:
 		return false
@@ -1235,6 +1223,19 @@ type BridgeDeal struct {
 	Tricks *int `json:"tricks,omitempty"`
 }
 
+// BridgeDealProgress The answer to a deal entered at a bridge table: the deal's result, the match as it stands and, once the deal ended the match, the stored result.
+type BridgeDealProgress struct {
+	Deal     int           `json:"deal"`
+	Game     *StoredResult `json:"game,omitempty"`
+	GameOver bool          `json:"game_over"`
+
+	// Match The bridge engine's answer to a match record.
+	Match BridgeResult `json:"match"`
+
+	// Result One deal of a bridge result.
+	Result BridgeDealResult `json:"result"`
+}
+
 // BridgeDealResult One deal of a bridge result.
 type BridgeDealResult struct {
 	// Contract Examples: 3NT, 4SX, 1SXX
@@ -1364,6 +1365,21 @@ type Confirmation struct {
 	// Player The player who confirmed.
 	Player string `json:"player"`
 }
+
+// DealProgress The answer to a deal entered at a Chicago table: the deal's result, the running scores and, once the deal ended the game, the stored result.
+type DealProgress struct {
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *DealProgressEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult        `json:"game,omitempty"`
+	GameOver bool                 `json:"game_over"`
+	Result   DealResult           `json:"result"`
+	Scores   map[string]int       `json:"scores"`
+}
+
+// DealProgressEndedBy Once the game is over: `time` when it ended because time was called.
+type DealProgressEndedBy string
 
 // DealRecord A deal record as in docs/records.md.
 type DealRecord struct {
@@ -1817,25 +1833,39 @@ type Status struct {
 
 // StoredResult defines model for StoredResult.
 type StoredResult struct {
-	Game            int              `json:"game"`
-	Id              string           `json:"id"`
+	Game int    `json:"game"`
+	Id   string `json:"id"`
+
+	// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 	Kind            StoredResultKind `json:"kind"`
 	PlacementPoints map[string]int   `json:"placement_points"`
 	Places          []GamePlace      `json:"places"`
 
-	// Record A game record as in docs/records.md: full deals and score-sheet lines.
-	Record      *GameRecord `json:"record,omitempty"`
-	Result      *GameResult `json:"result,omitempty"`
-	Round       int         `json:"round"`
-	SubmittedAt time.Time   `json:"submitted_at"`
+	// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+	Record *StoredResult_Record `json:"record,omitempty"`
+
+	// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+	Result      *StoredResult_Result `json:"result,omitempty"`
+	Round       int                  `json:"round"`
+	SubmittedAt time.Time            `json:"submitted_at"`
 
 	// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 	SubmittedBy string `json:"submitted_by"`
 	Table       int    `json:"table"`
 }
 
-// StoredResultKind defines model for StoredResult.Kind.
+// StoredResultKind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 type StoredResultKind string
+
+// StoredResult_Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+type StoredResult_Record struct {
+	union json.RawMessage
+}
+
+// StoredResult_Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+type StoredResult_Result struct {
+	union json.RawMessage
+}
 
 // Table defines model for Table.
 type Table struct {
@@ -2360,6 +2390,16 @@ type RevealSeedParams struct {
 // GetGame200JSONResponseBodyKind defines parameters for GetGame.
 type GetGame200JSONResponseBodyKind string
 
+// GetGame200JSONResponseBody_Record defines parameters for GetGame.
+type GetGame200JSONResponseBody_Record struct {
+	union json.RawMessage
+}
+
+// GetGame200JSONResponseBody_Result defines parameters for GetGame.
+type GetGame200JSONResponseBody_Result struct {
+	union json.RawMessage
+}
+
 // SubmitGameParams defines parameters for SubmitGame.
 type SubmitGameParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
@@ -2390,11 +2430,15 @@ type AppendDealParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
-// AppendDeal200JSONResponseBodyEndedBy defines parameters for AppendDeal.
-type AppendDeal200JSONResponseBodyEndedBy string
+// AppendDeal200JSONResponseBody defines parameters for AppendDeal.
+type AppendDeal200JSONResponseBody struct {
+	union json.RawMessage
+}
 
-// AppendDeal201JSONResponseBodyEndedBy defines parameters for AppendDeal.
-type AppendDeal201JSONResponseBodyEndedBy string
+// AppendDeal201JSONResponseBody defines parameters for AppendDeal.
+type AppendDeal201JSONResponseBody struct {
+	union json.RawMessage
+}
 
 // CorrectDealJSONBody defines parameters for CorrectDeal.
 type CorrectDealJSONBody struct {
@@ -2713,6 +2757,130 @@ func (t *SettingsChange_AdvancePerTable) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsGameRecord returns the union data inside the StoredResult_Record as a GameRecord
+func (t StoredResult_Record) AsGameRecord() (GameRecord, error) {
+	var body GameRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameRecord overwrites any union data inside the StoredResult_Record as the provided GameRecord
+func (t *StoredResult_Record) FromGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameRecord performs a merge with any union data inside the StoredResult_Record, using the provided GameRecord
+func (t *StoredResult_Record) MergeGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeMatch returns the union data inside the StoredResult_Record as a BridgeMatch
+func (t StoredResult_Record) AsBridgeMatch() (BridgeMatch, error) {
+	var body BridgeMatch
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeMatch overwrites any union data inside the StoredResult_Record as the provided BridgeMatch
+func (t *StoredResult_Record) FromBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeMatch performs a merge with any union data inside the StoredResult_Record, using the provided BridgeMatch
+func (t *StoredResult_Record) MergeBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t StoredResult_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *StoredResult_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameResult returns the union data inside the StoredResult_Result as a GameResult
+func (t StoredResult_Result) AsGameResult() (GameResult, error) {
+	var body GameResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameResult overwrites any union data inside the StoredResult_Result as the provided GameResult
+func (t *StoredResult_Result) FromGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameResult performs a merge with any union data inside the StoredResult_Result, using the provided GameResult
+func (t *StoredResult_Result) MergeGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeResult returns the union data inside the StoredResult_Result as a BridgeResult
+func (t StoredResult_Result) AsBridgeResult() (BridgeResult, error) {
+	var body BridgeResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeResult overwrites any union data inside the StoredResult_Result as the provided BridgeResult
+func (t *StoredResult_Result) FromBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeResult performs a merge with any union data inside the StoredResult_Result, using the provided BridgeResult
+func (t *StoredResult_Result) MergeBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t StoredResult_Result) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *StoredResult_Result) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTournamentAdvancePerTable0 returns the union data inside the Tournament_AdvancePerTable as a TournamentAdvancePerTable0
 func (t Tournament_AdvancePerTable) AsTournamentAdvancePerTable0() (TournamentAdvancePerTable0, error) {
 	var body TournamentAdvancePerTable0
@@ -2833,6 +3001,254 @@ func (t TournamentRequest_AdvancePerTable) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TournamentRequest_AdvancePerTable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameRecord returns the union data inside the GetGame200JSONResponseBody_Record as a GameRecord
+func (t GetGame200JSONResponseBody_Record) AsGameRecord() (GameRecord, error) {
+	var body GameRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameRecord overwrites any union data inside the GetGame200JSONResponseBody_Record as the provided GameRecord
+func (t *GetGame200JSONResponseBody_Record) FromGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameRecord performs a merge with any union data inside the GetGame200JSONResponseBody_Record, using the provided GameRecord
+func (t *GetGame200JSONResponseBody_Record) MergeGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeMatch returns the union data inside the GetGame200JSONResponseBody_Record as a BridgeMatch
+func (t GetGame200JSONResponseBody_Record) AsBridgeMatch() (BridgeMatch, error) {
+	var body BridgeMatch
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeMatch overwrites any union data inside the GetGame200JSONResponseBody_Record as the provided BridgeMatch
+func (t *GetGame200JSONResponseBody_Record) FromBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeMatch performs a merge with any union data inside the GetGame200JSONResponseBody_Record, using the provided BridgeMatch
+func (t *GetGame200JSONResponseBody_Record) MergeBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetGame200JSONResponseBody_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetGame200JSONResponseBody_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameResult returns the union data inside the GetGame200JSONResponseBody_Result as a GameResult
+func (t GetGame200JSONResponseBody_Result) AsGameResult() (GameResult, error) {
+	var body GameResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameResult overwrites any union data inside the GetGame200JSONResponseBody_Result as the provided GameResult
+func (t *GetGame200JSONResponseBody_Result) FromGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameResult performs a merge with any union data inside the GetGame200JSONResponseBody_Result, using the provided GameResult
+func (t *GetGame200JSONResponseBody_Result) MergeGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeResult returns the union data inside the GetGame200JSONResponseBody_Result as a BridgeResult
+func (t GetGame200JSONResponseBody_Result) AsBridgeResult() (BridgeResult, error) {
+	var body BridgeResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeResult overwrites any union data inside the GetGame200JSONResponseBody_Result as the provided BridgeResult
+func (t *GetGame200JSONResponseBody_Result) FromBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeResult performs a merge with any union data inside the GetGame200JSONResponseBody_Result, using the provided BridgeResult
+func (t *GetGame200JSONResponseBody_Result) MergeBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetGame200JSONResponseBody_Result) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetGame200JSONResponseBody_Result) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsDealProgress returns the union data inside the AppendDeal200JSONResponseBody as a DealProgress
+func (t AppendDeal200JSONResponseBody) AsDealProgress() (DealProgress, error) {
+	var body DealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDealProgress overwrites any union data inside the AppendDeal200JSONResponseBody as the provided DealProgress
+func (t *AppendDeal200JSONResponseBody) FromDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDealProgress performs a merge with any union data inside the AppendDeal200JSONResponseBody, using the provided DealProgress
+func (t *AppendDeal200JSONResponseBody) MergeDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeDealProgress returns the union data inside the AppendDeal200JSONResponseBody as a BridgeDealProgress
+func (t AppendDeal200JSONResponseBody) AsBridgeDealProgress() (BridgeDealProgress, error) {
+	var body BridgeDealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealProgress overwrites any union data inside the AppendDeal200JSONResponseBody as the provided BridgeDealProgress
+func (t *AppendDeal200JSONResponseBody) FromBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealProgress performs a merge with any union data inside the AppendDeal200JSONResponseBody, using the provided BridgeDealProgress
+func (t *AppendDeal200JSONResponseBody) MergeBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AppendDeal200JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AppendDeal200JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsDealProgress returns the union data inside the AppendDeal201JSONResponseBody as a DealProgress
+func (t AppendDeal201JSONResponseBody) AsDealProgress() (DealProgress, error) {
+	var body DealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDealProgress overwrites any union data inside the AppendDeal201JSONResponseBody as the provided DealProgress
+func (t *AppendDeal201JSONResponseBody) FromDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDealProgress performs a merge with any union data inside the AppendDeal201JSONResponseBody, using the provided DealProgress
+func (t *AppendDeal201JSONResponseBody) MergeDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeDealProgress returns the union data inside the AppendDeal201JSONResponseBody as a BridgeDealProgress
+func (t AppendDeal201JSONResponseBody) AsBridgeDealProgress() (BridgeDealProgress, error) {
+	var body BridgeDealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealProgress overwrites any union data inside the AppendDeal201JSONResponseBody as the provided BridgeDealProgress
+func (t *AppendDeal201JSONResponseBody) FromBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealProgress performs a merge with any union data inside the AppendDeal201JSONResponseBody, using the provided BridgeDealProgress
+func (t *AppendDeal201JSONResponseBody) MergeBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AppendDeal201JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AppendDeal201JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -9497,6 +9913,8 @@ type OpenapiJSONResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *map[string]interface{}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9506,6 +9924,11 @@ type OpenapiJSONResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r OpenapiJSONResponse) GetJSON200() *map[string]interface{} {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OpenapiJSONResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -9552,6 +9975,8 @@ type OpenapiYAMLResponse struct {
 	HTTPResponse *http.Response
 	// YAML200 the response for an HTTP 200 `application/yaml` response
 	YAML200 *string
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9561,6 +9986,11 @@ type OpenapiYAMLResponse struct {
 // GetYAML200 returns the response for an HTTP 200 `application/yaml` response
 func (r OpenapiYAMLResponse) GetYAML200() *string {
 	return r.YAML200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OpenapiYAMLResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -9775,6 +10205,8 @@ type GetPersonResponse struct {
 		Person  Person         `json:"person"`
 		Rating  *RatingValue   `json:"rating,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -9791,6 +10223,11 @@ func (r GetPersonResponse) GetJSON200() *struct {
 	Rating  *RatingValue   `json:"rating,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPersonResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -9948,6 +10385,8 @@ type ListRatingsResponse struct {
 	JSON200 *struct {
 		Ratings []RatedPerson `json:"ratings"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9959,6 +10398,11 @@ func (r ListRatingsResponse) GetJSON200() *struct {
 	Ratings []RatedPerson `json:"ratings"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRatingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -10007,6 +10451,8 @@ type RegisterLogResponse struct {
 	JSON200 *struct {
 		Entries []RegisterChange `json:"entries"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10022,6 +10468,11 @@ func (r RegisterLogResponse) GetJSON200() *struct {
 	Entries []RegisterChange `json:"entries"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RegisterLogResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -10080,6 +10531,8 @@ type ListSeriesResponse struct {
 	JSON200 *struct {
 		Series []Series `json:"series"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -10091,6 +10544,11 @@ func (r ListSeriesResponse) GetJSON200() *struct {
 	Series []Series `json:"series"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSeriesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -10234,6 +10692,8 @@ type GetSeriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Series
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -10245,6 +10705,11 @@ type GetSeriesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSeriesResponse) GetJSON200() *Series {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSeriesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -10299,6 +10764,8 @@ type GetSeriesStandingsResponse struct {
 		Rows   []SeriesRow `json:"rows"`
 		Series Series      `json:"series"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -10313,6 +10780,11 @@ func (r GetSeriesStandingsResponse) GetJSON200() *struct {
 	Series Series      `json:"series"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSeriesStandingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -10565,6 +11037,8 @@ type GetTournamentResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10580,6 +11054,11 @@ type GetTournamentResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetTournamentResponse) GetJSON200() *Tournament {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11125,6 +11604,8 @@ type GetDisputeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Dispute
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11138,6 +11619,11 @@ type GetDisputeResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetDisputeResponse) GetJSON200() *Dispute {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDisputeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11310,6 +11796,8 @@ type ListPlayersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Players
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11325,6 +11813,11 @@ type ListPlayersResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPlayersResponse) GetJSON200() *Players {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPlayersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11495,6 +11988,8 @@ func (r AddPlayerResponse) ContentType() string {
 type DeletePlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11507,6 +12002,11 @@ type DeletePlayerResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11797,6 +12297,8 @@ type ListRefereesResponse struct {
 	JSON200 *struct {
 		Referees []RefereeToken `json:"referees"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11812,6 +12314,11 @@ func (r ListRefereesResponse) GetJSON200() *struct {
 	Referees []RefereeToken `json:"referees"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRefereesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11972,6 +12479,8 @@ type RevokeRefereeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RefereeToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11989,6 +12498,11 @@ type RevokeRefereeResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeRefereeResponse) GetJSON200() *RefereeToken {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeRefereeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12057,6 +12571,8 @@ type ListRoundsResponse struct {
 	JSON200 *struct {
 		Rounds []Round `json:"rounds"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12074,6 +12590,11 @@ func (r ListRoundsResponse) GetJSON200() *struct {
 	Rounds []Round `json:"rounds"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRoundsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12246,6 +12767,8 @@ type GetRoundResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Round
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12261,6 +12784,11 @@ type GetRoundResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetRoundResponse) GetJSON200() *Round {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetRoundResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12322,6 +12850,8 @@ type GetClockResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Clock
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12337,6 +12867,11 @@ type GetClockResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetClockResponse) GetJSON200() *Clock {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12633,6 +13168,8 @@ type RoundCodesResponse struct {
 		Round  int     `json:"round"`
 		Tables []Table `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12651,6 +13188,11 @@ func (r RoundCodesResponse) GetJSON200() *struct {
 	Tables []Table `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RoundCodesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12862,6 +13404,8 @@ type GetDrawResponse struct {
 			Seats       *[]int    `json:"seats,omitempty"`
 		} `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12913,6 +13457,11 @@ func (r GetDrawResponse) GetJSON200() *struct {
 	} `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDrawResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13311,6 +13860,8 @@ type GetRoomResponse struct {
 			Table   int      `json:"table"`
 		} `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13351,6 +13902,11 @@ func (r GetRoomResponse) GetJSON200() *struct {
 	} `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13412,24 +13968,30 @@ type GetGameResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-		Confirmed       *bool                          `json:"confirmed,omitempty"`
-		Game            int                            `json:"game"`
-		Id              string                         `json:"id"`
+		Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+		Confirmed     *bool           `json:"confirmed,omitempty"`
+		Game          int             `json:"game"`
+		Id            string          `json:"id"`
+
+		// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 		Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 		PlacementPoints map[string]int                 `json:"placement_points"`
 		Places          []GamePlace                    `json:"places"`
 
-		// Record A game record as in docs/records.md: full deals and score-sheet lines.
-		Record      *GameRecord `json:"record,omitempty"`
-		Result      *GameResult `json:"result,omitempty"`
-		Round       int         `json:"round"`
-		SubmittedAt time.Time   `json:"submitted_at"`
+		// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+		Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+		// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+		Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+		Round       int                                `json:"round"`
+		SubmittedAt time.Time                          `json:"submitted_at"`
 
 		// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 		SubmittedBy string `json:"submitted_by"`
 		Table       int    `json:"table"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13444,25 +14006,34 @@ type GetGameResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetGameResponse) GetJSON200() *struct {
-	Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-	Confirmed       *bool                          `json:"confirmed,omitempty"`
-	Game            int                            `json:"game"`
-	Id              string                         `json:"id"`
+	Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+	Confirmed     *bool           `json:"confirmed,omitempty"`
+	Game          int             `json:"game"`
+	Id            string          `json:"id"`
+
+	// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 	Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 	PlacementPoints map[string]int                 `json:"placement_points"`
 	Places          []GamePlace                    `json:"places"`
 
-	// Record A game record as in docs/records.md: full deals and score-sheet lines.
-	Record      *GameRecord `json:"record,omitempty"`
-	Result      *GameResult `json:"result,omitempty"`
-	Round       int         `json:"round"`
-	SubmittedAt time.Time   `json:"submitted_at"`
+	// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+	Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+	// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+	Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+	Round       int                                `json:"round"`
+	SubmittedAt time.Time                          `json:"submitted_at"`
 
 	// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 	SubmittedBy string `json:"submitted_by"`
 	Table       int    `json:"table"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13806,6 +14377,8 @@ type ListDealsResponse struct {
 		GameOver bool    `json:"game_over"`
 		ResultId *string `json:"result_id"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13835,6 +14408,11 @@ func (r ListDealsResponse) GetJSON200() *struct {
 	ResultId *string `json:"result_id"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13895,27 +14473,9 @@ type AppendDealResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *struct {
-		Deal int `json:"deal"`
-
-		// EndedBy Once the game is over: `time` when it ended because time was called.
-		EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-		Game     *StoredResult                         `json:"game,omitempty"`
-		GameOver bool                                  `json:"game_over"`
-		Result   DealResult                            `json:"result"`
-		Scores   map[string]int                        `json:"scores"`
-	}
+	JSON200 *AppendDeal200JSONResponseBody
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *struct {
-		Deal int `json:"deal"`
-
-		// EndedBy Once the game is over: `time` when it ended because time was called.
-		EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-		Game     *StoredResult                         `json:"game,omitempty"`
-		GameOver bool                                  `json:"game_over"`
-		Result   DealResult                            `json:"result"`
-		Scores   map[string]int                        `json:"scores"`
-	}
+	JSON201 *AppendDeal201JSONResponseBody
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
@@ -13939,30 +14499,12 @@ type AppendDealResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r AppendDealResponse) GetJSON200() *struct {
-	Deal int `json:"deal"`
-
-	// EndedBy Once the game is over: `time` when it ended because time was called.
-	EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-	Game     *StoredResult                         `json:"game,omitempty"`
-	GameOver bool                                  `json:"game_over"`
-	Result   DealResult                            `json:"result"`
-	Scores   map[string]int                        `json:"scores"`
-} {
+func (r AppendDealResponse) GetJSON200() *AppendDeal200JSONResponseBody {
 	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r AppendDealResponse) GetJSON201() *struct {
-	Deal int `json:"deal"`
-
-	// EndedBy Once the game is over: `time` when it ended because time was called.
-	EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-	Game     *StoredResult                         `json:"game,omitempty"`
-	GameOver bool                                  `json:"game_over"`
-	Result   DealResult                            `json:"result"`
-	Scores   map[string]int                        `json:"scores"`
-} {
+func (r AppendDealResponse) GetJSON201() *AppendDeal201JSONResponseBody {
 	return r.JSON201
 }
 
@@ -14480,6 +15022,8 @@ type GetWindowResponse struct {
 		SecondsLeft int                                `json:"seconds_left"`
 		Status      GetWindow200JSONResponseBodyStatus `json:"status"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14511,6 +15055,11 @@ func (r GetWindowResponse) GetJSON200() *struct {
 	Status      GetWindow200JSONResponseBodyStatus `json:"status"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetWindowResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14574,6 +15123,8 @@ type GetStandingsResponse struct {
 		Status     string     `json:"status"`
 		Tournament string     `json:"tournament"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14596,6 +15147,11 @@ func (r GetStandingsResponse) GetJSON200() *struct {
 	Tournament string     `json:"tournament"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14662,6 +15218,8 @@ type WhoamiInTournamentResponse struct {
 		Table      *int                                      `json:"table,omitempty"`
 		Tournament *string                                   `json:"tournament,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14680,6 +15238,11 @@ func (r WhoamiInTournamentResponse) GetJSON200() *struct {
 	Tournament *string                                   `json:"tournament,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14969,6 +15532,8 @@ type WhoamiResponse struct {
 		Table      *int                          `json:"table,omitempty"`
 		Tournament *string                       `json:"tournament,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -14985,6 +15550,11 @@ func (r WhoamiResponse) GetJSON200() *struct {
 	Tournament *string                       `json:"tournament,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WhoamiResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -15036,6 +15606,8 @@ type HealthzResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Status
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -15045,6 +15617,11 @@ type HealthzResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r HealthzResponse) GetJSON200() *Status {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r HealthzResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -15089,10 +15666,17 @@ func (r HealthzResponse) ContentType() string {
 type MetricsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MetricsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -15139,6 +15723,8 @@ type ReadyzResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Status
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -15150,6 +15736,11 @@ type ReadyzResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ReadyzResponse) GetJSON200() *Status {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReadyzResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -16519,6 +17110,13 @@ func ParseOpenapiJSONResponse(rsp *http.Response) (*OpenapiJSONResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16558,6 +17156,13 @@ func ParseOpenapiYAMLResponse(rsp *http.Response) (*OpenapiYAMLResponse, error) 
 			return nil, err
 		}
 		response.YAML200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
@@ -16735,6 +17340,13 @@ func ParseGetPersonResponse(rsp *http.Response) (*GetPersonResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16873,6 +17485,13 @@ func ParseListRatingsResponse(rsp *http.Response) (*ListRatingsResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16914,6 +17533,13 @@ func ParseRegisterLogResponse(rsp *http.Response) (*RegisterLogResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -16970,6 +17596,13 @@ func ParseListSeriesResponse(rsp *http.Response) (*ListSeriesResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -17093,6 +17726,13 @@ func ParseGetSeriesResponse(rsp *http.Response) (*GetSeriesResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17142,6 +17782,13 @@ func ParseGetSeriesStandingsResponse(rsp *http.Response) (*GetSeriesStandingsRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
@@ -17363,6 +18010,13 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -17824,6 +18478,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17972,6 +18633,13 @@ func ParseListPlayersResponse(rsp *http.Response) (*ListPlayersResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18125,6 +18793,13 @@ func ParseDeletePlayerResponse(rsp *http.Response) (*DeletePlayerResponse, error
 	switch {
 	case rsp.StatusCode == 204:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18388,6 +19063,13 @@ func ParseListRefereesResponse(rsp *http.Response) (*ListRefereesResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18531,6 +19213,13 @@ func ParseRevokeRefereeResponse(rsp *http.Response) (*RevokeRefereeResponse, err
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18600,6 +19289,13 @@ func ParseListRoundsResponse(rsp *http.Response) (*ListRoundsResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18758,6 +19454,13 @@ func ParseGetRoundResponse(rsp *http.Response) (*GetRoundResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18818,6 +19521,13 @@ func ParseGetClockResponse(rsp *http.Response) (*GetClockResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19073,6 +19783,13 @@ func ParseRoundCodesResponse(rsp *http.Response) (*RoundCodesResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19264,6 +19981,13 @@ func ParseGetDrawResponse(rsp *http.Response) (*GetDrawResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19610,6 +20334,13 @@ func ParseGetRoomResponse(rsp *http.Response) (*GetRoomResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19666,19 +20397,23 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-			Confirmed       *bool                          `json:"confirmed,omitempty"`
-			Game            int                            `json:"game"`
-			Id              string                         `json:"id"`
+			Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+			Confirmed     *bool           `json:"confirmed,omitempty"`
+			Game          int             `json:"game"`
+			Id            string          `json:"id"`
+
+			// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 			Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 			PlacementPoints map[string]int                 `json:"placement_points"`
 			Places          []GamePlace                    `json:"places"`
 
-			// Record A game record as in docs/records.md: full deals and score-sheet lines.
-			Record      *GameRecord `json:"record,omitempty"`
-			Result      *GameResult `json:"result,omitempty"`
-			Round       int         `json:"round"`
-			SubmittedAt time.Time   `json:"submitted_at"`
+			// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+			Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+			// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+			Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+			Round       int                                `json:"round"`
+			SubmittedAt time.Time                          `json:"submitted_at"`
 
 			// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 			SubmittedBy string `json:"submitted_by"`
@@ -19688,6 +20423,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19986,6 +20728,13 @@ func ParseListDealsResponse(rsp *http.Response) (*ListDealsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20041,32 +20790,14 @@ func ParseAppendDealResponse(rsp *http.Response) (*AppendDealResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest struct {
-			Deal int `json:"deal"`
-
-			// EndedBy Once the game is over: `time` when it ended because time was called.
-			EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-			Game     *StoredResult                         `json:"game,omitempty"`
-			GameOver bool                                  `json:"game_over"`
-			Result   DealResult                            `json:"result"`
-			Scores   map[string]int                        `json:"scores"`
-		}
+		var dest AppendDeal200JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest struct {
-			Deal int `json:"deal"`
-
-			// EndedBy Once the game is over: `time` when it ended because time was called.
-			EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-			Game     *StoredResult                         `json:"game,omitempty"`
-			GameOver bool                                  `json:"game_over"`
-			Result   DealResult                            `json:"result"`
-			Scores   map[string]int                        `json:"scores"`
-		}
+		var dest AppendDeal201JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -20510,6 +21241,13 @@ func ParseGetWindowResponse(rsp *http.Response) (*GetWindowResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20570,6 +21308,13 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -20639,6 +21384,13 @@ func ParseWhoamiInTournamentResponse(rsp *http.Response) (*WhoamiInTournamentRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -20882,6 +21634,13 @@ func ParseWhoamiResponse(rsp *http.Response) (*WhoamiResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20929,6 +21688,13 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20962,6 +21728,13 @@ func ParseMetricsResponse(rsp *http.Response) (*MetricsResponse, error) {
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -21001,6 +21774,13 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge

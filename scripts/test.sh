@@ -9,7 +9,9 @@
 #      missing), stopped again at the end if this script started it.
 # Installs Debian's chromium for the browser tests when it is missing. Lints the
 # OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
-# the npm registry once, and fails the run when it cannot install the CLI).
+# the npm registry once, and fails the run when it cannot install the CLI), and
+# installs axe-core for the browser tests' accessibility check the same way
+# (scripts/axe-install.sh).
 # Works without a terminal (CI=true, no stdin). Extra arguments go to go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -47,4 +49,5 @@ ensure_go
 ensure_chromium
 go vet ./...
 scripts/openapi-lint.sh
+scripts/axe-install.sh
 go test -race -count=1 -timeout 40m "$@" ./...

@@ -123,7 +123,7 @@ func (s Settings) Location() *time.Location {
 
 // Languages are the languages of the pages, which a tournament may name as
 // its default.
-var Languages = []string{"sv", "nb", "da", "en"}
+var Languages = []string{"sv", "nb", "da", "fi", "en"}
 
 // AdvanceIn returns how many of each table go on from round n (sm).
 func (s Settings) AdvanceIn(n int) int {

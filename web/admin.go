@@ -18,8 +18,70 @@ type adminData struct {
 	Error  string
 	Field  string
 	Values map[string]string
+	// Format is the format whose form is shown: only its own fields, with
+	// its defaults (createDefaults).
+	Format  tournament.Format
+	Formats []formatChoice
+	// Profiles and Stops are the house rules' choices (house_rules.go).
+	Profiles, Stops []string
 	// List is the server's tournaments, private ones too.
 	List *listView
+}
+
+// formatChoice is one of the formats the create form offers, a link to
+// that format's form.
+type formatChoice struct {
+	Format  tournament.Format
+	Current bool
+}
+
+// createFormats are the formats in the order the create form offers them.
+var createFormats = []tournament.Format{tournament.FormatSM, tournament.FormatSwiss, tournament.FormatBridge}
+
+// createFormat reads the format a create form is for ("sm" when s names
+// none), so that a mistyped ?format= shows the Chicago-SM form.
+func createFormat(s string) tournament.Format {
+	for _, f := range createFormats {
+		if string(f) == s {
+			return f
+		}
+	}
+	return tournament.FormatSM
+}
+
+// Rounds a new cumulative tournament's form proposes: a Swiss evening of
+// five rounds (16 players meet few twice, docs/tournaments.md), a bridge
+// evening of four Chicagos (docs/bridge.md).
+const (
+	defaultSwissRounds  = 5
+	defaultBridgeRounds = 4
+)
+
+// createDefaults are the values the create form of format f starts with:
+// the fields f does not use are left out, so that nothing of the
+// Chicago-SM (three games, two going on) reaches a bridge evening.
+func createDefaults(f tournament.Format, lang string) map[string]string {
+	v := map[string]string{"format": string(f), "language": lang, "public": "on",
+		"correction": strconv.Itoa(tournament.DefaultCorrectionMinutes), "time_zone": tournament.DefaultTimeZone}
+	switch f {
+	case tournament.FormatSM:
+		v["games"], v["advance"] = "3", "2"
+		houseRuleDefaults(v)
+	case tournament.FormatSwiss:
+		v["games"], v["rounds"] = "3", strconv.Itoa(defaultSwissRounds)
+		houseRuleDefaults(v)
+	case tournament.FormatBridge:
+		v["rounds"] = strconv.Itoa(defaultBridgeRounds)
+	}
+	return v
+}
+
+func formatChoices(f tournament.Format) []formatChoice {
+	out := make([]formatChoice, len(createFormats))
+	for i, g := range createFormats {
+		out[i] = formatChoice{Format: g, Current: g == f}
+	}
+	return out
 }
 
 // createdData is shown once after a tournament is created.
@@ -48,9 +110,9 @@ func (h *Handler) adminPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	p.Data = adminData{Values: map[string]string{"games": "3", "advance": "2", "format": "sm", "language": p.Lang,
-		"correction": strconv.Itoa(tournament.DefaultCorrectionMinutes), "time_zone": tournament.DefaultTimeZone, "public": "on"},
-		List: list}
+	f := createFormat(c.QueryParam("format"))
+	p.Data = adminData{Values: createDefaults(f, p.Lang), Format: f, Formats: formatChoices(f), List: list,
+		Profiles: profileIDs(), Stops: exchangeStops}
 	return h.render(c, http.StatusOK, "admin", p)
 }
 
@@ -68,17 +130,26 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
 		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks"), "correction": c.FormValue("correction"),
 		"time_zone": c.FormValue("time_zone"), "public": c.FormValue("public"), "venue": c.FormValue("venue"), "date": c.FormValue("date")}
+	for _, k := range houseRuleFields {
+		values[k] = c.FormValue(k)
+	}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"],
 		TimeZone: strings.TrimSpace(values["time_zone"]), Listing: tournament.Listing{Public: values["public"] != "", Venue: values["venue"]}}
 	var bad error
 	nt.Listing.Date, bad = optionalDate(values["date"], "date", bad)
-	nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
+	if nt.Format != tournament.FormatBridge { // a bridge round is one Chicago a table: its form has no games
+		nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
+	}
 	nt.CorrectionMinutes, bad = optionalInt(values["correction"], "correction_minutes", bad)
 	nt.PlacementPoints, bad = optionalInts(values["points"], "placement_points", bad)
 	// The tiebreaks: the default order, or the same without the lot, so
-	// that a tie at an advancement line is the organizer's to break.
-	if values["tiebreaks"] == "no_lot" {
+	// that a tie at an advancement line is the organizer's to break. A
+	// bridge evening keeps its own (matches won, best round, a lot).
+	if values["tiebreaks"] == "no_lot" && nt.Format != tournament.FormatBridge {
 		nt.Tiebreaks = []string{tournament.TiebreakGamePoints, tournament.TiebreakGamesWon, tournament.TiebreakBestGame}
+	}
+	if nt.Format != tournament.FormatBridge && bad == nil { // a bridge evening's rules are its own (docs/bridge.md)
+		nt.Rules, bad = houseRulesFromForm(values)
 	}
 	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
@@ -96,7 +167,9 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		if httpx.StatusOf(bad) >= 500 {
 			return h.fail(c, bad)
 		}
-		d := adminData{Error: tournament.ErrorMessage(bad), Values: values}
+		f := createFormat(values["format"])
+		d := adminData{Error: errorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f),
+			Profiles: profileIDs(), Stops: exchangeStops}
 		d.Field = fieldOf(bad)
 		p.Data = d
 		return h.render(c, httpx.StatusOf(bad), "admin", p)
@@ -117,7 +190,7 @@ func optionalInt(s, field string, prev error) (*int, error) {
 	v, err := strconv.Atoi(s)
 	if err != nil {
 		if prev == nil {
-			prev = fieldError(field, field+" must be a whole number")
+			prev = tournament.InvalidField(field, "%s", field+" must be a whole number")
 		}
 		return nil, prev
 	}
@@ -133,7 +206,7 @@ func optionalDate(s, field string, prev error) (time.Time, error) {
 	}
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil && prev == nil {
-		prev = fieldError(field, field+" must be a day written 2026-12-31")
+		prev = tournament.InvalidField(field, "%s", field+" must be a day written 2026-12-31")
 	}
 	return d, prev
 }
@@ -146,7 +219,7 @@ func optionalInts(s, field string, prev error) ([]int, error) {
 		v, err := strconv.Atoi(f)
 		if err != nil || len(out) >= 100 {
 			if prev == nil {
-				prev = fieldError(field, field+" must be whole numbers separated by commas")
+				prev = tournament.InvalidField(field, "%s", field+" must be whole numbers separated by commas")
 			}
 			return nil, prev
 		}

@@ -74,8 +74,11 @@ func consoleActor(c echo.Context) tournament.Actor {
 	return a
 }
 
-// fieldError is a 400 about one form field.
-func fieldError(field, msg string) error { return tournament.InvalidField(field, "%s", msg) }
+// fieldError is a 400 about one form field, msg already in the page's
+// words (a form's own check).
+func fieldError(field, msg string) error {
+	return saidAs(tournament.InvalidField(field, "%s", msg), msg)
+}
 
 func consoleURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/console" }
 
@@ -257,7 +260,7 @@ func (h *Handler) formError(c echo.Context, form string, err error, values map[s
 	if status == 0 {
 		return h.fail(c, err)
 	}
-	d := consoleData{Error: tournament.ErrorMessage(err), Form: form, Values: values}
+	d := consoleData{Error: errorText(h.language(c), err), Form: form, Values: values}
 	var te *tournament.Error
 	if errors.As(err, &te) {
 		d.Field = te.Field()
@@ -321,7 +324,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 	if s := strings.TrimSpace(c.FormValue("seed")); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return h.formError(c, "draw", fieldError("seed", "the seed must be a whole number"), map[string]string{"seed": s})
+			return h.formError(c, "draw", tournament.InvalidField("seed", "the seed must be a whole number"), map[string]string{"seed": s})
 		}
 		seed = &v
 	}
@@ -345,8 +348,8 @@ func (h *Handler) closeRound(c echo.Context) error {
 	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n, opts...); err != nil {
 		if tournament.ErrorCode(err) == tournament.CodeUnconfirmedGames {
 			// In the organizer's words; the list is on the page.
-			err = tournament.Errorf(tournament.KindConflict, tournament.CodeUnconfirmedGames, "%s",
-				translate(h.language(c), "c.unconfirmed.ask"))
+			text := translate(h.language(c), "c.unconfirmed.ask")
+			err = saidAs(tournament.Errorf(tournament.KindConflict, tournament.CodeUnconfirmedGames, "%s", text), text)
 		}
 		return h.formError(c, "close", err, nil)
 	}

@@ -158,7 +158,7 @@ func (h *Handler) playerEditError(c echo.Context, err error, name, club string) 
 	if status == 0 {
 		return h.fail(c, err)
 	}
-	d := playerEdit{Error: tournament.ErrorMessage(err), Name: name, Club: club}
+	d := playerEdit{Error: errorText(h.language(c), err), Name: name, Club: club}
 	if tournament.ErrorCode(err) == tournament.CodeRegistrationClosed {
 		d.Error = translate(h.language(c), "c.delete.late")
 	}

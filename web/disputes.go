@@ -226,7 +226,7 @@ func (h *Handler) openDispute(c echo.Context) error {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.fail(c, err)
 		}
-		d.DisputeError, d.DisputeField = tournament.ErrorMessage(err), fieldOf(err)
+		d.DisputeError, d.DisputeField = errorText(h.language(c), err), fieldOf(err)
 		d.DisputeValues = map[string]string{"description": n.Description, "deal": c.FormValue("deal")}
 		p.Data = d
 		return h.render(c, httpx.StatusOf(err), "result", p)
@@ -281,7 +281,7 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.fail(c, err)
 		}
-		again.Error, again.Field = tournament.ErrorMessage(err), fieldOf(err)
+		again.Error, again.Field = errorText(h.language(c), err), fieldOf(err)
 		switch {
 		case tournament.ErrorCode(err) == tournament.CodeRemedyRequired:
 			again.Error, again.Field = translate(h.language(c), "d.e.remedy"), "correct"

@@ -18,13 +18,14 @@ const (
 	langSV = "sv"
 	langNB = "nb"
 	langDA = "da"
+	langFI = "fi"
 )
 
 // langCookie remembers the language a visitor chose with the switch.
 const langCookie = "revisor_lang"
 
 // languages lists the supported languages in the switch's order.
-var languages = []string{langSV, langNB, langDA, langEN}
+var languages = []string{langSV, langNB, langDA, langFI, langEN}
 
 // language picks the page language: the visitor's own (preference),
 // else, on a tournament's pages (/t/{tid}/...), the tournament's default
@@ -60,12 +61,12 @@ func preferenceKey(r *http.Request) string {
 
 func supported(l string) bool { _, ok := messages[l]; return ok }
 
-// matcher negotiates Accept-Language against the four catalogues with
+// matcher negotiates Accept-Language against the five catalogues with
 // CLDR's language distances (golang.org/x/text/language): "no" and "nn"
 // readers get bokmål, regional tags (sv-FI, da-DK, en-GB) their language.
 // The order of the tags matters only for ties; English is the matcher's
 // fallback, which fromAcceptLanguage reports as no match.
-var matcherTags = []xlang.Tag{xlang.English, xlang.Swedish, xlang.MustParse("nb"), xlang.Danish}
+var matcherTags = []xlang.Tag{xlang.English, xlang.Swedish, xlang.MustParse("nb"), xlang.Danish, xlang.Finnish}
 
 var matcher = xlang.NewMatcher(matcherTags)
 
@@ -84,7 +85,7 @@ func fromAcceptLanguage(h string) (string, bool) {
 	if conf < xlang.High {
 		return "", false
 	}
-	return []string{langEN, langSV, langNB, langDA}[i], true
+	return []string{langEN, langSV, langNB, langDA, langFI}[i], true
 }
 
 // translate returns the text of key in lang, formatted with args. A

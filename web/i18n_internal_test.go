@@ -125,6 +125,7 @@ func TestFromAcceptLanguage(t *testing.T) {
 		{"de, sv;q=0.1", "sv"}, {"sv;q=0", ""}, {"sv;q=bad", ""}, {"en;q=0.4, sv;q=0.6", "sv"},
 		{"sv;q=0.6, en;q=0.6", "sv"}, {"nb-NO,nb;q=0.9", "nb"}, {"no", "nb"}, {"nn-NO", "nb"},
 		{"da-DK", "da"}, {"de,da;q=0.5", "da"}, {"nb;q=0.5,sv;q=0.6", "sv"}, {"sv-FI", "sv"},
+		{"fi", "fi"}, {"fi-FI,fi;q=0.9,en;q=0.5", "fi"}, {"de,fi;q=0.3", "fi"}, {"hu", ""},
 	}
 	for _, tt := range tests {
 		if got, ok := fromAcceptLanguage(tt.in); got != tt.want || ok != (tt.want != "") {

@@ -16,24 +16,33 @@ import (
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
-// TestBrowserFourLanguages opens the public pages and the table page (its
-// code form and the entry page) on a 360 px phone in each of the four
-// languages: the page is in the language chosen, no text is a format
-// error or a bare key, nothing scrolls sideways, and a screenshot of each
-// goes to the artifacts (lang-<page>-<language>-phone.png).
-func TestBrowserFourLanguages(t *testing.T) {
-	s := newSite(t)
-	ctx := context.Background()
+// playedTable makes the tournament the language and accessibility tests
+// look at: a Chicago-SM of 8 players, round 1 drawn, table 1's three
+// games played; it returns it with the round's table codes.
+func playedTable(t *testing.T, s *site) (*fixture, map[int]string) {
+	t.Helper()
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	rng := rand.New(rand.NewPCG(3, 5))
 	tb := f.Round.Tables[0]
 	for g := 1; g <= 3; g++ {
 		s.submit(t, f, 1, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
 	}
-	codes, err := s.svc.TableCodes(ctx, org, f.ID, 1)
+	codes, err := s.svc.TableCodes(context.Background(), org, f.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f, codes
+}
+
+// TestBrowserFourLanguages opens the public pages and the table page (its
+// code form and the entry page) on a 360 px phone in each of the five
+// languages: the page is in the language chosen, no text is a format
+// error or a bare key, nothing scrolls sideways, and a screenshot of each
+// goes to the artifacts (lang-<page>-<language>-phone.png).
+func TestBrowserFourLanguages(t *testing.T) {
+	s := newSite(t)
+	f, codes := playedTable(t, s)
+	tb := f.Round.Tables[0]
 	tid := "/t/" + f.ID
 	pages := []struct{ name, path string }{
 		{"home", "/"}, {"tournament", tid}, {"standings", tid + "/standings"}, {"seating", tid + "/seating"},
@@ -44,7 +53,7 @@ func TestBrowserFourLanguages(t *testing.T) {
 	const broken = `(() => { const t = document.body.innerText;
 		return /%!|\b(?:tbl|seat|sheet|bsheet|nav|err|c|s|p|t|d|r|a|rt|ser|room|clock|card)\.[a-z_.]+[a-z]\b/.test(t) ? t : ""; })()`
 	start := time.Now()
-	for _, lang := range []string{"sv", "nb", "da", "en"} {
+	for _, lang := range []string{"sv", "nb", "da", "fi", "en"} {
 		t.Logf("%s from %v", lang, time.Since(start).Round(time.Millisecond))
 		c := newChrome(t, 360, 740)
 		c.do("viewport", chromedp.EmulateViewport(360, 740))

@@ -49,6 +49,7 @@ var months = map[string][12]string{
 	langSV: {"januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober", "november", "december"},
 	langNB: {"januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"},
 	langDA: {"januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"},
+	langFI: {"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta", "marraskuuta", "joulukuuta"},
 	langEN: {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
 }
 
@@ -74,7 +75,7 @@ func (l locale) Int(n int) string { return l.printer.Sprint(number.Decimal(n)) }
 func (l locale) Date(t time.Time) string {
 	t = t.In(l.zone)
 	day, month, year := strconv.Itoa(t.Day()), months[l.lang][t.Month()-1], strconv.Itoa(t.Year())
-	if l.lang == langNB || l.lang == langDA {
+	if l.lang == langNB || l.lang == langDA || l.lang == langFI {
 		day += "."
 	}
 	return day + " " + month + " " + year
@@ -83,7 +84,7 @@ func (l locale) Date(t time.Time) string {
 // Time writes the clock time of t in the locale's zone: "15:04" ("15.04"
 // in Danish).
 func (l locale) Time(t time.Time) string {
-	if l.lang == langDA {
+	if l.lang == langDA || l.lang == langFI {
 		return t.In(l.zone).Format("15.04")
 	}
 	return t.In(l.zone).Format("15:04")
@@ -92,8 +93,11 @@ func (l locale) Time(t time.Time) string {
 // DateTime writes day and clock time: "1 december 2026 kl. 15:04",
 // "1 December 2026, 15:04".
 func (l locale) DateTime(t time.Time) string {
-	if l.lang == langEN {
+	switch l.lang {
+	case langEN:
 		return l.Date(t) + ", " + l.Time(t)
+	case langFI:
+		return l.Date(t) + " klo " + l.Time(t)
 	}
 	return l.Date(t) + " kl. " + l.Time(t)
 }

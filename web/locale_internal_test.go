@@ -16,6 +16,7 @@ func TestLocale(t *testing.T) {
 		{"sv", "1 december 2026", "1 december 2026 kl. 15:05", "1 augusti 2026", "12,5", "−3,2", "1\u00a0234\u00a0567", "+0,5"},
 		{"nb", "1. desember 2026", "1. desember 2026 kl. 15:05", "1. august 2026", "12,5", "−3,2", "1\u00a0234\u00a0567", "+0,5"},
 		{"da", "1. december 2026", "1. december 2026 kl. 15.05", "1. august 2026", "12,5", "-3,2", "1.234.567", "+0,5"},
+		{"fi", "1. joulukuuta 2026", "1. joulukuuta 2026 klo 15.05", "1. elokuuta 2026", "12,5", "−3,2", "1\u00a0234\u00a0567", "+0,5"},
 		{"en", "1 December 2026", "1 December 2026, 15:05", "1 August 2026", "12.5", "-3.2", "1,234,567", "+0.5"},
 	}
 	for _, tt := range tests {

@@ -409,4 +409,4 @@ func TestStaticFiles(t *testing.T) {
 }
 
 // allLanguages are the pages' languages, in the switch's order.
-var allLanguages = []string{"sv", "nb", "da", "en"}
+var allLanguages = []string{"sv", "nb", "da", "fi", "en"}

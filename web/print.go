@@ -130,6 +130,8 @@ func namesAtTables(tables []tableView, lang string) []nameAtTable {
 		tag = language.Norwegian
 	case "da":
 		tag = language.Danish
+	case "fi":
+		tag = language.Finnish
 	}
 	col := collate.New(tag, collate.IgnoreCase)
 	slices.SortStableFunc(out, func(a, b nameAtTable) int {

@@ -15,6 +15,8 @@ import (
 // standings, CSV and big screen.
 func (h *Handler) registerRoutes(page func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
 	page("/ratings", h.ratingsPage)
+	page("/t/:tid/rules", h.rulesPage, h.cachedPage)
+	page("/t/:tid/", tournamentSlash)
 	page("/people/:pid", h.personPage)
 	page("/series/:sid", h.seriesPage)
 	page("/series/:sid/screen", h.seriesScreen)
@@ -190,4 +192,10 @@ func (h *Handler) seriesCSV(c echo.Context) error {
 		lines = append(lines, line)
 	}
 	return httpx.WriteCSV(c, "series-"+d.Series.ID+".csv", lines)
+}
+
+// tournamentSlash sends /t/{tid}/ (a link typed or pasted with its slash)
+// to the tournament's page, which answered 404 before.
+func tournamentSlash(c echo.Context) error {
+	return c.Redirect(http.StatusMovedPermanently, "/t/"+urlPathEscape(c.Param("tid")))
 }

@@ -109,6 +109,8 @@ var templateFuncs = template.FuncMap{
 	"lower": strings.ToLower,
 	// pair passes two values to a template called from a range.
 	"pair": func(a, b any) struct{ A, B any } { return struct{ A, B any }{a, b} },
+	// list makes a list of strings in a template.
+	"list": func(xs ...string) []string { return xs },
 }
 
 // parseTemplates parses each page template together with the layout.
@@ -242,18 +244,14 @@ func roundNumber(c echo.Context) (int, error) {
 func (h *Handler) fail(c echo.Context, err error) error {
 	status := httpx.StatusOf(err)
 	p := h.newPage(c, "err.title")
-	msg := tournament.ErrorMessage(err)
+	msg := errorText(p.Lang, err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) && status < 500 {
-		msg = http.StatusText(status)
+		msg = p.T(fmt.Sprintf("err.%d", status))
 	}
 	if status >= 500 {
 		h.log.Error("page failed", "path", c.Request().URL.Path, "error", err.Error())
 		msg = p.T("e.internal")
-	} else if te := (*tournament.Error)(nil); errors.As(err, &te) {
-		if text, ok := messages[p.Lang]["e."+te.Code]; ok {
-			msg = text // the visitor's language, where the catalogue has the code
-		}
 	}
 	heading := p.T(fmt.Sprintf("err.%d", status))
 	if strings.HasPrefix(heading, "err.") {

@@ -328,7 +328,7 @@ func placeErrors(p *page, d *resultData, err error, dealRows []int, t tournament
 		problems = te.Problems()
 	}
 	if d.Record != "" || len(problems) == 0 {
-		msgs := []string{tournament.ErrorMessage(err)}
+		msgs := []string{errorText(p.Lang, err)}
 		if d.Record != "" {
 			for _, pr := range problems {
 				_, _, text := problemWords(p, pr.Code, pr.At, t, names)

@@ -102,7 +102,7 @@ func TestConsoleRoomAndClock(t *testing.T) {
 	b.login(r.Token)
 	page := b.mustGet(console, http.StatusOK)
 	a := r.Players[0].Name
-	for _, want := range []string{`id="room-link"`, `id="clock-start"`, `id="unconfirmed"`, `id="accept-unconfirmed"`, "The clock has not started"} {
+	for _, want := range []string{`id="room-link"`, `id="clock-start"`, `id="unconfirmed"`, `<input type="hidden" name="accept_unconfirmed" value="1">`, "Games not yet confirmed by every player: 1 (listed above)", "The clock has not started"} {
 		if !strings.Contains(page.Body, want) {
 			t.Errorf("console lacks %s", want)
 		}
@@ -144,7 +144,7 @@ func TestConsoleRoomAndClock(t *testing.T) {
 
 	r.playRest(t)
 	got = b.post(console, console+"/rounds/1/close", nil)
-	if got.Status != http.StatusConflict || !strings.Contains(got.Body, "Tick the box") {
+	if got.Status != http.StatusConflict || !strings.Contains(got.Body, "Close again and say yes") {
 		t.Fatalf("closing with an unconfirmed game = %d, want 409 asking the organizer\n%s", got.Status, got.Body)
 	}
 	if got = b.post(console, console+"/rounds/1/close", url.Values{"accept_unconfirmed": {"1"}}); got.Status != http.StatusSeeOther {

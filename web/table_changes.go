@@ -177,7 +177,7 @@ func (h *Handler) tableFormError(c echo.Context, form string, err error, values 
 	if status == 0 {
 		return h.fail(c, err)
 	}
-	d := tableChangeData{Error: tournament.ErrorMessage(err), Values: values, Form: form}
+	d := tableChangeData{Error: errorText(h.language(c), err), Values: values, Form: form}
 	var te *tournament.Error
 	if errors.As(err, &te) {
 		d.Field = te.Field()

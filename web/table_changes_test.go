@@ -165,7 +165,7 @@ func TestConsoleReseat(t *testing.T) {
 	}
 	// A form of the page as it was before the result: the CSRF token of the console.
 	r = b.post(fmt.Sprintf("/t/%s/console", f.ID), page+"/reseat", url.Values{"player": {t2.Players[1]}, "with": {t1.Players[1]}, "reason": {"x"}})
-	if r.Status != http.StatusConflict || !strings.Contains(r.Body, "only before its first result") {
+	if r.Status != http.StatusConflict || !strings.Contains(r.Body, "it can no longer be re-seated") {
 		t.Errorf("a swap with a table that has a result = %d, want 409 saying why", r.Status)
 	}
 }

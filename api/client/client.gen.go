@@ -411,6 +411,7 @@ func (e RulingDecision) Valid() bool {
 const (
 	SettingsChangeLanguageDa SettingsChangeLanguage = "da"
 	SettingsChangeLanguageEn SettingsChangeLanguage = "en"
+	SettingsChangeLanguageFi SettingsChangeLanguage = "fi"
 	SettingsChangeLanguageNb SettingsChangeLanguage = "nb"
 	SettingsChangeLanguageSv SettingsChangeLanguage = "sv"
 )
@@ -421,6 +422,8 @@ func (e SettingsChangeLanguage) Valid() bool {
 	case SettingsChangeLanguageDa:
 		return true
 	case SettingsChangeLanguageEn:
+		return true
+	case SettingsChangeLanguageFi:
 		return true
 	case SettingsChangeLanguageNb:
 		return true
@@ -567,6 +570,7 @@ func (e TournamentFormat) Valid() bool {
 const (
 	TournamentLanguageDa TournamentLanguage = "da"
 	TournamentLanguageEn TournamentLanguage = "en"
+	TournamentLanguageFi TournamentLanguage = "fi"
 	TournamentLanguageNb TournamentLanguage = "nb"
 	TournamentLanguageSv TournamentLanguage = "sv"
 )
@@ -577,6 +581,8 @@ func (e TournamentLanguage) Valid() bool {
 	case TournamentLanguageDa:
 		return true
 	case TournamentLanguageEn:
+		return true
+	case TournamentLanguageFi:
 		return true
 	case TournamentLanguageNb:
 		return true
@@ -633,6 +639,7 @@ func (e TournamentRequestFormat) Valid() bool {
 const (
 	TournamentRequestLanguageDa TournamentRequestLanguage = "da"
 	TournamentRequestLanguageEn TournamentRequestLanguage = "en"
+	TournamentRequestLanguageFi TournamentRequestLanguage = "fi"
 	TournamentRequestLanguageNb TournamentRequestLanguage = "nb"
 	TournamentRequestLanguageSv TournamentRequestLanguage = "sv"
 )
@@ -643,6 +650,8 @@ func (e TournamentRequestLanguage) Valid() bool {
 	case TournamentRequestLanguageDa:
 		return true
 	case TournamentRequestLanguageEn:
+		return true
+	case TournamentRequestLanguageFi:
 		return true
 	case TournamentRequestLanguageNb:
 		return true
@@ -1718,7 +1727,7 @@ type SettingsChange struct {
 	FinalSize     *int `json:"final_size,omitempty"`
 	GamesPerRound *int `json:"games_per_round,omitempty"`
 
-	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the five. Left out: English.
 	Language *SettingsChangeLanguage `json:"language,omitempty"`
 	Name     *string                 `json:"name,omitempty"`
 
@@ -1754,7 +1763,7 @@ type SettingsChange_AdvancePerTable struct {
 	union json.RawMessage
 }
 
-// SettingsChangeLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+// SettingsChangeLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the five. Left out: English.
 type SettingsChangeLanguage string
 
 // SettingsChangeSeating swiss: seat by standings or mix for fewest repeat meetings.
@@ -1976,7 +1985,7 @@ type TournamentRequest struct {
 	Format        TournamentRequestFormat `json:"format"`
 	GamesPerRound *int                    `json:"games_per_round,omitempty"`
 
-	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+	// Language The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the five. Left out: English.
 	Language *TournamentRequestLanguage `json:"language,omitempty"`
 	Name     string                     `json:"name"`
 
@@ -2019,7 +2028,7 @@ type TournamentRequest_AdvancePerTable struct {
 // TournamentRequestFormat sm: the Chicago-SM knockout; swiss: every round counts; bridge_chicago: an individual Chicago bridge event (docs/bridge.md): one Chicago a table each round with new partners, standings by the sum of each round's difference of the sides' totals.
 type TournamentRequestFormat string
 
-// TournamentRequestLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the four. Left out: English.
+// TournamentRequestLanguage The default language of the tournament's pages, for visitors who have not chosen one with the language switch and whose browser's Accept-Language names none of the five. Left out: English.
 type TournamentRequestLanguage string
 
 // TournamentRequestSeating swiss: seat by standings or mix for fewest repeat meetings.

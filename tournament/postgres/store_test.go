@@ -60,6 +60,14 @@ func TestCreateAndReadTournament(t *testing.T) {
 	if _, err := e.pool.Exec(e.ctx, `UPDATE tournaments SET language = 'de' WHERE id = $1`, c.Tournament.ID); err == nil {
 		t.Error("the database took language 'de'")
 	}
+	// Finnish, the fifth language (migration 000305), is stored and read back.
+	c, err = e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Ilta", Format: tournament.FormatSM, Language: "fi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.store.Tournament(e.ctx, c.Tournament.ID); err != nil || got.Settings.Language != "fi" {
+		t.Errorf("Tournament with language fi: %+v, %v", got, err)
+	}
 }
 
 func TestAddPlayersAllOrNone(t *testing.T) {

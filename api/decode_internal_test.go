@@ -15,6 +15,7 @@ import (
 // TestBindGivesProblems: handlers that use c.Bind get the API's own
 // problems for bad bodies, not echo's messages.
 func TestBindGivesProblems(t *testing.T) {
+	t.Parallel()
 	s := &Server{log: slog.New(slog.DiscardHandler)} // its HandleError only
 	type body struct {
 		Name  string `json:"name" param:"name"`
@@ -73,6 +74,7 @@ func problemCode(t *testing.T, rec *httptest.ResponseRecorder) string {
 // TestCheckText (issue 13, item 11): text that decoding would change
 // silently (to U+FFFD) or that PostgreSQL cannot store is refused.
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body string
 		ok   bool

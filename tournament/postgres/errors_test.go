@@ -15,6 +15,7 @@ import (
 )
 
 func TestMapError(t *testing.T) {
+	t.Parallel()
 	appErr := tournament.Errorf(tournament.KindRejected, "bad_move", "no")
 	tests := []struct {
 		in   error
@@ -55,6 +56,7 @@ func TestMapError(t *testing.T) {
 // TestMapErrorFromRealDatabase checks the mapping on errors PostgreSQL really
 // returns, not only on hand-made ones.
 func TestMapErrorFromRealDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
 	if _, err := pool.Exec(ctx, `CREATE TABLE t (id int PRIMARY KEY)`); err != nil {

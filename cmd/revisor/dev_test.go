@@ -17,6 +17,7 @@ import (
 // TestDevStartsPrivateCluster: with nothing at the system address, dev
 // starts a private cluster with scripts/local-pg.sh, and its stop stops it.
 func TestDevStartsPrivateCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("creates a PostgreSQL cluster (about 5 s)")
 	}

@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestRunUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    []string
 		usage   bool
@@ -64,6 +65,7 @@ func TestRunUsage(t *testing.T) {
 }
 
 func TestServeNeedsDatabaseURL(t *testing.T) {
+	t.Parallel()
 	err := run(context.Background(), []string{"serve"}, mapEnv{}.get, nil, io.Discard, io.Discard)
 	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "DATABASE_URL") {
 		t.Errorf("serve without DATABASE_URL = %v, want a usage error naming DATABASE_URL", err)
@@ -71,6 +73,7 @@ func TestServeNeedsDatabaseURL(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	if err := run(context.Background(), []string{"version"}, mapEnv{}.get, nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
@@ -81,6 +84,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	env := mapEnv{"DATABASE_URL": dbtest.NewEmptyURL(t)}
 	versions, err := migrations.Versions(migrations.FS)
 	if err != nil {
@@ -218,6 +222,7 @@ func (l *lockedBuffer) String() string {
 // TestMainStopsOnSIGTERM runs the real program in a child process and stops
 // it with SIGTERM: it must exit 0 after a graceful shutdown.
 func TestMainStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "REVISOR_TEST_MAIN=1", "REVISOR_TEST_ARGS=serve --addr 127.0.0.1:0",
 		"DATABASE_URL="+dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN=x")

@@ -41,7 +41,7 @@ func (c *countRenewals) Renew(context.Context, string, string) error { c.n.Add(1
 // request runs, and no more once it ended (one renewal may be under way
 // at that moment).
 func TestClaimRenewal(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets the package's claimRenewEvery.
 	defer func(d time.Duration) { claimRenewEvery = d }(claimRenewEvery)
 	claimRenewEvery = 10 * time.Millisecond
 	store := &countRenewals{}

@@ -23,6 +23,12 @@ const (
 	// read of a few milliseconds, and visitors arriving together share it.
 	defaultPageConns = 2
 	maxPageConns     = 100
+	// defaultIdempotencyStale is how long a claim of an Idempotency-Key may
+	// go unrenewed before another request takes it over; the API renews its
+	// claims every 5 s (api/idempotency.go), so the shortest allowed is
+	// twice that.
+	defaultIdempotencyStale = 30 * time.Second
+	minIdempotencyStale     = 10 * time.Second
 )
 
 // serveConfig is the server's configuration, from flags with defaults taken
@@ -40,6 +46,7 @@ type serveConfig struct {
 	maxPlayers      int           // players one tournament may register
 	pageConns       int           // connections of the pages' own pool; 0: the pages share the main pool
 	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
+	idemStale       time.Duration // a claim unrenewed this long belongs to a server that died
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -55,7 +62,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout, origins, maxPlayers, pageConns string
+	var level, timeout, reqTimeout, origins, maxPlayers, pageConns, idemStale string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
@@ -68,6 +75,8 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
 	fs.StringVar(&pageConns, "page-conns", envOr(env, "REVISOR_PAGE_CONNS", strconv.Itoa(defaultPageConns)),
 		fmt.Sprintf("database `connections` of the pages' own pool, beside the pool of the URL, 0 to %d; 0: the pages share the URL's pool (REVISOR_PAGE_CONNS)", maxPageConns))
+	fs.StringVar(&idemStale, "idempotency-stale", envOr(env, "REVISOR_IDEMPOTENCY_STALE", defaultIdempotencyStale.String()),
+		fmt.Sprintf("how long a claim of an Idempotency-Key may go unrenewed before a retry takes it over (a server that died, SIGKILL or power loss), at least %s (REVISOR_IDEMPOTENCY_STALE)", minIdempotencyStale))
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
 	check := func() error {
 		var err error
@@ -93,6 +102,9 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		cfg.shutdownTimeout = d
 		if cfg.requestTimeout, err = time.ParseDuration(reqTimeout); err != nil || cfg.requestTimeout <= 0 {
 			errs = append(errs, fmt.Errorf("request timeout %q: want a duration such as 30s", reqTimeout))
+		}
+		if cfg.idemStale, err = time.ParseDuration(idemStale); err != nil || cfg.idemStale < minIdempotencyStale {
+			errs = append(errs, fmt.Errorf("idempotency stale %q: want a duration of at least %s, such as 30s", idemStale, minIdempotencyStale))
 		}
 		if len(errs) > 0 {
 			return fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))

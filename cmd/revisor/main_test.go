@@ -48,6 +48,8 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"serve", "--max-players", "many"}, true, ""},
 		{[]string{"serve", "--page-conns", "-1"}, true, ""},
 		{[]string{"serve", "--page-conns", "101"}, true, ""},
+		{[]string{"serve", "--idempotency-stale", "9s"}, true, ""},
+		{[]string{"serve", "--idempotency-stale", "soon"}, true, ""},
 		{[]string{"migrate", "sideways"}, true, ""},
 		{[]string{"migrate", "down", "0"}, true, ""},
 	}
@@ -247,5 +249,31 @@ func TestMainStopsOnSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
 		t.Errorf("no graceful stop in the log:\n%s", stderr.String())
+	}
+}
+
+// TestIdempotencyStaleSetting: the stale time of a claim is 30 s unless
+// REVISOR_IDEMPOTENCY_STALE or --idempotency-stale says otherwise; the fault
+// tests shorten it so that a killed server's claims are taken over sooner.
+func TestIdempotencyStaleSetting(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		env  string
+		args []string
+		want time.Duration
+	}{
+		{"", nil, 30 * time.Second},
+		{"12s", nil, 12 * time.Second},
+		{"12s", []string{"--idempotency-stale", "1m"}, time.Minute},
+	}
+	for _, tt := range tests {
+		fs := newFlagSet("serve", io.Discard)
+		cfg, check := serverFlags(fs, mapEnv{"REVISOR_IDEMPOTENCY_STALE": tt.env}.get)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := check(); err != nil || cfg.idemStale != tt.want {
+			t.Errorf("env %q, args %q: stale %v, %v; want %v", tt.env, tt.args, cfg.idemStale, err, tt.want)
+		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // testMigrations returns a set of migrations of its own (so its template is
@@ -19,12 +17,20 @@ func testMigrations() fstest.MapFS {
 	}
 }
 
-// dropTemplate removes the test's own template when the test ends.
-func dropTemplate(t *testing.T, tmpl string) {
+// ownTemplate returns migrations of the test's own and the name of their
+// template, which is dropped when the test ends.
+func ownTemplate(t *testing.T) (fstest.MapFS, string) {
+	t.Helper()
+	fsys := testMigrations()
+	tmpl, err := TemplateName(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		admin(t, serverURL(), "ALTER DATABASE "+tmpl+" WITH IS_TEMPLATE false")
 		admin(t, serverURL(), "DROP DATABASE IF EXISTS "+tmpl+" WITH (FORCE)")
 	})
+	return fsys, tmpl
 }
 
 // TestTemplateConcurrent copies one not yet built template from many
@@ -32,12 +38,7 @@ func dropTemplate(t *testing.T, tmpl string) {
 // left marked as a template that nobody may connect to.
 func TestTemplateConcurrent(t *testing.T) {
 	t.Parallel()
-	fsys := testMigrations()
-	tmpl, err := TemplateName(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropTemplate(t, tmpl)
+	fsys, tmpl := ownTemplate(t)
 	const n = 6
 	urls := make([]string, n)
 	var wg sync.WaitGroup
@@ -59,12 +60,7 @@ func TestTemplateConcurrent(t *testing.T) {
 // would: the next copy builds the template again instead of copying it.
 func TestTemplateRebuiltAfterBrokenBuild(t *testing.T) {
 	t.Parallel()
-	fsys := testMigrations()
-	tmpl, err := TemplateName(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropTemplate(t, tmpl)
+	fsys, tmpl := ownTemplate(t)
 	admin(t, serverURL(), "CREATE DATABASE "+tmpl)
 	assertMarks(t, newURL(t, fsys))
 	assertTemplate(t, tmpl)
@@ -86,10 +82,7 @@ func TestTemplateName(t *testing.T) {
 func assertMarks(t *testing.T, u string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := connect(ctx, t, u)
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, `INSERT INTO marks VALUES (1)`); err != nil {
 		t.Errorf("copy of the template: %v", err)

@@ -60,6 +60,9 @@ func TestReadyz(t *testing.T) {
 			continue
 		}
 		wantProblem(t, "GET /readyz ("+tt.name+")", resp, body, tt.status, tt.code)
+		if ra := resp.Header.Get("Retry-After"); ra == "" {
+			t.Errorf("GET /readyz (%s) = 503 without Retry-After, want a delay in seconds", tt.name)
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 // other's budget by sending at once), while a token not verified yet is
 // refused with 429 like any guess.
 func TestVerifiedTokensSpendNoBudget(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc := tournament.NewService(tournamenttest.NewMemStore())
 	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
@@ -92,6 +93,7 @@ func (s *slowResolver) CachedToken(tid, token string) (api.Principal, bool) {
 // refused for the address's budget of wrong tokens (ten tries), which each
 // of them took before. Wrong codes sent at once still spend the budget.
 func TestNewRoundCodesAtOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc := tournament.NewService(tournamenttest.NewMemStore())
 	resolver := api.NewTokenResolver(svc)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPermit(t *testing.T) {
+	t.Parallel()
 	organizer := Principal{Role: tournament.RoleOrganizer, Tournament: "T1"}
 	table := Principal{Role: tournament.RoleTable, Tournament: "T1", Round: 1, Table: 2}
 	admin := Principal{Role: tournament.RoleAdmin, TokenID: "admin"}

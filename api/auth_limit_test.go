@@ -27,6 +27,7 @@ func (s slowTokens) ResolveToken(ctx context.Context, tid, token string) (api.Pr
 // tokens from one address get one decision: the burst is looked up, the
 // rest are 429 at once.
 func TestConcurrentGuessesAreLimited(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{Tokens: slowTokens{fakeTokens{}}})
 	const n = 2 * ratelimit.DefaultBurst
 	statuses := make(chan int, n)
@@ -57,6 +58,7 @@ func TestConcurrentGuessesAreLimited(t *testing.T) {
 // answered within its tournament, and asking without the tournament is a
 // 401 that costs no try, so that a table cannot lock itself out.
 func TestWhoamiKnowsTableCodes(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Koder","format":"swiss","rounds":1}`)
 	s.importPlayers(t, tt, 8)

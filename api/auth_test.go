@@ -24,6 +24,7 @@ func (f fakeTokens) ResolveToken(_ context.Context, tid, token string) (api.Prin
 }
 
 func TestWhoami(t *testing.T) {
+	t.Parallel()
 	tokens := fakeTokens{"org-token": {Role: tournament.RoleOrganizer, TokenID: "t1", Tournament: "T1"}}
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret")}, server.Deps{Tokens: tokens})
 	tests := []struct {
@@ -58,6 +59,7 @@ func TestWhoami(t *testing.T) {
 // TestUnknownTokensAreRateLimited: after ten unknown tokens an address must
 // wait; the limit refills with time (the clock is injected).
 func TestUnknownTokensAreRateLimited(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken("admin-secret"), Now: clock}, server.Deps{})

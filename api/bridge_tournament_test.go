@@ -39,6 +39,7 @@ func bridgeMatch(s *bridgesim.Sim, tb tTable) *bridge.Record {
 // table submitted with the table's code, binding results, rounds closed,
 // standings that add each round's difference.
 func TestBridgeEvening(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Bridge evening","format":"bridge_chicago","rounds":4}`)
 	s.importPlayers(t, tt, 16)
@@ -114,6 +115,7 @@ func TestBridgeEvening(t *testing.T) {
 // TestBridgeTournamentRefusals: a card game record, a match of other
 // players, an unfinished match and a wrong role are refused.
 func TestBridgeTournamentRefusals(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Bridge","format":"bridge_chicago","rounds":2,"rules":{"vulnerability":"non_dealer"}}`)
 	s.importPlayers(t, tt, 6) // a table of four and a table of two
@@ -155,6 +157,7 @@ func TestBridgeTournamentRefusals(t *testing.T) {
 // TestBridgeDealEntry enters a Chicago deal by deal in the score sheet's
 // short form: live results, next dealer, repeats, conflicts, refusals.
 func TestBridgeDealEntry(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Bridge","format":"bridge_chicago","rounds":1}`)
 	s.importPlayers(t, tt, 4)

@@ -23,6 +23,7 @@ import (
 // TestTournamentEndpointGaps: the bad-input, no-token and unknown-id cases
 // of docs/api.md's rows that TestTournamentEndpoints leaves out.
 func TestTournamentEndpointGaps(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tid, org := f.tt.ID, f.tt.OrganizerToken
 	base := "/api/v1/tournaments/" + tid
@@ -71,6 +72,7 @@ func TestTournamentEndpointGaps(t *testing.T) {
 // TestRefereeEndpointGaps: the cases of the dispute, ruling, referee and
 // audit rows that TestRefereeEndpoints leaves out.
 func TestRefereeEndpointGaps(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid, org, code := c.s, c.tt.ID, c.tt.OrganizerToken, c.round.Tables[0].Code
 	base := "/api/v1/tournaments/" + tid
@@ -107,6 +109,7 @@ func TestRefereeEndpointGaps(t *testing.T) {
 // table's games in its own round: the same table number in another round
 // is not its table.
 func TestTableCodeOnlyItsTableAndRound(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid := c.s, c.tt.ID
 	round2 := s.draw(t, c.tt, 3)
@@ -145,6 +148,7 @@ func TestTableCodeOnlyItsTableAndRound(t *testing.T) {
 // body answers the first response and changes nothing; the same key with
 // another body is a 422.
 func TestIdempotentWrites(t *testing.T) {
+	t.Parallel()
 	pool := dbtest.New(t)
 	svc := tournament.NewService(postgres.NewStore(pool))
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc,
@@ -197,6 +201,7 @@ func TestIdempotentWrites(t *testing.T) {
 // under their names, and the defaults are games_per_round 3,
 // placement_points [20,12,8,5] and advance_per_table 2 (sm).
 func TestTournamentFieldsAndDefaults(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	type settings struct {
 		ID              string          `json:"id"`
@@ -235,6 +240,7 @@ func TestTournamentFieldsAndDefaults(t *testing.T) {
 // log's before and after, which the database writes, when the database's
 // own time zone is not UTC (a Swedish club's server).
 func TestAuditTimesUTC(t *testing.T) {
+	t.Parallel()
 	u := dbtest.NewURL(t)
 	parsed, err := url.Parse(u)
 	if err != nil {

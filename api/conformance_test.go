@@ -319,6 +319,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 // TestRefereeResponsesMatchOpenAPI does the same for referee tokens,
 // disputes, rulings, the audit log, round closing and the next draw.
 func TestRefereeResponsesMatchOpenAPI(t *testing.T) {
+	t.Parallel()
 	cr := newClosedRound(t)
 	c := newConformer(t, cr.s.testServer)
 	tid, org, code := cr.tt.ID, cr.tt.OrganizerToken, cr.round.Tables[0].Code
@@ -360,6 +361,7 @@ func TestRefereeResponsesMatchOpenAPI(t *testing.T) {
 // within a tournament also 403 (a token of another tournament); every
 // operation with a body documents 400 and 413.
 func TestOpenAPIDocumentsAuthErrors(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	doc, _ := fetchOpenAPI(t, s)
 	for path, ops := range doc.Paths {

@@ -15,6 +15,7 @@ import (
 // with the same deal number and nothing is stored twice; a different deal
 // under a taken number, a gap, and a bad number are refused.
 func TestAppendDealNumbered(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Numbered deals","format":"sm","games_per_round":1}`)
 	s.importPlayers(t, tt, 4)

@@ -81,6 +81,7 @@ func startTraced(t *testing.T) (*testServer, *roundTrips, *pgxpool.Pool, *tourna
 // request refused before any read is remembered too, and the answer stored
 // is the one sent.
 func TestDealRoundTrips(t *testing.T) {
+	t.Parallel()
 	s, trips, pool, svc := startTraced(t)
 	tt := s.createTournament(t, `{"name":"Round trips","format":"swiss","rounds":1,"games_per_round":1}`)
 	s.importPlayers(t, tt, 4)
@@ -296,6 +297,7 @@ const maxGameRoundTrips = 3
 // game mode does) with an Idempotency-Key and counts the round trips of
 // each; a game sent again under its key is replayed in one.
 func TestGameRoundTrips(t *testing.T) {
+	t.Parallel()
 	s, trips, _, _ := startTraced(t)
 	tt := s.createTournament(t, `{"name":"Game trips","format":"swiss","rounds":1,"games_per_round":3}`)
 	s.importPlayers(t, tt, 4)

@@ -15,6 +15,7 @@ import (
 // TestBindGivesProblems: handlers that use c.Bind get the API's own
 // problems for bad bodies, not echo's messages.
 func TestBindGivesProblems(t *testing.T) {
+	t.Parallel()
 	s := &Server{log: slog.New(slog.DiscardHandler)} // its HandleError only
 	type body struct {
 		Name  string `json:"name" param:"name"`

@@ -11,6 +11,7 @@ import (
 // round closed leaves advancement at once; the next at the table goes on
 // in their place, and the standings mark and rank the player last.
 func TestDisqualificationFollowsAdvancement(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t)
 	tt := s.createTournament(t, `{"name": "SM", "format": "sm", "games_per_round": 1}`)
 	tid, org := tt.ID, tt.OrganizerToken
@@ -76,6 +77,7 @@ func TestDisqualificationFollowsAdvancement(t *testing.T) {
 // the next at the final table champion; a ruling on a round whose next
 // round is drawn leaves advancement and says so.
 func TestRulingOnTheFinal(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t)
 	tt := s.createTournament(t, `{"name": "SM", "format": "sm", "games_per_round": 1}`)
 	tid, org := tt.ID, tt.OrganizerToken
@@ -113,6 +115,7 @@ func TestRulingOnTheFinal(t *testing.T) {
 // TestRulingAfterTheNextDraw: once the next round is drawn, a ruling on
 // the round before changes the standings but not who advanced.
 func TestRulingAfterTheNextDraw(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid := c.s, c.tt.ID
 	s.draw(t, c.tt, 8)

@@ -13,6 +13,7 @@ import (
 // number of its disputes; past each bound a quick 4xx problem that says
 // what to do, and nothing stored.
 func TestDisputeBounds(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid, code := c.s, c.tt.ID, c.round.Tables[0].Code
 	tb := c.round.Tables[0]
@@ -56,6 +57,7 @@ func TestDisputeBounds(t *testing.T) {
 // comes a page at a time, oldest first, with the status filter; bad
 // paging and the wrong role are refused.
 func TestDisputesPaged(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid, code := c.s, c.tt.ID, c.round.Tables[0].Code
 	var ids []string
@@ -121,6 +123,7 @@ func (c *closedRound) listDisputes(t *testing.T, query string) tDisputes {
 // stays short; the 51st is a 409 that says so, and the organizer alone
 // may issue them.
 func TestRefereeTokensBounded(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid := c.s, c.tt.ID
 	path := "/api/v1/tournaments/" + tid + "/referees"
@@ -146,6 +149,7 @@ func TestRefereeTokensBounded(t *testing.T) {
 // results may be reopened at most 10 times; the 11th is a 409 that says
 // so, and only the organizer may reopen.
 func TestReopeningsBounded(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	reopen := fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/reopen", c.tt.ID)
 	body := map[string]any{"reason": "ett protokoll saknades", "minutes": 5}

@@ -14,6 +14,7 @@ import (
 // other last; the standings follow and the audit log shows every step with
 // its actor.
 func TestDisputeEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t)
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "swiss", "rounds": 2, "games_per_round": 1}`)
 	tid := tt.ID

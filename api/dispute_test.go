@@ -48,6 +48,7 @@ func (c *closedRound) window(t *testing.T) tWindow {
 // round closes, disputes are taken until then and refused after with the
 // time the window closed; the organizer reopens with a reason.
 func TestCorrectionWindow(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid, code := c.s, c.tt.ID, c.round.Tables[0].Code
 	if w := c.window(t); w.Status != "provisional" || w.Minutes != 30 || w.SecondsLeft != 1800 || len(w.Results) != 1 || w.Results[0].Status != "provisional" {

@@ -22,6 +22,7 @@ import (
 )
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	resp, body := s.do(t, request{method: "GET", path: "/healthz"})
 	if resp.StatusCode != http.StatusOK || string(body) != "{\"status\":\"ok\"}\n" {
@@ -30,6 +31,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestReadyz(t *testing.T) {
+	t.Parallel()
 	latest, err := migrations.Latest(migrations.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +71,7 @@ func TestReadyz(t *testing.T) {
 // services (it used to start and answer 503 where one was missing, such
 // as /readyz without a readiness check); New names the missing one.
 func TestRequiredDependencies(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		drop func(*server.Deps)
@@ -97,6 +100,7 @@ func TestRequiredDependencies(t *testing.T) {
 // the services through narrow interfaces, refuse a Deps without any one of
 // its required fields and name it.
 func TestConstructorsNameEachMissingService(t *testing.T) {
+	t.Parallel()
 	svc := tournament.NewService(nil)
 	refs, reg := tournament.NewReferees(svc, nil), tournament.NewRegister(nil, nil, nil)
 	full := servertest.Complete(server.Deps{})

@@ -13,6 +13,7 @@ import (
 // MaxStoredResponse is passed on whole but not kept, so it is neither held
 // twice in memory nor stored.
 func TestRecorderDropsLargeAnswers(t *testing.T) {
+	t.Parallel()
 	w := httptest.NewRecorder()
 	rec := &recorder{ResponseWriter: w}
 	chunk := make([]byte, 1<<20)
@@ -40,6 +41,7 @@ func (c *countRenewals) Renew(context.Context, string, string) error { c.n.Add(1
 // request runs, and no more once it ended (one renewal may be under way
 // at that moment).
 func TestClaimRenewal(t *testing.T) {
+	// Not parallel: it sets the package's claimRenewEvery.
 	defer func(d time.Duration) { claimRenewEvery = d }(claimRenewEvery)
 	claimRenewEvery = 10 * time.Millisecond
 	store := &countRenewals{}

@@ -30,6 +30,7 @@ func startIdempotencyServer(t *testing.T) (*testServer, *pgxpool.Pool, *testCloc
 }
 
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	s, _, _ := startIdempotencyServer(t)
 	post := func(key, body, auth string) (*http.Response, []byte) {
 		return s.do(t, request{method: "POST", path: "/api/v1/tournaments", contentType: "application/json",
@@ -80,6 +81,7 @@ func TestIdempotencyKey(t *testing.T) {
 // valid token while its address is locked out; the client retries it with
 // the same key, as the docs say, and must then get the real answer.
 func TestIdempotencyNeverStores429(t *testing.T) {
+	t.Parallel()
 	s, _, clock := startIdempotencyServer(t)
 	post := func(auth, key string) *http.Response {
 		resp, _ := s.do(t, request{method: "POST", path: "/api/v1/tournaments", contentType: "application/json",
@@ -104,6 +106,7 @@ func TestIdempotencyNeverStores429(t *testing.T) {
 // without a token (the public record checks) and to unknown tokens are
 // never stored, so nobody can fill the store with them.
 func TestIdempotencyIgnoresAnonymous(t *testing.T) {
+	t.Parallel()
 	s, pool, _ := startIdempotencyServer(t)
 	for i, auth := range []string{"", "", "Bearer unknown", "Bearer unknown"} {
 		resp, _ := s.do(t, request{method: "POST", path: "/api/v1/validate/deal", contentType: "application/json",

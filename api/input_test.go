@@ -11,6 +11,7 @@ import (
 // a 404 or 400 (problem+json in the API, a page or plain text elsewhere),
 // never a 500 with an ERROR in the log.
 func TestBrokenTextInPathsAndQueries(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t)
 	tt := s.createTournament(t, `{"name":"Bytes","format":"swiss","rounds":1}`)
 	tests := []struct {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestRequestID(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{NewRequestID: func() string { return "generated" }}, server.Deps{})
 	tests := []struct{ sent, want string }{
 		{"", "generated"},
@@ -34,6 +35,7 @@ func TestRequestID(t *testing.T) {
 // TestAccessLog checks one JSON line per request with the fields operators
 // need, and that the Authorization header never reaches the log.
 func TestAccessLog(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	const secret = "very-secret-token-value"
 	s.do(t, request{method: "GET", path: "/api/v1/whoami?x=1", header: map[string]string{
@@ -67,6 +69,7 @@ func TestAccessLog(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	s.postJSON(t, "/api/v1/validate/deal", minimalDeal)
 	s.postJSON(t, "/api/v1/validate/deal", minimalDeal)

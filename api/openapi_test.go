@@ -36,6 +36,7 @@ func fetchOpenAPI(t *testing.T, s *testServer) (openAPIDoc, []byte) {
 // every route echo serves is documented, and every documented operation is
 // served. When it fails, it lists exactly what to add where.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
 	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +68,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 // TestOpenAPIDocument checks the document's form: OpenAPI 3.1, every
 // operation with an operationId and responses, and every $ref resolving.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	doc, body := fetchOpenAPI(t, s)
 	if doc.OpenAPI != "3.1.0" {

@@ -15,6 +15,7 @@ import (
 // import or registration beyond it is a 409 problem naming the limit, and
 // nothing of it is stored.
 func TestPlayerLimit(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Big","format":"sm"}`)
 	limit := tournament.DefaultMaxPlayers

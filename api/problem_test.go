@@ -15,6 +15,7 @@ import (
 const minimalDeal = `{"players":["a","b","c","d"],"dealer":"a","hands":{},"exchanges":[[],[],[]],"announcements":[[],[]],"tricks":[]}`
 
 func TestUnknownRouteIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	for _, path := range []string{"/api/v1/nope", "/nope", "/api/v2/validate/deal", "/api/v1/"} {
 		resp, body := s.do(t, request{method: "GET", path: path})
@@ -26,6 +27,7 @@ func TestUnknownRouteIsProblem(t *testing.T) {
 }
 
 func TestWrongMethodIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	for _, r := range []request{{method: "GET", path: "/api/v1/validate/deal"}, {method: "DELETE", path: "/healthz"}} {
 		resp, body := s.do(t, r)
@@ -37,6 +39,7 @@ func TestWrongMethodIsProblem(t *testing.T) {
 }
 
 func TestMalformedJSONIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	for _, body := range []string{`{"players": [`, `hello`, ``, `{"players": ["a"],}`, `[1, 2`} {
 		for _, path := range []string{"/api/v1/validate/deal", "/api/v1/validate/game"} {
@@ -47,6 +50,7 @@ func TestMalformedJSONIsProblem(t *testing.T) {
 }
 
 func TestWrongFieldTypeIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	tests := []struct{ path, body, pointer string }{
 		{"/api/v1/validate/deal", strings.Replace(minimalDeal, `"dealer":"a"`, `"dealer":7`, 1), "/dealer"},
@@ -67,6 +71,7 @@ func TestWrongFieldTypeIsProblem(t *testing.T) {
 }
 
 func TestWrongContentTypeIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "not a media type"} {
 		resp, body := s.do(t, request{method: "POST", path: "/api/v1/validate/deal", contentType: ct, body: strings.NewReader(minimalDeal)})
@@ -82,6 +87,7 @@ func TestWrongContentTypeIsProblem(t *testing.T) {
 }
 
 func TestOversizedBodyIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startWithDB(t, api.Config{})
 	big := `{"players": ["` + strings.Repeat("a", api.DefaultBodyLimit) + `"]}`
 	// With Content-Length the server refuses before reading; without it
@@ -105,6 +111,7 @@ func TestOversizedBodyIsProblem(t *testing.T) {
 // the probes and the OpenAPI document answer the 413 their operations
 // document (their one 4xx) to a GET that announces a body over the limit.
 func TestOversizedBodyOnGetIsProblem(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	big := strings.Repeat("a", api.DefaultBodyLimit+1)
 	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/openapi.yaml"} {
@@ -114,6 +121,7 @@ func TestOversizedBodyOnGetIsProblem(t *testing.T) {
 }
 
 func TestPanicIsProblemWithoutInternals(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{Ready: func(context.Context) error { panic("secret internals 1234") }})
 	resp, body := s.do(t, request{method: "GET", path: "/readyz"})
 	wantProblem(t, "panicking handler", resp, body, http.StatusInternalServerError, "internal")

@@ -8,6 +8,7 @@ import (
 // TestRegisterEndpoints: the register's routes answer success, bad input
 // and the wrong role as documented.
 func TestRegisterEndpoints(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t)
 	var p struct {
 		ID, Membership string

@@ -36,6 +36,7 @@ func fuzzRoutes(srv *server.Server) []api.Route {
 // names (the room, the export, the table's clock, the register), and
 // every path parameter is written {name}.
 func TestFuzzRoutesFromRouter(t *testing.T) {
+	t.Parallel()
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{}))
 	if err != nil {
 		t.Fatal(err)

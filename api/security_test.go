@@ -15,6 +15,7 @@ import (
 // TestSecurityHeaders: every API response carries the security headers,
 // errors included.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	for _, r := range []request{
 		{method: "GET", path: "/healthz"},
@@ -47,6 +48,7 @@ func TestSecurityHeaders(t *testing.T) {
 
 // TestCORS: only configured origins get CORS headers; without any, no one.
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	const allowed, other = "https://club.example", "https://evil.example"
 	s := startServer(t, api.Config{CORSOrigins: []string{allowed}}, server.Deps{})
 	closed := startServer(t, api.Config{}, server.Deps{})
@@ -91,6 +93,7 @@ func TestCORS(t *testing.T) {
 }
 
 func TestParseOrigins(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -120,6 +123,7 @@ func TestParseOrigins(t *testing.T) {
 // not lock each other out; a right token not verified lately is refused
 // like a guess (TestVerifiedTokensSpendNoBudget).
 func TestWrongCodesAreRateLimited(t *testing.T) {
+	t.Parallel()
 	for _, wrong := range []string{"ABCDEFGH", "ref_" + strings.Repeat("x", 43)} {
 		c := newClosedRound(t)
 		path := disputesPath(c.tt.ID)
@@ -139,6 +143,7 @@ func TestWrongCodesAreRateLimited(t *testing.T) {
 // route admits never gets 401 or 403; any other gets 401 (no token) or 403.
 // A route missing from the matrix fails the test.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid := c.s, c.tt.ID
 	other := s.createTournament(t, `{"name": "Other", "format": "sm"}`)

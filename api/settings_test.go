@@ -33,6 +33,7 @@ type tSettings struct {
 // refused, the change in the audit log with who and why, another role
 // refused, and 409 in words after the draw.
 func TestUpdateSettings(t *testing.T) {
+	t.Parallel()
 	pool := dbtest.New(t)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)

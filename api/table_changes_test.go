@@ -80,6 +80,7 @@ func TestWithdrawDuringGameHTTP(t *testing.T) {
 // Once a table has a deal the swap is 409 with a clear message; bad input
 // and wrong roles are refused.
 func TestReseatHTTP(t *testing.T) {
+	t.Parallel()
 	g := newTableGameN(t, 8)
 	s, org := g.s, g.tt.OrganizerToken
 	path := fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/reseat", g.tt.ID)
@@ -124,6 +125,7 @@ func TestReseatHTTP(t *testing.T) {
 // rating pots stored as its constraints (nobody is rated yet: pots in
 // registration order); any other seed_by is 400.
 func TestDrawSeedByRatingHTTP(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t).testServer
 	tt := s.createTournament(t, `{"name":"Seeded","format":"sm"}`)
 	s.importPlayers(t, tt, 8)

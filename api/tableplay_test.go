@@ -89,6 +89,7 @@ func (g *tableGame) confirm(t *testing.T, want int, player string) tConfirmed {
 // every player confirms, and from then on nothing is corrected; closing
 // the round waits for the confirmations.
 func TestCorrectDealsAndConfirm(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	s, p := g.s, g.tb.Players
 	a, b, c := p[0], p[1], p[2]
@@ -258,6 +259,7 @@ func newTableGameN(t *testing.T, players int) *bigGame {
 // TestRoundClock runs the clock through every action, refuses what does
 // not fit, and ends the games in progress by time after their next deal.
 func TestRoundClock(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	s, org := g.s, g.tt.OrganizerToken
 	clock := fmt.Sprintf("/api/v1/tournaments/%s/rounds/1/clock", g.tt.ID)
@@ -363,6 +365,7 @@ func TestRoundClock(t *testing.T) {
 
 // TestDisputeNamesDeal opens a dispute that names the disputed deal.
 func TestDisputeNamesDeal(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	path := "/api/v1/tournaments/" + g.tt.ID + "/disputes"
 	var d struct {
@@ -385,6 +388,7 @@ func TestDisputeNamesDeal(t *testing.T) {
 
 // TestRoom shows the organizer every table of the round as it stands.
 func TestRoom(t *testing.T) {
+	t.Parallel()
 	g := newTableGameN(t, 8)
 	s, org := g.s, g.tt.OrganizerToken
 	a := g.tb.Players[0]

@@ -13,6 +13,7 @@ import (
 // valid UTF-8, escaped lone surrogates and NUL characters were stored as
 // U+FFFD (or failed in PostgreSQL); every JSON body refuses them with 400.
 func TestBodiesWithBrokenTextAre400(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"Text","format":"swiss","rounds":1}`)
 	bad := []string{"Bo\xff", `Bo\ud800`, `Bo\udc00x`, `Bo\u0000`}
@@ -38,6 +39,7 @@ func TestBodiesWithBrokenTextAre400(t *testing.T) {
 // TestValidateGameAnswerIsBounded (issue 13, item 1): a 1 MiB record of
 // tiny deals was answered with 14.7 MB; now the answer stays small.
 func TestValidateGameAnswerIsBounded(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	body := `{"players":["a","b","c","d"],"first_dealer":"a","deals":[{}` + strings.Repeat(`,{}`, 340000) + `]}`
 	resp, b := s.postJSON(t, "/api/v1/validate/game", body)

@@ -193,6 +193,7 @@ func TestTournamentEndpoints(t *testing.T) {
 
 // TestSubmissionRepeat: the same record again is 200 with the same answer.
 func TestSubmissionRepeat(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rec := f.game(1, 1)
 	path := gamePath(f.tt.ID, 1, 1, 1)
@@ -219,6 +220,7 @@ func TestSubmissionRepeat(t *testing.T) {
 
 // TestCodesOnlyForTheOrganizer: drawing shows codes, reading the round does not.
 func TestCodesOnlyForTheOrganizer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tb := range f.round.Tables {
 		if len(tb.Code) != 8 {
@@ -242,6 +244,7 @@ func TestCodesOnlyForTheOrganizer(t *testing.T) {
 
 // TestStandingsCSV: ?format=csv and Accept: text/csv give the same CSV.
 func TestStandingsCSV(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.s.must(t, 201, nil, "PUT", gamePath(f.tt.ID, 1, 1, 1), f.code(1), f.game(1, 1))
 	resp1, b1 := f.s.call(t, "GET", "/api/v1/tournaments/"+f.tt.ID+"/standings?format=csv", "", nil)
@@ -262,6 +265,7 @@ func TestStandingsCSV(t *testing.T) {
 // TestTieResolutionHTTP: closing with a tie the tiebreaks leave open is a
 // 409 naming the players; the organizer's resolution lets the round close.
 func TestTieResolutionHTTP(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	tt := s.createTournament(t, `{"name":"T","format":"sm","tiebreaks":["game_points","games_won","best_game"]}`)
 	s.importPlayers(t, tt, 8)
@@ -339,6 +343,7 @@ func TestTieResolutionHTTP(t *testing.T) {
 // TestTournamentListingFields: what the create request sets of the
 // listing comes back, with the short code the server made.
 func TestTournamentListingFields(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	resp, body := s.call(t, "POST", "/api/v1/tournaments", adminToken,
 		`{"name":"Julcupen","format":"sm","public":true,"venue":"Folkets hus","date":"2026-12-19"}`)

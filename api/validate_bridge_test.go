@@ -15,6 +15,7 @@ import (
 // TestValidateBridge posts the bridge examples to /validate/bridge and to
 // /validate/game (which dispatches on the record's "game").
 func TestValidateBridge(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("..", "engine", "bridge", "testdata", "examples", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bridge examples: %v", err)
@@ -68,6 +69,7 @@ func TestValidateBridge(t *testing.T) {
 // TestValidateBridgeBadInput: not JSON and wrong types are 400 problems; a
 // record that is no bridge match is a 200 result with unknown_game.
 func TestValidateBridgeBadInput(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	resp, body := s.postJSON(t, "/api/v1/validate/bridge", `{"game":"bridge_chicago",`)
 	wantProblem(t, "not JSON", resp, body, http.StatusBadRequest, "malformed_json")

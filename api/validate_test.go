@@ -28,6 +28,7 @@ type example struct {
 // examples, one copy in the repository) and compares the answer with the
 // example's expected result.
 func TestValidateExamples(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("..", "engine", "testdata", "examples", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples in ../engine/testdata/examples: %v", err)
@@ -57,6 +58,7 @@ func TestValidateExamples(t *testing.T) {
 // TestValidateInvalidRecordIs200 checks that a record that parses but is
 // not valid gets a 200 result with valid false and the errors.
 func TestValidateInvalidRecordIs200(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	tests := []struct{ path, body, code string }{
 		{"/api/v1/validate/deal", strings.Replace(minimalDeal, `"hands":{}`, `"hands":{"a":["Xz","2c","3c","4c","5c"]}`, 1), "invalid_card"},
@@ -80,6 +82,7 @@ func TestValidateInvalidRecordIs200(t *testing.T) {
 }
 
 func TestValidateGameInProgress(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, api.Config{}, server.Deps{})
 	game := `{"players":["a","b","c","d"],"first_dealer":"a","deals":[{"sheet":{"a":{"hand1":2,"last_trick":5}}}]}`
 	resp, body := s.postJSON(t, "/api/v1/validate/game?in_progress=true", game)

@@ -20,6 +20,7 @@ func phaseTable(t testing.TB) *table {
 }
 
 func TestAnnouncements(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		phase0 string
@@ -75,6 +76,7 @@ func TestAnnouncements(t *testing.T) {
 }
 
 func TestFalseAnnouncement(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		rules       *engine.Rules
@@ -110,6 +112,7 @@ func TestFalseAnnouncement(t *testing.T) {
 }
 
 func TestShowOnBreak(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		rules   *engine.Rules
@@ -145,6 +148,7 @@ func TestShowOnBreak(t *testing.T) {
 }
 
 func TestShowNotHeld(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.announce(0, "bo:three_of_a_kind")
 	x := tb.exchange(1, "bo", "Qs 2d")
@@ -157,6 +161,7 @@ func TestShowNotHeld(t *testing.T) {
 }
 
 func TestSwitchSuitOrder(t *testing.T) {
+	t.Parallel()
 	// bo 7c 7d and cia 7s 7h with the same kickers: an exact tie without a suit order.
 	hands := map[string]string{
 		"anna": "Ks Ts 9d 6d 5s", "bo": "7c 7d Kh 3s 2d", "cia": "7s 7h Kc 3h 2c", "dan": "As Qd 8h 6c 4h",

@@ -17,6 +17,7 @@ import (
 // the known ones, so no two different hands share a value and no two equal
 // hands differ.
 func TestEvaluateAllHands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("exhaustive")
 	}
@@ -55,6 +56,7 @@ func TestEvaluateAllHands(t *testing.T) {
 // exchange rounds 2 and 3; not by a bluffer; and a phase-1 announcement is
 // not "the phase just before" exchange round 3.
 func TestShowOnBreakSharedAndLater(t *testing.T) {
+	t.Parallel()
 	type xch struct {
 		round            int
 		player, discards string
@@ -103,6 +105,7 @@ func TestShowOnBreakSharedAndLater(t *testing.T) {
 // TestExchangeStopAtStartOfDeal: the stop looks at the score at the start
 // of the deal, not at the score reached by this deal's phase points.
 func TestExchangeStopAtStartOfDeal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		start int
@@ -131,6 +134,7 @@ func TestExchangeStopAtStartOfDeal(t *testing.T) {
 // exchange stay out of the new stock; their discards of earlier rounds are
 // shuffled in like everyone else's.
 func TestStockExhaustionEarlierOwnDiscards(t *testing.T) {
+	t.Parallel()
 	for _, withDeck := range []bool{true, false} {
 		tb := base(t)
 		exhaust(t, tb)
@@ -153,6 +157,7 @@ func TestStockExhaustionEarlierOwnDiscards(t *testing.T) {
 // TestFloorAtEachStep: the floor applies after each award in scoring order,
 // so a deduction followed by a gain in one deal is not netted first.
 func TestFloorAtEachStep(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		rules  *engine.Rules
@@ -181,6 +186,7 @@ func TestFloorAtEachStep(t *testing.T) {
 // TestChicagoLostInTheLastTrick: losing only the fifth trick still loses the
 // Chicago: no last trick for its winner and no final hand.
 func TestChicagoLostInTheLastTrick(t *testing.T) {
+	t.Parallel()
 	tb := newTable(t, "anna bo cia dan", "anna", map[string]string{
 		"anna": "3s 4h Jc Td 5d",
 		"bo":   "As Ah Ad Ks 2c",
@@ -204,6 +210,7 @@ func TestChicagoLostInTheLastTrick(t *testing.T) {
 // TestSwitchSuitOrderFinalHand: the suit order breaks an exact tie of the
 // final hands too.
 func TestSwitchSuitOrderFinalHand(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{
 		"anna": "Ks Ts 9d 6d 5s", "bo": "7c 7d Kh 3s 2d", "cia": "7s 7h Kc 3h 2c", "dan": "As Qd 8h 6c 4h",
 	}
@@ -237,6 +244,7 @@ func TestSwitchSuitOrderFinalHand(t *testing.T) {
 // resets: announced as a pair it scores a pair; in the final hand it resets
 // after the last trick.
 func TestSwitchQuadsResetOpponentsScoring(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{
 		"anna": "3s 4h Jc Td 2c", "bo": "As Ah Ad Ac Kh", "cia": "2s 3h 4c 8d 9d", "dan": "7s 6h 5c Tc 6d",
 	}
@@ -282,6 +290,7 @@ func TestSwitchQuadsResetOpponentsScoring(t *testing.T) {
 // TestNobodyHoldsSharedHighest holds the decision of docs/rules.md: when no
 // one holds the shared highest announcement, the bluffers' hands decide.
 func TestNobodyHoldsSharedHighest(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.rec.Rules = rules(t, "false_announcement", "penalty")
 	tb.announce(0, "cia:flush anna:flush") // cia a pair of sevens, anna ace high
@@ -297,6 +306,7 @@ func TestNobodyHoldsSharedHighest(t *testing.T) {
 // source, quads_reset_opponents and royal_instant_win from a hand source's
 // points.
 func TestSheetScoring(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		rules    *engine.Rules
@@ -341,6 +351,7 @@ func TestSheetScoring(t *testing.T) {
 // is an ordinary end; equal highest totals share the win; placements put a
 // royal instant winner first whatever the totals.
 func TestGameEndByTimeAndShared(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		rules      *engine.Rules
@@ -386,6 +397,7 @@ func TestGameEndByTimeAndShared(t *testing.T) {
 // TestSwitchNegativeScoresStartScore: a start score below 0 is possible
 // only under negative_scores.
 func TestSwitchNegativeScoresStartScore(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rules *engine.Rules
 		valid bool
@@ -409,6 +421,7 @@ func TestSwitchNegativeScoresStartScore(t *testing.T) {
 // whose only player at the target has won no Chicago goes on; it ends after
 // the first deal with a Chicago winner, who wins.
 func TestSwitchWinRequiresChicagoGameGoesOn(t *testing.T) {
+	t.Parallel()
 	reach := engine.Sheet{"cia": {"hand1": 52, "last_trick": 5}}
 	chicago := engine.Sheet{"bo": {"hand1": 8, "hand2": 8, "chicago": 15}}
 	tests := []struct {
@@ -440,6 +453,7 @@ func TestSwitchWinRequiresChicagoGameGoesOn(t *testing.T) {
 
 // TestEndAtExactlyTarget: "52 or more" ends the game; one point less does not.
 func TestEndAtExactlyTarget(t *testing.T) {
+	t.Parallel()
 	dan52 := engine.Sheet{"dan": {"hand1": 52}, "bo": {"last_trick": 5}}
 	dan57 := engine.Sheet{"dan": {"hand1": 52, "last_trick": 5}}
 	tests := []struct {
@@ -468,6 +482,7 @@ func TestEndAtExactlyTarget(t *testing.T) {
 // rank, the better suit counts (bo's 7c beats cia's 7h under chds although
 // bo's other seven, 7s, is the lowest suit).
 func TestSwitchSuitOrderBestSuitOfTheRank(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{
 		"anna": "Ks Ts 9d 6d 5s", "bo": "7c 7s Kh 3s 2d", "cia": "7d 7h Kc 3h 2c", "dan": "As Qd 8h 6c 4h",
 	}
@@ -485,6 +500,7 @@ func TestSwitchSuitOrderBestSuitOfTheRank(t *testing.T) {
 // TestForfeiterCannotWin: a player who forfeited by a false announcement
 // counts for reaching the target but cannot win, even with the highest total.
 func TestForfeiterCannotWin(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.rec.Scores = map[string]int{"cia": 50, "bo": 30}
 	tb.announce(0, "cia:flush") // cia holds a pair of sevens: 55 after the bluff
@@ -510,6 +526,7 @@ func TestForfeiterCannotWin(t *testing.T) {
 // announcement is reported for a referee, and the game goes on as if
 // nothing was forfeited.
 func TestSwitchFalseAnnouncementPenaltyNoForfeit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rules    *engine.Rules
 		forfeits []string
@@ -539,6 +556,7 @@ func TestSwitchFalseAnnouncementPenaltyNoForfeit(t *testing.T) {
 // TestExchangeStopEmptyEntry: a stopped player listed with an empty
 // exchange has not exchanged.
 func TestExchangeStopEmptyEntry(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.rec.Scores = map[string]int{"bo": 50}
 	tb.exchange(0, "bo", "")
@@ -553,6 +571,7 @@ func TestExchangeStopEmptyEntry(t *testing.T) {
 // TestSwitchStockExhaustionForbidBoundary: under forbid an exchange may take
 // the whole stock, but not one card more.
 func TestSwitchStockExhaustionForbidBoundary(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		discards int
 		want     bool // stock_exhausted
@@ -658,6 +677,7 @@ func refCompare(a, b [5]engine.Card) int {
 // TestCompareAgainstReference compares pairs of random hands (seeded, and
 // biased to equal categories) with the naive reference key.
 func TestCompareAgainstReference(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("200,000 pairs")
 	}
@@ -697,6 +717,7 @@ func TestCompareAgainstReference(t *testing.T) {
 // TestChicagoLostInTheFirstTrick: the deal ends after the first trick the
 // declarer does not win.
 func TestChicagoLostInTheFirstTrick(t *testing.T) {
+	t.Parallel()
 	tb := lostTable(t, map[string]int{"bo": 20})
 	tb.rec.Chicago = "bo"
 	tb.trick("bo:3c cia:Qc dan:4c anna:2c")
@@ -711,6 +732,7 @@ func TestChicagoLostInTheFirstTrick(t *testing.T) {
 // with anyone at the target (docs/game-rules.md), also when every player forfeited
 // by false announcements; nobody can win then, so there is no winner.
 func TestGameEndsWhenEveryoneForfeited(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.rec.Scores = map[string]int{"cia": 55, "bo": 30}
 	tb.announce(0, "bo:straight_flush cia:straight_flush dan:straight_flush anna:straight_flush") // nobody holds one

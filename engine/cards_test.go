@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseCard(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 	}{
@@ -28,6 +29,7 @@ func TestParseCard(t *testing.T) {
 }
 
 func TestCardRoundTrip(t *testing.T) {
+	t.Parallel()
 	for c := engine.Card(0); c < 52; c++ {
 		got, err := engine.ParseCard(c.String())
 		if err != nil || got != c {
@@ -49,6 +51,7 @@ func hand5(t testing.TB, s string) [5]engine.Card {
 }
 
 func TestEvaluateCategory(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		hand string
 		want engine.Category
@@ -77,6 +80,7 @@ func TestEvaluateCategory(t *testing.T) {
 }
 
 func TestEvaluateOrder(t *testing.T) {
+	t.Parallel()
 	// Each hand beats the next one.
 	order := []string{
 		"Th Jh Qh Kh Ah", "9c Tc Jc Qc Kc", "Ac 2c 3c 4c 5c", "Ks Kd Kc Kh 2s", "2s 2d 2c 2h As",
@@ -100,6 +104,7 @@ func TestEvaluateOrder(t *testing.T) {
 }
 
 func TestCategoryOfPartial(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cards string
 		want  engine.Category
@@ -127,6 +132,7 @@ func TestCategoryOfPartial(t *testing.T) {
 }
 
 func TestHandPoints(t *testing.T) {
+	t.Parallel()
 	r := engine.SM()
 	want := map[engine.Category]int{engine.HighCard: 0, engine.Pair: 1, engine.TwoPair: 2, engine.ThreeOfAKind: 3,
 		engine.Straight: 4, engine.Flush: 5, engine.FullHouse: 6, engine.FourOfAKind: 7, engine.StraightFlush: 8,
@@ -139,6 +145,7 @@ func TestHandPoints(t *testing.T) {
 }
 
 func TestParseCategory(t *testing.T) {
+	t.Parallel()
 	for c := engine.Pair; c <= engine.RoyalStraightFlush; c++ {
 		if got, ok := engine.ParseCategory(c.String()); !ok || got != c {
 			t.Errorf("ParseCategory(%q) = %v, %v, want %v", c.String(), got, ok, c)

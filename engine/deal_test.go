@@ -31,6 +31,7 @@ func (tb *table) handOf(p string) string {
 }
 
 func TestPlainDeal(t *testing.T) {
+	t.Parallel()
 	tb := base(t)
 	tb.exchange(0, "cia", "5h 4c")
 	tb.announce(0, "bo:pair cia:three_of_a_kind")
@@ -46,6 +47,7 @@ func TestPlainDeal(t *testing.T) {
 }
 
 func TestDealFromDeck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(tb *table)
@@ -82,6 +84,7 @@ func TestDealFromDeck(t *testing.T) {
 }
 
 func TestHandsAndCards(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(tb *table)
@@ -141,6 +144,7 @@ func hasProblem(ps []engine.Problem, code, path string) bool {
 }
 
 func TestBindingExchange(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		build func(tb *table)
@@ -235,6 +239,7 @@ func (tb *table) openExchange(round int, player, discard string, taken bool) *en
 }
 
 func TestOpenCard(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rules *engine.Rules
@@ -284,6 +289,7 @@ func TestOpenCard(t *testing.T) {
 }
 
 func TestExchangeStop(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rules *engine.Rules
@@ -343,6 +349,7 @@ func reshuffleDraw(t *testing.T, tb *table, from string) *engine.Exchange {
 }
 
 func TestStockExhaustionReshuffle(t *testing.T) {
+	t.Parallel()
 	for _, withDeck := range []bool{true, false} {
 		tb := base(t)
 		exhaust(t, tb)
@@ -360,6 +367,7 @@ func TestStockExhaustionReshuffle(t *testing.T) {
 }
 
 func TestStockExhaustionOwnDiscard(t *testing.T) {
+	t.Parallel()
 	for _, withDeck := range []bool{true, false} {
 		tb := base(t)
 		exhaust(t, tb)
@@ -377,6 +385,7 @@ func TestStockExhaustionOwnDiscard(t *testing.T) {
 }
 
 func TestStockExhaustionForbid(t *testing.T) {
+	t.Parallel()
 	tb := base(t)
 	tb.rec.Rules = rules(t, "stock_exhaustion", "forbid")
 	exhaust(t, tb)
@@ -389,6 +398,7 @@ func TestStockExhaustionForbid(t *testing.T) {
 }
 
 func TestReshuffledFlag(t *testing.T) {
+	t.Parallel()
 	tb := base(t)
 	x := tb.exchange(0, "cia", "4c")
 	x.Reshuffled = true
@@ -403,6 +413,7 @@ func TestReshuffledFlag(t *testing.T) {
 // which was refused; the pile less the player's own discard became the new
 // stock, so the refused card may come back (record found by the simulator).
 func TestOpenCardRefusedBackAfterReshuffle(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "refused_open_card_reshuffle.json"))
 	if err != nil {
 		t.Fatal(err)

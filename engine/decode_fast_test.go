@@ -116,6 +116,7 @@ func checkFastAgainstTree[T any](t *testing.T, name string, data []byte, fastPat
 // the common variants of the example deals, and decodes them exactly as
 // the tree decoder does.
 func TestFastDecodeMatchesTree(t *testing.T) {
+	t.Parallel()
 	for i, data := range simDeals(t, 300) {
 		if !checkFastMatchesTree(t, data) {
 			t.Errorf("fast path did not take simulated deal %d: %s", i, data)
@@ -144,6 +145,7 @@ func TestFastDecodeMatchesTree(t *testing.T) {
 // TestFastDecodeGivesUp: records the fast path leaves to the tree decoder
 // (and a few it takes) decode as the tree decoder decodes them.
 func TestFastDecodeGivesUp(t *testing.T) {
+	t.Parallel()
 	const body = `"players":["a","b"],"dealer":"a","hands":{"a":["2c"],"b":["3c"]},` +
 		`"exchanges":[[{"player":"b","discard":["3c"],"draw":["4c"]}]],"announcements":[[]],` +
 		`"tricks":[[{"player":"b","card":"4c"},{"player":"a","card":"2c"}]]`
@@ -199,6 +201,7 @@ func FuzzFastDecode(f *testing.F) {
 // TestValidatorReuse: one Validator gives, record after record, the
 // outcome of Validate, and earlier outcomes stay as they were.
 func TestValidatorReuse(t *testing.T) {
+	t.Parallel()
 	docs := append(simDeals(t, 40), exampleDeals(t)...)
 	huge := `{"players":["a","b"],"dealer":"a","hands":{},"exchanges":[[` +
 		strings.Repeat(`{"player":"a","discard":[],"draw":[]},`, 5000) + `{"player":"b"}]],"announcements":[],"tricks":[]}`
@@ -352,6 +355,7 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 // TestTwoCharCard: the fast path's tables read every two-byte string as
 // ParseCard does.
 func TestTwoCharCard(t *testing.T) {
+	t.Parallel()
 	for r := 0; r < 256; r++ {
 		for s := 0; s < 256; s++ {
 			got, ok := engine.TwoCharCard(byte(r), byte(s))
@@ -398,6 +402,7 @@ func simGamesOf(tb testing.TB, n, maxDeals int) [][]byte {
 // full deals and with score-sheet lines, and decodes them exactly as the
 // tree decoder does.
 func TestFastDecodeGameMatchesTree(t *testing.T) {
+	t.Parallel()
 	for i, data := range simGames(t, 30) {
 		if !checkFastGameMatchesTree(t, data) {
 			t.Errorf("fast path did not take simulated game %d", i)
@@ -449,6 +454,7 @@ func gameDealsOf(tb testing.TB, games [][]byte) [][]byte {
 // simulated games, full deals and score-sheet lines, as a table enters
 // them one by one, and decodes them exactly as the tree decoder does.
 func TestFastDecodeGameDealMatchesTree(t *testing.T) {
+	t.Parallel()
 	for i, data := range gameDealsOf(t, simGames(t, 12)) {
 		if !checkFastGameDealMatchesTree(t, data) {
 			t.Errorf("fast path did not take deal %d: %s", i, data)

@@ -27,6 +27,7 @@ func decodeProblems(t *testing.T, game bool, in string) (*engine.DecodeError, bo
 }
 
 func TestDecodeDealProblems(t *testing.T) {
+	t.Parallel()
 	const ok = `{"players":["a","b","c"],"dealer":"a","hands":{},"exchanges":[[],[],[]],"announcements":[[],[]],"tricks":[]}`
 	tests := []struct {
 		name, in   string
@@ -69,6 +70,7 @@ func TestDecodeDealProblems(t *testing.T) {
 }
 
 func TestDecodeReportsAllProblems(t *testing.T) {
+	t.Parallel()
 	in := `{"players":["a","b","c"],"dealer":7,"hands":{"a":["Zz","2c"]},"exchanges":[[],[],[]],"announcements":[[],[]],"tricks":[[{"player":"a","card":"1x"}]]}`
 	de, _ := decodeProblems(t, false, in)
 	var got []string
@@ -82,6 +84,7 @@ func TestDecodeReportsAllProblems(t *testing.T) {
 }
 
 func TestDecodeGameProblems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in   string
 		code, path string
@@ -105,6 +108,7 @@ func TestDecodeGameProblems(t *testing.T) {
 // TestRecordJSONRoundTrip marshals decoded example records and decodes them
 // again: the engine's own JSON reads back to the same record.
 func TestRecordJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "examples", "*.json"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -140,6 +144,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
+	t.Parallel()
 	r, err := engine.ParseRules([]byte(`{"preset":"sm","overrides":{"players":"2-4","first_lead":"chicago_declarer",
 		"negative_scores":true,"chicago_min_score":null,"chicago_points":20,"chicago_stacks_last_trick":true,
 		"last_trick_points":10,"exchange_stop":null,"open_card":"off","stock_exhaustion":"forbid",
@@ -193,6 +198,7 @@ func TestRules(t *testing.T) {
 // TestEmptyRecordsRoundTrip: records with nil lists marshal to JSON that
 // decodes again.
 func TestEmptyRecordsRoundTrip(t *testing.T) {
+	t.Parallel()
 	d := &engine.DealRecord{Players: []string{"a", "b", "c"}, Dealer: "a",
 		Exchanges: [][]engine.Exchange{{{Player: "b"}}, nil, nil}}
 	data, err := json.Marshal(d)
@@ -213,6 +219,7 @@ func TestEmptyRecordsRoundTrip(t *testing.T) {
 }
 
 func TestCheckNil(t *testing.T) {
+	t.Parallel()
 	if res := engine.CheckDeal(nil); res.Valid || len(res.Errors) != 1 || res.Errors[0].Code != "invalid_record" {
 		t.Errorf("CheckDeal(nil) = %+v, want invalid_record", res)
 	}

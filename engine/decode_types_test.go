@@ -11,6 +11,7 @@ import (
 // apart from other decoding problems, so that callers can tell a malformed
 // request (400) from an invalid record (a result with valid false).
 func TestDecodeWrongTypes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int

@@ -41,6 +41,7 @@ func gameCodes(res *engine.GameResult) []string {
 }
 
 func TestSheetChecks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rules *engine.Rules
@@ -100,6 +101,7 @@ func containsStr(list []string, s string) bool {
 }
 
 func TestGameEnd(t *testing.T) {
+	t.Parallel()
 	win := engine.Sheet{"dan": {"hand1": 52, "last_trick": 5}}
 	small := engine.Sheet{"bo": {"hand1": 1, "last_trick": 5}}
 	tests := []struct {
@@ -138,6 +140,7 @@ func TestGameEnd(t *testing.T) {
 }
 
 func TestPlacements(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		lines []engine.Sheet
@@ -164,6 +167,7 @@ func TestPlacements(t *testing.T) {
 
 // TestForfeitPlacedLast plays a full deal in which cia bluffs, then sheets.
 func TestForfeitPlacedLast(t *testing.T) {
+	t.Parallel()
 	tb := phaseTable(t)
 	tb.announce(0, "cia:flush")
 	tb.playOut()
@@ -189,6 +193,7 @@ func TestForfeitPlacedLast(t *testing.T) {
 // TestDealerRotation puts a full deal dealt by anna at the position where
 // bo deals: the dealer comes from first_dealer, so it is out of turn.
 func TestDealerRotation(t *testing.T) {
+	t.Parallel()
 	tb := base(t)
 	tb.playOut()
 	for _, tt := range []struct {
@@ -211,6 +216,7 @@ func TestDealerRotation(t *testing.T) {
 }
 
 func TestGameChicagoHistory(t *testing.T) {
+	t.Parallel()
 	// win_requires_chicago: cia reaches the target, but only bo has won a
 	// Chicago in this game, so bo wins and is placed first.
 	for _, on := range []bool{false, true} {
@@ -233,6 +239,7 @@ func TestGameChicagoHistory(t *testing.T) {
 // TestAppendDeals appends entries one by one as the tournament does and
 // re-checks the game in progress after each.
 func TestAppendDeals(t *testing.T) {
+	t.Parallel()
 	entries := []string{
 		`{"sheet": {"bo": {"hand1": 2, "last_trick": 5}, "cia": {"hand2": 1, "hand3": 3}}}`,
 		`{"sheet": {"dan": {"hand1": 6, "hand2": 6, "last_trick": 5, "hand3": 6}}}`,
@@ -266,6 +273,7 @@ func TestAppendDeals(t *testing.T) {
 }
 
 func TestNewDeck(t *testing.T) {
+	t.Parallel()
 	seen := map[engine.Card]bool{}
 	for _, c := range engine.NewDeck() {
 		if !c.Valid() || seen[c] {
@@ -282,6 +290,7 @@ func TestNewDeck(t *testing.T) {
 // game holds is refused whole, with one error, and a result lists at most
 // MaxReportedErrors errors with the number of the rest.
 func TestGameRecordBounds(t *testing.T) {
+	t.Parallel()
 	long := game("anna bo cia dan")
 	for range engine.MaxGameDeals + 1 {
 		long.AppendSheet(engine.Sheet{"bo": {"last_trick": 5}})

@@ -66,6 +66,7 @@ func exampleFiles(t *testing.T) []string {
 // TestExamplesCopied checks that testdata/examples is a faithful copy of the
 // shared examples when the shared folder is present.
 func TestExamplesCopied(t *testing.T) {
+	t.Parallel()
 	shared, _ := filepath.Glob(filepath.Join(sharedExamples, "*"))
 	if len(shared) == 0 {
 		t.Skip("shared examples not present")
@@ -83,6 +84,7 @@ func TestExamplesCopied(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	for _, f := range exampleFiles(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
 			data, err := os.ReadFile(f)
@@ -210,6 +212,7 @@ func deref(s *string) string {
 // TestValidate runs every example through Validate, which tells deals from
 // games by the "deals" member.
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	for _, f := range exampleFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {

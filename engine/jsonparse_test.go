@@ -13,6 +13,7 @@ import (
 // TestDecodeJSONSyntax checks the engine's JSON reading against
 // encoding/json: the same documents are JSON, and strings decode the same.
 func TestDecodeJSONSyntax(t *testing.T) {
+	t.Parallel()
 	docs := []string{
 		`{}`, ` { } `, `[]`, `{"a":1}`, `{"a":-0.5e+3}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`,
 		`{"a":"x\u00e9\n\t\"\\\/"}`, `{"a":"\ud83d\ude00"}`, `{"a":"\ud83d"}`, `{"a":"\x"}`, "{\"a\":\"\x01\"}",
@@ -30,6 +31,7 @@ func TestDecodeJSONSyntax(t *testing.T) {
 }
 
 func TestDecodeStrings(t *testing.T) {
+	t.Parallel()
 	doc := `{"players":["a\u00e9","b\"q","c\\/\u0041","\ud83d\ude00"],"dealer":"b\"q","hands":{},
 		"exchanges":[[],[],[]],"announcements":[[],[]],"tricks":[]}`
 	rec, err := engine.DecodeDeal([]byte(doc))
@@ -46,6 +48,7 @@ func TestDecodeStrings(t *testing.T) {
 }
 
 func TestDecodeDeepNesting(t *testing.T) {
+	t.Parallel()
 	doc := `{"players":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`
 	_, err := engine.DecodeDeal([]byte(doc))
 	if de, ok := err.(*engine.DecodeError); !ok || len(de.Problems) == 0 {
@@ -55,6 +58,7 @@ func TestDecodeDeepNesting(t *testing.T) {
 
 // TestConcurrentUse checks one record from many goroutines (run with -race).
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	tb := base(t)
 	tb.exchange(0, "cia", "5h 4c")
 	tb.announce(0, "bo:pair")

@@ -12,6 +12,7 @@ import (
 // (nothing quadratic in the size of the input: that would take minutes, so
 // the generous bound holds under the race detector on a loaded machine).
 func TestLargeRecords(t *testing.T) {
+	t.Parallel()
 	many := `"` + strings.Repeat(`a","`, 200000) + `b"`
 	docs := map[string]string{
 		"players":   `{"players":[` + many + `],"dealer":"a","hands":{},"exchanges":[],"announcements":[],"tricks":[]}`,

@@ -18,6 +18,7 @@ import (
 // made from the examples and the fuzz seeds, that the location of every
 // problem names the place its path does.
 func TestProblemLocationsMatchPaths(t *testing.T) {
+	t.Parallel()
 	seen := map[string]int{}
 	n := 0
 	for _, rec := range locationCorpus(t) {
@@ -178,6 +179,7 @@ func valueMutants(v any) []any {
 // TestProblemLocations checks the location of one problem of each part of
 // a record, field by field.
 func TestProblemLocations(t *testing.T) {
+	t.Parallel()
 	deal := exampleRecord(t, "d01_plain.json")
 	tests := []struct {
 		name string
@@ -262,6 +264,7 @@ func TestProblemLocations(t *testing.T) {
 // TestRulesProblemLocations checks that problems of a rules object alone
 // are located as the rules of a record.
 func TestRulesProblemLocations(t *testing.T) {
+	t.Parallel()
 	_, err := engine.ParseRules([]byte(`{"preset":"sm","overrides":{"hand_points":{"trips":3},"":1},"x":1}`))
 	de, ok := err.(*engine.DecodeError)
 	if !ok || len(de.Problems) != 3 {
@@ -279,6 +282,7 @@ func TestRulesProblemLocations(t *testing.T) {
 }
 
 func TestLocationPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		loc  engine.Location
 		want string
@@ -332,6 +336,7 @@ func exchangeOf(r map[string]any, round, i int) map[string]any {
 // TestParseLocation checks, over the same broken records, that every
 // problem's path reads back into its location.
 func TestParseLocation(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, rec := range locationCorpus(t) {
 		for _, data := range mutants(t, rec) {

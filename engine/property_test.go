@@ -128,6 +128,7 @@ func randomTricks(tb *table, rng *rand.Rand, revoke bool) (revoker, path string)
 }
 
 func TestPropertyRandomDealsValidate(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 2000; i++ {
 		tb, _, _ := randomDeal(t, rng, false)
@@ -151,6 +152,7 @@ func TestPropertyRandomDealsValidate(t *testing.T) {
 // TestPropertyMutations changes one thing in valid random deals and checks
 // the error or violation it must give.
 func TestPropertyMutations(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	mutations := []struct {
 		name   string

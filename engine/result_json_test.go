@@ -28,6 +28,7 @@ func jsonFieldCount(typ reflect.Type) int {
 // json.Marshal writes, for clean, violating, invalid and
 // undecodable records, deals and games, and for awkward strings.
 func TestResultJSONMatchesMarshal(t *testing.T) {
+	t.Parallel()
 	for typ, n := range map[reflect.Type]int{
 		reflect.TypeFor[engine.DealResult](): 9, reflect.TypeFor[engine.GameResult](): 10,
 		reflect.TypeFor[engine.Problem](): 4, reflect.TypeFor[engine.Violation](): 5,

@@ -14,6 +14,7 @@ import (
 // whole game, and the same state at the end, for simulated games of full
 // deals and score-sheet lines, through the state's JSON as a store keeps it.
 func TestNextDealMatchesCheckGame(t *testing.T) {
+	t.Parallel()
 	players := []string{"p1", "p2", "p3", "p4"}
 	for seed := uint64(1); seed <= 40; seed++ {
 		s := sim.NewWithOptions(seed, engine.SM(), sim.DefaultOptions())
@@ -48,6 +49,7 @@ func TestNextDealMatchesCheckGame(t *testing.T) {
 // TestNextDealRefuses: a state that does not fit the game, or a game whose
 // header is not valid, is an error (the caller checks the whole game).
 func TestNextDealRefuses(t *testing.T) {
+	t.Parallel()
 	g := &engine.GameRecord{Players: []string{"a", "b", "c"}, FirstDealer: "a"}
 	d := &engine.GameDeal{Sheet: engine.Sheet{}}
 	for name, c := range map[string]struct {

@@ -34,6 +34,7 @@ func lostTable(t testing.TB, scores map[string]int) *table {
 }
 
 func TestChicagoWon(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		rules  *engine.Rules
@@ -66,6 +67,7 @@ func TestChicagoWon(t *testing.T) {
 }
 
 func TestChicagoLost(t *testing.T) {
+	t.Parallel()
 	tests := []lostCase{
 		{"sm", nil, map[string]int{"bo": 20}, 5},
 		{"switch chicago_points", rules(t, "chicago_points", 10), map[string]int{"bo": 20}, 10},
@@ -76,6 +78,7 @@ func TestChicagoLost(t *testing.T) {
 // TestFloorAndSwitchNegativeScores: a lost Chicago takes bo from 3 to 0
 // under the floor, to -12 with negative_scores.
 func TestFloorAndSwitchNegativeScores(t *testing.T) {
+	t.Parallel()
 	testChicagoLost(t, []lostCase{
 		{"floor at 0", rules(t, "chicago_min_score", 0), map[string]int{"bo": 3}, 0},
 		{"switch negative_scores", rules(t, "negative_scores", true, "chicago_min_score", nil), map[string]int{"bo": 3}, -12},
@@ -118,6 +121,7 @@ func testChicagoLost(t *testing.T, tests []lostCase) {
 }
 
 func TestChicagoDeclaration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		rules    *engine.Rules
@@ -152,6 +156,7 @@ func TestChicagoDeclaration(t *testing.T) {
 }
 
 func TestTricks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		edit func(tb *table)
@@ -187,6 +192,7 @@ func TestTricks(t *testing.T) {
 }
 
 func TestRevoke(t *testing.T) {
+	t.Parallel()
 	// dan holds 7s but plays 4c on bo's spade lead; the trick is still decided as played.
 	tb := lostTable(t, nil)
 	tb.trick("bo:As cia:2s dan:4c anna:3s")
@@ -204,6 +210,7 @@ func TestRevoke(t *testing.T) {
 }
 
 func TestSwitchFirstLeadChicagoDeclarer(t *testing.T) {
+	t.Parallel()
 	// dan (not on the dealer's left) declares Chicago and leads under the switch.
 	tb := newTable(t, "anna bo cia dan", "anna", map[string]string{
 		"anna": "3s 4h Jc Td 2c",
@@ -232,6 +239,7 @@ func TestSwitchFirstLeadChicagoDeclarer(t *testing.T) {
 }
 
 func TestLastTrickAndShowdown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rules *engine.Rules
@@ -256,6 +264,7 @@ func TestLastTrickAndShowdown(t *testing.T) {
 }
 
 func TestSwitchQuadsResetOpponents(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{
 		"anna": "3s 4h Jc Td 2c", "bo": "As Ah Ad Ac Kh", "cia": "2s 3h 4c 8d 9d", "dan": "7s 6h 5c Tc 6d",
 	}
@@ -280,6 +289,7 @@ func TestSwitchQuadsResetOpponents(t *testing.T) {
 }
 
 func TestSwitchRoyalInstantWin(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{
 		"anna": "3s 4h Jc Td 2c", "bo": "Ah Kh Qh Jh Th", "cia": "2s 3h 4c 8d 9d", "dan": "7s 6h 5c Tc 6d",
 	}
@@ -320,6 +330,7 @@ func TestSwitchRoyalInstantWin(t *testing.T) {
 }
 
 func TestEndOfGame(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		rules    *engine.Rules
@@ -355,6 +366,7 @@ func TestEndOfGame(t *testing.T) {
 }
 
 func TestSwitchPlayers(t *testing.T) {
+	t.Parallel()
 	hands := map[string]string{"anna": "3s 4h Jc Td 2c", "bo": "As Ah Ad Ks Kh"}
 	tests := []struct {
 		rules *engine.Rules

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLatest(t *testing.T) {
+	t.Parallel()
 	file := &fstest.MapFile{Data: []byte("SELECT 1;")}
 	tests := []struct {
 		names []string
@@ -40,6 +41,7 @@ func TestLatest(t *testing.T) {
 // TestFilesArePaired checks that every up migration has its down migration
 // and the other way round, with versions used once.
 func TestFilesArePaired(t *testing.T) {
+	t.Parallel()
 	ups, _ := fs.Glob(migrations.FS, "*.up.sql")
 	downs, _ := fs.Glob(migrations.FS, "*.down.sql")
 	if len(ups) == 0 || len(ups) != len(downs) {

@@ -56,10 +56,12 @@ install_postgres() {
 
 # resolve_data moves the cluster to /var/tmp when running as root in a
 # folder the postgres user cannot reach (such as /root).
+# A REVISOR_PG_DATA the postgres user cannot reach is an error that says so.
 resolve_data() {
-  [ -n "$owner" ] && [ -z "${REVISOR_PG_DATA:-}" ] || return 0
+  [ -n "$owner" ] || return 0
   mkdir -p "$(dirname "$data")"
   if runuser -u "$owner" -- test -x "$(dirname "$data")" 2>/dev/null; then return 0; fi
+  [ -z "${REVISOR_PG_DATA:-}" ] || die "the $owner user cannot enter $(dirname "$data"): set REVISOR_PG_DATA to a folder it can reach, such as one under /var/tmp"
   data=/var/tmp/revisor-pgdata-$(printf %s "$repo" | sha256sum | cut -c1-12)
   log "the postgres user cannot reach $repo; the cluster lives in $data"
 }

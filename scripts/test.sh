@@ -1,6 +1,19 @@
 #!/usr/bin/env bash
-# test.sh: run every test of Revisor (go vet, then go test -race) against real
-# PostgreSQL, which it provides itself:
+# test.sh: run every test of Revisor against real PostgreSQL.
+#
+#   ./scripts/test.sh          the full run: go vet, the OpenAPI lint, every
+#                              test with -race except the browser tests, then
+#                              the browser tests once without -race (they
+#                              drive Chromium; the race detector would only
+#                              slow the server under them, and every server
+#                              path they take runs under -race in the API and
+#                              page tests). Minutes, not a quarter of an hour.
+#   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
+#                              go test -short without -race and without the
+#                              browser tests, the fault tests and the big
+#                              searches (under 90 s on two cores).
+#
+# PostgreSQL comes from:
 #   1. DATABASE_URL when set;
 #   2. else the server on 127.0.0.1:5432 when it accepts user postgres;
 #   3. else the system cluster, started when installed but stopped
@@ -9,10 +22,10 @@
 #      missing), stopped again at the end if this script started it.
 # Installs Debian's chromium for the browser tests when it is missing. Lints the
 # OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
-# the npm registry once, and fails the run when it cannot install the CLI), and
-# installs axe-core for the browser tests' accessibility check the same way
-# (scripts/axe-install.sh).
-# Works without a terminal (CI=true, no stdin). Extra arguments go to go test.
+scripts/axe-install.sh
+# the npm registry once, and fails the run when it cannot install the CLI).
+# Works without a terminal (CI=true, no stdin). Extra arguments (such as
+# -cover) go to go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/lib.sh
@@ -45,9 +58,36 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 log "PostgreSQL for the tests: $DATABASE_URL"
 
+# Browser tests are the tests named TestBrowser* (web/browser_test.go's
+# newChrome refuses any other name, so this split loses none).
+browser='^TestBrowser'
+
 ensure_go
+if [ "${1:-}" = "-short" ]; then
+  shift
+  go vet ./...
+  go test -short -count=1 -timeout 10m -skip "$browser" "$@" ./...
+  exit
+fi
 ensure_chromium
 go vet ./...
 scripts/openapi-lint.sh
 scripts/axe-install.sh
-go test -race -count=1 -timeout 40m "$@" ./...
+# With -cover, the two passes also write profiles, and web's coverage is
+# printed once more for both passes together (each pass alone prints only
+# its part).
+race_prof=() browser_prof=()
+case " $* " in *" -cover "*)
+  profiles=$(mktemp -d)
+  race_prof=(-coverprofile "$profiles/race.out")
+  browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
+esac
+go test -race -count=1 -timeout 30m -skip "$browser" "${race_prof[@]}" "$@" ./...
+go test -count=1 -timeout 40m -run "$browser" "${browser_prof[@]}" "$@" ./web
+if [ -n "${profiles:-}" ]; then
+  # A block counts as covered when either pass ran it.
+  awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }
+    END { for (b in n) { split(b, f, ":"); p = f[1]; sub("/[^/]*$", "", p); if (p ~ /\/web$/) { all += n[b]; if (c[b]) hit += n[b] } }
+      if (all) printf "web, both passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles/race.out" "$profiles/browser.out"
+  rm -rf "$profiles"
+fi

@@ -9,6 +9,7 @@ import (
 // TestOrganizerCacheBounds: an entry lives organizerCacheFor, and the
 // cache holds at most maxCachedOrganizers tokens.
 func TestOrganizerCacheBounds(t *testing.T) {
+	t.Parallel()
 	var c organizerCache
 	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 	h := sha256.Sum256([]byte("token"))

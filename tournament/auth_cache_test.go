@@ -29,6 +29,7 @@ func (c *lookupCounter) Secrets(ctx context.Context, id string) (tournament.Secr
 // again without reading the store; a wrong token is read (and refused)
 // every time, and each token stays its own tournament's.
 func TestOrganizerTokenCached(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := &lookupCounter{Store: tournamenttest.NewMemStore()}
 	svc := tournament.NewService(store)

@@ -22,6 +22,7 @@ func names(n int) []string {
 // two, nobody partnering the same player twice while that is possible, a
 // bye only to those with the fewest byes, draw bridge spread.
 func TestBridgeTables(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ players, rounds, maxAgain int }{
 		{16, 4, 0}, {16, 5, 0}, {17, 5, 0}, {18, 5, 0}, {19, 5, 0}, {8, 3, 0}, {8, 7, 0}, {2, 2, 0}, {3, 3, 0}, {5, 4, 0}, {6, 4, 0},
 	} {
@@ -93,6 +94,7 @@ func TestBridgeTables(t *testing.T) {
 
 // TestBridgeTablesSameSeed checks that a seed gives the same tables.
 func TestBridgeTablesSameSeed(t *testing.T) {
+	t.Parallel()
 	a, err1 := bridgeTables(nil, names(19), 7)
 	b, err2 := bridgeTables(nil, names(19), 7)
 	if err1 != nil || err2 != nil || fmt.Sprint(a) != fmt.Sprint(b) {
@@ -103,6 +105,7 @@ func TestBridgeTablesSameSeed(t *testing.T) {
 // TestCheckMatch submits simulated matches for tables of four and two and
 // the mistakes a table can make.
 func TestCheckMatch(t *testing.T) {
+	t.Parallel()
 	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.settings()
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +184,7 @@ func reseat(t *testing.T, s *bridgesim.Sim, rec *bridge.Record, first int) *brid
 }
 
 func TestBridgeSettings(t *testing.T) {
+	t.Parallel()
 	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.settings()
 	if err != nil || set.GamesPerRound != 1 || !slices.Equal(set.Tiebreaks, bridgeTiebreaks) {
 		t.Fatalf("defaults: %+v, %v", set, err)

@@ -28,6 +28,7 @@ var canonicalSeeds = []string{
 // TestCanonicalFastMatchesSlow holds the fast path to encoding/json's
 // canonical form, and checks that it takes the common shapes at all.
 func TestCanonicalFastMatchesSlow(t *testing.T) {
+	t.Parallel()
 	for _, s := range canonicalSeeds {
 		checkCanonical(t, []byte(s))
 	}

@@ -17,6 +17,7 @@ import (
 // TestCodesNamedOnce checks that each code in codes.go is snake_case, named
 // after its value and named once.
 func TestCodesNamedOnce(t *testing.T) {
+	t.Parallel()
 	f, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +59,7 @@ func camel(s string) string {
 // TestErrorDetails checks that the constructors set the typed details and
 // the problem document's members together.
 func TestErrorDetails(t *testing.T) {
+	t.Parallel()
 	e := tournament.InvalidField("games_per_round", "games_per_round must be between 1 and %d", 9)
 	if e.Code != "invalid_games_per_round" || e.Field() != "games_per_round" || e.Kind != tournament.KindInvalid ||
 		!reflect.DeepEqual(e.Details, map[string]any{"field": "games_per_round"}) {

@@ -10,6 +10,7 @@ import (
 // verdicts it carries would pass MaxDisputePageBytes; a page holds at
 // least one dispute.
 func TestDisputePageBounded(t *testing.T) {
+	t.Parallel()
 	big := bytes.Repeat([]byte("x"), MaxReconstruction)
 	verdict := bytes.Repeat([]byte("v"), MaxVerdict)
 	ds := make([]Dispute, 40)

@@ -11,6 +11,7 @@ import (
 // TestStandingsWithAdjustments: referees' adjustments move placement points
 // or game points (a tiebreak); the game itself is unchanged.
 func TestStandingsWithAdjustments(t *testing.T) {
+	t.Parallel()
 	set := tournament.Settings{PlacementPoints: []int{20, 12, 8, 5}, Tiebreaks: []string{"game_points"}}
 	base := func() *tournament.State {
 		return &tournament.State{
@@ -50,6 +51,7 @@ func TestStandingsWithAdjustments(t *testing.T) {
 }
 
 func TestWindowStatus(t *testing.T) {
+	t.Parallel()
 	closed := time.Date(2026, 5, 16, 12, 0, 0, 0, time.UTC)
 	ends := closed.Add(30 * time.Minute)
 	w := tournament.Window{Round: 1, ClosedAt: &closed, ClosesAt: &ends}
@@ -74,6 +76,7 @@ func TestWindowStatus(t *testing.T) {
 }
 
 func TestSeedHash(t *testing.T) {
+	t.Parallel()
 	// printf %s 424242 | sha256sum
 	const want = "833dfc7e3eb11230369904322cc8481b2b9a166d965557f97d4832cd92e072af"
 	if got := hex.EncodeToString(tournament.SeedHash(424242)); got != want {

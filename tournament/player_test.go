@@ -13,6 +13,7 @@ import (
 )
 
 func TestParsePlayersCSV(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want []tournament.NewPlayer
@@ -42,6 +43,7 @@ func TestParsePlayersCSV(t *testing.T) {
 // saves it: UTF-8 with and without a byte-order mark, Windows-1252 and
 // UTF-16, with semicolons, commas and tabs.
 func TestReadPlayersCSVEncodings(t *testing.T) {
+	t.Parallel()
 	const list = "Namn;Klubb\r\nÅsa Öberg;Göteborgs BK\r\nBjörn Ängel;Umeå\r\n"
 	want := []tournament.NewPlayer{{Name: "Åsa Öberg", Club: "Göteborgs BK"}, {Name: "Björn Ängel", Club: "Umeå"}}
 	win1252, err := charmap.Windows1252.NewEncoder().String(list)
@@ -79,6 +81,7 @@ func TestReadPlayersCSVEncodings(t *testing.T) {
 }
 
 func TestParsePlayersCSVErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, code string
 		rows     []int // bad rows reported

@@ -8,6 +8,7 @@ import (
 // TestRatingPots: ten players make three tables, so pots of three (the
 // last player alone constrains nothing); four or fewer make one table.
 func TestRatingPots(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n    int
 		want string

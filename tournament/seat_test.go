@@ -63,6 +63,7 @@ func spread(c [4]int) int {
 // spread evenly, the later rounds' seeds do not change it and round 1's
 // seed does.
 func TestSwissMixedFollowsPlan(t *testing.T) {
+	t.Parallel()
 	in := tournament.DrawInputs{Format: tournament.FormatSwiss, Seating: tournament.SeatingMixed, Rounds: 5, Players: playerIDs(16)}
 	rounds := drawAll(t, in, []int64{7, 8, 9, 10, 11})
 	met := map[[2]string]int{}
@@ -102,6 +103,7 @@ func sameTable(a, b tournament.Table) bool {
 // empty. Three players who sat in seats 2, 3 and 4 twice are not put back
 // in those seats, whatever the seed.
 func TestDrawReadsEmptySeats(t *testing.T) {
+	t.Parallel()
 	ps := []string{"a", "b", "c"}
 	past := tournament.Table{Number: 1, Players: ps, Seats: []int{2, 3, 4}, FirstDealer: "a"}
 	history := []tournament.Round{{Number: 1, Tables: []tournament.Table{past}}, {Number: 2, Tables: []tournament.Table{past}}}
@@ -127,6 +129,7 @@ func TestDrawReadsEmptySeats(t *testing.T) {
 // and three of 3 each round), drawn round by round: every table keeps its
 // seats and nobody's seats spread by more than 2.
 func TestDrawSpreadsSeatsAtTablesOf3(t *testing.T) {
+	t.Parallel()
 	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
 		in := tournament.DrawInputs{Format: format, Seating: tournament.SeatingMixed, Rounds: 6, Players: playerIDs(13)}
 		rounds := drawAll(t, in, []int64{1, 2, 3, 4, 5, 6})
@@ -139,6 +142,7 @@ func TestDrawSpreadsSeatsAtTablesOf3(t *testing.T) {
 }
 
 func TestSeatNumbers(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		players int
 		seats   []int

@@ -77,6 +77,7 @@ func wantCode(t *testing.T, what string, err error, code string) {
 }
 
 func TestUnitCloseNeedsEveryGame(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 8, 1)
 	_, err := f.svc.CloseRound(f.ctx, org, f.tid, 1)
 	wantCode(t, "closing with no results", err, tournament.CodeGamesMissing)
@@ -90,6 +91,7 @@ func TestUnitCloseNeedsEveryGame(t *testing.T) {
 }
 
 func TestUnitOneRoundOpenAtATime(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 8, 1)
 	seed := int64(4)
 	_, err := f.svc.DrawRound(f.ctx, org, f.tid, &seed)
@@ -97,6 +99,7 @@ func TestUnitOneRoundOpenAtATime(t *testing.T) {
 }
 
 func TestUnitOnlyTheOrganizerDraws(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 8, 1)
 	f.submitAll(t, 1)
 	if _, err := f.svc.CloseRound(f.ctx, org, f.tid, 1); err != nil {
@@ -111,6 +114,7 @@ func TestUnitOnlyTheOrganizerDraws(t *testing.T) {
 }
 
 func TestUnitFirstResultIsBinding(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 8, 1)
 	tb := f.round.Tables[0]
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -129,6 +133,7 @@ func TestUnitFirstResultIsBinding(t *testing.T) {
 }
 
 func TestUnitConfirmations(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 8, 1)
 	tb := f.round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
@@ -155,6 +160,7 @@ func TestUnitConfirmations(t *testing.T) {
 }
 
 func TestUnitEveningStandings(t *testing.T) {
+	t.Parallel()
 	_, st := tournamenttest.PlayEvening(t, tournamenttest.NewService(tournamenttest.NewMemStore()), 12, 9)
 	if len(st) != 12 {
 		t.Fatalf("standings have %d rows, want 12", len(st))
@@ -180,6 +186,7 @@ func TestUnitEveningStandings(t *testing.T) {
 // be resolved again while the round is open, but a table has at most
 // MaxTieResolutions in a round; past it a 409 that says so.
 func TestTieResolutionsBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 4, 1)
 	tb := f.round.Tables[0]
 	p := tb.Players

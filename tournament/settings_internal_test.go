@@ -6,6 +6,7 @@ import (
 )
 
 func TestAdvanceSchedule(t *testing.T) {
+	t.Parallel()
 	s := Settings{AdvancePerTable: []int{2, 2, 1}}
 	for n, want := range map[int]int{1: 2, 2: 2, 3: 1, 4: 1, 9: 1} {
 		if got := s.AdvanceIn(n); got != want {
@@ -18,6 +19,7 @@ func TestAdvanceSchedule(t *testing.T) {
 }
 
 func TestDays(t *testing.T) {
+	t.Parallel()
 	s := Settings{DayBreaks: []int{2, 4}}
 	for n, want := range map[int][2]int{1: {1, 1}, 2: {1, 1}, 3: {2, 3}, 4: {2, 3}, 5: {3, 5}, 8: {3, 5}} {
 		if day, first := s.DayOf(n), s.FirstRoundOfDay(n); day != want[0] || first != want[1] {
@@ -30,6 +32,7 @@ func TestDays(t *testing.T) {
 }
 
 func TestFinalGames(t *testing.T) {
+	t.Parallel()
 	s := Settings{GamesPerRound: 3, FinalGames: 5}
 	if s.GamesIn(false) != 3 || s.GamesIn(true) != 5 {
 		t.Errorf("GamesIn(false, true) = %d, %d, want 3, 5", s.GamesIn(false), s.GamesIn(true))
@@ -40,6 +43,7 @@ func TestFinalGames(t *testing.T) {
 }
 
 func TestSMSettingsValidation(t *testing.T) {
+	t.Parallel()
 	ok := []NewTournament{
 		{Name: "SM", Format: FormatSM},
 		{Name: "SM", Format: FormatSM, AdvancePerTable: []int{2, 2, 1}, DayBreaks: []int{2}},

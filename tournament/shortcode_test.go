@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseShortCode(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"KXPRTM", "KXPRTM"},
 		{"kxprtm", "KXPRTM"},
@@ -34,6 +35,7 @@ func TestParseShortCode(t *testing.T) {
 }
 
 func TestNewShortCode(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	r := bytes.NewReader(bytes.Repeat([]byte{0, 1, 18, 19, 255, 200, 77}, 100))
 	for range 50 {

@@ -33,6 +33,7 @@ func ranks(rows []tournament.Standing) string {
 }
 
 func TestStandingsSwiss(t *testing.T) {
+	t.Parallel()
 	set := tournament.Settings{PlacementPoints: []int{20, 12, 8, 5}, Tiebreaks: []string{"game_points", "games_won", "best_game", "lot"}}
 	st := &tournament.State{
 		Tournament: tournament.Tournament{Format: tournament.FormatSwiss, Settings: set},
@@ -54,6 +55,7 @@ func TestStandingsSwiss(t *testing.T) {
 }
 
 func TestStandingsTiebreakOrder(t *testing.T) {
+	t.Parallel()
 	set := tournament.Settings{PlacementPoints: []int{20, 12, 8, 5}}
 	res := []tournament.GameResult{
 		game(1, 1, 1, tournament.Settings{PlacementPoints: set.PlacementPoints}, map[string][2]int{"a": {1, 60}, "b": {2, 10}, "c": {3, 5}}),
@@ -81,6 +83,7 @@ func TestStandingsTiebreakOrder(t *testing.T) {
 }
 
 func TestStandingsSM(t *testing.T) {
+	t.Parallel()
 	set := tournament.Settings{PlacementPoints: []int{20, 12, 8, 5}, Tiebreaks: []string{"game_points"}}
 	round := func(n int, final bool, tables ...[]string) tournament.Round {
 		r := tournament.Round{Number: n, Final: final, Status: tournament.RoundClosed}

@@ -5,6 +5,7 @@ import "testing"
 // TestTimeZoneSetting: a tournament is in Stockholm unless it names
 // another zone; unknown names are refused at the field.
 func TestTimeZoneSetting(t *testing.T) {
+	t.Parallel()
 	s, err := NewTournament{Name: "T", Format: FormatSM}.settings()
 	if err != nil || s.TimeZone != DefaultTimeZone || s.Location().String() != DefaultTimeZone {
 		t.Errorf("default settings = %q (%v), %v; want %s", s.TimeZone, s.Location(), err, DefaultTimeZone)

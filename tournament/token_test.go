@@ -10,6 +10,7 @@ import (
 )
 
 func TestTableCode(t *testing.T) {
+	t.Parallel()
 	key := bytes.Repeat([]byte{7}, 32)
 	seen := map[string]bool{}
 	for round := 1; round <= 10; round++ {
@@ -39,6 +40,7 @@ func TestTableCode(t *testing.T) {
 }
 
 func TestTableCodeAlphabetIsUnambiguous(t *testing.T) {
+	t.Parallel()
 	for _, c := range "01ILO" {
 		if strings.ContainsRune(tournament.CodeAlphabet, c) {
 			t.Errorf("CodeAlphabet holds %q", c)
@@ -50,6 +52,7 @@ func TestTableCodeAlphabetIsUnambiguous(t *testing.T) {
 }
 
 func TestOrganizerToken(t *testing.T) {
+	t.Parallel()
 	r := rand.NewChaCha8([32]byte{1})
 	tok, hash, err := tournament.NewOrganizerToken(r)
 	if err != nil || len(tok) != 43 || !bytes.Equal(hash, tournament.HashToken(tok)) {

@@ -28,6 +28,7 @@ var cardCode = regexp.MustCompile(`(?s)id="card-(\d+)">.*?class="code">([^<]+)<`
 // laws' table and the Chicago's schedule, written here from
 // docs/bridge.md) gives for the deals played.
 func TestBridgeEveningThroughThePages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	rounds := 4

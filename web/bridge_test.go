@@ -19,6 +19,7 @@ import (
 // bridge_chicago tournament (a table of four and a table of two, results
 // in) answer in both languages.
 func TestBridgeTournamentPages(t *testing.T) {
+	t.Parallel()
 	s, f, r := bridgeSite(t)
 	tb := r.Tables[0]
 	public := []string{"/t/" + f.ID + "/rounds/1/sheets", "/t/" + f.ID + "/rounds/1/sheets?table=2", "/t/" + f.ID,
@@ -49,6 +50,7 @@ func TestBridgeTournamentPages(t *testing.T) {
 // sheets at phone and desktop width in both languages, and checks that
 // nothing scrolls sideways on the phone.
 func TestBrowserBridgeSheets(t *testing.T) {
+	t.Parallel()
 	s, f, _ := bridgeSite(t)
 	for _, w := range []int{360, 1280} {
 		c := newChrome(t, w, 900)

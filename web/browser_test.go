@@ -63,8 +63,6 @@ func (c *chrome) allow(msg string) {
 	c.allowed = append(c.allowed, msg)
 }
 
-// newChrome starts a fresh headless Chromium (its own profile) with a
-// window of width×height.
 // adminLogin logs the browser in at base's /login with the admin token and
 // waits for the admin page's form.
 func (c *chrome) adminLogin(base string) {
@@ -72,26 +70,82 @@ func (c *chrome) adminLogin(base string) {
 		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
 }
 
+// chromium is the package's one headless Chromium, started by the first test
+// that needs it and stopped by TestMain: each test gets a browser context of
+// its own in it (its own cookies, storage and cache), which costs a tab
+// rather than a process, and tests in parallel use it at once.
+var chromium struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab; tests make children of it
+	err  error
+	stop func()
+}
+
+// TestMain stops the package's Chromium after the tests.
+func TestMain(m *testing.M) {
+	m.Run()
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+}
+
+// sharedBrowser returns the context of the package's Chromium, starting it
+// on the first call.
+func sharedBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath(t)
+	chromium.once.Do(func() {
+		dir, err := os.MkdirTemp("", "revisor-chromium-")
+		if err != nil {
+			chromium.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(path),
+			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("no-default-browser-check", true),
+			// Tabs of parallel tests are in the background; their timers must run.
+			chromedp.Flag("disable-background-timer-throttling", true),
+			chromedp.Flag("disable-renderer-backgrounding", true),
+			chromedp.Flag("disable-backgrounding-occluded-windows", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1366, 900),
+		}
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(actx)
+		chromium.ctx = ctx
+		chromium.stop = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
+		chromium.err = chromedp.Do(ctx)
+	})
+	if chromium.err != nil {
+		t.Fatalf("start chromium: %v", chromium.err)
+	}
+	return chromium.ctx
+}
+
+// newChrome opens a fresh browser context (no cookies, no storage) in the
+// package's Chromium with a viewport of width×height.
 func newChrome(t *testing.T, width, height int) *chrome {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath(t)),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-default-browser-check", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
+	// scripts/test.sh runs the browser tests by this prefix, once and
+	// without -race, and the rest with -race but without them.
+	if !strings.HasPrefix(t.Name(), "TestBrowser") {
+		t.Fatalf("%s opens Chromium: a browser test's name starts with TestBrowser", t.Name())
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := chromedp.NewContext(sharedBrowser(t), chromedp.WithNewBrowserContext())
 	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	t.Cleanup(func() { cancelTimeout(); cancel() })
 	c := &chrome{ctx: ctx, t: t}
 	if err := chromedp.Listen(ctx, c.watch); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		t.Fatalf("open a browser context: %v", err)
+	}
+	// A window is never narrower than about 500 px: the viewport is emulated.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		t.Fatalf("viewport %d×%d: %v", width, height, err)
 	}
 	t.Cleanup(func() {
 		c.mu.Lock()
@@ -237,6 +291,7 @@ func TestBrowserStandingsUpdateLive(t *testing.T) {
 // takes screenshots of the seating, a table card, a score sheet and the
 // standings.
 func TestBrowserConsoleRunsATournament(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	c := newChrome(t, 1280, 900)
 	u := s.URL

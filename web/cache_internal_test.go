@@ -30,6 +30,7 @@ func (s *countingSource) Subscribe(string) (<-chan tournament.Event, func()) {
 // of unknown tournaments left 255 subscriptions for good, and tournaments
 // viewed later were never cached. Now an unknown one is forgotten at once.
 func TestCacheFollowsOnlyExistingTournaments(t *testing.T) {
+	t.Parallel()
 	src := &countingSource{}
 	c := newSnapshots(src, time.Now)
 	missing := func(context.Context, string) (*tournament.State, error) {
@@ -62,6 +63,7 @@ func TestCacheFollowsOnlyExistingTournaments(t *testing.T) {
 // maxCachedTournament are followed, a new one takes the place of the one
 // viewed longest ago, so tournaments viewed later are cached too.
 func TestCacheEvictsIdleTournaments(t *testing.T) {
+	t.Parallel()
 	src := tournament.NewBroker() // the event source LISTEN feeds
 	now := time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)
 	c := newSnapshots(src, func() time.Time { return now })
@@ -176,6 +178,7 @@ func waitShared(t *testing.T, c *snapshots, tid string, n int) {
 // all; after a change they read again, since the read in flight may
 // predate it.
 func TestCacheSharesReadsInFlight(t *testing.T) {
+	t.Parallel()
 	src := tournament.NewBroker()
 	c := newSnapshots(src, time.Now)
 	b := newBlockingRead()
@@ -212,6 +215,7 @@ func TestCacheSharesReadsInFlight(t *testing.T) {
 // TestCacheReadsAgainWhenTheReaderGivesUp: a visitor who shares a read
 // whose own request ended reads again, rather than take its error.
 func TestCacheReadsAgainWhenTheReaderGivesUp(t *testing.T) {
+	t.Parallel()
 	c := newSnapshots(tournament.NewBroker(), time.Now)
 	b := newBlockingRead()
 	ctx, cancel := context.WithCancel(context.Background())

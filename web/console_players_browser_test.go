@@ -22,6 +22,7 @@ const wideElements = `[...document.querySelectorAll('body *')].filter(e => e.get
 // preview, imports it, renames a player, and deletes one after saying yes
 // in the confirmation dialog; "Avbryt" in the dialog deletes nothing.
 func TestBrowserImportEditDelete(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 0, false)
 	file := filepath.Join(t.TempDir(), "spelare.csv")

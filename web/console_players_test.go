@@ -21,6 +21,7 @@ var hiddenCSV = regexp.MustCompile(`name="csv" value="([^"]*)"`)
 // 1252) is shown for a check, nothing is stored until the organizer
 // confirms, and the confirmed list is stored as it was shown.
 func TestImportPreviewThenImport(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 0, false)
 	b := s.browser(t)

@@ -18,6 +18,7 @@ import (
 // it shows the settings read only with the reason. No page scrolls
 // sideways; screenshots of each go to the artifacts.
 func TestBrowserSettingsPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	open := s.mustTournament(t, tournament.FormatSM, 8, false)
 	drawn := s.mustTournament(t, tournament.FormatSM, 8, true)

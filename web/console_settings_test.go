@@ -28,6 +28,7 @@ func settingsForm(over map[string]string) url.Values {
 // words, saves a good form with its reason, refuses a visitor, and after
 // the draw shows the settings read only with the reason.
 func TestConsoleSettingsForm(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.browser(t)
 	id, token := createByForm(t, a, url.Values{"name": {"Höstturneringen"}, "format": {"sm"}, "correction": {"15"}, "time_zone": {"Europe/Oslo"}})

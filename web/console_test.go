@@ -60,6 +60,7 @@ func sheetForm(t *testing.T, rec []byte, players []string) url.Values {
 // alone: the admin creates it, the organizer imports players, draws a
 // round, enters every game on the score-sheet form and closes the round.
 func TestConsoleRunsATournament(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	id, token := createByForm(t, b, url.Values{"name": {"Vårturneringen"}, "format": {"sm"}, "games": {"2"}, "advance": {"2"}})
@@ -132,6 +133,7 @@ func TestConsoleRunsATournament(t *testing.T) {
 // checks that the error stands next to the deal it concerns, and that a
 // field that is not a number is marked before anything is submitted.
 func TestResultFormShowsEngineErrors(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, true)
 	b := s.browser(t)
@@ -183,6 +185,7 @@ func TestResultFormShowsEngineErrors(t *testing.T) {
 // TestConsoleNeedsOrganizer checks the console's guards: login, the right
 // tournament, CSRF, and the login form's rate limit.
 func TestConsoleNeedsOrganizer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, true)
 	other := s.mustTournament(t, tournament.FormatSM, 4, false)
@@ -245,6 +248,7 @@ func org2() tournament.Actor { return tournament.Actor{Role: tournament.RoleOrga
 
 // TestSessionCookie checks the login cookie's attributes.
 func TestSessionCookie(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	r := s.browser(t).login(f.Token)
@@ -269,6 +273,7 @@ func TestSessionCookie(t *testing.T) {
 
 // TestExportDownload downloads the whole tournament as JSON.
 func TestExportDownload(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.playAll(t, f, f.Round, 3)
@@ -307,6 +312,7 @@ func TestExportDownload(t *testing.T) {
 // its deals and running totals, and that the result page names who
 // submitted it.
 func TestScoreSheetFilledFromResult(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, true)
 	tb := f.Round.Tables[0]
@@ -332,6 +338,7 @@ func TestScoreSheetFilledFromResult(t *testing.T) {
 // TestLoginReturnsToThePageAsked checks that a login started from a
 // console page goes back to it, and never to another tournament or site.
 func TestLoginReturnsToThePageAsked(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, true)
 	other := s.mustTournament(t, tournament.FormatSM, 4, false)
@@ -363,6 +370,7 @@ func TestLoginReturnsToThePageAsked(t *testing.T) {
 // TestConsoleResolvesATie closes a round whose tiebreaks leave a tie at
 // the advancement line, resolves it on the console's form, and closes.
 func TestConsoleResolvesATie(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	one := 1
@@ -419,6 +427,7 @@ func TestConsoleResolvesATie(t *testing.T) {
 // with a referee token, rules it upheld with a corrected record, and the
 // standings follow.
 func TestDisputeCorrectsAResult(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
 	tb := f.Round.Tables[0]
@@ -532,6 +541,7 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 // language (the admin's own preselected), stores it, and refuses one the
 // pages do not have.
 func TestAdminSetsTournamentLanguage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	b.lang = "da"

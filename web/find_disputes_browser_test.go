@@ -18,6 +18,7 @@ import (
 // and a dispute's page say its status, who opened it and the ruling in
 // words. At 360 and 1366 px, in Swedish and English, with screenshots.
 func TestBrowserFindsNordicNamesAndWordsDisputes(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	f := s.mustTournament(t, tournament.FormatSM, 8, false)

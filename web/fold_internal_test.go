@@ -7,6 +7,7 @@ import (
 )
 
 func TestFoldName(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"Björn Ångström", "bjorn angstrom"},
 		{"bjorn", "bjorn"},
@@ -33,6 +34,7 @@ func TestFoldName(t *testing.T) {
 // TestFoldNameFinds checks the point of folding: what a player types on
 // a keyboard without the letters finds their name.
 func TestFoldNameFinds(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ typed, name string }{
 		{"bjorn", "Björn Ek"}, {"soren", "Søren Holm"}, {"aero", "Lars Ærø"}, {"ostergard", "Åse Østergård"},
 		{"BJÖRN", "Bjørn Ek"}, {"bjørn", "Björn Ek"},
@@ -47,6 +49,7 @@ func TestFoldNameFinds(t *testing.T) {
 // letters as the server: a live filter that folds differently would hide
 // the table the server found.
 func TestFoldNameScriptAgrees(t *testing.T) {
+	t.Parallel()
 	js, err := os.ReadFile("static/app.js")
 	if err != nil {
 		t.Fatal(err)

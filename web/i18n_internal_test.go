@@ -17,6 +17,7 @@ import (
 // a key's text takes the same arguments (format verbs) in every language,
 // and that every key a template names exists.
 func TestCatalogues(t *testing.T) {
+	t.Parallel()
 	if got := slices.Sorted(maps.Keys(messages)); !slices.Equal(got, slices.Sorted(slices.Values(languages))) {
 		t.Fatalf("catalogues %v, switch languages %v", got, languages)
 	}
@@ -99,6 +100,7 @@ func formatArgs(s string) (string, error) {
 }
 
 func TestFormatArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain", "no arguments"}, {"100%%", "no arguments"}, {"Rond %d · bord %d", "1:d 2:d"},
 		{"%s bekräftade kl. %s", "1:s 2:s"}, {"%[2]d av %[1]s", "1:s 2:d"}, {"%5.1f%%", "1:f"},
@@ -120,6 +122,7 @@ func TestFormatArgs(t *testing.T) {
 }
 
 func TestFromAcceptLanguage(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""}, {"*", ""}, {"de", ""}, {"fr-FR,fr;q=0.9", ""}, {"sv", "sv"}, {"sv-SE", "sv"}, {"SV-se;q=0.5", "sv"}, {"en-US,en;q=0.9", "en"},
 		{"de, sv;q=0.1", "sv"}, {"sv;q=0", ""}, {"sv;q=bad", ""}, {"en;q=0.4, sv;q=0.6", "sv"},
@@ -146,6 +149,7 @@ func FuzzFromAcceptLanguage(f *testing.F) {
 }
 
 func TestParseSheetValue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		src, in    string
 		wantSource string

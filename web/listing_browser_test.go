@@ -33,6 +33,7 @@ func waitJS(t *testing.T, c *chrome, what, cond string, d time.Duration) {
 // the admin's list with the private one marked, a short link followed and
 // the poster, at 360 and 1366 px in Swedish and English, with screenshots.
 func TestBrowserFindingATournament(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ts := listingFixture(t, s)
 	up := ts["upcoming"]
@@ -78,6 +79,7 @@ func TestBrowserFindingATournament(t *testing.T) {
 // larger than the names, no site menu), and its round clock counts down
 // by itself and follows the organizer's pause without a reload.
 func TestBrowserBigScreenNamesAndClock(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 24, true)
 	ctx := context.Background()

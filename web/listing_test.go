@@ -73,6 +73,7 @@ func listedNames(body string) []string {
 }
 
 func TestHomeListsPublicTournaments(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	b.lang = "sv"
@@ -114,6 +115,7 @@ func TestHomeListsPublicTournaments(t *testing.T) {
 }
 
 func TestHomeListIsPaged(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	for i := range tournament.TournamentListPage + 1 {
 		if _, err := s.svc.CreateTournament(context.Background(), admin, tournament.NewTournament{Name: fmt.Sprintf("Cup %02d", i),
@@ -140,6 +142,7 @@ func TestHomeListIsPaged(t *testing.T) {
 }
 
 func TestAdminListsPrivateTournamentsMarked(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ts := listingFixture(t, s)
 	// Wrong role: the public and an organizer are sent to the login.
@@ -179,6 +182,7 @@ func TestAdminListsPrivateTournamentsMarked(t *testing.T) {
 }
 
 func TestAdminCreatesWithListing(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	b.lang = "sv"
@@ -208,6 +212,7 @@ func TestAdminCreatesWithListing(t *testing.T) {
 }
 
 func TestShortLinkRedirects(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ts := listingFixture(t, s)
 	b := s.browser(t)
@@ -241,6 +246,7 @@ func TestShortLinkRedirects(t *testing.T) {
 }
 
 func TestPosterShowsShortLinkAndQR(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ts := listingFixture(t, s)
 	b := s.browser(t)

@@ -111,6 +111,7 @@ func TestEventsAcrossServers(t *testing.T) {
 // TestEventsUnknownTournament answers 404 for a tournament that does not
 // exist, as an HTML page.
 func TestEventsUnknownTournament(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	r := s.browser(t).get("/t/nope/events")
 	if r.Status != http.StatusNotFound || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
@@ -122,6 +123,7 @@ func TestEventsUnknownTournament(t *testing.T) {
 // with a short write timeout, as `revisor serve` does, and checks that an
 // idle stream keeps beating past it.
 func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestLocale(t *testing.T) {
+	t.Parallel()
 	// 1 December 2026 14:05 UTC is 15:05 in Stockholm (CET).
 	at := time.Date(2026, 12, 1, 14, 5, 0, 0, time.UTC)
 	summer := time.Date(2026, 7, 31, 22, 30, 0, 0, time.UTC) // 1 August 00:30 CEST

@@ -193,6 +193,7 @@ func TestEveryPageIsAccessibleAndStrict(t *testing.T) {
 // TestLanguage checks the choice of language: Accept-Language first, the
 // switch's cookie over it.
 func TestLanguage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	tests := []struct {
@@ -279,6 +280,7 @@ func TestLanguage(t *testing.T) {
 
 // TestPageProblems checks the checker: each broken page is caught.
 func TestPageProblems(t *testing.T) {
+	t.Parallel()
 	const ok = `<!DOCTYPE html><html lang="sv"><head><title>x</title><script src="/static/app.js"></script></head>
 <body><h1>a</h1><h2>b</h2><form><label for="q">Q</label><input id="q" name="q"><input type="hidden" name="h">
 <label>R <input name="r"></label><input name="s" aria-label="S"></form><h2>c</h2><h3>d</h3></body></html>`
@@ -312,6 +314,7 @@ func TestPageProblems(t *testing.T) {
 // TestStandingsShowSharedRanks checks that players equal in everything
 // share a rank and that the page marks it.
 func TestStandingsShowSharedRanks(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
 	tb := f.Round.Tables[0]
@@ -336,6 +339,7 @@ func TestStandingsShowSharedRanks(t *testing.T) {
 // TestSeatingFindWithoutScript checks the GET search of the seating page:
 // the table of the player found, or a message.
 func TestSeatingFindWithoutScript(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 12, true)
 	b := s.browser(t)
@@ -354,6 +358,7 @@ func TestSeatingFindWithoutScript(t *testing.T) {
 // TestScreenAlternates follows the big screen's refreshes: the pages of
 // the standings, then of the seating, then back.
 func TestScreenAlternates(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 16, true) // 2 standings pages, 1 seating page
 	b := s.browser(t)
@@ -378,6 +383,7 @@ func TestScreenAlternates(t *testing.T) {
 // TestHeadRequests checks that public pages answer HEAD like GET, without
 // a body.
 func TestHeadRequests(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, true)
 	b := s.browser(t)
@@ -395,6 +401,7 @@ func TestHeadRequests(t *testing.T) {
 // TestStaticFiles checks the embedded assets' types and that the
 // directory is not listed.
 func TestStaticFiles(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	for path, ctype := range map[string]string{"/static/style.css": "text/css", "/static/app.js": "text/javascript",

@@ -19,6 +19,7 @@ import (
 // broken in the middle, and a screenshot of each is written to the
 // artifacts directory.
 func TestBrowserEveryPageFitsAPhone(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.playAll(t, f, f.Round, 1)

@@ -69,6 +69,7 @@ func longGame(tb tournament.Table, n int) []byte {
 // sheet is one page, and so is a blank continuation sheet. The PDFs and
 // print-media screenshots are written to the artifacts.
 func TestBrowserPrintsCardsAndSheets(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 52, true)
 	if len(f.Round.Tables) != 13 {

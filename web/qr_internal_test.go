@@ -13,6 +13,7 @@ import (
 // them with the encoder's matrix: every dark module drawn once, no light
 // one drawn, the quiet zone left blank.
 func TestQRSVGModules(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"https://club.example/t/abc/table#code=ABCD2345", "x"} {
 		svg, err := qrSVG(text, `Table "1" <b>`)
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 // in turn. Once the burst is spent at one door, the other refuses too —
 // even the right token.
 func TestWrongTokensShareOneLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		atAPI, atForm int // wrong tokens tried, the API first
@@ -90,6 +91,7 @@ func whoami(t *testing.T, base, token string) int {
 // is checked like the API's tokens; after the burst of wrong ones the
 // address gets 429, even for the right cookie, and the API refuses too.
 func TestSessionCookiesAreLimited(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 4, false)
 	jar, _ := cookiejar.New(nil)

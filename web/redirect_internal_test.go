@@ -5,6 +5,7 @@ import "testing"
 // TestLocalPath (issue 13, item 4): only a clean path on this site is
 // followed after the language switch or a login.
 func TestLocalPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"/t/abc/standings", "/t/abc/standings"},
 		{"/t/abc/seating?round=2#me", "/t/abc/seating?round=2#me"},

@@ -33,6 +33,7 @@ func registerFixture(t *testing.T, s *site) (series *tournament.Series, person s
 // TestRegisterPages: the rating list, a person's page and a series render in
 // both languages with the strict CSP, and unknown ones are HTML 404s.
 func TestRegisterPages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	sr, person := registerFixture(t, s)
 	for _, lang := range []string{"sv", "en"} {
@@ -68,6 +69,7 @@ func TestRegisterPages(t *testing.T) {
 // and desktop width, in Swedish and English: nothing scrolls sideways, and a
 // screenshot of each is written.
 func TestBrowserRegisterPages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	sr, person := registerFixture(t, s)
 	pages := map[string]string{"ratings": "/ratings", "person": "/people/" + person, "series": "/series/" + sr.ID,

@@ -18,6 +18,7 @@ import (
 // new entry), adding someone new makes a new entry; a search that matches
 // nobody says so. Membership numbers are not shown.
 func TestConsolePickFromRegister(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	anna, err := s.reg.AddPerson(ctx, admin, tournament.NewPerson{Name: "Anna Lund", Club: "BK Ess", Membership: "SE-4711"})
@@ -58,6 +59,7 @@ func TestConsolePickFromRegister(t *testing.T) {
 // TestBrowserPickFromRegister shows the register search with a match at a
 // true 360 px and at desktop width, in Swedish and English.
 func TestBrowserPickFromRegister(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	if _, err := s.reg.AddPerson(context.Background(), admin, tournament.NewPerson{Name: "Anna-Karin Lindqvist-Bergström", Club: "Chicagoklubben i Västerås"}); err != nil {
 		t.Fatal(err)

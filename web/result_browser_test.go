@@ -36,6 +36,7 @@ func loggedInPages(t *testing.T, s *site, token, page, sel string, each func(c *
 // (not in a column clipped at the right), and the deal and dealer columns
 // stay in view while the players' columns scroll.
 func TestBrowserResultGridErrors(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]
@@ -87,6 +88,7 @@ func TestBrowserResultGridErrors(t *testing.T) {
 // (no JSON to paste), the page does not scroll sideways, and upholding it
 // without a remedy says what is missing.
 func TestBrowserDisputeGrid(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
 	tb := f.Round.Tables[0]
@@ -122,6 +124,7 @@ func TestBrowserDisputeGrid(t *testing.T) {
 // the dealer's name, and what is wrong in words -- no JSON -- and fits the
 // screen at phone and desktop width in Swedish and English.
 func TestBrowserDisputeFormInWords(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]

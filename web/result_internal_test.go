@@ -11,6 +11,7 @@ import (
 // deal they concern, skipping the empty rows the record left out, and mark
 // the field of the player and source they name.
 func TestPlaceErrors(t *testing.T) {
+	t.Parallel()
 	ids := []string{"a/b", "c~d", "e"}
 	d := &resultData{ids: ids, Rows: make([]formRow, 4)}
 	for k := range d.Rows {

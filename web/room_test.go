@@ -91,6 +91,7 @@ func (r *roomFixture) playRest(t *testing.T) {
 // games only when the organizer ticks the box; the room shows each table
 // as it stands, in both languages; only the organizer sees it.
 func TestConsoleRoomAndClock(t *testing.T) {
+	t.Parallel()
 	r := newRoomFixture(t)
 	console := "/t/" + r.ID + "/console"
 	room := console + "/rounds/1/room"
@@ -155,6 +156,7 @@ func TestConsoleRoomAndClock(t *testing.T) {
 // TestDisputePageShowsDeal: the referees' dispute page names the disputed
 // deal.
 func TestDisputePageShowsDeal(t *testing.T) {
+	t.Parallel()
 	r := newRoomFixture(t)
 	tb := r.Round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
@@ -177,6 +179,7 @@ func TestDisputePageShowsDeal(t *testing.T) {
 // clock counts down by itself, nothing scrolls sideways, and the room
 // shows a new deal without a reload. Screenshots: room-*.png, clock-*.png.
 func TestBrowserRoomAndClock(t *testing.T) {
+	t.Parallel()
 	r := newRoomFixture(t)
 	ctx := context.Background()
 	if _, err := r.s.svc.SetRoundClock(ctx, org, r.ID, 1, tournament.ClockAction{Action: "start", Minutes: 75}); err != nil {
@@ -194,7 +197,8 @@ func TestBrowserRoomAndClock(t *testing.T) {
 				chromedp.WaitVisible(chromedp.ID("round-tables")))
 			c.do("console clock", chromedp.Navigate(u+"/t/"+r.ID+"/console#clock"), chromedp.WaitVisible(chromedp.ID("clock-pause")))
 			first := c.eval(`document.querySelector("[data-clock] .clock-time").textContent`)
-			time.Sleep(2100 * time.Millisecond)
+			// The next tick, not a fixed 2.1 s: the clock moves each second.
+			waitJS(t, c, "the clock counting down", `document.querySelector("[data-clock] .clock-time").textContent !== `+strconv.Quote(first), 5*time.Second)
 			// The machine may be slow: the clock counts down from 75:00, not
 			// necessarily still in its first minute.
 			if later := c.eval(`document.querySelector("[data-clock] .clock-time").textContent`); later == first || !strings.HasPrefix(later, "7") || len(later) != 5 {
@@ -231,6 +235,7 @@ func TestBrowserRoomAndClock(t *testing.T) {
 // disputes comes a page at a time, oldest first, each page linking the
 // next; a bad page is a 400.
 func TestDisputesPageIsPaged(t *testing.T) {
+	t.Parallel()
 	r := newRoomFixture(t)
 	tb := r.Round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}

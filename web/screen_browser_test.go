@@ -12,6 +12,7 @@ import (
 // no site menu, and its headings are larger than the names under them, in
 // the standings and in the seating.
 func TestBrowserBigScreenHidesTheMenu(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	c := newChrome(t, 1366, 900)

@@ -53,6 +53,7 @@ var nameLine = regexp.MustCompile(`<li><span class="name">([^<]+)</span> <span c
 // TestScreenNamesAToÖ (issue 14, item 8): the big screen lists every name
 // of the current round with its table, sorted the Swedish way.
 func TestScreenNamesAToÖ(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	for _, c := range []struct{ lang, want string }{
 		{"sv", "Adam Öst, anna Lind, bertil Ahl, Björn Borg, Zorro Ulf, Åsa Berg, Ärla Nord, Östen Ek"},

@@ -14,6 +14,7 @@ import (
 // TestFindMyTableIgnoresAccents: "bjorn" finds Björn Ångström on the
 // seating page, and the live filter's names are folded the same way.
 func TestFindMyTableIgnoresAccents(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, false)
 	name := "Björn Ångström"
@@ -43,6 +44,7 @@ func TestFindMyTableIgnoresAccents(t *testing.T) {
 // first dealer of game 2 as such (not "game 1"), and a stored result
 // names its submitter in words.
 func TestResultPageNamesTheGamesDealer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.playAll(t, f, f.Round, 1)
@@ -68,6 +70,7 @@ func TestResultPageNamesTheGamesDealer(t *testing.T) {
 // TestTimesInTheTournamentsZone: a tournament played in Tokyo shows the
 // time of a stored result in Tokyo's time, not UTC's or Stockholm's.
 func TestTimesInTheTournamentsZone(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	c, err := s.svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Tokyo Open", Format: tournament.FormatSM, TimeZone: "Asia/Tokyo"})

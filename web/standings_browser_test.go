@@ -52,6 +52,7 @@ func smAfterALot(t *testing.T, s *site) *fixture {
 // shown with the lot's seed, on the standings page, the player's page and
 // in the CSV.
 func TestStandingsExplainThemselves(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := smAfterALot(t, s)
 	st, err := s.svc.Snapshot(context.Background(), f.ID)
@@ -102,6 +103,7 @@ func TestStandingsExplainThemselves(t *testing.T) {
 // languages: no word broken in the middle, and on a phone the tie's
 // explanation on lines as wide as the row.
 func TestBrowserStandingsExplained(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := smAfterALot(t, s)
 	pages := map[string]string{"standings": "/t/" + f.ID + "/standings", "player": "/t/" + f.ID + "/players/" + lotLoser(t, s, f)}
@@ -146,6 +148,7 @@ func lotLoser(t *testing.T, s *site, f *fixture) string {
 // shows the ties and asks the organizer; the order recorded (a play-off)
 // closes the round and the standings publish it with the note.
 func TestConsoleAsksForTheLot(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.tiedRound(t, f, f.Round, 3)
@@ -190,6 +193,7 @@ func TestConsoleAsksForTheLot(t *testing.T) {
 // TestBrowserConsoleTies shows the console's ties at phone and desktop
 // width in both languages.
 func TestBrowserConsoleTies(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.tiedRound(t, f, f.Round, 3)
@@ -215,6 +219,7 @@ func TestBrowserConsoleTies(t *testing.T) {
 // form with its own placement points and tiebreaks without the lot, and
 // refuses points that are not whole numbers or that rise.
 func TestAdminSetsPointsAndTiebreaks(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser(t)
 	b.login(adminToken)
@@ -238,6 +243,7 @@ func TestAdminSetsPointsAndTiebreaks(t *testing.T) {
 // TestBrowserAdminForm shows the admin's form with the settings at phone
 // and desktop width in both languages.
 func TestBrowserAdminForm(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	loggedInPages(t, s, adminToken, "/admin", "#points", func(c *chrome, lang string, size viewport) {
 		if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
@@ -253,6 +259,7 @@ func TestBrowserAdminForm(t *testing.T) {
 // or eliminated, and how ties were broken -- not game points and games,
 // without scrolling sideways at phone and desktop width in both languages.
 func TestBrowserBigScreenStandingsExplained(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := smAfterALot(t, s)
 	words := map[string][]string{"sv": {"Omg PP", "Utslagen i omgång 1", "Spelar omgång 2"}, "en": {"Rd PP", "Eliminated in round 1", "Playing round 2"}}

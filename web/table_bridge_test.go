@@ -57,6 +57,7 @@ func bridgeDeal(contract string, declarer string, tricks string) url.Values {
 // side, and the match confirmed by its players. The table of two is shown
 // draw bridge.
 func TestTableBridge(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f, r := bridgeRound(t, s, 6, 2)
 	four := slices.IndexFunc(r.Tables, func(tb tournament.Table) bool { return len(tb.Players) == 4 })
@@ -175,6 +176,7 @@ func TestTableBridge(t *testing.T) {
 // choice, the deals and the running score, the confirmations; nothing
 // scrolls sideways. Screenshots go to the artifacts.
 func TestBrowserTableBridge(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f, r := bridgeRound(t, s, 6, 2)
 	tabs := newTabs(t, 2, 360, 800)

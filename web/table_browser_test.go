@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +27,36 @@ import (
 type tab struct {
 	ctx  context.Context
 	name string
+	// failedSends counts the page's deal POSTs that failed in the network
+	// (the tab offline): each is a send the page tried and must try again.
+	failedSends atomic.Int64
+	dealPosts   sync.Map // request ids of the deal POSTs under way
+}
+
+// watchSends counts the failed deal POSTs of the tab.
+func (b *tab) watchSends(ev any) {
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if e.Request.Method == "POST" && strings.Contains(e.Request.URL, "/deals") {
+			b.dealPosts.Store(e.RequestID, true)
+		}
+	case *network.EventLoadingFailed:
+		if _, ok := b.dealPosts.LoadAndDelete(e.RequestID); ok {
+			b.failedSends.Add(1)
+		}
+	}
+}
+
+// untilFailedSends waits until the tab's deal POSTs failed n times in all.
+func (b *tab) untilFailedSends(n int64, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for b.failedSends.Load() < n {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: %d deal sends failed within %v, want %d: the page did not retry", b.name, b.failedSends.Load(), d, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return nil
 }
 
 // newTabs opens n browser contexts of one Chromium at width×height.
@@ -37,7 +68,9 @@ func newTabs(t *testing.T, n, width, height int) []*tab {
 	}
 	tabs := make([]*tab, n)
 	for i := range tabs {
+		b := &tab{name: fmt.Sprintf("tab %d", i+1)}
 		ctx, cancel := chromedp.NewContext(c.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+			b.watchSends(ev)
 			// The engine's refusals (422), the cut network and the server
 			// out of reach (site.down) are provoked here: the browser's log
 			// lines about them are expected.
@@ -52,7 +85,8 @@ func newTabs(t *testing.T, n, width, height int) []*tab {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
 			t.Fatalf("open tab %d: %v", i, err)
 		}
-		tabs[i] = &tab{ctx: ctx, name: fmt.Sprintf("tab %d", i+1)}
+		b.ctx = ctx
+		tabs[i] = b
 	}
 	return tabs
 }
@@ -184,6 +218,7 @@ func serverHas(n int, last bool) string {
 // Screenshots of the table page (entry, error, offline, correction, time
 // called, confirm) at 360 px in English and Swedish go to the artifacts.
 func TestBrowserTablePages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	one := 1
@@ -302,7 +337,7 @@ func jsonEqual(a, b []byte) bool {
 
 // tablePlan is what happens at one table besides entering its deals.
 type tablePlan struct {
-	offline bool              // the network is cut for 30 s after deal 3
+	offline bool              // the network is cut after deal 3 for two of the page's retries
 	bad     map[string]string // a deal the engine refuses, entered first
 	correct bool              // deal 2 is entered wrongly and corrected
 	// stopAfter deals, the table waits for resume (time is called): the
@@ -366,7 +401,12 @@ func playTable(t *testing.T, b *tab, base, tid, lang, code string, tb tournament
 			}
 			if k == 5 || last {
 				b.screenshot(t, "table-offline-360-"+lang)
-				time.Sleep(time.Until(cut.Add(30 * time.Second)))
+				// The page tries again every few seconds: the deals stay on
+				// the phone through two more failed sends (not a fixed
+				// 30 s), then the network returns.
+				if err := b.untilFailedSends(b.failedSends.Load()+2, 30*time.Second); err != nil {
+					return k, err
+				}
 				if err := b.setOffline(false); err != nil {
 					return k, err
 				}
@@ -511,6 +551,7 @@ func writeArtifact(t *testing.T, name string, png []byte) {
 // desktop width in both languages: the code form, entry with deals, and a
 // refusal beside its field.
 func TestBrowserTablePageDesktop(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]

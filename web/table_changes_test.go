@@ -104,6 +104,7 @@ func allActive(ps []tournament.Player) bool {
 // and at desktop width, in Swedish and English, goes to the confirmation
 // step of a withdrawal, and checks that nothing scrolls sideways.
 func TestBrowserTableChanges(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
 	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/1", f.ID)
@@ -130,6 +131,7 @@ func TestBrowserTableChanges(t *testing.T) {
 // its page says it can no longer change and a swap is refused next to the
 // form with the reason.
 func TestConsoleReseat(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
 	t1, t2 := f.Round.Tables[0], f.Round.Tables[1]

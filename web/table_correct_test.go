@@ -15,6 +15,7 @@ import (
 // correction and the deal is marked; once every player has confirmed the
 // game, the page offers no correction and a posted one is refused in words.
 func TestTableCorrection(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]

@@ -6,6 +6,7 @@ import (
 )
 
 func TestShortNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		names, short, initials []string
 	}{

@@ -20,6 +20,7 @@ import (
 // heads carry the whole names, nothing scrolls sideways, and screenshots go
 // to the artifacts (table-names-<lang>-<width>.png).
 func TestBrowserTableNames(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	c, err := s.svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Klubbmästerskapet", Format: tournament.FormatSM})

@@ -18,6 +18,7 @@ import (
 // served: as JavaScript, allowed to control the table pages below /t/,
 // never kept stale by a cache, under the pages' strict policy.
 func TestServiceWorkerHeaders(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	r := s.browser(t).mustGet("/static/sw.js", http.StatusOK)
 	for h, want := range map[string]string{"Service-Worker-Allowed": "/t/", "Cache-Control": "no-cache",
@@ -40,6 +41,7 @@ func TestServiceWorkerHeaders(t *testing.T) {
 // phone last saw it, the page's script shows the deal waiting on the
 // phone, and the deal is sent once the network is back.
 func TestBrowserTableReloadOffline(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]
@@ -97,6 +99,7 @@ func openTableOffline(t *testing.T, s *site, f *fixture) *tab {
 // nothing scrolls sideways on the phone, and the screenshots go to the
 // artifacts.
 func TestBrowserTableCorrectionAndBridgePages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	card := s.browser(t)
@@ -145,6 +148,7 @@ func TestBrowserTableCorrectionAndBridgePages(t *testing.T) {
 // server out of reach too), and is sent with its Idempotency-Key when the
 // network is back: stored exactly once, with its reason.
 func TestBrowserTableCorrectionOffline(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]

@@ -34,6 +34,7 @@ func (b *browser) tableLogin(f *fixture, code string) response {
 }
 
 func TestTableLogin(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 13, true)
 	b := s.browser(t)
@@ -94,6 +95,7 @@ func TestTableLogin(t *testing.T) {
 // still enter (a club's tables share one address), while a guess is
 // refused with 429.
 func TestTableLoginAfterGuesses(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 16, true)
 	b := s.browser(t)
@@ -169,6 +171,7 @@ type tableAnswer struct {
 }
 
 func TestTableDeals(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 13, true)
 	b := s.browser(t)
@@ -259,6 +262,7 @@ func noIDs(t *testing.T, f *fixture, ans tableAnswer) {
 // TestTableDealsNeedTheTable checks the doors: no session, the organizer's
 // session, another table's code, a form without its CSRF token.
 func TestTableDealsNeedTheTable(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 13, true)
 	b := s.browser(t)
@@ -285,6 +289,7 @@ func TestTableDealsNeedTheTable(t *testing.T) {
 // JavaScript: a redirect on success, the page with the words beside the
 // fields otherwise.
 func TestTableFormWithoutScript(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 13, true)
 	b := s.browser(t)
@@ -303,6 +308,7 @@ func TestTableFormWithoutScript(t *testing.T) {
 // TestQRCodes checks that the table cards and the console's score sheets
 // carry QR codes, and the public score sheets none.
 func TestQRCodes(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 13, true)
 	o := s.browser(t)
@@ -327,6 +333,7 @@ func TestQRCodes(t *testing.T) {
 // TestTableCodesAreRateLimited checks that wrong table codes count against
 // the per-address budget shared with the login and the API.
 func TestTableCodesAreRateLimited(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	b := s.browser(t)
@@ -373,6 +380,7 @@ func (b *browser) playGame(f *fixture, tb tournament.Table, g int, seed uint64) 
 // TestTableConfirmations plays a game on the table page, has every player
 // confirm it there, and opens a dispute about one of its deals.
 func TestTableConfirmations(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb := f.Round.Tables[0]
@@ -483,6 +491,7 @@ func setClock(t *testing.T, s *site, f *fixture, body string) {
 // TestTableClock reads the round clock from the table page and checks
 // that, once time is called, the next deal a table enters ends its game.
 func TestTableClock(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	b := s.browser(t)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestEncodeCSV(t *testing.T) {
+	t.Parallel()
 	lines := [][]string{{"name", "club"}, {"Åsa Öberg", "=HYPERLINK(1)"}, {"-12", "Berg; Bo"}}
 	cases := []struct {
 		url  string
@@ -27,6 +28,7 @@ func TestEncodeCSV(t *testing.T) {
 }
 
 func TestCSVSafe(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", "Anna": "Anna", "-12": "-12", "+1": "+1", "-1+2": "'-1+2",
 		"@SUM(A1)": "'@SUM(A1)", "=1": "'=1", "\tx": "'\tx"} {
 		if got := httpx.CSVSafe(in); got != want {

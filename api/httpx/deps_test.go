@@ -14,6 +14,7 @@ func (*service) Do() {}
 type doer interface{ Do() }
 
 func TestRequiredNamesTheFirstMissingDependency(t *testing.T) {
+	t.Parallel()
 	type deps struct {
 		Ready    func() error
 		Service  doer

@@ -13,6 +13,7 @@ import (
 // TestDrainEndsEventStreams: Drain cancels the context of a request that
 // asked for an event stream, and only of such a request.
 func TestDrainEndsEventStreams(t *testing.T) {
+	t.Parallel()
 	metrics, err := NewMetrics(prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)

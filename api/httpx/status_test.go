@@ -12,6 +12,7 @@ import (
 )
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		kind tournament.Kind
 		want int
@@ -36,6 +37,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestStatusOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error

@@ -96,6 +96,7 @@ func TestFloorPaced(t *testing.T) {
 // TestFloorRefusesRepeats: a key or a deal sent again is refused (409),
 // in both variants, as the first entry was stored.
 func TestFloorRefusesRepeats(t *testing.T) {
+	t.Parallel()
 	url, _ := startFloorServer(t)
 	for _, tc := range []struct {
 		trips, key, deal string
@@ -121,6 +122,7 @@ func TestFloorRefusesRepeats(t *testing.T) {
 }
 
 func TestFloorFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"floor", "--round-trips", "3"},
 		{"floor", "--clients", "0"},
@@ -138,6 +140,7 @@ func TestFloorFlags(t *testing.T) {
 
 // TestFloorBody: the deal bodies are JSON of the size asked.
 func TestFloorBody(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int{32, 100, 1024, 5000} {
 		if b := floorBody(size); len(b) != size || !json.Valid(b) {
 			t.Errorf("floorBody(%d) = %d bytes, valid JSON %v, want %d bytes of JSON", size, len(b), json.Valid(b), size)

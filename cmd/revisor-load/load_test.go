@@ -26,6 +26,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestLoadRefusesOtherHosts(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"http://example.com", "http://10.0.0.1:8080", "ftp://127.0.0.1"} {
 		err := run(context.Background(), []string{"--url", u, "--admin-token", "x"}, mapEnv{}.get, &bytes.Buffer{})
 		if !errors.Is(err, errUsage) {

@@ -60,6 +60,7 @@ func TestLoadTournamentPaced(t *testing.T) {
 }
 
 func TestLoadTournamentFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--players", "16", "--put-share", "1.5"},
 		{"--players", "16", "--rounds", "-1"},

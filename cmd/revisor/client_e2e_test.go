@@ -40,6 +40,7 @@ func checked[T any](t *testing.T, what string, status int, body []byte, err erro
 // server that breaks the document's paths, parameters, statuses or schemas
 // fails here, as does a document the generated client cannot use.
 func TestGeneratedClientEndToEnd(t *testing.T) {
+	t.Parallel()
 	const admin = "e2e-admin-token-client-0123456789"
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": admin})
 	c, err := client.NewClientWithResponses(r.url)

@@ -23,6 +23,12 @@ const (
 	// read of a few milliseconds, and visitors arriving together share it.
 	defaultPageConns = 2
 	maxPageConns     = 100
+	// defaultIdempotencyStale is how long a claim of an Idempotency-Key may
+	// go unrenewed before another request takes it over; the API renews its
+	// claims every 5 s (api/idempotency.go), so the shortest allowed is
+	// twice that.
+	defaultIdempotencyStale = 30 * time.Second
+	minIdempotencyStale     = 10 * time.Second
 )
 
 // serveConfig is the server's configuration, from flags with defaults taken
@@ -43,6 +49,7 @@ type serveConfig struct {
 	// Live streams held open at once (streams.go); 0: the defaults, the
 	// total kept below the descriptor limit less a reserve.
 	maxStreams, maxStreamsPerTournament, maxStreamsPerAddress int
+	idemStale                                                 time.Duration // a claim unrenewed this long belongs to a server that died
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -58,7 +65,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout, origins, maxPlayers, pageConns string
+	var level, timeout, reqTimeout, origins, maxPlayers, pageConns, idemStale string
 	var streams, streamsPerTournament, streamsPerAddress string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
@@ -78,6 +85,8 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		"live event `streams` of one tournament; 0: 2000 (REVISOR_MAX_STREAMS_PER_TOURNAMENT)")
 	fs.StringVar(&streamsPerAddress, "max-streams-per-address", envOr(env, "REVISOR_MAX_STREAMS_PER_ADDRESS", "0"),
 		"live event `streams` of one client address (IPv6: /64), generous for a venue behind NAT; 0: 500 (REVISOR_MAX_STREAMS_PER_ADDRESS)")
+	fs.StringVar(&idemStale, "idempotency-stale", envOr(env, "REVISOR_IDEMPOTENCY_STALE", defaultIdempotencyStale.String()),
+		fmt.Sprintf("how long a claim of an Idempotency-Key may go unrenewed before a retry takes it over (a server that died, SIGKILL or power loss), at least %s (REVISOR_IDEMPOTENCY_STALE)", minIdempotencyStale))
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
 	check := func() error {
 		var err error
@@ -112,6 +121,9 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		cfg.shutdownTimeout = d
 		if cfg.requestTimeout, err = time.ParseDuration(reqTimeout); err != nil || cfg.requestTimeout <= 0 {
 			errs = append(errs, fmt.Errorf("request timeout %q: want a duration such as 30s", reqTimeout))
+		}
+		if cfg.idemStale, err = time.ParseDuration(idemStale); err != nil || cfg.idemStale < minIdempotencyStale {
+			errs = append(errs, fmt.Errorf("idempotency stale %q: want a duration of at least %s, such as 30s", idemStale, minIdempotencyStale))
 		}
 		if len(errs) > 0 {
 			return fmt.Errorf("%w: %w", errUsage, errors.Join(errs...))

@@ -16,6 +16,7 @@ import (
 // with results the standings show, and leaves a database that has
 // tournaments alone.
 func TestDevSeedsDemo(t *testing.T) {
+	t.Parallel()
 	u := dbtest.NewEmptyURL(t)
 	r := startRun(t, []string{"dev", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": u})
 	ids := tournamentIDs(t, u)

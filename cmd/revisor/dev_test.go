@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +17,17 @@ import (
 // TestDevStartsPrivateCluster: with nothing at the system address, dev
 // starts a private cluster with scripts/local-pg.sh, and its stop stops it.
 func TestDevStartsPrivateCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("creates a PostgreSQL cluster (about 5 s)")
 	}
-	script, err := findUp(localPGScript)
-	if err != nil {
+	if _, err := findUp(localPGScript); err != nil {
 		t.Fatalf("%s not found: %v", localPGScript, err)
 	}
-	// A data folder inside the repository (the postgres user can reach it
-	// when tests run as root) and a free port.
-	local := filepath.Join(filepath.Dir(filepath.Dir(script)), ".local")
-	if err := os.MkdirAll(local, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(local, "test-pgdata-")
+	// A data folder in /var/tmp, as scripts/run.sh uses: as root the cluster
+	// runs as the postgres user, who may not enter the clone's folder (root's
+	// home, a mktemp -d folder); and a free port.
+	dir, err := os.MkdirTemp(pgDataParent, "revisor-test-pgdata-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +68,9 @@ func TestDevStartsPrivateCluster(t *testing.T) {
 	}
 }
 
+// pgDataParent holds the test's cluster: a folder every user can enter.
+const pgDataParent = "/var/tmp"
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -78,4 +79,25 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestLocalPGUnreachableData: as root, a REVISOR_PG_DATA inside a folder the
+// postgres user cannot enter is refused with a message that says so, not
+// with initdb's failure.
+func TestLocalPGUnreachableData(t *testing.T) {
+	t.Parallel()
+	if os.Getuid() != 0 {
+		t.Skip("only root runs the cluster as another user")
+	}
+	script, err := findUp(localPGScript)
+	if err != nil {
+		t.Fatalf("%s not found: %v", localPGScript, err)
+	}
+	closed := t.TempDir() // 0700, root's
+	cmd := exec.Command(script, "start")
+	cmd.Env = append(os.Environ(), "REVISOR_PG_DATA="+filepath.Join(closed, "sub", "pgdata"), fmt.Sprint("REVISOR_PG_PORT=", freePort(t)))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "cannot enter") {
+		t.Errorf("local-pg.sh start in %s = %v, %q; want an error saying the postgres user cannot enter it", closed, err, out)
+	}
 }

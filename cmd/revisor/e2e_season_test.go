@@ -18,6 +18,7 @@ import (
 // both checked against an independent calculation from each night's
 // standings and each round's results.
 func TestE2ESeason(t *testing.T) {
+	t.Parallel()
 	c := startE2E(t)
 	names := []string{"Anna Berg", "Bo Ek", "Cecilia Lund", "David Holm", "Eva Strand", "Filip Dahl",
 		"Greta Nord", "Hugo Sjö", "Ingrid Vik", "Jonas Å"}

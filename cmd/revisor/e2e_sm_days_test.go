@@ -11,6 +11,7 @@ import (
 // 5 tables (day 1 ends), then 4+3+3 with one going on from each, and the
 // final of 3.
 func TestE2ESMTwoDays(t *testing.T) {
+	t.Parallel()
 	c := startE2E(t)
 	c.create(`{"name": "Chicago-SM, två dagar", "format": "sm", "advance_per_table": [2, 2, 1],
 		"day_breaks": [2], "final_games": 4}`, 40)

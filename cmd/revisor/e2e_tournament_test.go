@@ -276,6 +276,7 @@ func (c *e2e) checkAdvancement(r eRound, ch eClose, perTable int) []string {
 // TestE2ESM13 runs an sm tournament of 13 players from registration to the
 // champion: 4+3+3+3, then two tables of 4, then the final.
 func TestE2ESM13(t *testing.T) {
+	t.Parallel()
 	c := startE2E(t)
 	c.create(`{"name": "Chicago-SM 2026", "format": "sm"}`, 13)
 	r1 := c.draw()
@@ -340,6 +341,7 @@ func TestE2ESM13(t *testing.T) {
 // seating has no repeat meeting, and the standings equal a recomputation
 // from the round results.
 func TestE2ESwiss16(t *testing.T) {
+	t.Parallel()
 	c := startE2E(t)
 	c.create(`{"name": "Klubbkväll", "format": "swiss", "rounds": 5}`, 16)
 	met := map[[2]string]int{}

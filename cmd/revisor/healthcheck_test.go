@@ -10,6 +10,7 @@ import (
 )
 
 func TestProbeURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ addr, want string }{
 		{"127.0.0.1:8080", "http://127.0.0.1:8080/readyz"},
 		{"0.0.0.0:9000", "http://127.0.0.1:9000/readyz"},
@@ -26,6 +27,7 @@ func TestProbeURL(t *testing.T) {
 }
 
 func TestHealthcheck(t *testing.T) {
+	t.Parallel()
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": "x"})
 	addr := strings.TrimPrefix(r.url, "http://")
 	var out strings.Builder

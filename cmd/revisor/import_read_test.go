@@ -9,6 +9,7 @@ import (
 // its size bound, a second value after the tournament, an unknown field
 // and a wrong type, each saying what is wrong; a good file passes.
 func TestReadExportBounded(t *testing.T) {
+	t.Parallel()
 	good := `{"format": "revisor-tournament/1", "tournament": {"name": "T"}, "history": {"correction_minutes": 30}}`
 	cases := []struct {
 		name, file string

@@ -20,6 +20,7 @@ import (
 // TestExportImportCommands exports a tournament from one database with
 // `revisor export` and loads it into another with `revisor import`.
 func TestExportImportCommands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srcURL, dstURL := dbtest.NewURL(t), dbtest.NewURL(t)
 	pool, err := pgxpool.New(ctx, srcURL)

@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestRunUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    []string
 		usage   bool
@@ -54,6 +55,8 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"serve", "--max-players", "many"}, true, ""},
 		{[]string{"serve", "--page-conns", "-1"}, true, ""},
 		{[]string{"serve", "--page-conns", "101"}, true, ""},
+		{[]string{"serve", "--idempotency-stale", "9s"}, true, ""},
+		{[]string{"serve", "--idempotency-stale", "soon"}, true, ""},
 		{[]string{"migrate", "sideways"}, true, ""},
 		{[]string{"migrate", "down", "0"}, true, ""},
 	}
@@ -71,6 +74,7 @@ func TestRunUsage(t *testing.T) {
 }
 
 func TestServeNeedsDatabaseURL(t *testing.T) {
+	t.Parallel()
 	err := run(context.Background(), []string{"serve"}, mapEnv{}.get, nil, io.Discard, io.Discard)
 	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "DATABASE_URL") {
 		t.Errorf("serve without DATABASE_URL = %v, want a usage error naming DATABASE_URL", err)
@@ -78,6 +82,7 @@ func TestServeNeedsDatabaseURL(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	if err := run(context.Background(), []string{"version"}, mapEnv{}.get, nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
@@ -88,6 +93,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	env := mapEnv{"DATABASE_URL": dbtest.NewEmptyURL(t)}
 	versions, err := migrations.Versions(migrations.FS)
 	if err != nil {
@@ -225,6 +231,7 @@ func (l *lockedBuffer) String() string {
 // TestMainStopsOnSIGTERM runs the real program in a child process and stops
 // it with SIGTERM: it must exit 0 after a graceful shutdown.
 func TestMainStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "REVISOR_TEST_MAIN=1", "REVISOR_TEST_ARGS=serve --addr 127.0.0.1:0",
 		"DATABASE_URL="+dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN=x")
@@ -249,5 +256,31 @@ func TestMainStopsOnSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
 		t.Errorf("no graceful stop in the log:\n%s", stderr.String())
+	}
+}
+
+// TestIdempotencyStaleSetting: the stale time of a claim is 30 s unless
+// REVISOR_IDEMPOTENCY_STALE or --idempotency-stale says otherwise; the fault
+// tests shorten it so that a killed server's claims are taken over sooner.
+func TestIdempotencyStaleSetting(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		env  string
+		args []string
+		want time.Duration
+	}{
+		{"", nil, 30 * time.Second},
+		{"12s", nil, 12 * time.Second},
+		{"12s", []string{"--idempotency-stale", "1m"}, time.Minute},
+	}
+	for _, tt := range tests {
+		fs := newFlagSet("serve", io.Discard)
+		cfg, check := serverFlags(fs, mapEnv{"REVISOR_IDEMPOTENCY_STALE": tt.env}.get)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := check(); err != nil || cfg.idemStale != tt.want {
+			t.Errorf("env %q, args %q: stale %v, %v; want %v", tt.env, tt.args, cfg.idemStale, err, tt.want)
+		}
 	}
 }

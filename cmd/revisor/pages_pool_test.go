@@ -23,6 +23,7 @@ import (
 // pages share the main pool, as before) it cannot, which shows the test
 // sees the queue.
 func TestPagesDoNotWaitBehindWrites(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		pageConns string
 		answers   bool

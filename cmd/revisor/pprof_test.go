@@ -4,6 +4,7 @@ import "testing"
 
 // TestCheckPprofAddr: the profiler listens on loopback addresses only.
 func TestCheckPprofAddr(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		addr string
 		ok   bool

@@ -20,6 +20,7 @@ import (
 // `revisor seat --draw` replays to that point and verifies it; without
 // search_steps the replay runs the whole search and the draw does not verify.
 func TestSeatVerifiesDrawCutByClock(t *testing.T) {
+	t.Parallel()
 	ctx, rounds := context.Background(), 6
 	store := postgres.NewStore(dbtest.New(t))
 	hour := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)

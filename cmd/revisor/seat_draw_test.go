@@ -18,6 +18,7 @@ import (
 // the draw, and `revisor seat --draw` recomputes the published tables from
 // the public inputs alone, for each format; a tampered draw or seed fails.
 func TestSeatVerifiesDraws(t *testing.T) {
+	t.Parallel()
 	c := startE2E(t)
 	for _, spec := range []string{
 		`{"name": "Club", "format": "swiss", "rounds": 3, "games_per_round": 1}`,

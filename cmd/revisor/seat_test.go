@@ -17,6 +17,7 @@ func runSeatArgs(t *testing.T, args ...string) (string, string, error) {
 }
 
 func TestSeatJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args          []string
 		players       int
@@ -94,6 +95,7 @@ func equalInts(a, b []int) bool {
 }
 
 func TestSeatDeterministic(t *testing.T) {
+	t.Parallel()
 	// The search stops after a fixed amount of work; the time budget is only
 	// a safety cap, which a slow run (-race beside other packages) can reach.
 	// A generous cap keeps this test about the work alone.
@@ -109,6 +111,7 @@ func TestSeatDeterministic(t *testing.T) {
 }
 
 func TestSeatText(t *testing.T) {
+	t.Parallel()
 	out, _, err := runSeatArgs(t, "--players", "7", "--rounds", "2")
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +124,7 @@ func TestSeatText(t *testing.T) {
 }
 
 func TestSeatErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    []string
 		usage   bool

@@ -35,11 +35,11 @@ const (
 
 // Idempotency keys are remembered for a day. A server renews the claims of
 // its requests in flight every 5 s (api/idempotency.go), so a claim left
-// unrenewed for 30 s belongs to a server that died and may be taken over.
+// unrenewed for --idempotency-stale (30 s) belongs to a server that died and
+// may be taken over.
 const (
-	idempotencyTTL   = 24 * time.Hour
-	idempotencyStale = 30 * time.Second
-	pruneEvery       = time.Hour
+	idempotencyTTL = 24 * time.Hour
+	pruneEvery     = time.Hour
 )
 
 // adminSecret is the name under which the generated admin token's hash is
@@ -96,7 +96,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 			return err
 		}
 	}
-	idem := postgres.NewIdempotency(pool, idempotencyTTL, idempotencyStale)
+	idem := postgres.NewIdempotency(pool, idempotencyTTL, cfg.idemStale)
 	fails := postgres.NewFailureCounts(pool)
 	deps := newDeps(pool, want, idem, fails, cfg.maxPlayers)
 	if cfg.pageConns > 0 {

@@ -16,6 +16,7 @@ import (
 // database: it migrates, generates and prints an admin token once, and is
 // ready.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	env := mapEnv{"DATABASE_URL": dbtest.NewEmptyURL(t)}
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, env)
 	if status, body := get(t, r.url+"/readyz", ""); status != http.StatusOK {
@@ -47,6 +48,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeAdminTokenFromEnvironment(t *testing.T) {
+	t.Parallel()
 	env := mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": "my-own-admin-token"}
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, env)
 	if r.adminToken != "" {
@@ -60,6 +62,7 @@ func TestServeAdminTokenFromEnvironment(t *testing.T) {
 // TestServeNoMigrate: with --no-migrate an empty database stays empty, and
 // /readyz says the schema is not current.
 func TestServeNoMigrate(t *testing.T) {
+	t.Parallel()
 	u := dbtest.NewEmptyURL(t)
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0", "--no-migrate"}, mapEnv{"DATABASE_URL": u, "REVISOR_ADMIN_TOKEN": "x"})
 	status, body := get(t, r.url+"/readyz", "")
@@ -73,6 +76,7 @@ func TestServeNoMigrate(t *testing.T) {
 // TestGracefulShutdown: a request in flight when shutdown begins is
 // finished and answered; run then returns nil and the port is closed.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": "x"})
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequestWithContext(context.Background(), "POST", r.url+"/api/v1/validate/game", pr)
@@ -116,6 +120,7 @@ func TestGracefulShutdown(t *testing.T) {
 
 // TestDevWithDatabaseURL: dev with DATABASE_URL set uses it, seeds, serves.
 func TestDevWithDatabaseURL(t *testing.T) {
+	t.Parallel()
 	r := startRun(t, []string{"dev", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewEmptyURL(t)})
 	if status, body := get(t, r.url+"/readyz", ""); status != http.StatusOK {
 		t.Errorf("dev: GET /readyz = %d %s, want 200", status, body)

@@ -11,6 +11,7 @@ import (
 // TestValidateBridgeExamples runs revisor validate on each bridge example
 // (a file, then standard input) and compares the fields the examples name.
 func TestValidateBridgeExamples(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../engine/bridge/testdata/examples/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bridge examples: %v", err)
@@ -73,6 +74,7 @@ func mapsEqual(a, b map[string]int) bool {
 // TestValidateLinesBridgeMixed streams card-game deals and bridge matches
 // together: one result per line in order, exit 1 for the broken match.
 func TestValidateLinesBridgeMixed(t *testing.T) {
+	t.Parallel()
 	chicago, _, code := runCmd(t, "", "sim", "--game", "bridge_chicago", "--games", "5", "--play", "--seed", "4")
 	if code != 0 {
 		t.Fatalf("sim --game bridge_chicago: exit %d", code)

@@ -120,6 +120,7 @@ func onlyKeysOf(t *testing.T, result, expect []byte) []byte {
 }
 
 func TestValidateExamples(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, ex := range loadExamples(t) {
 		path := filepath.Join(dir, name)
@@ -148,6 +149,7 @@ func TestValidateExamples(t *testing.T) {
 }
 
 func TestValidateBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, stdin string
 		args        []string
@@ -237,6 +239,7 @@ func resultLines(t *testing.T, out string) []map[string]any {
 }
 
 func TestValidateLinesOrder(t *testing.T) {
+	t.Parallel()
 	in, valid := simLines(t, 1500, 7) // several batches
 	var outs []string
 	for _, workers := range []string{"1", "2", "5"} {
@@ -277,6 +280,7 @@ func TestValidateLinesOrder(t *testing.T) {
 }
 
 func TestValidateLinesMixed(t *testing.T) {
+	t.Parallel()
 	ex := loadExamples(t)
 	compact := func(raw json.RawMessage) string {
 		var b bytes.Buffer
@@ -329,6 +333,7 @@ func TestValidateLinesMixed(t *testing.T) {
 }
 
 func TestValidateLinesTooLong(t *testing.T) {
+	t.Parallel()
 	ex := loadExamples(t)
 	var short bytes.Buffer
 	json.Compact(&short, ex["g02_sheets_end.json"].Record)
@@ -348,6 +353,7 @@ func TestValidateLinesTooLong(t *testing.T) {
 }
 
 func TestValidateLinesCancel(t *testing.T) {
+	t.Parallel()
 	in, _ := simLines(t, 2000, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -405,6 +411,7 @@ func FuzzValidateLines(f *testing.F) {
 }
 
 func TestSimCommand(t *testing.T) {
+	t.Parallel()
 	out1, _, code := runCmd(t, "", "sim", "--deals", "20", "--seed", "9")
 	out2, _, _ := runCmd(t, "", "sim", "--deals", "20", "--seed", "9")
 	if code != 0 || out1 != out2 || strings.Count(out1, "\n") != 20 {
@@ -482,6 +489,7 @@ func BenchmarkValidateOneDeal(b *testing.B) {
 }
 
 func TestValidateInProgress(t *testing.T) {
+	t.Parallel()
 	g := sim.New(8, engine.SM()).Game(sim.Players(4), "p1")
 	g.Deals = g.Deals[:3]
 	data, err := json.Marshal(g)
@@ -500,6 +508,7 @@ func TestValidateInProgress(t *testing.T) {
 // TestValidateLinesLargeLine: a record of several MiB in the middle of
 // JSON Lines is read and answered in its place.
 func TestValidateLinesLargeLine(t *testing.T) {
+	t.Parallel()
 	in, _ := simLines(t, 3, 0)
 	lines := bytes.Split(bytes.TrimSpace(in), []byte("\n"))
 	pad := strings.Repeat("x", 5<<20)
@@ -526,6 +535,7 @@ func TestValidateLinesLargeLine(t *testing.T) {
 // TestValidateLinesStreams: over a pipe, each record's result comes out
 // before the next record is written.
 func TestValidateLinesStreams(t *testing.T) {
+	t.Parallel()
 	in, valid := simLines(t, 3, 2)
 	lines := bytes.SplitAfter(in, []byte("\n"))
 	inR, inW := io.Pipe()

@@ -21,6 +21,7 @@ func calls(t testing.TB, s string) []bridge.Call {
 }
 
 func TestParseCall(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"P", "X", "XX", "1C", "1D", "1H", "1S", "1NT", "7NT", "3nt", "p", "xx", "4s"} {
 		c, err := bridge.ParseCall(s)
 		if err != nil || c.String() != strings.ToUpper(s) {
@@ -47,6 +48,7 @@ func TestParseCall(t *testing.T) {
 // TestAuction follows auctions call by call at a table of four (dealer
 // seat 0) and of two.
 func TestAuction(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		players  int
 		calls    string
@@ -116,6 +118,7 @@ func TestAuction(t *testing.T) {
 // TestAuctionRefusalChangesNothing checks that a refused call leaves the
 // auction as it was.
 func TestAuctionRefusalChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := bridge.NewAuction(4, 1)
 	for _, c := range calls(t, "1H P") {
 		if err := a.Add(c); err != nil {

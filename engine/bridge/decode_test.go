@@ -11,6 +11,7 @@ import (
 // TestDecodeProblems checks that bad shapes are found with their paths,
 // several per record, and which of them are wrong JSON types.
 func TestDecodeProblems(t *testing.T) {
+	t.Parallel()
 	type problem struct{ code, path string }
 	for _, tc := range []struct {
 		in         string
@@ -51,6 +52,7 @@ func TestDecodeProblems(t *testing.T) {
 
 // TestDecodeThenCheck reads a record whose problems only the check finds.
 func TestDecodeThenCheck(t *testing.T) {
+	t.Parallel()
 	res, derr := bridge.Validate([]byte(`{"game":"bridge_chicago","players":["anna","bo","cia","dan"],"first_dealer":"anna",
 		"deals":[{"dealer":"anna","auction":["1NT","P","3NT","P","P","P"],"tricks":-3},
 		         {"auction":["P","P","P","P"],"tricks":4},

@@ -11,6 +11,7 @@ import (
 // into an auction and checks that the engine reads back the same contract
 // and declarer, at tables of four and two.
 func TestEntryDeal(t *testing.T) {
+	t.Parallel()
 	for _, players := range [][]string{four, {"anna", "bo"}} {
 		n := len(players)
 		for level := 1; level <= 7; level++ {
@@ -51,6 +52,7 @@ func TestEntryDeal(t *testing.T) {
 }
 
 func TestDecodeEntry(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"contract":"4SX","declarer":"bo","tricks":9}`:  "4SX bo 9",
 		`{"contract":"3nt","declarer":"cia","tricks":0}`: "3NT cia 0",

@@ -59,6 +59,7 @@ func exampleFiles(t *testing.T) []string {
 // present (the README beside them is the repository's own: it points to
 // docs/bridge.md).
 func TestExamplesCopied(t *testing.T) {
+	t.Parallel()
 	shared, _ := filepath.Glob(filepath.Join(sharedExamples, "*.json"))
 	if len(shared) == 0 {
 		t.Skip("shared bridge examples not present")
@@ -78,6 +79,7 @@ func TestExamplesCopied(t *testing.T) {
 // TestExamples checks every example record against its expected result,
 // through the result's JSON, on the fields the examples' README names.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	for _, file := range exampleFiles(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			data, err := os.ReadFile(file)

@@ -62,6 +62,7 @@ func checkDeals(t *testing.T, name string, res *bridge.Result, want []dealWant) 
 }
 
 func TestChicagoVulnerability(t *testing.T) {
+	t.Parallel()
 	none, ns, ew, both := [2]bool{}, [2]bool{true, false}, [2]bool{false, true}, [2]bool{true, true}
 	deals := []string{"1C P P P = 6", "1C P P P = 6", "P P P P", "1C P P P = 6", "1C P P P = 6"}
 	res := bridge.Check(record(t, bridge.GameChicago, four, deals...))
@@ -81,6 +82,7 @@ func TestChicagoVulnerability(t *testing.T) {
 }
 
 func TestChicagoPartscores(t *testing.T) {
+	t.Parallel()
 	// 2S by anna (60), 1D by bo (20), 2D by cia: 60+40 = 100, game for ns
 	// on deal 3 (ns vulnerable: 500), bo's 20 is wiped out; then 1NT by dan
 	// on deal 4: a partscore, +100.
@@ -108,6 +110,7 @@ func TestChicagoPartscores(t *testing.T) {
 }
 
 func TestChicagoEnds(t *testing.T) {
+	t.Parallel()
 	two := []string{"1NT P P P = 8", "2H P P P = 8"}
 	res := bridge.Check(record(t, bridge.GameChicago, four, two...))
 	if res.Complete || res.Winner != "" || res.Drawn || res.Totals != [2]int{70, 60} {
@@ -133,6 +136,7 @@ func TestChicagoEnds(t *testing.T) {
 }
 
 func TestDrawBridge(t *testing.T) {
+	t.Parallel()
 	two := []string{"anna", "bo"}
 	// anna deals 1 (thrown in), bo deals 2: 1NT by bo +1; anna deals 3:
 	// 4S by anna, game; bo deals 4: 2H by bo, 60 below.
@@ -168,6 +172,7 @@ func TestDrawBridge(t *testing.T) {
 // TestRecordErrors checks that each mistake is found, with its path, and
 // that one record reports several.
 func TestRecordErrors(t *testing.T) {
+	t.Parallel()
 	type problem struct{ code, path string }
 	for _, tc := range []struct {
 		name string

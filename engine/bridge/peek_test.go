@@ -7,6 +7,7 @@ import (
 )
 
 func TestGameOf(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"game":"bridge_chicago","players":[]}`:             bridge.GameChicago,
 		` {"deals":[],"game":"draw_bridge"}`:                 bridge.GameDraw,

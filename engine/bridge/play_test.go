@@ -33,6 +33,7 @@ func onlyError(t *testing.T, name string, rec *bridge.Record, code, path string)
 
 // TestPlayMistakes breaks simulated deals one way at a time.
 func TestPlayMistakes(t *testing.T) {
+	t.Parallel()
 	for _, game := range []string{bridge.GameChicago, bridge.GameDraw} {
 		for seed := range uint64(20) {
 			rec, i := playedMatch(t, seed, game)
@@ -79,6 +80,7 @@ func TestPlayMistakes(t *testing.T) {
 // TestRevoke plays a known deal: 1NT by anna, bo leads; cia
 // discards while holding the suit led.
 func TestRevoke(t *testing.T) {
+	t.Parallel()
 	deck := engine.NewDeck() // clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51
 	hands := map[string][]engine.Card{}
 	for j, c := range deck { // each player gets 3 or 4 cards of each suit

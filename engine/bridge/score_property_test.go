@@ -66,6 +66,7 @@ func lawsScore(level int, strain bridge.Strain, dbl bridge.Doubling, tricks int,
 // TestScoreContractAgainstLaws checks every contract, result, vulnerability
 // and double state against the second formulation.
 func TestScoreContractAgainstLaws(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for level := 1; level <= 7; level++ {
 		for strain := bridge.Clubs; strain <= bridge.NoTrump; strain++ {
@@ -92,6 +93,7 @@ func TestScoreContractAgainstLaws(t *testing.T) {
 
 // TestScoreContractKnown checks figures known from printed scoring tables.
 func TestScoreContractKnown(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		contract string
 		tricks   int

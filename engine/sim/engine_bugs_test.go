@@ -16,6 +16,7 @@ import (
 // engine once reported open_card_mismatch ("refused the open card but drew
 // it") here, and this test keeps it from doing so again.
 func TestRefusedOpenCardBackAfterReshuffle(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/refused_open_card_reshuffle.json")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // TestGameMutations changes one thing in a valid simulated game (full
 // deals, or its score sheet) and checks the error the engine gives.
 func TestGameMutations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		sheets bool
@@ -95,6 +96,7 @@ func TestGameMutations(t *testing.T) {
 // TestGameEndedByTime: a game cut short is valid when ended by time, and
 // placed by the totals at that moment.
 func TestGameEndedByTime(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 10; seed++ {
 		s := sim.New(seed, engine.SM())
 		g := s.Game(sim.Players(4), "p4")

@@ -43,6 +43,7 @@ var mutations = []mutation{
 }
 
 func TestMutations(t *testing.T) {
+	t.Parallel()
 	for _, m := range mutations {
 		applied := 0
 		for seed := uint64(1); seed <= 80; seed++ {
@@ -289,6 +290,7 @@ func tryRevoke(d *engine.DealRecord, t1, j, t2 int) ([]string, bool) {
 // TestMutatedGameDeal: a mutation inside a game is reported with the path
 // from the game's root, and the game is invalid.
 func TestMutatedGameDeal(t *testing.T) {
+	t.Parallel()
 	s := sim.New(3, engine.SM())
 	g := s.Game(sim.Players(4), "p1")
 	data, err := json.Marshal(g)

@@ -46,6 +46,7 @@ func randomRules(t *testing.T, rng *rand.Rand) (engine.Rules, map[string]any) {
 // scores adding up, placements, and the score sheet scoring the same when
 // nobody forfeited.
 func TestRandomRuleSets(t *testing.T) {
+	t.Parallel()
 	const games = 100
 	rng := rand.New(rand.NewPCG(2026, 11))
 	deals, violations, byTime, forfeits := 0, 0, 0, 0

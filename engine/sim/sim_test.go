@@ -62,6 +62,7 @@ func roundTrip(t testing.TB, d *engine.DealRecord) *engine.DealRecord {
 }
 
 func TestSimulatedDealsValidate(t *testing.T) {
+	t.Parallel()
 	deals, exchanged, opened, reshuffled, chicagos, lost, over := 0, 0, 0, 0, 0, 0, 0
 	for _, v := range variants {
 		r := rulesOf(t, v)
@@ -201,6 +202,7 @@ func trickWinner(trick []engine.Play) string {
 }
 
 func TestSimulatedGamesValidate(t *testing.T) {
+	t.Parallel()
 	for _, v := range variants {
 		r := rulesOf(t, v)
 		for seed := uint64(1); seed <= 8; seed++ {
@@ -323,6 +325,7 @@ func checkSheetGame(t *testing.T, name string, seed uint64, s *sim.Sim, g *engin
 }
 
 func TestSimIsDeterministic(t *testing.T) {
+	t.Parallel()
 	r := engine.SM()
 	players := sim.Players(4)
 	a := mustJSON(t, sim.New(7, r).Game(players, "p1"))
@@ -342,6 +345,7 @@ func TestSimIsDeterministic(t *testing.T) {
 // refused, so the stock is reshuffled for the draw right after it, and the
 // refused card may come back (docs/rules.md).
 func TestOpenCardsAtTheEndOfTheStock(t *testing.T) {
+	t.Parallel()
 	opt := sim.DefaultOptions()
 	opt.OpenCard = 1
 	s := sim.NewWithOptions(11, engine.SM(), opt)

@@ -38,6 +38,7 @@ func respell(rng *rand.Rand, data []byte) []byte {
 // TestCardSpellings: a simulated record with its cards respelled, and
 // indented, gives the same result as the canonical record.
 func TestCardSpellings(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	opt := sim.DefaultOptions()
 	opt.Revoke, opt.Bluff = 0.1, 0.05

@@ -98,6 +98,7 @@ func mustShow(phase []engine.Announcement, hands map[string][]engine.Card) map[s
 }
 
 func TestSimulatedViolations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		code string
 		opt  func(*sim.Options)
@@ -143,6 +144,7 @@ func TestSimulatedViolations(t *testing.T) {
 }
 
 func TestBluffForfeitsTheGame(t *testing.T) {
+	t.Parallel()
 	opt := sim.DefaultOptions()
 	opt.Bluff = 0.02
 	forfeits := 0

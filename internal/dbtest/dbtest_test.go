@@ -15,6 +15,7 @@ import (
 // TestNewURL checks that each call gives another database, migrated to the
 // latest version, and that the database is gone after the test.
 func TestNewURL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	latest, err := migrations.Latest(migrations.FS)
 	if err != nil {

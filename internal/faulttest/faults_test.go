@@ -109,12 +109,13 @@ func waitRequests(t *testing.T, stats *loadgen.Stats, n int) {
 // same Idempotency-Keys: every acknowledged submission is stored exactly
 // once, and no retried one is stored twice.
 func TestServerKilledMidLoad(t *testing.T) {
-	e := newEnv(t)
+	// Claims of requests the killed server was handling go stale after
+	// 10 s (the shortest --idempotency-stale; 30 s by default), not a real
+	// 30 s; the clients retry for longer.
+	e := newEnv(t, "REVISOR_IDEMPOTENCY_STALE=10s")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	stats := loadgen.NewStats()
-	// Claims of requests the killed server was handling go stale after
-	// 30 s (cmd/revisor's idempotencyStale); the clients retry for longer.
 	done := startLoad(ctx, e.loadConfig(stats, 50))
 	waitRequests(t, stats, 80)
 	e.server.Kill()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPercentile(t *testing.T) {
+	t.Parallel()
 	ms := func(v ...int) []time.Duration {
 		out := make([]time.Duration, len(v))
 		for i, x := range v {
@@ -42,6 +43,7 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestCheckLoopback(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		url string
 		ok  bool
@@ -64,6 +66,7 @@ func TestCheckLoopback(t *testing.T) {
 // TestRunRefusesBadConfig: nothing is sent for a configuration out of
 // bounds or another host.
 func TestRunRefusesBadConfig(t *testing.T) {
+	t.Parallel()
 	good := loadgen.Config{BaseURL: "http://127.0.0.1:1", Players: 8, GamesPerRound: 1, Clients: 1}
 	for _, c := range []struct {
 		name string
@@ -86,6 +89,7 @@ func TestRunRefusesBadConfig(t *testing.T) {
 // TestStatsPrint: one line per endpoint with its statuses, 0 for requests
 // that got no answer.
 func TestStatsPrint(t *testing.T) {
+	t.Parallel()
 	cfg := loadgen.Config{BaseURL: "http://127.0.0.1:1", AdminToken: "x", Players: 8, GamesPerRound: 1, Clients: 1,
 		Retries: 1, RetryWait: time.Millisecond, Stats: loadgen.NewStats()}
 	res, err := loadgen.Run(context.Background(), cfg) // nothing listens on port 1

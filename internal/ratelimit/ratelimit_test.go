@@ -21,6 +21,7 @@ func fail(f *ratelimit.Failures, addr string) bool {
 }
 
 func TestFailures(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	f := ratelimit.NewFailures(func() time.Time { return now })
 	for i := range ratelimit.DefaultBurst {
@@ -53,6 +54,7 @@ func TestFailures(t *testing.T) {
 
 // TestRefund: good secrets cost nothing.
 func TestRefund(t *testing.T) {
+	t.Parallel()
 	f := ratelimit.NewFailures(nil)
 	for i := range 3 * ratelimit.DefaultBurst {
 		if !f.Take("a") {
@@ -65,6 +67,7 @@ func TestRefund(t *testing.T) {
 // TestFailuresForgetsOnFlood: past the address limit the counter starts
 // over instead of growing without bound.
 func TestFailuresForgetsOnFlood(t *testing.T) {
+	t.Parallel()
 	f := ratelimit.NewFailures(nil)
 	for range ratelimit.DefaultBurst {
 		fail(f, "guesser")
@@ -78,6 +81,7 @@ func TestFailuresForgetsOnFlood(t *testing.T) {
 }
 
 func TestFailuresConcurrent(t *testing.T) {
+	t.Parallel()
 	f := ratelimit.NewFailures(nil)
 	var wg sync.WaitGroup
 	for i := range 8 {
@@ -98,6 +102,7 @@ func TestFailuresConcurrent(t *testing.T) {
 // TestTakeIsAtomic (issue 13, item 7): of many simultaneous guesses from
 // one address, only the burst gets to try.
 func TestTakeIsAtomic(t *testing.T) {
+	t.Parallel()
 	f := ratelimit.NewFailures(nil)
 	var tried atomic.Int32
 	var wg sync.WaitGroup
@@ -146,6 +151,7 @@ func (s *sharedCounts) CountFailure(_ context.Context, addr string, burst int, e
 // failure from the address, so each may allow one guess more than the
 // budget; past that, both together refill at the shared rate.
 func TestSharedAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	shared := &sharedCounts{tokens: map[string]float64{}, last: map[string]time.Time{}}
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }

@@ -30,6 +30,7 @@ func auditCount(t *testing.T, e *env) int {
 // TestAuditLogIsAppendOnly tries to change and delete audit entries with
 // the application's own connection: the database refuses.
 func TestAuditLogIsAppendOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 4)
 	before := auditCount(t, e)
@@ -55,6 +56,7 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 
 // TestAuditNeedsAnActor: a write that does not say who makes it is refused.
 func TestAuditNeedsAnActor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 0)
 	_, err := e.pool.Exec(e.ctx, `INSERT INTO players (tournament_id, id, seq, name, status, created_at)
@@ -71,6 +73,7 @@ func TestAuditNeedsAnActor(t *testing.T) {
 // TestAuditInSameTransaction: a change that rolls back leaves no entry, and
 // each entry names the actor the context carried.
 func TestAuditInSameTransaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 0)
 	tid := c.Tournament.ID
@@ -106,6 +109,7 @@ func TestAuditInSameTransaction(t *testing.T) {
 // and images, with the deal as stored but without its running state. A
 // deal without an actor is refused as every other write.
 func TestDealAuditEntry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(1)}, 4)
 	tid := c.Tournament.ID

@@ -21,6 +21,7 @@ import (
 // closed only words the refusal of a round that is not, and nothing is
 // stored then.
 func TestSubmitResultContract(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Contract", Format: tournament.FormatSwiss, Rounds: intp(3)}, 8)
 	tid := c.Tournament.ID
@@ -91,6 +92,7 @@ func setRoundStatus(t *testing.T, e *env, tid string, n int, status string) {
 // database refuses) and need no audit actor, and that its writes tell the
 // database who writes.
 func TestReadTxIsReadOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Read only", Format: tournament.FormatSwiss, Rounds: intp(3)}, 0)
 	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleReferee, Token: "referee:7", Reason: "why"})
@@ -123,6 +125,7 @@ func TestReadTxIsReadOnly(t *testing.T) {
 // its own parameters and the audit actor's three after them, each once
 // numbered, so the arguments line up.
 func TestSubmitResultSQLParameters(t *testing.T) {
+	t.Parallel()
 	var nums []int
 	for _, m := range regexp.MustCompile(`\$(\d+)`).FindAllStringSubmatch(postgres.SubmitResultSQL, -1) {
 		n, _ := strconv.Atoi(m[1])

@@ -16,6 +16,7 @@ import (
 // TestMigrationsUpDownUp runs every migration up, all the way down and up
 // again: each down file must undo its up file completely.
 func TestMigrationsUpDownUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	u := dbtest.NewEmptyURL(t)
 	versions, err := migrations.Versions(migrations.FS)
@@ -62,6 +63,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 // pool's settings (pool_max_conns, …): they size the pool and are not sent
 // to PostgreSQL, which would refuse them as unknown parameters.
 func TestMigrateWithPoolSettings(t *testing.T) {
+	t.Parallel()
 	u := dbtest.NewEmptyURL(t)
 	sep := "?"
 	if strings.Contains(u, "?") {
@@ -82,6 +84,7 @@ func TestMigrateWithPoolSettings(t *testing.T) {
 }
 
 func TestMigratorDownNeedsPositiveSteps(t *testing.T) {
+	t.Parallel()
 	m, err := postgres.NewMigrator(dbtest.NewURL(t), migrations.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +98,7 @@ func TestMigratorDownNeedsPositiveSteps(t *testing.T) {
 }
 
 func TestNewMigratorRejectsNonURL(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"host=localhost dbname=x", "mysql://x/y", "://"} {
 		_, err := postgres.NewMigrator(in, migrations.FS)
 		if got := tournament.ErrorCode(err); got != "invalid_database_url" {
@@ -104,6 +108,7 @@ func TestNewMigratorRejectsNonURL(t *testing.T) {
 }
 
 func TestOpenUnreachableIsUnavailable(t *testing.T) {
+	t.Parallel()
 	// Port 1 on loopback: nothing listens there, the connection is refused.
 	_, err := postgres.Open(context.Background(), "postgres://postgres@127.0.0.1:1/x?sslmode=disable&connect_timeout=2")
 	if got := tournament.ErrorKind(err); got != tournament.KindUnavailable {
@@ -112,6 +117,7 @@ func TestOpenUnreachableIsUnavailable(t *testing.T) {
 }
 
 func TestReadiness(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	latest, err := migrations.Latest(migrations.FS)
 	if err != nil {

@@ -37,6 +37,7 @@ func (d *dealReads) TableGame(ctx context.Context, k tournament.GameKey) (*tourn
 // is the one the engine gives that deal in the game so far, checked whole.
 // After a correction, the next deal is checked against the corrected game.
 func TestDealFromRunningState(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "State", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(3)}, 8)
 	tid := c.Tournament.ID

@@ -45,6 +45,7 @@ func (d *entryReads) AppendWarmDeal(ctx context.Context, k tournament.GameKey, s
 // Time called between two deals changes what the next deal is checked
 // with: it is then entered the usual way and ends the game.
 func TestWarmDeals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Warm", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(3)}, 8)
 	tid := c.Tournament.ID

@@ -15,6 +15,7 @@ import (
 // public inputs carry it, and the replay (which reads no clock) gives the
 // drawn tables.
 func TestDrawCutByClockVerifies(t *testing.T) {
+	t.Parallel()
 	store := postgres.NewStore(dbtest.New(t))
 	hour := t0
 	slow := func() time.Time { hour = hour.Add(time.Hour); return hour } // every reading is past the budget

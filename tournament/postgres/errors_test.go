@@ -16,6 +16,7 @@ import (
 )
 
 func TestMapError(t *testing.T) {
+	t.Parallel()
 	appErr := tournament.Errorf(tournament.KindRejected, "bad_move", "no")
 	tests := []struct {
 		in   error
@@ -60,6 +61,7 @@ func TestMapError(t *testing.T) {
 // TestMapErrorFromRealDatabase checks the mapping on errors PostgreSQL really
 // returns, not only on hand-made ones.
 func TestMapErrorFromRealDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
 	if _, err := pool.Exec(ctx, `CREATE TABLE t (id int PRIMARY KEY)`); err != nil {

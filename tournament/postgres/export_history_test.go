@@ -128,6 +128,7 @@ func normalized(t *testing.T, h *tournament.ExportHistory) *tournament.ExportHis
 // reproduces it: the same standings, the same history, the carried audit
 // log first and the import's own entries after it.
 func TestExportImportHistory(t *testing.T) {
+	t.Parallel()
 	src := newEnv(t)
 	tid, _ := historyTournament(t, src)
 	ex, err := src.svc.Export(src.ctx, org, tid)

@@ -49,6 +49,7 @@ func exported(t *testing.T, e *env) (*tournament.Created, []byte) {
 // checks that the standings, rounds and results are the same there, under
 // a new organizer token.
 func TestExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	src := newEnv(t)
 	c, data := exported(t, src)
 	dst := newEnv(t)

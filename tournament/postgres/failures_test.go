@@ -17,6 +17,7 @@ import (
 // behind one address, each with its own counter, share one budget of
 // wrong tokens through PostgreSQL, also when they fail at the same time.
 func TestFailureCountsAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	store := postgres.NewFailureCounts(dbtest.New(t))
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -68,6 +69,7 @@ func TestFailureCountsAcrossProcesses(t *testing.T) {
 // TestFailureCountsPrune: an address whose bucket is full again is
 // forgotten; one still short of tries is kept.
 func TestFailureCountsPrune(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := postgres.NewFailureCounts(dbtest.New(t))
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)

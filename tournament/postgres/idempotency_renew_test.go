@@ -14,6 +14,7 @@ import (
 // TestIdempotencyRenew: a renewed claim stays in use past the stale time;
 // a claim left unrenewed (its server died) is taken over.
 func TestIdempotencyRenew(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const stale = 1500 * time.Millisecond
 	s := postgres.NewIdempotency(dbtest.New(t), time.Hour, stale)
@@ -41,6 +42,7 @@ func TestIdempotencyRenew(t *testing.T) {
 // release of its holder: a claim never fails with "not found" because the
 // key vanished between its statements; it owns the key or sees it in use.
 func TestIdempotencyClaimWhileReleased(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := postgres.NewIdempotency(dbtest.New(t), time.Hour, time.Minute)
 	fp := []byte("body")

@@ -48,6 +48,7 @@ func nextEvent(t *testing.T, ch <-chan tournament.Event, kind string) tournament
 // announce players, rounds and results, and that a subscriber hears only
 // its own tournament.
 func TestListenerDeliversChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Live", Format: tournament.FormatSM}, 0)
@@ -87,6 +88,7 @@ func TestListenerDeliversChanges(t *testing.T) {
 // TestListenerReconnects kills the listener's connection and checks that
 // it comes back, announces a resync and delivers later changes.
 func TestListenerReconnects(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Live", Format: tournament.FormatSM}, 0)

@@ -14,6 +14,7 @@ import (
 // TestMigrationListingGivesOldTournamentsACode: a tournament made before
 // migration 000200 gets a short code of the alphabet and stays unlisted.
 func TestMigrationListingGivesOldTournamentsACode(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	u := dbtest.NewEmptyURL(t)
 	versions, err := migrations.Versions(migrations.FS)

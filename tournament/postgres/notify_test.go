@@ -18,6 +18,7 @@ import (
 // take the generic branch; both must give the same JSON the listener
 // decodes.
 func TestNotifyPayloads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, ps := e.mustTournament(t, tournament.NewTournament{Name: "Notify", Format: tournament.FormatSwiss, Rounds: intp(2)}, 12)
 	tid := c.Tournament.ID

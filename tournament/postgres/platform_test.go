@@ -17,6 +17,7 @@ import (
 )
 
 func TestSecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := postgres.NewSecrets(dbtest.New(t))
 	if _, err := s.Hash(ctx, "admin_token"); tournament.ErrorCode(err) != "secret_not_found" {
@@ -38,6 +39,7 @@ func TestSecrets(t *testing.T) {
 }
 
 func TestIdempotency(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := postgres.NewIdempotency(dbtest.New(t), time.Hour, time.Minute)
 	fp, other := []byte("body-a"), []byte("body-b")
@@ -73,6 +75,7 @@ func TestIdempotency(t *testing.T) {
 }
 
 func TestIdempotencyExpiry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
 	// A zero time to live and staleness: every key is expired at once.
@@ -90,6 +93,7 @@ func TestIdempotencyExpiry(t *testing.T) {
 }
 
 func TestPoolCollector(t *testing.T) {
+	t.Parallel()
 	pool := dbtest.New(t)
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(postgres.NewPoolCollector(pool))

@@ -10,6 +10,7 @@ import (
 // before round 1, the audit log keeps the deleted row; after the draw the
 // deletion is refused and withdrawing is named instead.
 func TestDeletePlayer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, ps := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 9)
 	tid := c.Tournament.ID

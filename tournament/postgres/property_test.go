@@ -16,6 +16,7 @@ import (
 // and in sm everyone who advanced had a round at least as good as everyone
 // at the same table who did not (equal only where the lot decided).
 func TestRandomTournaments(t *testing.T) {
+	t.Parallel()
 	runs := 6
 	if testing.Short() {
 		runs = 2

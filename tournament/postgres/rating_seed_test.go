@@ -14,6 +14,7 @@ import (
 // different tables (and so every pot), stores the pots with the round, and
 // the draw replays from its published inputs.
 func TestSeedByRating(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
 	refs := tournament.NewReferees(e.svc, e.store)

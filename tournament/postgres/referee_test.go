@@ -13,6 +13,7 @@ import (
 // standings without touching a result; the pages hear of it (migration
 // 000021), and of the dispute.
 func TestRulingIsAnnounced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
 	refs := tournament.NewReferees(e.svc, e.store)
@@ -54,6 +55,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 // TestCommitmentBeforeDraw: the database takes a commitment only for a
 // round not drawn yet, and then draws that round only with its seed.
 func TestCommitmentBeforeDraw(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refs := tournament.NewReferees(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "C", Format: tournament.FormatSM}, 4)
@@ -85,6 +87,7 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 // TestConcurrentRulings: two referees rule on one dispute at once; exactly
 // one ruling is written, the other is told the dispute was ruled.
 func TestConcurrentRulings(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refs := tournament.NewReferees(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "R", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)

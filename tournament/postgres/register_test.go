@@ -14,6 +14,7 @@ func newRegister(e *env) *tournament.Register {
 // TestRegisterPeople: entries, the membership number unique among standing
 // entries, search with LIKE's wildcards taken literally, and the rights.
 func TestRegisterPeople(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
 	anna, err := reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: " Anna Berg ", Club: "Umeå", Membership: "U-1"})
@@ -50,6 +51,7 @@ func TestRegisterPeople(t *testing.T) {
 // and B count as C; a merged entry cannot be merged again or picked for a
 // new registration; every merge is in the log, which cannot be changed.
 func TestRegisterMergeChains(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
 	var ids []string
@@ -94,6 +96,7 @@ func TestRegisterMergeChains(t *testing.T) {
 // TestSeriesRules: best-of and attendance in a series' standings, and a
 // series holding an unknown tournament is refused whole.
 func TestSeriesRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
 	_, err := reg.CreateSeries(e.ctx, admin, tournament.NewSeries{Name: "S", Tournaments: []string{"aaaaaaaaaaaaaaaa"}})

@@ -12,6 +12,7 @@ import (
 // `revisor seat --draw` checks), while the round shows the tables as they
 // now are; the change is in the audit log with its reason.
 func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refs := tournament.NewReferees(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Reseat", Format: tournament.FormatSM}, 8)

@@ -14,6 +14,7 @@ import (
 // seat, so a table of 3 keeps which seat was empty; the database refuses
 // seats that cannot be.
 func TestRoundKeepsSeats(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 13)
 	tid := c.Tournament.ID
@@ -68,6 +69,7 @@ func setSeats(e *env, tid string, n int, seats string) error {
 // TestImportChecksSeats: an export carries every table's seats; an import
 // refuses seats that do not fit the table, at their place in the file.
 func TestImportChecksSeats(t *testing.T) {
+	t.Parallel()
 	src := newEnv(t)
 	_, data := exported(t, src)
 	dst := newEnv(t)

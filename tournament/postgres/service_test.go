@@ -42,6 +42,7 @@ func tieSettings(format tournament.Format) tournament.NewTournament {
 // equal in everything at the advancement line make closing a 409 that
 // names them; the organizer's resolution settles it.
 func TestUnresolvedTie(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tieSettings(tournament.FormatSM), 8)
 	tid := c.Tournament.ID
@@ -93,6 +94,7 @@ func lot(seed int64, p string) uint64 {
 
 // TestLotBreaksTie: with the default tiebreaks the seeded lot decides.
 func TestLotBreaksTie(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 8)
 	tid := c.Tournament.ID
@@ -126,6 +128,7 @@ func cmpU(a, b uint64) int {
 
 // TestTiebreakOrder: round score first, then game points, games won, best game.
 func TestTiebreakOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tieSettings(tournament.FormatSM), 8)
 	tid := c.Tournament.ID
@@ -173,6 +176,7 @@ func TestTiebreakOrder(t *testing.T) {
 // TestSMRegistrationAndWithdrawal: sm takes players only before round 1;
 // a withdrawn player is not drawn and does not advance.
 func TestSMRegistrationAndWithdrawal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, ps := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 9)
 	tid := c.Tournament.ID
@@ -229,6 +233,7 @@ func TestSMRegistrationAndWithdrawal(t *testing.T) {
 // TestSwissRegistrationBetweenRounds: Swiss takes new players between
 // rounds; counts that cannot be split are refused with advice.
 func TestSwissRegistrationBetweenRounds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -264,6 +269,7 @@ func TestSwissRegistrationBetweenRounds(t *testing.T) {
 
 // TestSubmitGameChecks covers the answers to a submission.
 func TestSubmitGameChecks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 7)
 	tid := c.Tournament.ID
@@ -347,6 +353,7 @@ func mustJSON(v any) string {
 // TestAppendDeals enters a game line by line: each line is checked, the
 // line that ends the game makes its result, and later lines are 409.
 func TestAppendDeals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 4)
 	tid := c.Tournament.ID
@@ -383,6 +390,7 @@ func TestAppendDeals(t *testing.T) {
 }
 
 func TestClosedRoundRefusesResults(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -404,6 +412,7 @@ func TestClosedRoundRefusesResults(t *testing.T) {
 // TestDrawIsReproducible: the same seed, players and history give the same
 // tables; the round stores its seed.
 func TestDrawIsReproducible(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
 		var draws [][]tournament.Table

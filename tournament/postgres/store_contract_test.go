@@ -12,6 +12,7 @@ import (
 // TestStoreContract holds postgres.Store to the contract the in-memory
 // fake of the service's unit tests is held to (tournamenttest.StoreContract).
 func TestStoreContract(t *testing.T) {
+	t.Parallel()
 	tournamenttest.StoreContract(t, func(tb testing.TB) tournament.Store { return postgres.NewStore(dbtest.New(tb)) })
 }
 
@@ -20,6 +21,7 @@ func TestStoreContract(t *testing.T) {
 // standings must be the same, rank for rank, so what the service's unit
 // tests learn on the fake holds on PostgreSQL.
 func TestMemStoreMatchesPostgres(t *testing.T) {
+	t.Parallel()
 	ev, want := tournamenttest.PlayEvening(t, tournamenttest.NewService(postgres.NewStore(dbtest.New(t))), 10, 42)
 	mem := tournamenttest.NewMemStore()
 	got := tournamenttest.ReplayEvening(t, tournamenttest.NewService(mem), mem, ev)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestCreateAndReadTournament(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: " Club night ", Format: tournament.FormatSwiss, Rounds: intp(5)})
 	if err != nil {
@@ -71,6 +72,7 @@ func TestCreateAndReadTournament(t *testing.T) {
 }
 
 func TestAddPlayersAllOrNone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 0)
 	tid := c.Tournament.ID
@@ -104,6 +106,7 @@ func TestAddPlayersAllOrNone(t *testing.T) {
 // TestMaxPlayers: registrations beyond the server's limit are refused with
 // the limit named, all or none, withdrawn players counting.
 func TestMaxPlayers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	svc := tournament.NewService(e.store, tournament.WithMaxPlayers(5))
 	c, err := svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(3)})
@@ -151,6 +154,7 @@ func TestMaxPlayers(t *testing.T) {
 // exactly one result is stored; identical records are repeats, different
 // ones conflicts.
 func TestConcurrentSubmissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 8)
 	tid := c.Tournament.ID
@@ -201,6 +205,7 @@ func TestConcurrentSubmissions(t *testing.T) {
 // TestEffectiveResultIsLatest stores a correction as a new row: the
 // original stays, and reads and standings use the correction.
 func TestEffectiveResultIsLatest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -242,6 +247,7 @@ func TestEffectiveResultIsLatest(t *testing.T) {
 }
 
 func TestAppendDealTakenSeq(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 4)
 	tid := c.Tournament.ID

@@ -19,6 +19,7 @@ func sheet(p string, h1, h2 int) []byte {
 // deal_corrections, and the game reads the latest; a correction that
 // changes nothing writes nothing.
 func TestStoreDealCorrections(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Corrections", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -83,6 +84,7 @@ func TestStoreDealCorrections(t *testing.T) {
 // TestStoreConfirmations stores one confirmation per player and result,
 // and none for a game without a result.
 func TestStoreConfirmations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Confirmations", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -122,6 +124,7 @@ func TestStoreConfirmations(t *testing.T) {
 // TestStoreRoundClock stores the clock's states and reads time called
 // with the table.
 func TestStoreRoundClock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Clock", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
@@ -165,6 +168,7 @@ func TestStoreRoundClock(t *testing.T) {
 // TestStoreTableGamesOfARound reads every game of a round with its own
 // result and confirmations, however many games the round has.
 func TestStoreTableGamesOfARound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Round", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(2)}, 12)
 	tid := c.Tournament.ID
@@ -216,6 +220,7 @@ func TestStoreTableGamesOfARound(t *testing.T) {
 // confirmation of the same player that slips in beside the lock (here
 // inserted while check runs) leaves the answer to the API, unstored.
 func TestStoreConfirmAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Answers", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID

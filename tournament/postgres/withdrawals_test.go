@@ -40,6 +40,7 @@ func placeOf(t *testing.T, res *tournament.GameResult, pid string) tournament.Ga
 // close up. The choice, who made it and why are in the audit log, the
 // player is withdrawn, the standings and the confirmations follow.
 func TestWithdrawDuringGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Ill", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(2)}, 8)
 	tid := c.Tournament.ID
@@ -169,6 +170,7 @@ func TestWithdrawDuringGameRefused(t *testing.T) {
 // withdrawals and standings; an import naming a player not at the table is
 // refused at that place.
 func TestExportImportWithdrawals(t *testing.T) {
+	t.Parallel()
 	src := newEnv(t)
 	c, _ := src.mustTournament(t, tournament.NewTournament{Name: "Ill", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(2)}, 8)
 	tid := c.Tournament.ID

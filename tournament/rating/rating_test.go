@@ -21,6 +21,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // Plackett-Luce implementation publishes for free-for-all games of 2 to 5
 // new players (openskill.js, models/__tests__/plackett-luce.test.js).
 func TestRateReferenceValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want []rating.Rating
@@ -54,6 +55,7 @@ func TestRateReferenceValues(t *testing.T) {
 // example of the OpenSkill documentation (two teams of two) and the
 // three-team example of its tests (teams of 3, 1 and 2 new players).
 func TestRateTeamsReferenceValues(t *testing.T) {
+	t.Parallel()
 	m := noDynamics()
 	got := m.RateTeams([][]rating.Rating{
 		{{25, 8.333333333333334}, {32.444, 5.123}},
@@ -88,6 +90,7 @@ func TestRateTeamsReferenceValues(t *testing.T) {
 // a better place never ends with a smaller gain (among equal players), uncertainty never grows
 // without dynamics, and players sharing a place with equal ratings stay equal.
 func TestRateProperties(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	m := noDynamics()
 	for n := range 2000 {
@@ -136,6 +139,7 @@ func TestRateProperties(t *testing.T) {
 // TestDynamicsWidenUncertainty checks that Tau is added before the game: a
 // player whose Sigma is already small keeps a Sigma of at least about Tau.
 func TestDynamicsWidenUncertainty(t *testing.T) {
+	t.Parallel()
 	m := rating.Default()
 	r := []rating.Rating{{Mu: 30, Sigma: 0.01}, {Mu: 20, Sigma: 0.01}, {Mu: 25, Sigma: 0.01}}
 	for range 50 {
@@ -152,6 +156,7 @@ func TestDynamicsWidenUncertainty(t *testing.T) {
 }
 
 func TestOrdinal(t *testing.T) {
+	t.Parallel()
 	if got := (rating.Rating{Mu: 25, Sigma: 25.0 / 3}).Ordinal(); math.Abs(got) > 1e-12 {
 		t.Errorf("Ordinal(new) = %v, want 0", got)
 	}

@@ -40,6 +40,7 @@ func loadInstances(t *testing.T) []instance {
 // project-wide benchmark file when the shared folder sits beside the
 // repository (it is optional: the copy is what the tests read).
 func TestInstancesCopied(t *testing.T) {
+	t.Parallel()
 	shared := filepath.Join("..", "..", "..", "shared", "bench", instancesFile)
 	want, err := os.ReadFile(shared)
 	if err != nil {

@@ -28,6 +28,7 @@ func playConstrained(t *testing.T, players []string, rounds int, mode seating.Mo
 }
 
 func TestFixedTable(t *testing.T) {
+	t.Parallel()
 	players := ids(13) // tables 4, 3, 3, 3
 	fixed := map[string]int{"p000": 1, "p005": 4, "p006": 4, "gone": 2}
 	for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings, seating.Draw} {
@@ -65,6 +66,7 @@ func tableOf(r seating.Seating, p int) int {
 }
 
 func TestKeepApart(t *testing.T) {
+	t.Parallel()
 	players := ids(24)
 	var clubs [][]string // six clubs of four, each club at one table in a naive draw
 	for c := range 6 {
@@ -117,6 +119,7 @@ func partnerRepeats(rounds []*seating.Result) int {
 }
 
 func TestPartners(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, rounds int }{{8, 7}, {12, 8}, {20, 12}} {
 		players := ids(tt.n)
 		with := playConstrained(t, players, tt.rounds, seating.Draw, seating.Constraints{Partners: true})

@@ -24,6 +24,7 @@ func stopClock(reads int) func() time.Time {
 // the iterations run, and a replay with that count and no clock gives the
 // same tables, where the full search gives others.
 func TestRoundCutByClockReplays(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		mode   seating.Mode
@@ -79,6 +80,7 @@ func TestRoundCutByClockReplays(t *testing.T) {
 
 // The same holds for a whole schedule.
 func TestPlanCutByClockReplays(t *testing.T) {
+	t.Parallel()
 	opt := seating.Options{Seed: 3, Budget: time.Second, Now: stopClock(2)}
 	cut, err := seating.Plan(30, 8, opt)
 	if err != nil {

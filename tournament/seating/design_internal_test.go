@@ -11,6 +11,7 @@ import (
 // resolvable (v,4,1) design), and a group named for leaving empty is met
 // exactly once by every other point.
 func TestDesignsMeetOnce(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		d         *design
 		rounds    int
@@ -102,6 +103,7 @@ func containsAny(blk, set []int) bool {
 // TestBalancedOrder checks the order of rounds for a design minus a group:
 // after every round the counts of tables of 3 differ by at most one.
 func TestBalancedOrder(t *testing.T) {
+	t.Parallel()
 	for _, d := range []*design{gdd2(22), gdd2to16(), develop24(), gdd3(12), gdd3(16), gdd3(20), gdd2(28)} {
 		order := balancedOrder(d, d.group, len(d.rounds))
 		count := make([]int, d.points)

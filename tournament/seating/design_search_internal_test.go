@@ -230,6 +230,7 @@ var gdd3Alpha = flag.Int("gdd3-alpha", 1, "TestGDD3Search's alpha: the base roun
 // For u = 16, 0, a, b must lie in distinct residues mod 3 for the fixed
 // points (no other 3-set of Z_15 has a fair order of its translates).
 func TestGDD3Search(t *testing.T) {
+	t.Parallel()
 	if *gdd3Search == 0 {
 		t.Skip("run with -args -gdd3-search=16")
 	}
@@ -266,6 +267,7 @@ func TestGDD3Search(t *testing.T) {
 // fixed points' tables at random, each level's three points one of every
 // residue mod 3, then a depth-first search bounded by -search-iters nodes.
 func TestGDD3SearchFree(t *testing.T) {
+	t.Parallel()
 	if *gdd3Search == 0 {
 		t.Skip("run with -args -gdd3-search=16")
 	}
@@ -306,6 +308,7 @@ var gdd2Search = flag.Int("gdd2-search", 0, "search 4-RGDDs of type 2^u over Z_m
 // the tables of 3 fair minus a group {(0,l), (m/2,l)} or the fixed points
 // (balancedOrder).
 func TestGDD2Search(t *testing.T) {
+	t.Parallel()
 	if *gdd2Search == 0 {
 		t.Skip("run with -args -gdd2-search=28 -gdd3-alpha=7")
 	}

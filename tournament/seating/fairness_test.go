@@ -49,6 +49,7 @@ func chiCritical(df int) float64 {
 // draw of the tournament service and in a planned schedule (a design with
 // its points labelled at random, or greedy).
 func TestFairnessRoundOne(t *testing.T) {
+	t.Parallel()
 	const draws = 2000
 	for _, n := range []int{7, 13, 16, 20, 22} {
 		sizes, _ := seating.SplitTables(n)
@@ -98,6 +99,7 @@ func TestFairnessRoundOne(t *testing.T) {
 // TestChiSquareDetectsBias makes sure the statistic above can fail: a draw
 // that always puts player 0 at table 1 is caught.
 func TestChiSquareDetectsBias(t *testing.T) {
+	t.Parallel()
 	n := 13
 	sizes, _ := seating.SplitTables(n)
 	chi := chiSquare(n, 2000, func(seed uint64) seating.Seating {

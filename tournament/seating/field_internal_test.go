@@ -5,6 +5,7 @@ import "testing"
 // TestFields checks the field axioms that the transversal designs rely on:
 // every nonzero element has an inverse and multiplication distributes.
 func TestFields(t *testing.T) {
+	t.Parallel()
 	for _, q := range []int{5, 7, 8, 9, 11, 13, 25, 27} {
 		f := newField(q)
 		if f == nil {

@@ -5,6 +5,7 @@ import "testing"
 // TestGridSparse checks the sparse grid against the dense one under a
 // random mix of adds and sets, through several growths.
 func TestGridSparse(t *testing.T) {
+	t.Parallel()
 	const rows, cols = 300, 70
 	dense, sparse := newGridSized(rows, cols, true), newGridSized(rows, cols, false)
 	rng := newRNG(7)

@@ -106,6 +106,7 @@ func checkSchedule(t *testing.T, n, rounds int, s *seating.Schedule) {
 }
 
 func TestPlanProperties(t *testing.T) {
+	t.Parallel()
 	work := 100_000
 	for n := 3; n <= 41; n++ {
 		if n == 5 {
@@ -124,6 +125,7 @@ func TestPlanProperties(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, rounds int }{{5, 3}, {2, 3}, {0, 1}, {8, 0}, {8, -1}} {
 		if s, err := seating.Plan(tt.n, tt.rounds, seating.Options{}); err == nil {
 			t.Errorf("Plan(%d, %d) = %v, nil, want an error", tt.n, tt.rounds, s)
@@ -132,6 +134,7 @@ func TestPlanErrors(t *testing.T) {
 }
 
 func TestPlanDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, rounds int }{{13, 4}, {16, 7}, {30, 6}, {12, 3}} {
 		opt := seating.Options{Seed: 42, Work: 500_000, Budget: time.Minute}
 		a, _ := seating.Plan(tt.n, tt.rounds, opt)
@@ -155,6 +158,7 @@ func TestPlanDeterministic(t *testing.T) {
 // (checkSchedule) every table of size 3 or 4 with nobody at a table of 3
 // twice while another player has not been.
 func TestPlanDesigns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n, rounds int
 		method    string

@@ -37,6 +37,7 @@ func seatPenalties(s *search, counts [][4]int) int {
 // seats are re-dealt so that every table has one player short of each
 // seat, and the search cost is never raised to get there.
 func TestRegroupSeats(t *testing.T) {
+	t.Parallel()
 	counts := tightCounts(8)
 	s := tightSearch(8, meetings{})
 	if got := seatPenalties(s, counts); got != 4 {
@@ -68,6 +69,7 @@ func TestRegroupSeats(t *testing.T) {
 // TestRegroupThreeTables: 12 players in three tables, where a fix needs
 // players of all three tables.
 func TestRegroupThreeTables(t *testing.T) {
+	t.Parallel()
 	counts := make([][4]int, 12)
 	for p := range counts {
 		counts[p] = [4]int{1, 1, 1, 1}

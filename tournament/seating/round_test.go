@@ -38,6 +38,7 @@ func playRounds(t testing.TB, players []string, rounds int, mode seating.Mode, s
 }
 
 func TestRoundProperties(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, 4, 6, 7, 9, 10, 13, 17, 22, 41} {
 		for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings, seating.Draw} {
 			players := ids(n)
@@ -55,6 +56,7 @@ func TestRoundProperties(t *testing.T) {
 // TestRoundAvoidsRepeats: round by round, 20 players get 3 rounds, 40
 // players 6 and 100 players 8 without meeting anyone twice.
 func TestRoundAvoidsRepeats(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, rounds int }{{20, 3}, {40, 6}, {100, 8}} {
 		rounds, _ := playRounds(t, ids(tt.n), tt.rounds, seating.Mixed, 1)
 		if got := countRepeats(tt.n, rounds); got != 0 {
@@ -64,6 +66,7 @@ func TestRoundAvoidsRepeats(t *testing.T) {
 }
 
 func TestRoundReportsRepeats(t *testing.T) {
+	t.Parallel()
 	players := ids(8) // 8 players: from round 3 on, repeats are unavoidable
 	var hist []seating.Past
 	var rounds []seating.Seating
@@ -86,6 +89,7 @@ func TestRoundReportsRepeats(t *testing.T) {
 }
 
 func TestRoundDeterministic(t *testing.T) {
+	t.Parallel()
 	players := ids(23)
 	_, hist := playRounds(t, players, 3, seating.Mixed, 5)
 	p := seating.Params{Players: players, History: hist, Seed: 99, Budget: time.Minute}
@@ -104,6 +108,7 @@ func TestRoundDeterministic(t *testing.T) {
 // TestRoundIgnoresAbsentPlayers: players in the history who are no longer
 // seated (withdrawn, eliminated) are ignored; new players are welcome.
 func TestRoundIgnoresAbsentPlayers(t *testing.T) {
+	t.Parallel()
 	hist := []seating.Past{{{"a", "b", "c", "d"}, {"e", "f", "g", ""}}}
 	players := []string{"a", "b", "x", "y", "e", "f", "z", "w"}
 	res, err := seating.Round(seating.Params{Players: players, History: hist, Seed: 3, Budget: time.Minute})
@@ -117,6 +122,7 @@ func TestRoundIgnoresAbsentPlayers(t *testing.T) {
 }
 
 func TestRoundByStandings(t *testing.T) {
+	t.Parallel()
 	players := ids(16)
 	res, err := seating.Round(seating.Params{Players: players, Mode: seating.ByStandings, Seed: 1})
 	if err != nil {
@@ -161,6 +167,7 @@ func TestRoundByStandings(t *testing.T) {
 }
 
 func TestRoundErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		p    seating.Params
@@ -185,6 +192,7 @@ func TestRoundErrors(t *testing.T) {
 
 // TestRoundSeats: players who always sat in seat 1 before get other seats.
 func TestRoundSeats(t *testing.T) {
+	t.Parallel()
 	players := []string{"a", "b", "c", "d"}
 	hist := []seating.Past{
 		{{"a", "b", "c", "d"}},
@@ -205,6 +213,7 @@ func TestRoundSeats(t *testing.T) {
 }
 
 func TestModeNames(t *testing.T) {
+	t.Parallel()
 	for _, m := range []seating.Mode{seating.Mixed, seating.ByStandings, seating.Draw} {
 		got, err := seating.ParseMode(m.String())
 		if err != nil || got != m {
@@ -219,6 +228,7 @@ func TestModeNames(t *testing.T) {
 // TestConcurrentUse seats rounds from several goroutines at once (run with
 // -race): the package keeps no shared state.
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	players := ids(30)
 	want, err := seating.Round(seating.Params{Players: players, Seed: 8, Budget: time.Minute})
 	if err != nil {
@@ -249,6 +259,7 @@ func TestConcurrentUse(t *testing.T) {
 // schedules (16 players over 5 rounds, 20 over 5, 28 over 9); when a
 // player withdraws it goes on round by round.
 func TestRoundFollowsPlan(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ n, rounds int }{{16, 5}, {20, 5}, {28, 9}, {15, 5}} {
 		players := ids(tt.n)
 		var hist []seating.Past

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSplitTables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n    int
 		want []int
@@ -53,6 +54,7 @@ func TestSplitTables(t *testing.T) {
 }
 
 func TestSplitTablesErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n    int
 		want string // part of the message that says what to do

@@ -55,6 +55,7 @@ func spreadSample(t *testing.T, n int, mode seating.Mode) spreadStats {
 // tables of 3) in the sm draw may still reach 2 (once in these 1,152
 // player-rounds): a search limit, not proven unavoidable.
 func TestSeatSpreadSample(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || raceEnabled {
 		t.Skip("a measurement: slow under -short and -race")
 	}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestLowerBound(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ n, rounds, want int }{
 		{8, 4, 20},  // 48 meetings, 28 pairs
 		{16, 6, 24}, // each player meets 18, only 15 distinct
@@ -30,6 +31,7 @@ func TestLowerBound(t *testing.T) {
 }
 
 func TestRepeatsAndSpread(t *testing.T) {
+	t.Parallel()
 	tb := func(a, b, c, d int) seating.Table { return seating.Table{Seats: [4]int{a, b, c, d}} }
 	rounds := []seating.Seating{
 		{Tables: []seating.Table{tb(0, 1, 2, 3), tb(4, 5, 6, seating.Empty)}},

@@ -11,6 +11,7 @@ import (
 // TestSheetGameIsLegal checks that generated games are what the engine
 // accepts as finished games, for tables of 3 and 4.
 func TestSheetGameIsLegal(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		players := []string{"p1", "p2", "p3", "p4"}[:3+i%2]
@@ -28,6 +29,7 @@ func TestSheetGameIsLegal(t *testing.T) {
 
 // TestTimedGamePlaces checks that a timed game gives the exact scores asked for.
 func TestTimedGamePlaces(t *testing.T) {
+	t.Parallel()
 	players := []string{"a", "b", "c", "d"}
 	data := tournamenttest.TimedGame(players, "a", map[string]map[string]int{"a": {"last_trick": 5}, "b": {"hand1": 2}})
 	g, err := engine.DecodeGame(data)
@@ -49,6 +51,7 @@ func TestTimedGamePlaces(t *testing.T) {
 // TestSimGameIsLegal checks simulated games at tables of 3 and 4, with and
 // without score-sheet lines.
 func TestSimGameIsLegal(t *testing.T) {
+	t.Parallel()
 	for i := range 20 {
 		players := []string{"p1", "p2", "p3", "p4"}[:3+i%2]
 		data := tournamenttest.SimGame(uint64(i), players, players[i%len(players)], float64(i%3)/2)

@@ -10,5 +10,6 @@ import (
 // TestMemStoreContract holds the fake to the store's contract, the same
 // checks postgres.Store passes (TestStoreContract there).
 func TestMemStoreContract(t *testing.T) {
+	t.Parallel()
 	tournamenttest.StoreContract(t, func(testing.TB) tournament.Store { return tournamenttest.NewMemStore() })
 }

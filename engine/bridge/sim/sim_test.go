@@ -11,6 +11,7 @@ import (
 // TestMatchesAreValid checks that every simulated match is valid and
 // complete, and reads back from its JSON unchanged.
 func TestMatchesAreValid(t *testing.T) {
+	t.Parallel()
 	for _, opt := range []sim.Options{{}, {Play: true}, {Vulnerability: bridge.VulNonDealer, Play: true}} {
 		s := sim.New(7, opt)
 		for i := range 150 {
@@ -37,6 +38,7 @@ func TestMatchesAreValid(t *testing.T) {
 
 // TestSameSeedSameMatches checks that a seed gives the same matches.
 func TestSameSeedSameMatches(t *testing.T) {
+	t.Parallel()
 	a := sim.New(3, sim.Options{Play: true}).Match(bridge.GameChicago, sim.Players(4))
 	b := sim.New(3, sim.Options{Play: true}).Match(bridge.GameChicago, sim.Players(4))
 	if !reflect.DeepEqual(a, b) {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSkip(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]bool{
 		`{"a":[1,-2.5e3,true,false,null,"x"],"b":{}}`: true,
 		` [ ] `:           true,
@@ -28,6 +29,7 @@ func TestSkip(t *testing.T) {
 }
 
 func TestSkipDepthBounded(t *testing.T) {
+	t.Parallel()
 	deep := make([]byte, 0, 2*(MaxSkipDepth+2))
 	for range MaxSkipDepth + 2 {
 		deep = append(deep, '[')
@@ -41,6 +43,7 @@ func TestSkipDepthBounded(t *testing.T) {
 }
 
 func TestIntegerAndKey(t *testing.T) {
+	t.Parallel()
 	s := Scanner{Src: []byte(`{"players": -42, "n":7}`)}
 	if more, ok := s.Begin('{', '}'); !more || !ok {
 		t.Fatal("Begin")

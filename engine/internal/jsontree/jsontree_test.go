@@ -38,6 +38,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestKidsAndKinds(t *testing.T) {
+	t.Parallel()
 	root, tree, err := jsontree.Parse(`{"a": [1, "b", null, true, {}], "c": false}`, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ func FuzzString(f *testing.F) {
 }
 
 func TestStringsAndIntMap(t *testing.T) {
+	t.Parallel()
 	m := map[string]int{}
 	for i, s := range awkward {
 		m[s] = i - 3

@@ -1,0 +1,102 @@
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+	"testing"
+	"testing/fstest"
+)
+
+// testMigrations returns a set of migrations of its own (so its template is
+// not the one other tests copy) that creates table marks.
+func testMigrations() fstest.MapFS {
+	return fstest.MapFS{
+		"000001_marks.up.sql":   {Data: []byte("CREATE TABLE marks (id int); -- " + rand.Text() + "\n")},
+		"000001_marks.down.sql": {Data: []byte("DROP TABLE marks;\n")},
+	}
+}
+
+// ownTemplate returns migrations of the test's own and the name of their
+// template, which is dropped when the test ends.
+func ownTemplate(t *testing.T) (fstest.MapFS, string) {
+	t.Helper()
+	fsys := testMigrations()
+	tmpl, err := TemplateName(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin(t, serverURL(), "ALTER DATABASE "+tmpl+" WITH IS_TEMPLATE false")
+		admin(t, serverURL(), "DROP DATABASE IF EXISTS "+tmpl+" WITH (FORCE)")
+	})
+	return fsys, tmpl
+}
+
+// TestTemplateConcurrent copies one not yet built template from many
+// goroutines at once: every copy has the migrated table, and the template is
+// left marked as a template that nobody may connect to.
+func TestTemplateConcurrent(t *testing.T) {
+	t.Parallel()
+	fsys, tmpl := ownTemplate(t)
+	const n = 6
+	urls := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { urls[i] = newURL(t, fsys) })
+	}
+	wg.Wait()
+	for _, u := range urls {
+		if u == "" {
+			t.Fatal("a copy failed")
+		}
+		assertMarks(t, u)
+	}
+	assertTemplate(t, tmpl)
+}
+
+// TestTemplateRebuiltAfterBrokenBuild leaves a database by the template's
+// name that is not marked as a template, as a build that died half-way
+// would: the next copy builds the template again instead of copying it.
+func TestTemplateRebuiltAfterBrokenBuild(t *testing.T) {
+	t.Parallel()
+	fsys, tmpl := ownTemplate(t)
+	admin(t, serverURL(), "CREATE DATABASE "+tmpl)
+	assertMarks(t, newURL(t, fsys))
+	assertTemplate(t, tmpl)
+}
+
+// TestTemplateName checks that the name follows the migration files: another
+// content gives another template, the same content the same one.
+func TestTemplateName(t *testing.T) {
+	t.Parallel()
+	a, b := testMigrations(), testMigrations()
+	na, _ := TemplateName(a)
+	nb, _ := TemplateName(b)
+	again, _ := TemplateName(a)
+	if na == nb || na != again || len(na) > 63 {
+		t.Errorf("TemplateName = %q, %q and again %q; want two names of at most 63 bytes, the first twice", na, nb, again)
+	}
+}
+
+func assertMarks(t *testing.T, u string) {
+	t.Helper()
+	ctx := context.Background()
+	conn := connect(ctx, t, u)
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `INSERT INTO marks VALUES (1)`); err != nil {
+		t.Errorf("copy of the template: %v", err)
+	}
+}
+
+func assertTemplate(t *testing.T, tmpl string) {
+	t.Helper()
+	ctx := context.Background()
+	conn := connect(ctx, t, serverURL())
+	defer conn.Close(ctx)
+	var isTemplate, allowConn bool
+	err := conn.QueryRow(ctx, `SELECT datistemplate, datallowconn FROM pg_database WHERE datname = $1`, tmpl).Scan(&isTemplate, &allowConn)
+	if err != nil || !isTemplate || allowConn {
+		t.Errorf("template %s: datistemplate %v, datallowconn %v, %v; want true, false", tmpl, isTemplate, allowConn, err)
+	}
+}

@@ -20,7 +20,8 @@ import (
 // while one Revisor process is SIGKILLed (and started again), the primary
 // PostgreSQL node is SIGKILLed, the standby takes over and the old primary
 // comes back as its standby; meanwhile four tables play on real pages in
-// headless Chromium, each cut off the network for 30 s across the faults.
+// headless Chromium, each cut off the network for 30 s from the primary's
+// kill on.
 // It prints what a referee asks: deals acknowledged, stored, lost,
 // doubled, the longest time without writes, tables finished, and what
 // happened to the browser tables' deals (entered, kept offline, stored,
@@ -46,17 +47,17 @@ func TestChaosChampionship(t *testing.T) {
 	cfg := e.round(tables, 2*time.Second, stats)
 	// A handful of tables play on real pages in Chromium, through HAProxy,
 	// in a tournament of their own; each page is cut off the network for
-	// 30 s after its third deal, across the faults below.
+	// 30 s from the primary's kill on (at the end of its deal then).
 	browsers := startBrowserTables(t, h.URL, h.AdminToken, 4)
 	t0 := time.Now()
 	done := startLoad(ctx, cfg)
 	step := func(format string, args ...any) {
 		fmt.Printf("chaos %6.1fs  %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
 	}
-	browsed := make(chan struct{})
+	browsed, cutPages := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(browsed)
-		browsers.play(h.URL, 2*time.Second, 30*time.Second, step)
+		browsers.play(h.URL, 2*time.Second, 30*time.Second, cutPages, step)
 		step("browser tables done")
 	}()
 	waitRequests(t, stats, 4*tables)
@@ -70,6 +71,7 @@ func TestChaosChampionship(t *testing.T) {
 	}
 	step("revisor a started again")
 	waitAcks(t, stats, 2*tables, 2*time.Minute)
+	close(cutPages)
 	primary, err := h.KillPrimary()
 	if err != nil {
 		t.Fatal(err)

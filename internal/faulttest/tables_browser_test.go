@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/internal/loadgen"
+	"github.com/revisor-sm/revisor/internal/tablepage"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -43,7 +43,8 @@ type browserTable struct {
 	record  []byte              // the game the table plays (score-sheet lines)
 	deals   []map[string]string // its deals as the form's fields
 	ctx     context.Context
-	offline int // deals entered while the page was offline
+	entered int // deals entered on the page
+	offline int // of them, entered while the page was offline
 	cutFor  time.Duration
 	stuck   int // entries left in the page's queue at the end
 	refused int // entries the page shows refused
@@ -103,7 +104,10 @@ func startBrowserTables(t *testing.T, base, adminToken string, n int) *browserTa
 	rng := rand.New(rand.NewPCG(29, uint64(time.Now().UnixNano())))
 	for _, tb := range bt.tables {
 		tb.record = tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealer)
-		tb.deals = formDeals(t, tb.record, tb.Players)
+		var err error
+		if tb.deals, err = tablepage.Fields(tb.record, tb.Players); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(path),
@@ -131,16 +135,18 @@ func startBrowserTables(t *testing.T, base, adminToken string, n int) *browserTa
 	return bt
 }
 
-// play plays every table at once, deals pace apart: three deals online,
-// then the page is cut off the network for cut while the table enters up
-// to three more (the page keeps them), then the rest once it is back.
-// say reports what happens; play returns when every table is done.
-func (bt *browserTables) play(base string, pace, cut time.Duration, say func(string, ...any)) {
+// play plays every table at once, deals pace apart, online until cutNow
+// is closed; then, at the end of its deal, each page is cut off the
+// network for cut while its table enters up to three more deals (the page
+// keeps them), and the rest once it is back. say reports what happens;
+// play returns when every table is done.
+func (bt *browserTables) play(base string, pace, cut time.Duration, cutNow <-chan struct{}, say func(string, ...any)) {
 	var wg sync.WaitGroup
 	for _, tb := range bt.tables {
 		wg.Go(func() {
-			tb.err = tb.play(base, bt.tid, pace, cut, say)
+			tb.err = tb.play(base, bt.tid, pace, cut, cutNow, say)
 			if tb.err != nil {
+				_ = tb.readQueue()
 				say("browser table %d: %v", tb.Number, tb.err)
 			}
 		})
@@ -148,13 +154,14 @@ func (bt *browserTables) play(base string, pace, cut time.Duration, say func(str
 	wg.Wait()
 }
 
-func (tb *browserTable) play(base, tid string, pace, cut time.Duration, say func(string, ...any)) error {
+func (tb *browserTable) play(base, tid string, pace, cut time.Duration, cutNow <-chan struct{}, say func(string, ...any)) error {
 	// The table card's QR link: the code rides in the fragment.
 	if err := chromedp.Do(tb.ctx, chromedp.Navigate(base+"/t/"+tid+"/table#code="+tb.Code),
 		chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
 		return fmt.Errorf("open the table page: %w", err)
 	}
 	var offAt time.Time
+	cutDone := false
 	for k := range tb.deals {
 		last := k == len(tb.deals)-1
 		if k > 0 {
@@ -163,6 +170,7 @@ func (tb *browserTable) play(base, tid string, pace, cut time.Duration, say func
 		if err := tb.enter(tb.deals[k]); err != nil {
 			return fmt.Errorf("enter deal %d: %w", k+1, err)
 		}
+		tb.entered++
 		if !offAt.IsZero() {
 			tb.offline++
 			if err := tb.until(fmt.Sprintf("deal %d kept on the page", k+1), fmt.Sprintf(
@@ -179,28 +187,37 @@ func (tb *browserTable) play(base, tid string, pace, cut time.Duration, say func
 			tb.cutFor = time.Since(offAt)
 			offAt = time.Time{}
 			say("browser table %d back online after %.1f s: %d deals kept on the page", tb.Number, tb.cutFor.Seconds(), tb.offline)
-			if err := tb.until("every kept deal stored", stored(k+1, last)+` && !document.querySelector('#outbox tr:not([hidden])')`, 2*time.Minute); err != nil {
+			if err := tb.until("every kept deal stored", tablepage.Stored(k+1, last)+` && !document.querySelector('#outbox tr:not([hidden])')`, 2*time.Minute); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := tb.until(fmt.Sprintf("deal %d stored", k+1), stored(k+1, last), 2*time.Minute); err != nil {
+		if err := tb.until(fmt.Sprintf("deal %d stored", k+1), tablepage.Stored(k+1, last), 2*time.Minute); err != nil {
 			return err
 		}
-		if k == 2 && k+2 < len(tb.deals) {
+		// Off the network once cutNow is closed, at a deal's end; a table
+		// that would have no deal left to enter offline waits for it.
+		if !cutDone && k+2 < len(tb.deals) && (closed(cutNow) || k+3 >= len(tb.deals)) {
+			<-cutNow
 			if err := tb.setOffline(true); err != nil {
 				return fmt.Errorf("go offline: %w", err)
 			}
-			offAt = time.Now()
-			say("browser table %d offline (DevTools) after deal 3", tb.Number)
+			offAt, cutDone = time.Now(), true
+			say("browser table %d offline (DevTools) after deal %d", tb.Number, k+1)
 		}
 	}
 	// The page loads itself again when its game ends: read its queue there.
-	if err := tb.until("the finished game shown", stored(len(tb.deals), true)+` && !document.getElementById("deal-form")`, time.Minute); err != nil {
+	if err := tb.until("the finished game shown", tablepage.Stored(len(tb.deals), true)+` && !document.getElementById("deal-form")`, time.Minute); err != nil {
 		return err
 	}
+	return tb.readQueue()
+}
+
+// readQueue counts the entries left in the page's queue and those it
+// shows refused.
+func (tb *browserTable) readQueue() error {
 	q, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]int](`[document.querySelectorAll('#outbox tr:not([hidden])').length,
-		document.querySelectorAll('td.status[data-status="error"], .field-error').length]`))
+		document.querySelectorAll('td.status[data-status="error"], .field-error p').length]`))
 	if err != nil || len(q) != 2 {
 		return fmt.Errorf("read the page's queue: %v %v", q, err)
 	}
@@ -210,24 +227,8 @@ func (tb *browserTable) play(base, tid string, pace, cut time.Duration, say func
 
 // enter fills the deal form with fields and presses save.
 func (tb *browserTable) enter(fields map[string]string) error {
-	js, _ := json.Marshal(fields)
-	_, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`(function (v) {
-		var f = document.getElementById("deal-form");
-		f.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
-		Object.keys(v).forEach(function (k) { f.elements.namedItem(k).value = v[k]; });
-		document.getElementById("save-deal").click();
-		return true;
-	})(`+string(js)+`)`))
+	_, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](tablepage.Enter(fields)))
 	return err
-}
-
-// stored is the condition that the page shows the server holding n deals
-// of its game (or the game over, for its last deal).
-func stored(n int, last bool) string {
-	if last {
-		return `(function () { var l = document.getElementById("live"); return !!l && l.dataset.over === "true"; })()`
-	}
-	return fmt.Sprintf(`(function () { var l = document.getElementById("live"); return !!l && l.dataset.next === "%d"; })()`, n+1)
 }
 
 // until polls the JavaScript condition cond for up to d, across the
@@ -240,10 +241,29 @@ func (tb *browserTable) until(what, cond string, d time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: not within %v (last error: %v)", what, d, err)
+			return fmt.Errorf("%s: not within %v (last error: %v); the page shows %s", what, d, err, tb.shows())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// shows is what the page shows of its queue: the server's deal count,
+// each waiting deal's number and status text, and its notices.
+func (tb *browserTable) shows() string {
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(function () {
+		var l = document.getElementById("live");
+		var rows = Array.prototype.map.call(document.querySelectorAll("#outbox tr:not([hidden])"), function (tr) {
+			return "deal " + tr.getAttribute("data-deal") + ": " + tr.innerText.replace(/\s+/g, " ").trim();
+		});
+		var notes = Array.prototype.map.call(document.querySelectorAll(".notice, .field-error, [role=alert], [role=status]"), function (n) {
+			return n.innerText.replace(/\s+/g, " ").trim();
+		}).filter(function (x) { return x; });
+		return location.pathname + ": next deal " + (l ? l.dataset.next : "?") + "; queue [" + rows.join("; ") + "]; notices [" + notes.join("; ") + "]";
+	})()`))
+	if err != nil {
+		return fmt.Sprintf("(unreadable: %v)", err)
+	}
+	return v
 }
 
 // setOffline cuts or restores the page's network as DevTools' offline
@@ -265,38 +285,6 @@ func (tb *browserTable) setOffline(offline bool) error {
 	return err
 }
 
-// formDeals reads a score-sheet game record as the deal form's fields:
-// seat s's points from src are "s<s>_<src>"; last trick and Chicago share
-// the column "last", a Chicago written with a C.
-func formDeals(t *testing.T, rec []byte, players []string) []map[string]string {
-	t.Helper()
-	var game struct {
-		Deals []struct {
-			Sheet map[string]map[string]int `json:"sheet"`
-		} `json:"deals"`
-	}
-	if err := json.Unmarshal(rec, &game); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]map[string]string, len(game.Deals))
-	for k, d := range game.Deals {
-		out[k] = map[string]string{}
-		for pid, line := range d.Sheet {
-			for src, v := range line {
-				field, val := src, fmt.Sprint(v)
-				switch src {
-				case "last_trick":
-					field = "last"
-				case "chicago":
-					field, val = "last", fmt.Sprintf("C%d", v)
-				}
-				out[k][fmt.Sprintf("s%d_%s", slices.Index(players, pid)+1, field)] = val
-			}
-		}
-	}
-	return out
-}
-
 // check compares what the pages entered with the database: every deal
 // stored exactly once and in order, each game's result stored once, no
 // entry stuck or refused on a page. It prints the referee's line and
@@ -304,7 +292,7 @@ func formDeals(t *testing.T, rec []byte, players []string) []map[string]string {
 func (bt *browserTables) check(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
 	got := readStored(t, pool, bt.tid)
-	var entered, offline, storedN, lost, doubled, finished, stuck, refused int
+	var entered, unplayed, offline, storedN, lost, doubled, finished, stuck, refused int
 	var cut time.Duration
 	for _, tb := range bt.tables {
 		var want struct{ Deals []json.RawMessage }
@@ -313,11 +301,12 @@ func (bt *browserTables) check(t *testing.T, pool *pgxpool.Pool) {
 		if g == nil {
 			g = &storedGame{}
 		}
-		entered += len(want.Deals)
+		entered += tb.entered
+		unplayed += len(want.Deals) - tb.entered
 		offline += tb.offline
 		storedN += len(g.deals)
-		lost += max(0, len(want.Deals)-len(g.deals))
-		doubled += max(0, len(g.deals)-len(want.Deals))
+		lost += max(0, tb.entered-len(g.deals))
+		doubled += max(0, len(g.deals)-tb.entered)
 		stuck += tb.stuck
 		refused += tb.refused
 		cut = max(cut, tb.cutFor)
@@ -333,8 +322,8 @@ func (bt *browserTables) check(t *testing.T, pool *pgxpool.Pool) {
 			t.Errorf("browser table %d: %v", tb.Number, tb.err)
 		}
 	}
-	fmt.Printf("chaos: browser tables %d (Chromium through HAProxy): deals entered %d (%d while offline, up to %.1f s cut off), stored %d, lost %d, doubled %d; entries stuck %d, refused %d; tables finished %d of %d\n",
-		len(bt.tables), entered, offline, cut.Seconds(), storedN, lost, doubled, stuck, refused, finished, len(bt.tables))
+	fmt.Printf("chaos: browser tables %d (Chromium through HAProxy): deals entered on the pages %d (%d while offline, cut off up to %.1f s), stored %d, lost %d, doubled %d; entries stuck %d, refused %d; tables finished %d of %d (deals not entered %d)\n",
+		len(bt.tables), entered, offline, cut.Seconds(), storedN, lost, doubled, stuck, refused, finished, len(bt.tables), unplayed)
 	if lost != 0 || doubled != 0 || stuck != 0 || refused != 0 || finished != len(bt.tables) || offline == 0 {
 		t.Errorf("browser tables: %d lost, %d doubled, %d stuck, %d refused, %d deals entered offline, %d of %d finished; want 0, 0, 0, 0, some, all",
 			lost, doubled, stuck, refused, offline, finished, len(bt.tables))
@@ -387,5 +376,15 @@ func apiCall(ctx context.Context, method, url, token, key, ct, body string, out 
 			return err
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }

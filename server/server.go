@@ -139,6 +139,11 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := deps.Registry.Register(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "revisor_page_renders_total",
+		Help: "Pages rendered; the others were answered from the cache of rendered pages."},
+		func() float64 { return float64(s.web.Renders()) })); err != nil {
+		return nil, err
+	}
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.Logger.SetOutput(io.Discard)
 	s.e.IPExtractor = echo.ExtractIPDirect()

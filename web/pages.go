@@ -81,7 +81,7 @@ func (h *Handler) tournamentPage(c echo.Context) error {
 		}
 	}
 	p.Title = st.Tournament.Name
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "tournament", p)
 }
@@ -113,15 +113,19 @@ func (h *Handler) roundPageStart(c echo.Context, title string) (*page, *tourname
 	return p, st, r, nil
 }
 
+// eventsURL is the event stream of the room's page, which hears every
+// change; livePageEvents that of a public page (live.go).
 func eventsURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/events" }
+
+func livePageEvents(tid string) string { return eventsURL(tid) + "?for=pages" }
 
 func (h *Handler) standingsPage(c echo.Context) error {
 	p, st, err := h.tournamentPageStart(c, "s.title", "standings")
 	if err != nil {
 		return h.fail(c, err)
 	}
-	p.Events = eventsURL(st.Tournament.ID)
-	p.Data = standingsOf(p, st)
+	p.Events = livePageEvents(st.Tournament.ID)
+	p.Data = h.standingsOf(p, st)
 	return h.render(c, http.StatusOK, "standings", p)
 }
 
@@ -158,7 +162,7 @@ func (h *Handler) seatingPage(c echo.Context) error {
 			d.Found = d.Found || t.Match
 		}
 	}
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "seating", p)
 }
@@ -178,7 +182,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	pid := c.Param("pid")
-	sv := standingsOf(p, st)
+	sv := h.standingsOf(p, st)
 	d := playerData{SM: sv.SM, Order: sv.Order}
 	for _, r := range sv.Rows {
 		if r.ID == pid {
@@ -191,7 +195,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 	}
 	d.Player, d.Rounds = pl, playerRounds(st, pid)
 	p.Title = pl.Name
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "player", p)
 }

@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -111,6 +112,9 @@ type Handler struct {
 	log   *slog.Logger
 	cache *snapshots
 	qrs   qrCodes
+	// renders counts the pages rendered (Renders).
+	renders atomic.Uint64
+	hub     *hub // the public pages' streams (live.go)
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -139,7 +143,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now)}, nil
 }
 
 // check names the first dependency that is missing.
@@ -189,7 +193,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/screen", h.screenPage, h.cachedPage)
 	page("/t/:tid/poster", h.posterPage)
 	page("/s/:code", h.shortLink)
-	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
+	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedAnyPage)
 	e.GET("/t/:tid/events", h.events, with()...)
 	h.registerRoutes(page)
 
@@ -245,17 +249,21 @@ func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, err
 }
 
 // pageStateKey is the echo context key of the snapshot a page request
-// read last.
-const pageStateKey = "revisor.web.state"
+// read last; pageAsOfKey of when that snapshot's read began.
+const (
+	pageStateKey = "revisor.web.state"
+	pageAsOfKey  = "revisor.web.asof"
+)
 
 // pageState is state for the tournament of the request's path, kept for
 // the request's page language (pageLanguageState): a page and its
 // language come from one snapshot, one read even while results arrive
 // (each a change that keeps the snapshot from the cache).
 func (h *Handler) pageState(c echo.Context) (*tournament.State, error) {
-	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	st, at, err := h.cache.loadAt(c.Request().Context(), c.Param("tid"), h.deps.Snapshots.Snapshot)
 	if err == nil {
 		c.Set(pageStateKey, st)
+		c.Set(pageAsOfKey, at)
 	}
 	return st, err
 }

@@ -5,19 +5,22 @@
 # pair (scripts/ha.sh, private ports, a folder of its own), while it
 #   SIGKILLs one Revisor process and starts it again,
 #   SIGKILLs the primary PostgreSQL node (its keeper and PostgreSQL),
-#   lets the standby take over and brings the old primary back as a standby;
+#   lets the standby take over and brings the old primary back as a standby,
+#   and plays 4 more tables on real table pages in headless Chromium, each
+#   cut off the network for 30 s (DevTools offline) across those faults;
 # then it prints what a referee asks: deals acknowledged, stored, lost,
 # doubled, the longest time without writes, tables finished, and the load
 # average. The run is internal/faulttest's TestChaosChampionship.
 #
 # Usage: scripts/chaos.sh [TABLES]   (default 200; root, installs
-# postgresql-15-auto-failover, haproxy and pgbackrest when missing)
+# postgresql-15-auto-failover, haproxy, pgbackrest and chromium when missing)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 ensure_go
+ensure_chromium
 REVISOR_CHAOS=1 REVISOR_CHAOS_TABLES=${1:-200} \
   go test -count=1 -run '^TestChaosChampionship$' -v -timeout 20m ./internal/faulttest |
-  grep --line-buffered -E '^(chaos|--- |ok|FAIL|\s+(ha|chaos|faults)_test\.go)'
+  grep --line-buffered -E '^(chaos|--- |ok|FAIL|\s+(ha|chaos|faults|tables_browser)_test\.go)'

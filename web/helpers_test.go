@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,6 +20,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
+	"github.com/revisor-sm/revisor/internal/tablepage"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -274,30 +273,13 @@ func (b *browser) login(token string) response {
 // points by player and source.
 func sheetLines(t testing.TB, rec []byte) []map[string]map[string]int {
 	t.Helper()
-	var game struct {
-		Deals []struct {
-			Sheet map[string]map[string]int `json:"sheet"`
-		} `json:"deals"`
-	}
-	if err := json.Unmarshal(rec, &game); err != nil {
+	out, err := tablepage.Sheets(rec)
+	if err != nil {
 		t.Fatal(err)
-	}
-	out := make([]map[string]map[string]int, len(game.Deals))
-	for k, d := range game.Deals {
-		out[k] = d.Sheet
 	}
 	return out
 }
 
 // sheetField is the score-sheet form's column and value of v points from
-// src: last trick and Chicago share a column, a Chicago written with a C.
-func sheetField(src string, v int) (field, val string) {
-	field, val = src, strconv.Itoa(v)
-	switch src {
-	case "last_trick":
-		field = "last"
-	case "chicago":
-		field, val = "last", "C"+val
-	}
-	return field, val
-}
+// src.
+func sheetField(src string, v int) (field, val string) { return tablepage.Field(src, v) }

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/revisor-sm/revisor/internal/tablepage"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -170,42 +170,22 @@ func (b *tab) setOffline(offline bool) error {
 // page's fields: seat s's source src is "s<s>_<src>".
 func sheetDeals(t *testing.T, rec []byte, players []string) []map[string]string {
 	t.Helper()
-	lines := sheetLines(t, rec)
-	out := make([]map[string]string, len(lines))
-	for k, sheet := range lines {
-		out[k] = map[string]string{}
-		for pid, line := range sheet {
-			seat := slices.Index(players, pid) + 1
-			for src, v := range line {
-				field, val := sheetField(src, v)
-				out[k][fmt.Sprintf("s%d_%s", seat, field)] = val
-			}
-		}
+	out, err := tablepage.Fields(rec, players)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
 // enterDeal fills the entry form with fields and saves the deal.
 func (b *tab) enterDeal(fields map[string]string) error {
-	js, _ := json.Marshal(fields)
-	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(function (v) {
-		var f = document.getElementById("deal-form");
-		f.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
-		Object.keys(v).forEach(function (k) { f.elements.namedItem(k).value = v[k]; });
-		document.getElementById("save-deal").click();
-		return true;
-	})(`+string(js)+`)`))
+	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](tablepage.Enter(fields)))
 	return err
 }
 
 // serverHas is the condition that the page shows the server holding n
 // deals of its game (or the game over, for its last deal).
-func serverHas(n int, last bool) string {
-	if last {
-		return `(function () { var l = document.getElementById("live"); return !!l && l.dataset.over === "true"; })()`
-	}
-	return fmt.Sprintf(`(function () { var l = document.getElementById("live"); return !!l && l.dataset.next === "%d"; })()`, n+1)
-}
+func serverHas(n int, last bool) string { return tablepage.Stored(n, last) }
 
 // TestBrowserTablePages plays a 13-player round of a club night at four
 // tables at once, each on its own phone (a browser context at 360 px)

@@ -19,9 +19,13 @@ import (
 // tables (default 200), deals paced as players play, through HAProxy,
 // while one Revisor process is SIGKILLed (and started again), the primary
 // PostgreSQL node is SIGKILLed, the standby takes over and the old primary
-// comes back as its standby. It prints what a referee asks: deals
-// acknowledged, stored, lost, doubled, the longest time without writes,
-// tables finished.
+// comes back as its standby; meanwhile four tables play on real pages in
+// headless Chromium, each cut off the network for 30 s from the primary's
+// kill on.
+// It prints what a referee asks: deals acknowledged, stored, lost,
+// doubled, the longest time without writes, tables finished, and what
+// happened to the browser tables' deals (entered, kept offline, stored,
+// stuck or refused on a page).
 func TestChaosChampionship(t *testing.T) {
 	if os.Getenv("REVISOR_CHAOS") != "1" {
 		t.Skip("the chaos championship runs from scripts/chaos.sh (REVISOR_CHAOS=1)")
@@ -41,11 +45,21 @@ func TestChaosChampionship(t *testing.T) {
 	defer cancel()
 	stats := loadgen.NewStats()
 	cfg := e.round(tables, 2*time.Second, stats)
+	// A handful of tables play on real pages in Chromium, through HAProxy,
+	// in a tournament of their own; each page is cut off the network for
+	// 30 s from the primary's kill on (at the end of its deal then).
+	browsers := startBrowserTables(t, h.URL, h.AdminToken, 4)
 	t0 := time.Now()
 	done := startLoad(ctx, cfg)
 	step := func(format string, args ...any) {
 		fmt.Printf("chaos %6.1fs  %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
 	}
+	browsed, cutPages := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(browsed)
+		browsers.play(h.URL, 2*time.Second, 30*time.Second, cutPages, step)
+		step("browser tables done")
+	}()
 	waitRequests(t, stats, 4*tables)
 	step("%d deals sent; SIGKILL revisor a", stats.Endpoint(loadgen.EndpointDeal).Requests())
 	if _, err := h.Run("kill-revisor", "a"); err != nil {
@@ -57,6 +71,7 @@ func TestChaosChampionship(t *testing.T) {
 	}
 	step("revisor a started again")
 	waitAcks(t, stats, 2*tables, 2*time.Minute)
+	close(cutPages)
 	primary, err := h.KillPrimary()
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +106,7 @@ func TestChaosChampionship(t *testing.T) {
 		t.Fatal("the load did not start")
 	}
 	step("round over")
+	<-browsed
 	got := count(t, pool, res)
 	finished := tablesFinished(t, pool, res)
 	deal := stats.Endpoint(loadgen.EndpointDeal)
@@ -98,6 +114,7 @@ func TestChaosChampionship(t *testing.T) {
 		tables, got, finished, tables, res.RoundsPlayed == 1, len(res.Failures))
 	fmt.Printf("chaos: deal answers %v, retries %d; whole games %v; round %s\n", deal.Statuses, deal.Retries,
 		stats.Endpoint(loadgen.EndpointGame).Statuses, res.Elapsed.Round(time.Second))
+	browsers.check(t, pool)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("chaos: load average %s", b)
 	}

@@ -10,6 +10,8 @@
 # Installs Debian's chromium for the browser tests when it is missing. Lints the
 # OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
 # the npm registry once, and fails the run when it cannot install the CLI).
+# Runs the table page's queue tests with Node's own test runner (node --test;
+# Node.js comes from Debian when missing).
 # Works without a terminal (CI=true, no stdin). Extra arguments go to go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -47,4 +49,6 @@ ensure_go
 ensure_chromium
 go vet ./...
 scripts/openapi-lint.sh
+command -v node >/dev/null 2>&1 || apt_install nodejs
+node --test web/jstest/*.test.js
 go test -race -count=1 -timeout 40m "$@" ./...

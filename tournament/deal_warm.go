@@ -116,6 +116,10 @@ func (s *Service) appendWarm(ctx context.Context, a Actor, k GameKey, n int, dat
 		return nil, nil
 	}
 	t, tb := w.tournament, w.round.Tables[0]
+	if len(tb.withdrawnIn(k.Game)) > 0 {
+		keep()
+		return nil, nil // checked the usual way (refuseWithdrawnScore)
+	}
 	rules := t.Settings.rules()
 	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, w.state, &gd)
 	if err != nil || !dr.Valid {

@@ -161,7 +161,9 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if deal[0] != '{' {
 		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
 	}
-	if (n == 0 || n == e.Deals+1) && e.Fast() {
+	// A table with a player withdrawn takes the usual way: its deals are
+	// checked for the withdrawn player's points (refuseWithdrawnScore).
+	if (n == 0 || n == e.Deals+1) && e.Fast() && len(tb.withdrawnIn(k.Game)) == 0 {
 		if p, err := s.appendFromState(ctx, a, k, t, tb, e, deal); p != nil || err != nil {
 			return p, err
 		}
@@ -192,6 +194,9 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	}
 	if len(res.Deals) != len(deals)+1 {
 		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals)+1)
+	}
+	if err := s.refuseWithdrawnScore(ctx, t.ID, tb, k.Game, &res.Deals[len(deals)]); err != nil {
+		return nil, err
 	}
 	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
 	if res.GameOver || r.TimeCalled {
@@ -236,8 +241,7 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 		return nil, err
 	}
 	if !bytes.Equal(stored, deal) {
-		return nil, Errorf(KindConflict, CodeDealExists,
-			"deal %d of this game was already entered with other content; only a referee can change it", n)
+		return nil, DealExists(n, stored, "game")
 	}
 	game, err := composeGame(tb, k.Game, deals)
 	if err != nil {

@@ -98,6 +98,9 @@ type tableAnswer struct {
 	// Retry tells the script to keep the entry and send it again later
 	// (the server or the network failed, not the entry).
 	Retry bool `json:"retry,omitempty"`
+	// Stored is the deal a deal_exists conflict found under the number,
+	// as the entry form's fields (table_queue.go).
+	Stored map[string]string `json:"stored,omitempty"`
 }
 
 // wantsJSON reports whether the page's script sent the request.
@@ -158,7 +161,7 @@ func (h *Handler) tableDeal(c echo.Context) error {
 	}
 	a := h.callAPI(c, http.MethodPost, gamePath(e.id, e.g)+"/deals?deal="+strconv.Itoa(e.n), e.code, e.body)
 	if a.status >= 300 {
-		return h.tableProblem(c, e.id, a.status, problemAnswer(e.p, a, e.t, playerIndex(e.st)))
+		return h.tableProblem(c, e.id, a.status, protocolAnswer(e.p, problemAnswer(e.p, a, e.t, playerIndex(e.st)), a.body.Bytes(), e.t))
 	}
 	h.cache.invalidate(e.id.Tournament)
 	var out struct {

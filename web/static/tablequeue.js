@@ -13,12 +13,13 @@
   // the entry it was typed behind needs a decision.
   var QUEUED = "queued", SENDING = "sending", CONFLICT = "conflict", REFUSED = "refused", WAITING = "waiting";
 
-  // norm is a form's values as the server compares them: trimmed, "c15"
-  // and "C15" alike, "03" as "3", empty fields left out.
+  // norm is a form's values as the server compares them: without spaces,
+  // "c15" and "C15" alike, "03" and "+3" as "3", empty fields left out.
   function norm(fields) {
     var out = {};
     Object.keys(fields || {}).forEach(function (k) {
-      var v = String(fields[k]).trim().toUpperCase().replace(/\b0+(\d)/g, "$1");
+      var v = String(fields[k]).replace(/\s+/g, "").replace(/\u2212/g, "-").toUpperCase()
+        .replace(/(^|[^0-9])\+/g, "$1").replace(/(^|[^0-9])0+(\d)/g, "$1$2");
       if (v !== "") { out[k] = v; }
     });
     return out;
@@ -150,7 +151,9 @@
     items.forEach(function (it) {
       if (it.kind !== "deal" || it.game !== g || it.state !== QUEUED) { return; }
       var st = game.deals[it.deal - 1];
-      if (st) {
+      // A pasted record is compared by the server only (its JSON may be
+      // written another way with the same content).
+      if (st && !st.record && !it.fields.record) {
         it.state = CONFLICT;
         it.answer = { code: "deal_exists", messages: [], stored: st };
       }
@@ -168,6 +171,7 @@
     return this.transport.read(g).then(function (game) {
       if (!game || n < self.applied) { return; }
       self.applied = n;
+      if (self.onRead) { self.onRead(g, game); }
       self.learn(g, game);
       self.pump();
     }, function () {});
@@ -228,6 +232,7 @@
       var gm = this.games[it.game];
       if (gm && gm.deals.length >= it.deal - 1) { gm.deals[it.deal - 1] = norm(it.fields); }
       this.drop(it.key);
+      if (this.onStored) { this.onStored(it, ans); }
       this.pump();
       return;
     }

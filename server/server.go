@@ -134,7 +134,8 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	// The table pages write through the API, in process, by this router:
 	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
-		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures},
+		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures,
+		PublicURL: cfg.PublicURL},
 		deps.webDeps(s))
 	if err != nil {
 		return nil, err

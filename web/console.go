@@ -389,6 +389,9 @@ type cardView struct {
 	QR     template.HTML // opens the table page, logged in
 	// Texts of the card, looked up once for all cards.
 	Heading, Sub, DealerLabel, CodeLabel, ScanLabel string
+	// Link is the table page's short address (no scheme), for a phone
+	// without a camera; LinkLabel introduces it.
+	Link, LinkLabel string
 }
 
 // cardsPage prints one card per table of round n: the table number, the
@@ -409,8 +412,9 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	sub, dealer, code := st.Tournament.Name+" · "+p.T("p.round", n), p.T("card.dealer"), p.T("card.code")
 	for _, tv := range roundTables(st, r, "") {
 		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number],
-			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan")}
-		if cv.QR, err = h.qrs.svg(tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
+			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan"),
+			Link: shortLink(h.publicBase(c) + tableURL(st.Tournament.ID)), LinkLabel: p.T("card.link")}
+		if cv.QR, err = h.qrs.svg(h.tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
 			return h.fail(c, err)
 		}
 		t, _ := r.Table(tv.Number)

@@ -75,6 +75,10 @@ type Config struct {
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
+	// PublicURL is the address phones reach the server by
+	// (http(s)://host[:port]), which QR codes, cards and links carry.
+	// Empty: each request's own scheme and host.
+	PublicURL string
 }
 
 // Deps are the services the pages read and change, each a narrow interface

@@ -40,6 +40,7 @@ type serveConfig struct {
 	maxPlayers      int           // players one tournament may register
 	pageConns       int           // connections of the pages' own pool; 0: the pages share the main pool
 	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
+	publicURL       string        // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -69,8 +70,13 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&pageConns, "page-conns", envOr(env, "REVISOR_PAGE_CONNS", strconv.Itoa(defaultPageConns)),
 		fmt.Sprintf("database `connections` of the pages' own pool, beside the pool of the URL, 0 to %d; 0: the pages share the URL's pool (REVISOR_PAGE_CONNS)", maxPageConns))
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
+	var public string
+	fs.StringVar(&public, "public-url", env("REVISOR_PUBLIC_URL"), "the `URL` phones and printed cards reach the server by (http(s)://host[:port]); by default the LAN address when serving beyond loopback (REVISOR_PUBLIC_URL)")
 	check := func() error {
 		var err error
+		if cfg.publicURL, err = parsePublicURL(public); err != nil {
+			errs = append(errs, err)
+		}
 		if err := checkPprofAddr(cfg.pprofAddr); err != nil {
 			errs = append(errs, err)
 		}

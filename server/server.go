@@ -23,9 +23,9 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/api/httpx"
-	"github.com/revisor-sm/revisor/web"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/web"
 )
 
 // Server is the router, an http.Handler.

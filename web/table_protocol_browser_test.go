@@ -338,3 +338,29 @@ func TestBrowserTableWithdrawnPlayer(t *testing.T) {
 		t.Errorf("the server holds %d deals, want 1 (the deal scoring %s refused)", len(got), goneName)
 	}
 }
+
+// TestBrowserTableNewRound: a phone still on round 1's table page when
+// round 2 is drawn says so at once, and how to reach the new table.
+func TestBrowserTableNewRound(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
+	tabs := newTabs(t, 1, 360, 800)
+	a := tabs[0]
+	openTable(t, s, f, 1, a)
+	s.playAll(t, f, f.Round, 3)
+	ctx := context.Background()
+	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1, tournament.AcceptUnconfirmed()); err != nil {
+		t.Fatalf("CloseRound: %v", err)
+	}
+	seed := int64(2)
+	if _, err := s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+		t.Fatalf("DrawRound 2: %v", err)
+	}
+	if err := a.until("round 2 announced", `document.body.dataset.newRound === "2" && !document.getElementById("net").hidden`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := a.eval(`document.getElementById("net").textContent`); !strings.Contains(text, "Round 2 has been drawn") || !strings.Contains(text, "Scan the new card") {
+		t.Errorf("the old phone says %q, want round 2 drawn and how to reach the new table", text)
+	}
+	a.screenshot(t, "table-new-round-360-en")
+}

@@ -544,9 +544,9 @@
   // must enter the code again.
   TablePage.prototype.gone = function () {
     var round = parseInt(this.app.dataset.round, 10);
-    if (this.newRound) {
-      this.notice(this.t("newround").replace("%s", String(round + 1)).replace("%s", String(round)));
-      document.body.setAttribute("data-new-round", String(round + 1));
+    if (this.drawn) {
+      this.notice(this.t("newround").replace("%s", String(this.drawn)).replace("%s", String(round)));
+      document.body.setAttribute("data-new-round", String(this.drawn));
     } else {
       this.notice(this.t("relogin"));
     }
@@ -567,8 +567,8 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var app = doc.getElementById("table-app");
         if (!app || app.dataset.round !== self.app.dataset.round || app.dataset.table !== self.app.dataset.table) {
-          // The code form, or another table: this phone's round is over.
-          self.newRound = true;
+          // The code form, or another table: this phone's session is over
+          // (a new round drawn, or the cookie gone).
           self.q.stopped = true;
           self.gone();
           return null;
@@ -610,7 +610,8 @@
         return;
       }
       var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
-      if (!mine && !(e.kind === "rounds" && e.round > round)) { return; }
+      if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
+      if (!mine && !self.drawn) { return; }
       if (timer) { clearTimeout(timer); }
       timer = setTimeout(function () {
         self.q.refresh(self.game);

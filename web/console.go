@@ -96,6 +96,9 @@ type consoleData struct {
 	// for their players' confirmations.
 	Clock       *clockView
 	Unconfirmed []unconfirmedView
+	// Trouble counts the open round's tables whose phones hold entries
+	// waiting for a decision or refused (table_reports.go).
+	Trouble int
 	// Preview is a player list read but not yet imported.
 	Preview *importPreview
 	// Find is a search of the server's register from the players page,

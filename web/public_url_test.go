@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -28,5 +29,29 @@ func TestPublicURLOnCards(t *testing.T) {
 	seating := s.browser(t).mustGet("/t/"+f.ID+"/seating", http.StatusOK).Body
 	if !strings.Contains(seating, `href="/t/`+f.ID+`/table" id="enter-results"`) {
 		t.Errorf("the seating page does not link to the table page")
+	}
+}
+
+// TestTableQueueReportBadInput: a phone's queue report out of bounds is a
+// 400, never a 500; a good one is 204; without the table's session 401/303.
+func TestTableQueueReportBadInput(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	b := s.browser(t)
+	b.tableLogin(f, tableCode(t, s, f, 1))
+	page := "/t/" + f.ID + "/table"
+	for _, c := range []struct {
+		form url.Values
+		want int
+	}{
+		{url.Values{"phone": {"abcdefgh-1234"}, "conflicts": {"1"}, "refused": {"0"}}, http.StatusNoContent},
+		{url.Values{"phone": {"x"}, "conflicts": {"1"}, "refused": {"0"}}, http.StatusBadRequest},
+		{url.Values{"phone": {"abcdefgh-1234"}, "conflicts": {"-1"}, "refused": {"0"}}, http.StatusBadRequest},
+		{url.Values{"phone": {"abcdefgh-1234"}, "conflicts": {"99999"}, "refused": {"0"}}, http.StatusBadRequest},
+		{url.Values{"phone": {"abcdefgh-1234"}, "conflicts": {"one"}}, http.StatusBadRequest},
+	} {
+		if r := b.post(page, page+"/queue", c.form); r.Status != c.want {
+			t.Errorf("POST queue %v = %d, want %d", c.form, r.Status, c.want)
+		}
 	}
 }

@@ -34,6 +34,7 @@ func (h *Handler) tableRoutes(g *echo.Group) {
 	g.GET("/clock", h.tableClock)
 	g.POST("/games/:g/confirmations", h.tableConfirmGame)
 	g.POST("/games/:g/dispute", h.tableDispute)
+	g.POST("/queue", h.tableQueue)
 }
 
 func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" }
@@ -202,6 +203,7 @@ type tableGame struct {
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
+	Latest       int // the tournament's latest round: past Round, this phone's table is history
 	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
 	Players      []tablePlayer
 	Games        []tableGame
@@ -272,7 +274,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	t, _ := r.Table(id.Table)
 	names := playerIndex(st)
-	d := &tableData{Round: id.Round, Table: id.Table, LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
+	d := &tableData{Round: id.Round, Table: id.Table, Latest: len(st.Rounds), LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
 		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{},
 		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge}
 	for i, pid := range t.Players {

@@ -115,6 +115,8 @@ type Handler struct {
 	log   *slog.Logger
 	cache *snapshots
 	qrs   qrCodes
+	// reports are the table phones' reports of their queues (table_reports.go).
+	reports *tableReports
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -143,7 +145,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), reports: &tableReports{}}, nil
 }
 
 // check names the first dependency that is missing.

@@ -108,6 +108,8 @@
     window.addEventListener("offline", function () { self.network(false); });
     setInterval(function () { if (self.q.offline) { self.q.retry(); } }, RETRY_MS);
     this.q.learn(this.game, this.liveGame(document));
+    var latest = parseInt(this.app.dataset.latest || "0", 10);
+    if (latest > parseInt(this.app.dataset.round, 10)) { this.drawn = latest; this.gone(); }
     this.render();
     this.q.pump();
     this.listen();
@@ -244,6 +246,29 @@
     this.app.setAttribute("data-conflicts", String(c.conflicts));
     this.app.setAttribute("data-refused", String(c.refused));
     this.network(!this.q.offline);
+    this.report(c);
+  };
+
+  // report tells the room view what this phone holds for a decision,
+  // when that changed since the phone last said (one request, not one
+  // per deal).
+  TablePage.prototype.report = function (c) {
+    var self = this;
+    var name = "revisor.table.report." + this.app.dataset.tid + "." + this.app.dataset.round + "." + this.app.dataset.table;
+    var now = c.conflicts + " " + c.refused;
+    var said = window.localStorage.getItem(name) || "0 0";
+    if (now === said || this.reporting || this.q.offline || this.q.stopped) { return; }
+    var phone = window.localStorage.getItem("revisor.phone");
+    if (!phone) { phone = newKey(); window.localStorage.setItem("revisor.phone", phone); }
+    var csrf = document.querySelector("#deal-form [name=_csrf], #correct-form [name=_csrf], .logout [name=_csrf]");
+    var data = new URLSearchParams({ _csrf: csrf ? csrf.value : "", phone: phone,
+      conflicts: String(c.conflicts), refused: String(c.refused) });
+    this.reporting = true;
+    fetch(this.tableURL() + "/queue", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: data.toString() })
+      .then(function (r) { if (r.ok) { window.localStorage.setItem(name, now); } })
+      .catch(function () {})
+      .then(function () { self.reporting = false; });
   };
 
   // reopen puts an entry refused just now back into its form, with the
@@ -566,7 +591,9 @@
         if (!html) { return null; }
         var doc = new DOMParser().parseFromString(html, "text/html");
         var app = doc.getElementById("table-app");
-        if (!app || app.dataset.round !== self.app.dataset.round || app.dataset.table !== self.app.dataset.table) {
+        var latest = app ? parseInt(app.dataset.latest || "0", 10) : 0;
+        if (latest > parseInt(self.app.dataset.round, 10)) { self.drawn = latest; }
+        if (!app || self.drawn || app.dataset.round !== self.app.dataset.round || app.dataset.table !== self.app.dataset.table) {
           // The code form, or another table: this phone's session is over
           // (a new round drawn, or the cookie gone).
           self.q.stopped = true;

@@ -201,16 +201,18 @@
       self.answered(it, ans);
     }, function () {
       self.busy = false;
-      self.mark(it.key, function (x) { x.state = QUEUED; });
       self.offline = true;
+      self.mark(it.key, function (x) { x.state = QUEUED; });
     });
   };
 
   // retry sends again after a network failure (the page calls it on a
   // timer, when the network comes back and when the event stream opens).
   Client.prototype.retry = function () {
+    var was = this.offline;
     this.offline = false;
     this.stopped = false;
+    if (was) { this.onChange(); }
     this.pump();
   };
 
@@ -242,8 +244,8 @@
       return;
     }
     if (ans.retry || !ans.status || ans.status >= 500 || ans.status === 429) {
-      this.mark(it.key, function (x) { x.state = QUEUED; });
       this.offline = true;
+      this.mark(it.key, function (x) { x.state = QUEUED; });
       return;
     }
     var state = ans.code === "deal_exists" ? CONFLICT : REFUSED;

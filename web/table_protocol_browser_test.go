@@ -259,13 +259,15 @@ func TestBrowserTableOfflineConflict(t *testing.T) {
 // TestBrowserTableQuickSaves: ten deals saved in quick succession on a
 // slow connection (300 ms each way) reach the server once each, in order,
 // under the numbers they were typed for; the page sends at most two
-// requests per deal (the deal and one read of its game).
+// requests per deal (the deal and one read of its game), and a phone at
+// another table none.
 func TestBrowserTableQuickSaves(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tabs := newTabs(t, 2, 360, 800)
-	a, b := tabs[0], tabs[1]
+	tabs := newTabs(t, 3, 360, 800)
+	a, b, other := tabs[0], tabs[1], tabs[2]
 	openTable(t, s, f, 1, a, b)
+	openTable(t, s, f, 2, other)
 	if _, err := chromedp.Call(a.ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -273,9 +275,11 @@ func TestBrowserTableQuickSaves(t *testing.T) {
 		MatchedNetworkConditions: []*network.Conditions{{Latency: 300, DownloadThroughput: -1, UploadThroughput: -1}}}); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(2 * time.Second) // the reads of the streams' opening are answered
 	count := `performance.getEntriesByType("resource").filter(function (e) { return e.initiatorType === "fetch"; }).length`
 	before, _ := chromedp.Run(a.ctx, chromedp.Evaluate[int](count))
 	beforeB, _ := chromedp.Run(b.ctx, chromedp.Evaluate[int](count))
+	beforeO, _ := chromedp.Run(other.ctx, chromedp.Evaluate[int](count))
 	var want []map[string]string
 	for i := range 10 {
 		d := map[string]string{fmt.Sprintf("s%d_hand1", i%4+1): fmt.Sprint(i%3 + 1), fmt.Sprintf("s%d_last", (i+1)%4+1): "5"}
@@ -294,7 +298,12 @@ func TestBrowserTableQuickSaves(t *testing.T) {
 	time.Sleep(time.Second) // late reads
 	after, _ := chromedp.Run(a.ctx, chromedp.Evaluate[int](count))
 	afterB, _ := chromedp.Run(b.ctx, chromedp.Evaluate[int](count))
-	t.Logf("requests per deal: phone A (entering) %.1f, phone B (following) %.1f", float64(after-before)/10, float64(afterB-beforeB)/10)
+	afterO, _ := chromedp.Run(other.ctx, chromedp.Evaluate[int](count))
+	t.Logf("requests per deal: phone A (entering) %.1f, phone B (following) %.1f, a phone at table 2 %.1f",
+		float64(after-before)/10, float64(afterB-beforeB)/10, float64(afterO-beforeO)/10)
+	if afterO != beforeO {
+		t.Errorf("a phone at table 2 sent %d requests while table 1 entered 10 deals, want none", afterO-beforeO)
+	}
 	if after-before > 20 {
 		t.Errorf("phone A sent %d requests for 10 deals, want at most 20", after-before)
 	}

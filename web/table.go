@@ -203,7 +203,7 @@ type tableGame struct {
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
-	Latest       int // the tournament's latest round: past Round, this phone's table is history
+	Latest       int  // the tournament's latest round: past Round, this phone's table is history
 	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
 	Players      []tablePlayer
 	Games        []tableGame

@@ -201,6 +201,15 @@
     document.getElementById("deal-errors").textContent = "";
   };
 
+  // seatParts is seat s's values of an entry as the deals table shows
+  // them: phase 1, phase 2, last trick or Chicago, final hand ("·": none).
+  function seatParts(fields, s) {
+    return ["hand1", "hand2", "last", "hand3"].map(function (src) {
+      var v = fields["s" + s + "_" + src];
+      return v ? String(v).replace(/^C/, "C ") : "·";
+    });
+  }
+
   // describe writes an entry's values in the players' names: "Anna 3 · · 5;
   // Bo · 6 · ·" (phase 1, phase 2, last trick or Chicago, final hand).
   TablePage.prototype.describe = function (fields) {
@@ -208,11 +217,7 @@
     if (fields.record) { return fields.record; }
     var out = [];
     document.querySelectorAll("#deals thead th.name").forEach(function (th, i) {
-      var s = i + 1;
-      var parts = ["hand1", "hand2", "last", "hand3"].map(function (src) {
-        var v = fields["s" + s + "_" + src];
-        return v ? String(v).replace(/^C/, "C ") : "·";
-      });
+      var parts = seatParts(fields, i + 1);
       if (parts.join("") !== "····") { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
     });
     if (this.bridge) { return Object.keys(fields).map(function (k) { return fields[k]; }).join(" "); }
@@ -303,13 +308,9 @@
     for (var s = 1; s <= seats; s++) {
       var td = document.createElement("td");
       td.className = "num";
-      var parts = ["hand1", "hand2", "last", "hand3"].map(function (src) {
-        var v = it.fields["s" + s + "_" + src];
-        return v ? v.replace(/^C/, "C ") : "·";
-      });
       var span = document.createElement("span");
       span.className = "parts";
-      span.textContent = parts.join(" ");
+      span.textContent = seatParts(it.fields, s).join(" ");
       td.appendChild(span);
       tr.appendChild(td);
     }

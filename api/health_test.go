@@ -11,13 +11,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
-	"github.com/revisor-sm/revisor/web"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/web"
 )
 
 func TestHealthz(t *testing.T) {
@@ -58,6 +58,9 @@ func TestReadyz(t *testing.T) {
 			continue
 		}
 		wantProblem(t, "GET /readyz ("+tt.name+")", resp, body, tt.status, tt.code)
+		if ra := resp.Header.Get("Retry-After"); ra == "" {
+			t.Errorf("GET /readyz (%s) = 503 without Retry-After, want a delay in seconds", tt.name)
+		}
 	}
 }
 

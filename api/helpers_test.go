@@ -75,7 +75,14 @@ type request struct {
 // do sends r and returns the response with its body read.
 func (s *testServer) do(t *testing.T, r request) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), r.method, s.URL+r.path, r.body)
+	var sent []byte
+	if r.body != nil {
+		var err error
+		if sent, err = io.ReadAll(r.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequestWithContext(context.Background(), r.method, s.URL+r.path, bytes.NewReader(sent))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +101,7 @@ func (s *testServer) do(t *testing.T, r request) (*http.Response, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkContract(t, req, sent, resp, body)
 	return resp, body
 }
 

@@ -128,11 +128,20 @@ func (s *Server) HandleError(err error, c echo.Context) {
 	writeProblem(c, p)
 }
 
+// retryAfterSeconds is the Retry-After of a 503: about the time a table's
+// retry waits anyway, short beside a failover (docs/deploying.md).
+const retryAfterSeconds = "2"
+
 // writeProblem writes p as the response.
 func writeProblem(c echo.Context, p problem) {
 	h := c.Response().Header()
-	if p.Status == http.StatusUnauthorized {
+	switch p.Status {
+	case http.StatusUnauthorized:
 		h.Set(echo.HeaderWWWAuthenticate, `Bearer realm="revisor"`)
+	case http.StatusServiceUnavailable:
+		// A failover or a restart of the database lasts seconds: the
+		// client is told when to try again rather than to give up.
+		h.Set(echo.HeaderRetryAfter, retryAfterSeconds)
 	}
 	body, err := json.Marshal(p)
 	if err != nil { // details that do not marshal: answer plainly

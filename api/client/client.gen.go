@@ -233,6 +233,24 @@ func (e ClockState) Valid() bool {
 	}
 }
 
+// Defines values for DealProgressEndedBy.
+const (
+	DealProgressEndedByTarget DealProgressEndedBy = "target"
+	DealProgressEndedByTime   DealProgressEndedBy = "time"
+)
+
+// Valid indicates whether the value is a known member of the DealProgressEndedBy enum.
+func (e DealProgressEndedBy) Valid() bool {
+	switch e {
+	case DealProgressEndedByTarget:
+		return true
+	case DealProgressEndedByTime:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DealResultEnded.
 const (
 	ChicagoLost DealResultEnded = "chicago_lost"
@@ -505,8 +523,9 @@ func (e StandingTieMethod) Valid() bool {
 
 // Defines values for StoredResultKind.
 const (
-	StoredResultKindCorrection StoredResultKind = "correction"
-	StoredResultKindSubmission StoredResultKind = "submission"
+	StoredResultKindCorrection      StoredResultKind = "correction"
+	StoredResultKindSubmission      StoredResultKind = "submission"
+	StoredResultKindTableCorrection StoredResultKind = "table_correction"
 )
 
 // Valid indicates whether the value is a known member of the StoredResultKind enum.
@@ -515,6 +534,8 @@ func (e StoredResultKind) Valid() bool {
 	case StoredResultKindCorrection:
 		return true
 	case StoredResultKindSubmission:
+		return true
+	case StoredResultKindTableCorrection:
 		return true
 	default:
 		return false
@@ -886,8 +907,9 @@ func (e CloseRoundParamsAcceptUnconfirmed) Valid() bool {
 
 // Defines values for GetGame200JSONResponseBodyKind.
 const (
-	GetGame200JSONResponseBodyKindCorrection GetGame200JSONResponseBodyKind = "correction"
-	GetGame200JSONResponseBodyKindSubmission GetGame200JSONResponseBodyKind = "submission"
+	GetGame200JSONResponseBodyKindCorrection      GetGame200JSONResponseBodyKind = "correction"
+	GetGame200JSONResponseBodyKindSubmission      GetGame200JSONResponseBodyKind = "submission"
+	GetGame200JSONResponseBodyKindTableCorrection GetGame200JSONResponseBodyKind = "table_correction"
 )
 
 // Valid indicates whether the value is a known member of the GetGame200JSONResponseBodyKind enum.
@@ -897,41 +919,7 @@ func (e GetGame200JSONResponseBodyKind) Valid() bool {
 		return true
 	case GetGame200JSONResponseBodyKindSubmission:
 		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AppendDeal200JSONResponseBodyEndedBy.
-const (
-	AppendDeal200JSONResponseBodyEndedByTarget AppendDeal200JSONResponseBodyEndedBy = "target"
-	AppendDeal200JSONResponseBodyEndedByTime   AppendDeal200JSONResponseBodyEndedBy = "time"
-)
-
-// Valid indicates whether the value is a known member of the AppendDeal200JSONResponseBodyEndedBy enum.
-func (e AppendDeal200JSONResponseBodyEndedBy) Valid() bool {
-	switch e {
-	case AppendDeal200JSONResponseBodyEndedByTarget:
-		return true
-	case AppendDeal200JSONResponseBodyEndedByTime:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AppendDeal201JSONResponseBodyEndedBy.
-const (
-	AppendDeal201JSONResponseBodyEndedByTarget AppendDeal201JSONResponseBodyEndedBy = "target"
-	AppendDeal201JSONResponseBodyEndedByTime   AppendDeal201JSONResponseBodyEndedBy = "time"
-)
-
-// Valid indicates whether the value is a known member of the AppendDeal201JSONResponseBodyEndedBy enum.
-func (e AppendDeal201JSONResponseBodyEndedBy) Valid() bool {
-	switch e {
-	case AppendDeal201JSONResponseBodyEndedByTarget:
-		return true
-	case AppendDeal201JSONResponseBodyEndedByTime:
+	case GetGame200JSONResponseBodyKindTableCorrection:
 		return true
 	default:
 		return false
@@ -1226,6 +1214,19 @@ type BridgeDeal struct {
 	Tricks *int `json:"tricks,omitempty"`
 }
 
+// BridgeDealProgress The answer to a deal entered at a bridge table: the deal's result, the match as it stands and, once the deal ended the match, the stored result.
+type BridgeDealProgress struct {
+	Deal     int           `json:"deal"`
+	Game     *StoredResult `json:"game,omitempty"`
+	GameOver bool          `json:"game_over"`
+
+	// Match The bridge engine's answer to a match record.
+	Match BridgeResult `json:"match"`
+
+	// Result One deal of a bridge result.
+	Result BridgeDealResult `json:"result"`
+}
+
 // BridgeDealResult One deal of a bridge result.
 type BridgeDealResult struct {
 	// Contract Examples: 3NT, 4SX, 1SXX
@@ -1355,6 +1356,21 @@ type Confirmation struct {
 	// Player The player who confirmed.
 	Player string `json:"player"`
 }
+
+// DealProgress The answer to a deal entered at a Chicago table: the deal's result, the running scores and, once the deal ended the game, the stored result.
+type DealProgress struct {
+	Deal int `json:"deal"`
+
+	// EndedBy Once the game is over: `time` when it ended because time was called.
+	EndedBy  *DealProgressEndedBy `json:"ended_by,omitempty"`
+	Game     *StoredResult        `json:"game,omitempty"`
+	GameOver bool                 `json:"game_over"`
+	Result   DealResult           `json:"result"`
+	Scores   map[string]int       `json:"scores"`
+}
+
+// DealProgressEndedBy Once the game is over: `time` when it ended because time was called.
+type DealProgressEndedBy string
 
 // DealRecord A deal record as in docs/records.md.
 type DealRecord struct {
@@ -1808,25 +1824,39 @@ type Status struct {
 
 // StoredResult defines model for StoredResult.
 type StoredResult struct {
-	Game            int              `json:"game"`
-	Id              string           `json:"id"`
+	Game int    `json:"game"`
+	Id   string `json:"id"`
+
+	// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 	Kind            StoredResultKind `json:"kind"`
 	PlacementPoints map[string]int   `json:"placement_points"`
 	Places          []GamePlace      `json:"places"`
 
-	// Record A game record as in docs/records.md: full deals and score-sheet lines.
-	Record      *GameRecord `json:"record,omitempty"`
-	Result      *GameResult `json:"result,omitempty"`
-	Round       int         `json:"round"`
-	SubmittedAt time.Time   `json:"submitted_at"`
+	// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+	Record *StoredResult_Record `json:"record,omitempty"`
+
+	// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+	Result      *StoredResult_Result `json:"result,omitempty"`
+	Round       int                  `json:"round"`
+	SubmittedAt time.Time            `json:"submitted_at"`
 
 	// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 	SubmittedBy string `json:"submitted_by"`
 	Table       int    `json:"table"`
 }
 
-// StoredResultKind defines model for StoredResult.Kind.
+// StoredResultKind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 type StoredResultKind string
+
+// StoredResult_Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+type StoredResult_Record struct {
+	union json.RawMessage
+}
+
+// StoredResult_Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+type StoredResult_Result struct {
+	union json.RawMessage
+}
 
 // Table defines model for Table.
 type Table struct {
@@ -2351,6 +2381,16 @@ type RevealSeedParams struct {
 // GetGame200JSONResponseBodyKind defines parameters for GetGame.
 type GetGame200JSONResponseBodyKind string
 
+// GetGame200JSONResponseBody_Record defines parameters for GetGame.
+type GetGame200JSONResponseBody_Record struct {
+	union json.RawMessage
+}
+
+// GetGame200JSONResponseBody_Result defines parameters for GetGame.
+type GetGame200JSONResponseBody_Result struct {
+	union json.RawMessage
+}
+
 // SubmitGameParams defines parameters for SubmitGame.
 type SubmitGameParams struct {
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.
@@ -2381,11 +2421,15 @@ type AppendDealParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
-// AppendDeal200JSONResponseBodyEndedBy defines parameters for AppendDeal.
-type AppendDeal200JSONResponseBodyEndedBy string
+// AppendDeal200JSONResponseBody defines parameters for AppendDeal.
+type AppendDeal200JSONResponseBody struct {
+	union json.RawMessage
+}
 
-// AppendDeal201JSONResponseBodyEndedBy defines parameters for AppendDeal.
-type AppendDeal201JSONResponseBodyEndedBy string
+// AppendDeal201JSONResponseBody defines parameters for AppendDeal.
+type AppendDeal201JSONResponseBody struct {
+	union json.RawMessage
+}
 
 // CorrectDealJSONBody defines parameters for CorrectDeal.
 type CorrectDealJSONBody struct {
@@ -2704,6 +2748,130 @@ func (t *SettingsChange_AdvancePerTable) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsGameRecord returns the union data inside the StoredResult_Record as a GameRecord
+func (t StoredResult_Record) AsGameRecord() (GameRecord, error) {
+	var body GameRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameRecord overwrites any union data inside the StoredResult_Record as the provided GameRecord
+func (t *StoredResult_Record) FromGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameRecord performs a merge with any union data inside the StoredResult_Record, using the provided GameRecord
+func (t *StoredResult_Record) MergeGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeMatch returns the union data inside the StoredResult_Record as a BridgeMatch
+func (t StoredResult_Record) AsBridgeMatch() (BridgeMatch, error) {
+	var body BridgeMatch
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeMatch overwrites any union data inside the StoredResult_Record as the provided BridgeMatch
+func (t *StoredResult_Record) FromBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeMatch performs a merge with any union data inside the StoredResult_Record, using the provided BridgeMatch
+func (t *StoredResult_Record) MergeBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t StoredResult_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *StoredResult_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameResult returns the union data inside the StoredResult_Result as a GameResult
+func (t StoredResult_Result) AsGameResult() (GameResult, error) {
+	var body GameResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameResult overwrites any union data inside the StoredResult_Result as the provided GameResult
+func (t *StoredResult_Result) FromGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameResult performs a merge with any union data inside the StoredResult_Result, using the provided GameResult
+func (t *StoredResult_Result) MergeGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeResult returns the union data inside the StoredResult_Result as a BridgeResult
+func (t StoredResult_Result) AsBridgeResult() (BridgeResult, error) {
+	var body BridgeResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeResult overwrites any union data inside the StoredResult_Result as the provided BridgeResult
+func (t *StoredResult_Result) FromBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeResult performs a merge with any union data inside the StoredResult_Result, using the provided BridgeResult
+func (t *StoredResult_Result) MergeBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t StoredResult_Result) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *StoredResult_Result) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTournamentAdvancePerTable0 returns the union data inside the Tournament_AdvancePerTable as a TournamentAdvancePerTable0
 func (t Tournament_AdvancePerTable) AsTournamentAdvancePerTable0() (TournamentAdvancePerTable0, error) {
 	var body TournamentAdvancePerTable0
@@ -2824,6 +2992,254 @@ func (t TournamentRequest_AdvancePerTable) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TournamentRequest_AdvancePerTable) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameRecord returns the union data inside the GetGame200JSONResponseBody_Record as a GameRecord
+func (t GetGame200JSONResponseBody_Record) AsGameRecord() (GameRecord, error) {
+	var body GameRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameRecord overwrites any union data inside the GetGame200JSONResponseBody_Record as the provided GameRecord
+func (t *GetGame200JSONResponseBody_Record) FromGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameRecord performs a merge with any union data inside the GetGame200JSONResponseBody_Record, using the provided GameRecord
+func (t *GetGame200JSONResponseBody_Record) MergeGameRecord(v GameRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeMatch returns the union data inside the GetGame200JSONResponseBody_Record as a BridgeMatch
+func (t GetGame200JSONResponseBody_Record) AsBridgeMatch() (BridgeMatch, error) {
+	var body BridgeMatch
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeMatch overwrites any union data inside the GetGame200JSONResponseBody_Record as the provided BridgeMatch
+func (t *GetGame200JSONResponseBody_Record) FromBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeMatch performs a merge with any union data inside the GetGame200JSONResponseBody_Record, using the provided BridgeMatch
+func (t *GetGame200JSONResponseBody_Record) MergeBridgeMatch(v BridgeMatch) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetGame200JSONResponseBody_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetGame200JSONResponseBody_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameResult returns the union data inside the GetGame200JSONResponseBody_Result as a GameResult
+func (t GetGame200JSONResponseBody_Result) AsGameResult() (GameResult, error) {
+	var body GameResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameResult overwrites any union data inside the GetGame200JSONResponseBody_Result as the provided GameResult
+func (t *GetGame200JSONResponseBody_Result) FromGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameResult performs a merge with any union data inside the GetGame200JSONResponseBody_Result, using the provided GameResult
+func (t *GetGame200JSONResponseBody_Result) MergeGameResult(v GameResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeResult returns the union data inside the GetGame200JSONResponseBody_Result as a BridgeResult
+func (t GetGame200JSONResponseBody_Result) AsBridgeResult() (BridgeResult, error) {
+	var body BridgeResult
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeResult overwrites any union data inside the GetGame200JSONResponseBody_Result as the provided BridgeResult
+func (t *GetGame200JSONResponseBody_Result) FromBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeResult performs a merge with any union data inside the GetGame200JSONResponseBody_Result, using the provided BridgeResult
+func (t *GetGame200JSONResponseBody_Result) MergeBridgeResult(v BridgeResult) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GetGame200JSONResponseBody_Result) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GetGame200JSONResponseBody_Result) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsDealProgress returns the union data inside the AppendDeal200JSONResponseBody as a DealProgress
+func (t AppendDeal200JSONResponseBody) AsDealProgress() (DealProgress, error) {
+	var body DealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDealProgress overwrites any union data inside the AppendDeal200JSONResponseBody as the provided DealProgress
+func (t *AppendDeal200JSONResponseBody) FromDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDealProgress performs a merge with any union data inside the AppendDeal200JSONResponseBody, using the provided DealProgress
+func (t *AppendDeal200JSONResponseBody) MergeDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeDealProgress returns the union data inside the AppendDeal200JSONResponseBody as a BridgeDealProgress
+func (t AppendDeal200JSONResponseBody) AsBridgeDealProgress() (BridgeDealProgress, error) {
+	var body BridgeDealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealProgress overwrites any union data inside the AppendDeal200JSONResponseBody as the provided BridgeDealProgress
+func (t *AppendDeal200JSONResponseBody) FromBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealProgress performs a merge with any union data inside the AppendDeal200JSONResponseBody, using the provided BridgeDealProgress
+func (t *AppendDeal200JSONResponseBody) MergeBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AppendDeal200JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AppendDeal200JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsDealProgress returns the union data inside the AppendDeal201JSONResponseBody as a DealProgress
+func (t AppendDeal201JSONResponseBody) AsDealProgress() (DealProgress, error) {
+	var body DealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDealProgress overwrites any union data inside the AppendDeal201JSONResponseBody as the provided DealProgress
+func (t *AppendDeal201JSONResponseBody) FromDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDealProgress performs a merge with any union data inside the AppendDeal201JSONResponseBody, using the provided DealProgress
+func (t *AppendDeal201JSONResponseBody) MergeDealProgress(v DealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBridgeDealProgress returns the union data inside the AppendDeal201JSONResponseBody as a BridgeDealProgress
+func (t AppendDeal201JSONResponseBody) AsBridgeDealProgress() (BridgeDealProgress, error) {
+	var body BridgeDealProgress
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBridgeDealProgress overwrites any union data inside the AppendDeal201JSONResponseBody as the provided BridgeDealProgress
+func (t *AppendDeal201JSONResponseBody) FromBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBridgeDealProgress performs a merge with any union data inside the AppendDeal201JSONResponseBody, using the provided BridgeDealProgress
+func (t *AppendDeal201JSONResponseBody) MergeBridgeDealProgress(v BridgeDealProgress) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AppendDeal201JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AppendDeal201JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -9488,6 +9904,8 @@ type OpenapiJSONResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *map[string]interface{}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9497,6 +9915,11 @@ type OpenapiJSONResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r OpenapiJSONResponse) GetJSON200() *map[string]interface{} {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OpenapiJSONResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -9543,6 +9966,8 @@ type OpenapiYAMLResponse struct {
 	HTTPResponse *http.Response
 	// YAML200 the response for an HTTP 200 `application/yaml` response
 	YAML200 *string
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9552,6 +9977,11 @@ type OpenapiYAMLResponse struct {
 // GetYAML200 returns the response for an HTTP 200 `application/yaml` response
 func (r OpenapiYAMLResponse) GetYAML200() *string {
 	return r.YAML200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OpenapiYAMLResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -9766,6 +10196,8 @@ type GetPersonResponse struct {
 		Person  Person         `json:"person"`
 		Rating  *RatingValue   `json:"rating,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -9782,6 +10214,11 @@ func (r GetPersonResponse) GetJSON200() *struct {
 	Rating  *RatingValue   `json:"rating,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPersonResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -9939,6 +10376,8 @@ type ListRatingsResponse struct {
 	JSON200 *struct {
 		Ratings []RatedPerson `json:"ratings"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -9950,6 +10389,11 @@ func (r ListRatingsResponse) GetJSON200() *struct {
 	Ratings []RatedPerson `json:"ratings"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRatingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -9998,6 +10442,8 @@ type RegisterLogResponse struct {
 	JSON200 *struct {
 		Entries []RegisterChange `json:"entries"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10013,6 +10459,11 @@ func (r RegisterLogResponse) GetJSON200() *struct {
 	Entries []RegisterChange `json:"entries"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RegisterLogResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -10071,6 +10522,8 @@ type ListSeriesResponse struct {
 	JSON200 *struct {
 		Series []Series `json:"series"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -10082,6 +10535,11 @@ func (r ListSeriesResponse) GetJSON200() *struct {
 	Series []Series `json:"series"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSeriesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -10225,6 +10683,8 @@ type GetSeriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Series
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -10236,6 +10696,11 @@ type GetSeriesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSeriesResponse) GetJSON200() *Series {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSeriesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -10290,6 +10755,8 @@ type GetSeriesStandingsResponse struct {
 		Rows   []SeriesRow `json:"rows"`
 		Series Series      `json:"series"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -10304,6 +10771,11 @@ func (r GetSeriesStandingsResponse) GetJSON200() *struct {
 	Series Series      `json:"series"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSeriesStandingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -10556,6 +11028,8 @@ type GetTournamentResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -10571,6 +11045,11 @@ type GetTournamentResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetTournamentResponse) GetJSON200() *Tournament {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11116,6 +11595,8 @@ type GetDisputeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Dispute
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11129,6 +11610,11 @@ type GetDisputeResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetDisputeResponse) GetJSON200() *Dispute {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDisputeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11301,6 +11787,8 @@ type ListPlayersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Players
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11316,6 +11804,11 @@ type ListPlayersResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPlayersResponse) GetJSON200() *Players {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPlayersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11486,6 +11979,8 @@ func (r AddPlayerResponse) ContentType() string {
 type DeletePlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11498,6 +11993,11 @@ type DeletePlayerResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeletePlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11788,6 +12288,8 @@ type ListRefereesResponse struct {
 	JSON200 *struct {
 		Referees []RefereeToken `json:"referees"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11803,6 +12305,11 @@ func (r ListRefereesResponse) GetJSON200() *struct {
 	Referees []RefereeToken `json:"referees"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRefereesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -11963,6 +12470,8 @@ type RevokeRefereeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RefereeToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -11980,6 +12489,11 @@ type RevokeRefereeResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeRefereeResponse) GetJSON200() *RefereeToken {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeRefereeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12048,6 +12562,8 @@ type ListRoundsResponse struct {
 	JSON200 *struct {
 		Rounds []Round `json:"rounds"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12065,6 +12581,11 @@ func (r ListRoundsResponse) GetJSON200() *struct {
 	Rounds []Round `json:"rounds"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRoundsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12237,6 +12758,8 @@ type GetRoundResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Round
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12252,6 +12775,11 @@ type GetRoundResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetRoundResponse) GetJSON200() *Round {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetRoundResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12313,6 +12841,8 @@ type GetClockResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Clock
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12328,6 +12858,11 @@ type GetClockResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetClockResponse) GetJSON200() *Clock {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClockResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12624,6 +13159,8 @@ type RoundCodesResponse struct {
 		Round  int     `json:"round"`
 		Tables []Table `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12642,6 +13179,11 @@ func (r RoundCodesResponse) GetJSON200() *struct {
 	Tables []Table `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RoundCodesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -12853,6 +13395,8 @@ type GetDrawResponse struct {
 			Seats       *[]int    `json:"seats,omitempty"`
 		} `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -12904,6 +13448,11 @@ func (r GetDrawResponse) GetJSON200() *struct {
 	} `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDrawResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13302,6 +13851,8 @@ type GetRoomResponse struct {
 			Table   int      `json:"table"`
 		} `json:"tables"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13342,6 +13893,11 @@ func (r GetRoomResponse) GetJSON200() *struct {
 	} `json:"tables"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetRoomResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13403,24 +13959,30 @@ type GetGameResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-		Confirmed       *bool                          `json:"confirmed,omitempty"`
-		Game            int                            `json:"game"`
-		Id              string                         `json:"id"`
+		Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+		Confirmed     *bool           `json:"confirmed,omitempty"`
+		Game          int             `json:"game"`
+		Id            string          `json:"id"`
+
+		// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 		Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 		PlacementPoints map[string]int                 `json:"placement_points"`
 		Places          []GamePlace                    `json:"places"`
 
-		// Record A game record as in docs/records.md: full deals and score-sheet lines.
-		Record      *GameRecord `json:"record,omitempty"`
-		Result      *GameResult `json:"result,omitempty"`
-		Round       int         `json:"round"`
-		SubmittedAt time.Time   `json:"submitted_at"`
+		// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+		Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+		// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+		Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+		Round       int                                `json:"round"`
+		SubmittedAt time.Time                          `json:"submitted_at"`
 
 		// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 		SubmittedBy string `json:"submitted_by"`
 		Table       int    `json:"table"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13435,25 +13997,34 @@ type GetGameResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetGameResponse) GetJSON200() *struct {
-	Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-	Confirmed       *bool                          `json:"confirmed,omitempty"`
-	Game            int                            `json:"game"`
-	Id              string                         `json:"id"`
+	Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+	Confirmed     *bool           `json:"confirmed,omitempty"`
+	Game          int             `json:"game"`
+	Id            string          `json:"id"`
+
+	// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 	Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 	PlacementPoints map[string]int                 `json:"placement_points"`
 	Places          []GamePlace                    `json:"places"`
 
-	// Record A game record as in docs/records.md: full deals and score-sheet lines.
-	Record      *GameRecord `json:"record,omitempty"`
-	Result      *GameResult `json:"result,omitempty"`
-	Round       int         `json:"round"`
-	SubmittedAt time.Time   `json:"submitted_at"`
+	// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+	Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+	// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+	Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+	Round       int                                `json:"round"`
+	SubmittedAt time.Time                          `json:"submitted_at"`
 
 	// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 	SubmittedBy string `json:"submitted_by"`
 	Table       int    `json:"table"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13797,6 +14368,8 @@ type ListDealsResponse struct {
 		GameOver bool    `json:"game_over"`
 		ResultId *string `json:"result_id"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -13826,6 +14399,11 @@ func (r ListDealsResponse) GetJSON200() *struct {
 	ResultId *string `json:"result_id"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDealsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -13886,27 +14464,9 @@ type AppendDealResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *struct {
-		Deal int `json:"deal"`
-
-		// EndedBy Once the game is over: `time` when it ended because time was called.
-		EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-		Game     *StoredResult                         `json:"game,omitempty"`
-		GameOver bool                                  `json:"game_over"`
-		Result   DealResult                            `json:"result"`
-		Scores   map[string]int                        `json:"scores"`
-	}
+	JSON200 *AppendDeal200JSONResponseBody
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *struct {
-		Deal int `json:"deal"`
-
-		// EndedBy Once the game is over: `time` when it ended because time was called.
-		EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-		Game     *StoredResult                         `json:"game,omitempty"`
-		GameOver bool                                  `json:"game_over"`
-		Result   DealResult                            `json:"result"`
-		Scores   map[string]int                        `json:"scores"`
-	}
+	JSON201 *AppendDeal201JSONResponseBody
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
@@ -13930,30 +14490,12 @@ type AppendDealResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r AppendDealResponse) GetJSON200() *struct {
-	Deal int `json:"deal"`
-
-	// EndedBy Once the game is over: `time` when it ended because time was called.
-	EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-	Game     *StoredResult                         `json:"game,omitempty"`
-	GameOver bool                                  `json:"game_over"`
-	Result   DealResult                            `json:"result"`
-	Scores   map[string]int                        `json:"scores"`
-} {
+func (r AppendDealResponse) GetJSON200() *AppendDeal200JSONResponseBody {
 	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r AppendDealResponse) GetJSON201() *struct {
-	Deal int `json:"deal"`
-
-	// EndedBy Once the game is over: `time` when it ended because time was called.
-	EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-	Game     *StoredResult                         `json:"game,omitempty"`
-	GameOver bool                                  `json:"game_over"`
-	Result   DealResult                            `json:"result"`
-	Scores   map[string]int                        `json:"scores"`
-} {
+func (r AppendDealResponse) GetJSON201() *AppendDeal201JSONResponseBody {
 	return r.JSON201
 }
 
@@ -14471,6 +15013,8 @@ type GetWindowResponse struct {
 		SecondsLeft int                                `json:"seconds_left"`
 		Status      GetWindow200JSONResponseBodyStatus `json:"status"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14502,6 +15046,11 @@ func (r GetWindowResponse) GetJSON200() *struct {
 	Status      GetWindow200JSONResponseBodyStatus `json:"status"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetWindowResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14565,6 +15114,8 @@ type GetStandingsResponse struct {
 		Status     string     `json:"status"`
 		Tournament string     `json:"tournament"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14587,6 +15138,11 @@ func (r GetStandingsResponse) GetJSON200() *struct {
 	Tournament string     `json:"tournament"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14653,6 +15209,8 @@ type WhoamiInTournamentResponse struct {
 		Table      *int                                      `json:"table,omitempty"`
 		Tournament *string                                   `json:"tournament,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -14671,6 +15229,11 @@ func (r WhoamiInTournamentResponse) GetJSON200() *struct {
 	Tournament *string                                   `json:"tournament,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WhoamiInTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -14960,6 +15523,8 @@ type WhoamiResponse struct {
 		Table      *int                          `json:"table,omitempty"`
 		Tournament *string                       `json:"tournament,omitempty"`
 	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -14976,6 +15541,11 @@ func (r WhoamiResponse) GetJSON200() *struct {
 	Tournament *string                       `json:"tournament,omitempty"`
 } {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WhoamiResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -15027,6 +15597,8 @@ type HealthzResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Status
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -15036,6 +15608,11 @@ type HealthzResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r HealthzResponse) GetJSON200() *Status {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r HealthzResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -15080,10 +15657,17 @@ func (r HealthzResponse) ContentType() string {
 type MetricsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MetricsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -15130,6 +15714,8 @@ type ReadyzResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Status
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *TooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -15141,6 +15727,11 @@ type ReadyzResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ReadyzResponse) GetJSON200() *Status {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReadyzResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -16510,6 +17101,13 @@ func ParseOpenapiJSONResponse(rsp *http.Response) (*OpenapiJSONResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16549,6 +17147,13 @@ func ParseOpenapiYAMLResponse(rsp *http.Response) (*OpenapiYAMLResponse, error) 
 			return nil, err
 		}
 		response.YAML200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
@@ -16726,6 +17331,13 @@ func ParseGetPersonResponse(rsp *http.Response) (*GetPersonResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16864,6 +17476,13 @@ func ParseListRatingsResponse(rsp *http.Response) (*ListRatingsResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16905,6 +17524,13 @@ func ParseRegisterLogResponse(rsp *http.Response) (*RegisterLogResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -16961,6 +17587,13 @@ func ParseListSeriesResponse(rsp *http.Response) (*ListSeriesResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -17084,6 +17717,13 @@ func ParseGetSeriesResponse(rsp *http.Response) (*GetSeriesResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17133,6 +17773,13 @@ func ParseGetSeriesStandingsResponse(rsp *http.Response) (*GetSeriesStandingsRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
@@ -17354,6 +18001,13 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -17815,6 +18469,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17963,6 +18624,13 @@ func ParseListPlayersResponse(rsp *http.Response) (*ListPlayersResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18116,6 +18784,13 @@ func ParseDeletePlayerResponse(rsp *http.Response) (*DeletePlayerResponse, error
 	switch {
 	case rsp.StatusCode == 204:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18379,6 +19054,13 @@ func ParseListRefereesResponse(rsp *http.Response) (*ListRefereesResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18522,6 +19204,13 @@ func ParseRevokeRefereeResponse(rsp *http.Response) (*RevokeRefereeResponse, err
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18591,6 +19280,13 @@ func ParseListRoundsResponse(rsp *http.Response) (*ListRoundsResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -18749,6 +19445,13 @@ func ParseGetRoundResponse(rsp *http.Response) (*GetRoundResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18809,6 +19512,13 @@ func ParseGetClockResponse(rsp *http.Response) (*GetClockResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19064,6 +19774,13 @@ func ParseRoundCodesResponse(rsp *http.Response) (*RoundCodesResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19255,6 +19972,13 @@ func ParseGetDrawResponse(rsp *http.Response) (*GetDrawResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19601,6 +20325,13 @@ func ParseGetRoomResponse(rsp *http.Response) (*GetRoomResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19657,19 +20388,23 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Confirmations   *[]Confirmation                `json:"confirmations,omitempty"`
-			Confirmed       *bool                          `json:"confirmed,omitempty"`
-			Game            int                            `json:"game"`
-			Id              string                         `json:"id"`
+			Confirmations *[]Confirmation `json:"confirmations,omitempty"`
+			Confirmed     *bool           `json:"confirmed,omitempty"`
+			Game          int             `json:"game"`
+			Id            string          `json:"id"`
+
+			// Kind `submission` (a table's or the organizer's first result), `correction` (the organizer's), `table_correction` (the table's own, before the game is confirmed).
 			Kind            GetGame200JSONResponseBodyKind `json:"kind"`
 			PlacementPoints map[string]int                 `json:"placement_points"`
 			Places          []GamePlace                    `json:"places"`
 
-			// Record A game record as in docs/records.md: full deals and score-sheet lines.
-			Record      *GameRecord `json:"record,omitempty"`
-			Result      *GameResult `json:"result,omitempty"`
-			Round       int         `json:"round"`
-			SubmittedAt time.Time   `json:"submitted_at"`
+			// Record The game record as stored: a Chicago game, or a bridge match at a bridge table.
+			Record *GetGame200JSONResponseBody_Record `json:"record,omitempty"`
+
+			// Result The engine's answer to the record: a Chicago game's, or a bridge match's.
+			Result      *GetGame200JSONResponseBody_Result `json:"result,omitempty"`
+			Round       int                                `json:"round"`
+			SubmittedAt time.Time                          `json:"submitted_at"`
 
 			// SubmittedBy organizer, admin or table:<round>/<table>; never a token.
 			SubmittedBy string `json:"submitted_by"`
@@ -19679,6 +20414,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -19977,6 +20719,13 @@ func ParseListDealsResponse(rsp *http.Response) (*ListDealsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20032,32 +20781,14 @@ func ParseAppendDealResponse(rsp *http.Response) (*AppendDealResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest struct {
-			Deal int `json:"deal"`
-
-			// EndedBy Once the game is over: `time` when it ended because time was called.
-			EndedBy  *AppendDeal200JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-			Game     *StoredResult                         `json:"game,omitempty"`
-			GameOver bool                                  `json:"game_over"`
-			Result   DealResult                            `json:"result"`
-			Scores   map[string]int                        `json:"scores"`
-		}
+		var dest AppendDeal200JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest struct {
-			Deal int `json:"deal"`
-
-			// EndedBy Once the game is over: `time` when it ended because time was called.
-			EndedBy  *AppendDeal201JSONResponseBodyEndedBy `json:"ended_by,omitempty"`
-			Game     *StoredResult                         `json:"game,omitempty"`
-			GameOver bool                                  `json:"game_over"`
-			Result   DealResult                            `json:"result"`
-			Scores   map[string]int                        `json:"scores"`
-		}
+		var dest AppendDeal201JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -20501,6 +21232,13 @@ func ParseGetWindowResponse(rsp *http.Response) (*GetWindowResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20561,6 +21299,13 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -20630,6 +21375,13 @@ func ParseWhoamiInTournamentResponse(rsp *http.Response) (*WhoamiInTournamentRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -20873,6 +21625,13 @@ func ParseWhoamiResponse(rsp *http.Response) (*WhoamiResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20920,6 +21679,13 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20953,6 +21719,13 @@ func ParseMetricsResponse(rsp *http.Response) (*MetricsResponse, error) {
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -20992,6 +21765,13 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest TooLarge

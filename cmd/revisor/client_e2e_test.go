@@ -84,7 +84,11 @@ func TestGeneratedClientEndToEnd(t *testing.T) {
 		}
 		sr, err := c.SubmitGameWithResponse(ctx, tid, round.Number, tb.Number, 1, nil, rec, bearer(*tb.Code))
 		res := checked(t, "submit game", sr.StatusCode(), sr.Body, err, http.StatusCreated, sr.JSON201)
-		if len(res.Places) != len(tb.Players) || res.Result == nil || !res.Result.Valid {
+		var gr client.GameResult
+		if res.Result != nil {
+			gr, err = res.Result.AsGameResult()
+		}
+		if len(res.Places) != len(tb.Players) || res.Result == nil || err != nil || !gr.Valid {
 			t.Errorf("table %d: submitted game = %s, want a valid result placing %d players", tb.Number, sr.Body, len(tb.Players))
 		}
 		// Every player confirms the game at the table, so the round closes

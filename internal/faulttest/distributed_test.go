@@ -82,18 +82,7 @@ func liveKinds(ctx context.Context, t *testing.T, base, tid string) <-chan strin
 // waitKind waits up to 10 s for a change of kind on ch.
 func waitKind(t *testing.T, ch <-chan string, kind, where string) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case k := <-ch:
-			if k == kind {
-				return
-			}
-		case <-deadline:
-			t.Errorf("no %q change reached the clients of %s within 10 s", kind, where)
-			return
-		}
-	}
+	waitLive(t, ch, kind, "the clients of "+where, 10*time.Second)
 }
 
 // TestTwoProcesses runs two Revisor processes on one database behind a

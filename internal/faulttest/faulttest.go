@@ -36,6 +36,8 @@ type Cluster struct {
 	// owner runs the server binaries: "postgres" when the tests run as root
 	// (PostgreSQL refuses root), else "".
 	owner string
+	// Options are more server options for Start ("-c name=value …").
+	Options string
 }
 
 // BinDir returns the newest /usr/lib/postgresql/*/bin with initdb.
@@ -79,13 +81,7 @@ func NewCluster() (*Cluster, error) {
 	c := &Cluster{Dir: dir, bin: bin}
 	if os.Geteuid() == 0 {
 		c.owner = "postgres"
-		u, err := user.Lookup(c.owner)
-		if err != nil {
-			return nil, fmt.Errorf("running as root needs the postgres user: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
+		if err := chownPostgres(dir); err != nil {
 			return nil, err
 		}
 	}
@@ -105,9 +101,24 @@ func NewCluster() (*Cluster, error) {
 	return c, nil
 }
 
-// pg runs a server binary as the cluster's owner.
+// chownPostgres gives dir to the postgres user.
+func chownPostgres(dir string) error {
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return fmt.Errorf("running as root needs the postgres user: %w", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return os.Chown(dir, uid, gid)
+}
+
+// pg runs a server binary as the cluster's owner; a name with a slash, or
+// one not among the server binaries, is run as it is (pgbackrest).
 func (c *Cluster) pg(name string, args ...string) error {
 	path := filepath.Join(c.bin, name)
+	if _, err := os.Stat(path); err != nil {
+		path = name
+	}
 	cmd := exec.Command(path, args...)
 	if c.owner != "" {
 		cmd = exec.Command("runuser", append([]string{"-u", c.owner, "--", path}, args...)...)
@@ -121,8 +132,13 @@ func (c *Cluster) pg(name string, args ...string) error {
 
 // Start starts the cluster and waits until it accepts connections.
 func (c *Cluster) Start() error {
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", c.Port, c.Dir)
-	return c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 %s", c.Port, c.Dir, c.Options)
+	err := c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
+	if err != nil {
+		b, _ := os.ReadFile(filepath.Join(c.Dir, "server.log"))
+		return fmt.Errorf("%w\nserver.log (end):\n%s", err, tail(b, 3000))
+	}
+	return nil
 }
 
 // Stop stops the cluster the way an operator or a crash would: "fast"

@@ -32,11 +32,15 @@ const (
 type GameKey struct{ Round, Table, Game int }
 
 // Ack is a submission the server acknowledged with a 2xx: deal Deal
-// (1-based) of a game, or the whole game (Deal 0).
+// (1-based) of a game, or the whole game (Deal 0). Sent is when its first
+// attempt left, At when the acknowledgement came: a point-in-time restore
+// to a moment T holds every submission acknowledged before T and none
+// first sent after it (internal/faulttest's restore drill).
 type Ack struct {
-	Game   GameKey
-	Deal   int
-	Status int
+	Game     GameKey
+	Deal     int
+	Status   int
+	Sent, At time.Time
 }
 
 // Failure is a submission given up: its last answer or error.
@@ -306,16 +310,18 @@ func (r *runner) submit(ctx context.Context, tb table, k GameKey, rec *engine.Ga
 			r.fail(k, 0, err.Error())
 			return false
 		}
+		sent := r.c.now()
 		resp, err := r.c.do(ctx, EndpointGame, "PUT", path, tb.Code, keyBase+"-put", "application/json", body)
-		return r.settle(k, 0, resp, err, http.StatusCreated, http.StatusOK) && r.confirm(ctx, tb, k, path, keyBase)
+		return r.settle(k, 0, sent, resp, err, http.StatusCreated, http.StatusOK) && r.confirm(ctx, tb, k, path, keyBase)
 	}
 	for i, d := range plan.Deals {
 		if !r.pace(ctx, pick, i == 0 && k.Game == 1) {
 			return false
 		}
+		sent := r.c.now()
 		resp, err := r.c.do(ctx, EndpointDeal, "POST", fmt.Sprintf("%s/deals?deal=%d", path, i+1), tb.Code,
 			fmt.Sprintf("%s-d%d", keyBase, i+1), "application/json", d)
-		if !r.settle(k, i+1, resp, err, http.StatusCreated, http.StatusOK) {
+		if !r.settle(k, i+1, sent, resp, err, http.StatusCreated, http.StatusOK) {
 			return false
 		}
 		var out struct {
@@ -384,12 +390,14 @@ func (r *runner) confirm(ctx context.Context, tb table, k GameKey, path, keyBase
 	return true
 }
 
-// settle records an answer as acknowledged or failed.
-func (r *runner) settle(k GameKey, deal int, resp response, err error, want ...int) bool {
+// settle records an answer to a submission first sent at sent as
+// acknowledged or failed.
+func (r *runner) settle(k GameKey, deal int, sent time.Time, resp response, err error, want ...int) bool {
 	for _, w := range want {
 		if err == nil && resp.status == w {
+			at := r.c.now()
 			r.mu.Lock()
-			r.res.Acks = append(r.res.Acks, Ack{Game: k, Deal: deal, Status: resp.status})
+			r.res.Acks = append(r.res.Acks, Ack{Game: k, Deal: deal, Status: resp.status, Sent: sent, At: at})
 			r.mu.Unlock()
 			return true
 		}

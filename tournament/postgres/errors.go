@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"strings"
 
@@ -24,6 +25,9 @@ const (
 	codeTooManyConnections  = "53300"
 	codeAdminShutdown       = "57P01"
 	codeCannotConnectNow    = "57P03"
+	// codeReadOnly is a write sent to a standby: a connection made to the
+	// primary before a failover that now serves read-only.
+	codeReadOnly = "25006"
 )
 
 // MapError turns an error from pgx into a tournament error of the right kind,
@@ -84,7 +88,7 @@ func MapError(err error, subject string) error {
 // overload codes.
 func unavailableCode(code string) bool {
 	return strings.HasPrefix(code, "08") || code == codeTooManyConnections ||
-		code == codeAdminShutdown || code == codeCannotConnectNow
+		code == codeAdminShutdown || code == codeCannotConnectNow || code == codeReadOnly
 }
 
 // isConnectionFailure reports whether err means the database could not be
@@ -92,6 +96,10 @@ func unavailableCode(code string) bool {
 func isConnectionFailure(err error) bool {
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error
+	// A server killed in the middle of a query (a failover's old
+	// primary) ends the connection without a word: EOF, or "conn closed"
+	// for the next use of it.
 	return errors.As(err, &connectErr) || errors.As(err, &netErr) ||
-		errors.Is(err, context.DeadlineExceeded) || pgconn.SafeToRetry(err)
+		errors.Is(err, context.DeadlineExceeded) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, pgconn.ErrConnClosed)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -32,6 +33,10 @@ func TestMapError(t *testing.T) {
 		{&pgconn.PgError{Code: "57P01"}, tournament.KindUnavailable, "database_unavailable"},
 		{&pgconn.PgError{Code: "53300"}, tournament.KindUnavailable, "database_unavailable"},
 		{context.DeadlineExceeded, tournament.KindUnavailable, "database_unavailable"},
+		{&pgconn.PgError{Code: "25006"}, tournament.KindUnavailable, "database_unavailable"},
+		{fmt.Errorf("failed to receive message: %w", io.ErrUnexpectedEOF), tournament.KindUnavailable, "database_unavailable"},
+		{fmt.Errorf("commit: %w", io.EOF), tournament.KindUnavailable, "database_unavailable"},
+		{fmt.Errorf("query: %w", pgconn.ErrConnClosed), tournament.KindUnavailable, "database_unavailable"},
 		{&pgconn.PgError{Code: "22021"}, tournament.KindInvalid, "invalid_text"},
 		{&pgconn.PgError{Code: "22P05"}, tournament.KindInvalid, "invalid_text"},
 		{&pgconn.PgError{Code: "42601"}, tournament.KindInternal, "internal"},

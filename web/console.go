@@ -392,9 +392,11 @@ type cardView struct {
 	QR     template.HTML // opens the table page, logged in
 	// Texts of the card, looked up once for all cards.
 	Heading, Sub, DealerLabel, CodeLabel, ScanLabel string
-	// Link is the table page's short address (no scheme), for a phone
-	// without a camera; LinkLabel introduces it.
-	Link, LinkLabel string
+	// Link is the table page's short address (no scheme) in its parts
+	// between slashes (a line may break after each), for a phone without
+	// a camera; LinkLabel introduces it.
+	Link      []string
+	LinkLabel string
 }
 
 // cardsPage prints one card per table of round n: the table number, the
@@ -416,7 +418,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	for _, tv := range roundTables(st, r, "") {
 		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number],
 			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan"),
-			Link: shortLink(h.publicBase(c) + tableURL(st.Tournament.ID)), LinkLabel: p.T("card.link")}
+			Link: strings.Split(shortLink(h.publicBase(c)+tableURL(st.Tournament.ID)), "/"), LinkLabel: p.T("card.link")}
 		if cv.QR, err = h.qrs.svg(h.tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
 			return h.fail(c, err)
 		}

@@ -20,7 +20,7 @@ func TestPublicURLOnCards(t *testing.T) {
 	o := s.browser(t)
 	o.login(f.Token)
 	cards := o.mustGet("/t/"+f.ID+"/console/rounds/1/cards", http.StatusOK).Body
-	if want := `<span class="code">192.168.1.20:8080/t/` + f.ID + `/table</span>`; !strings.Contains(cards, want) {
+	if want := `<span class="link">192.168.1.20:8080/<wbr>t/<wbr>` + f.ID + `/<wbr>table</span>`; !strings.Contains(cards, want) {
 		t.Errorf("cards hold no %s", want)
 	}
 	if strings.Contains(cards, "127.0.0.1") {

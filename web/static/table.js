@@ -345,6 +345,10 @@
     var list = items.filter(function (it) { var s = Q.shownState(items, it); return s === Q.CONFLICT || s === Q.REFUSED; });
     box.hidden = list.length === 0;
     var ul = document.getElementById("decide-list");
+    // The panel is drawn again on every change: a reason being typed
+    // keeps its text and its focus.
+    var typed = {}, focused = document.activeElement && document.activeElement.getAttribute("data-key");
+    ul.querySelectorAll(".decision-reason").forEach(function (el) { typed[el.getAttribute("data-key")] = el.value; });
     ul.textContent = "";
     list.forEach(function (it) {
       var li = document.createElement("li");
@@ -361,10 +365,13 @@
         var reason = document.createElement("input");
         reason.type = "text";
         reason.className = "decision-reason";
+        reason.setAttribute("data-key", it.key);
+        reason.value = typed[it.key] || "";
         reason.setAttribute("aria-label", self.t("reasonmine"));
         reason.placeholder = self.t("reasonmine");
         li.appendChild(self.button(self.t("keepstored"), "keep-stored", function () { self.q.keep(it.key); }));
         li.appendChild(reason);
+        if (focused === it.key) { setTimeout(function () { reason.focus(); }, 0); }
         li.appendChild(self.button(self.t("usemine"), "use-mine", function () {
           if (reason.value.trim() === "") { reason.setAttribute("aria-invalid", "true"); reason.focus(); return; }
           self.q.correct(it.key, reason.value.trim(), newKey());

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -80,60 +81,79 @@ func (s *Server) require(roles ...tournament.Role) echo.MiddlewareFunc {
 	}
 }
 
-// authenticate reads the bearer token and finds its principal. A try is
-// taken from the address's budget of wrong tokens before the token is
-// looked up, and given back when it was good, so that simultaneous guesses
-// cannot all pass the check before one of them has failed.
+// Authenticate verifies the request's Authorization header, if any, on
+// the one path of credentials (httpx.Verify): package server calls it on
+// every route, so that a wrong token is counted wherever it is sent; the
+// routes' require then finds the outcome kept.
+func (s *Server) Authenticate(c echo.Context) (Principal, error) { return s.authenticate(c) }
+
+// authenticate reads the bearer token and finds its principal through the
+// one path of credentials (httpx.Verify), which takes a try from the
+// address's budget of wrong tokens before the lookup.
 func (s *Server) authenticate(c echo.Context) (Principal, error) {
 	token, err := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 	if err != nil || token == "" {
 		return Principal{Role: tournament.RolePublic}, err
 	}
 	tid := c.Param("tid")
-	if tid == "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
+	code := tournament.LooksLikeCode(tournament.NormalizeCode(token))
+	if tid == "" && code {
 		// Not a guess, not counted: a code is looked up only within its
 		// tournament.
 		return Principal{}, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeTournamentRequired,
 			"a table code belongs to one tournament: present it on that tournament's paths (/api/v1/tournaments/{tid}/whoami)")
 	}
-	// A token verified lately is no guess: it takes nothing from the
-	// address's budget (many tables behind one address, each sending at
-	// once, would otherwise spend it), and costs no lookup.
-	if cached, ok := s.deps.Tokens.(cachedTokens); ok {
-		if p, ok := cached.CachedToken(tid, token); ok {
-			return p, nil
+	var done func()
+	defer func() {
+		if done != nil {
+			done()
 		}
-	}
-	// A new round's codes are not cached yet: when its tables all send at
-	// once from one address (a club's network), one looks the codes up and
-	// the others wait for it and find theirs cached, instead of each
-	// spending a try of the address's budget (ten) on a good code.
-	if cached, ok := s.deps.Tokens.(cachedTokens); ok && tid != "" && tournament.LooksLikeCode(tournament.NormalizeCode(token)) {
-		wait, lead := s.codeLookups.join(tid)
-		if lead {
-			defer s.codeLookups.done(tid)
-		} else {
-			select {
-			case <-wait:
-				if p, ok := cached.CachedToken(tid, token); ok {
-					return p, nil
-				}
-			case <-c.Request().Context().Done():
+	}()
+	check := httpx.Check[Principal]{
+		Cached: func() (Principal, bool) {
+			p, ok, lead := s.cachedToken(c, tid, token, code)
+			if lead {
+				done = func() { s.codeLookups.done(tid) }
 			}
-		}
+			return p, ok
+		},
+		Lookup: func(ctx context.Context) (Principal, error) { return s.resolve(ctx, tid, token) },
 	}
-	ip := c.RealIP()
-	if !s.limiter.Take(ip) {
-		return Principal{}, tournament.Errorf(tournament.KindTooMany, tournament.CodeTooManyAttempts,
-			"too many requests with unknown tokens from this address; wait a minute")
+	if code {
+		check.Tournament = tid
 	}
-	p, err := s.resolve(c.Request().Context(), tid, token)
-	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
-		s.limiter.Fail(c.Request().Context(), ip)
-	} else {
-		s.limiter.Refund(ip)
+	return httpx.Verify(s.door, c, httpx.CarrierHeader, token, check)
+}
+
+// cachedToken finds a token verified lately: it is no guess, takes
+// nothing from the budgets (many tables behind one address, each sending
+// at once, would otherwise spend them), and costs no lookup. A new round's
+// codes are not cached yet: when its tables all send at once from one
+// address (a club's network), one looks the codes up (lead: it must end
+// the lookup with codeLookups.done) and the others wait for it and find
+// theirs cached, instead of each spending a try on a good code.
+func (s *Server) cachedToken(c echo.Context, tid, token string, code bool) (p Principal, ok, lead bool) {
+	cached, can := s.deps.Tokens.(cachedTokens)
+	if !can {
+		return Principal{}, false, false
 	}
-	return p, err
+	if p, ok := cached.CachedToken(tid, token); ok {
+		return p, true, false
+	}
+	if !code {
+		return Principal{}, false, false
+	}
+	wait, lead := s.codeLookups.join(tid)
+	if lead {
+		return Principal{}, false, true
+	}
+	select {
+	case <-wait:
+		p, ok := cached.CachedToken(tid, token)
+		return p, ok, false
+	case <-c.Request().Context().Done():
+		return Principal{}, false, false
+	}
 }
 
 // resolve finds the principal of a token: the admin, or a tournament's.

@@ -114,8 +114,9 @@ func TestTableCodeOnlyItsTableAndRound(t *testing.T) {
 	tb := c.round.Tables[0]
 	record := json.RawMessage(cleanGame(t, tb.Players, firstDealerOf(tb, 1)))
 	runRefCases(t, s, []refCase{
-		{"round 1's code submits round 2's game", "PUT", gamePath(tid, 2, 1, 1), c.round.Tables[0].Code, record, 403, "wrong_table"},
-		{"round 1's code disputes its game after round 2 is drawn", "POST", disputesPath(tid), c.round.Tables[0].Code, c.dispute(""), 201, ""},
+		// A draw ends the old round's codes at once (issue 25, point 4).
+		{"round 1's code submits round 2's game", "PUT", gamePath(tid, 2, 1, 1), c.round.Tables[0].Code, record, 401, "unknown_token"},
+		{"round 1's code disputes its game after round 2 is drawn", "POST", disputesPath(tid), c.round.Tables[0].Code, c.dispute(""), 401, "unknown_token"},
 		{"submit round 1's game with round 2's code", "PUT", gamePath(tid, 1, 1, 1), code2, record, 403, "wrong_table"},
 		{"append to round 1's game with round 2's code", "POST", gamePath(tid, 1, 1, 1) + "/deals", code2, `{"sheet":{}}`, 403, "wrong_table"},
 		{"dispute round 1's game with round 2's code", "POST", disputesPath(tid), code2, c.dispute(""), 403, "wrong_table"},

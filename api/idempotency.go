@@ -91,6 +91,14 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidIdempotencyKey,
 				"the Idempotency-Key must be 1 to %d printable characters without spaces", maxIdempotencyKey)
 		}
+		// Authenticate first: a stored answer is replayed only to a
+		// credential that is still good (a revoked referee token, an old
+		// round's code get their route's 401, not their old answers). A
+		// request whose credential is not good is answered as if it had
+		// no key: nothing replayed, nothing stored.
+		if _, err := s.authenticate(c); err != nil {
+			return next(c)
+		}
 		body, err := io.ReadAll(req.Body)
 		if err != nil {
 			return bodyReadError(err)

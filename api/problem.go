@@ -143,6 +143,9 @@ func writeProblem(c echo.Context, p problem) {
 		// client is told when to try again rather than to give up.
 		h.Set(echo.HeaderRetryAfter, retryAfterSeconds)
 	}
+	if p.Code == tournament.CodeBusy || p.Code == tournament.CodeTooManyStreams {
+		h.Set("Retry-After", "5") // a budget spent for a moment
+	}
 	body, err := json.Marshal(p)
 	if err != nil { // details that do not marshal: answer plainly
 		body = []byte(`{"type":"` + problemTypeBase + `internal","title":"Internal Server Error","status":500,"detail":"An internal error occurred.","code":"internal"}`)

@@ -64,6 +64,10 @@ type Config struct {
 	// the API and the pages the same one, so that a guesser has one budget
 	// for every door. Nil: a counter of the API's own.
 	Failures *ratelimit.Failures
+	// Door is the one path of every credential (httpx.Verify) over
+	// Failures and a per-tournament budget of wrong codes; the router
+	// gives the API and the pages the same one. Nil: a door over Failures.
+	Door *httpx.Door
 }
 
 // Deps are the services the handlers call, each a narrow interface declared
@@ -112,7 +116,7 @@ type Server struct {
 	cfg     Config
 	deps    Deps
 	log     *slog.Logger
-	limiter *ratelimit.Failures
+	door    *httpx.Door
 	metrics echo.HandlerFunc // /metrics
 	routes  []Route          // what Register added, for Routes
 	// storeClaims are the routes (echo paths) whose Idempotency-Key the
@@ -133,7 +137,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Registry == nil {
 		deps.Registry = prometheus.NewRegistry()
 	}
-	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, limiter: cfg.Failures, storeClaims: map[string]bool{},
+	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, door: cfg.Door, storeClaims: map[string]bool{},
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }
 
@@ -152,6 +156,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.Failures == nil {
 		cfg.Failures = ratelimit.NewFailures(cfg.Now)
+	}
+	if cfg.Door == nil {
+		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
 	}
 	return cfg
 }

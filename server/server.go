@@ -69,11 +69,14 @@ type Deps struct {
 	Failures ratelimit.Shared
 	// Registry collects the metrics served at /metrics; nil: the server's own.
 	Registry *prometheus.Registry
+	// Streams bound the pages' live event streams; zero fields take the
+	// defaults (web.StreamLimits).
+	Streams web.StreamLimits
 }
 
 // check names the first required dependency that is missing.
 func (d Deps) check() error {
-	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry")
+	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry", "Streams")
 }
 
 // apiDeps are the API's dependencies: each service through the interfaces
@@ -126,6 +129,9 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Door == nil || cfg.Door.Addresses() != cfg.Failures {
+		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
+	}
 	a, err := api.New(cfg, deps.apiDeps())
 	if err != nil {
 		return nil, err
@@ -134,10 +140,15 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	// The table pages write through the API, in process, by this router:
 	// the same middleware, checks and Idempotency-Key replay as any client.
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
-		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures,
+		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams,
 		PublicURL: cfg.PublicURL},
 		deps.webDeps(s))
 	if err != nil {
+		return nil, err
+	}
+	if err := deps.Registry.Register(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "revisor_page_renders_total",
+		Help: "Pages rendered; the others were answered from the cache of rendered pages."},
+		func() float64 { return float64(s.web.Renders()) })); err != nil {
 		return nil, err
 	}
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -148,10 +159,29 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	}
 	s.e.HTTPErrorHandler = s.handleError
 	mw.Use(s.e)
+	s.e.Use(s.credentials)
 	s.e.Use(s.apiOnly(a.Middleware()...))
 	a.Register(s.e)
 	s.mountWeb()
 	return s, nil
+}
+
+// credentials verifies every credential the request carries — the
+// Authorization header, the session cookie, the table cookie — on every
+// route, each on the one path of credentials (httpx.Verify), before the
+// route's handler runs; the handlers that read one then find the outcome
+// kept. So a wrong credential spends its try wherever it is sent, and a
+// new route cannot become a door around the budget (issue 25: the table
+// cookie on /t/{tid}/table guessed codes with no limit). The outcome is
+// the handlers' to answer: a route that ignores a credential ignores it.
+func (s *Server) credentials(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
+			_, _ = s.api.Authenticate(c)
+		}
+		s.web.Credentials(c)
+		return next(c)
+	}
 }
 
 // mountWeb registers the pages and remembers their route templates.

@@ -206,6 +206,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	if table, ok := rc.lookup(code); ok {
 		return Identity{Role: RoleTable, Tournament: tid, Round: rc.round, Table: table}, nil
 	}
+	gen := s.codes.generation()
 	t, err := s.store.Tournament(ctx, tid)
 	if err != nil {
 		return Identity{}, err
@@ -213,7 +214,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	if t.CurrentRound == 0 {
 		return Identity{}, unknownToken()
 	}
-	rc, err = s.roundCodes(ctx, tid, t.CurrentRound)
+	rc, err = s.roundCodes(ctx, tid, t.CurrentRound, gen)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -230,6 +231,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 type codeCache struct {
 	mu      sync.Mutex
 	entries map[string]*roundCodes
+	gen     uint64 // forgets so far
 }
 
 // roundCodes are the codes of one round: code → table number.
@@ -238,10 +240,46 @@ type roundCodes struct {
 	tables map[string]int
 }
 
+// forget drops tid's cached codes: a round was drawn.
+func (c *codeCache) forget(tid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.entries, tid)
+	c.gen++
+}
+
+// generation counts the forgets: a lookup that began before one must not
+// cache what it read.
+func (c *codeCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// Heard tells the service of a change heard from the database (every
+// process LISTENs, postgres.Listener): a round drawn in any process ends
+// the old round's codes here at once, rather than when this process next
+// looks a code up (issue 25, point 4); an event naming no tournament (the
+// listener reconnected and may have missed some) forgets every cached
+// code.
+func (s *Service) Heard(e Event) {
+	switch {
+	case e.Tournament == "":
+		s.codes.mu.Lock()
+		clear(s.codes.entries)
+		s.codes.gen++
+		s.codes.mu.Unlock()
+	case e.Kind == "rounds":
+		// Any change of a round (drawn, deleted, closed): rare, and the
+		// next code looks the round up again.
+		s.codes.forget(e.Tournament)
+	}
+}
+
 // maxCachedTournaments bounds the cache; past it, it starts over.
 const maxCachedTournaments = 1000
 
-func (s *Service) roundCodes(ctx context.Context, tid string, n int) (*roundCodes, error) {
+func (s *Service) roundCodes(ctx context.Context, tid string, n int, gen uint64) (*roundCodes, error) {
 	s.codes.mu.Lock()
 	rc := s.codes.entries[tid]
 	s.codes.mu.Unlock()
@@ -262,6 +300,9 @@ func (s *Service) roundCodes(ctx context.Context, tid string, n int) (*roundCode
 	}
 	s.codes.mu.Lock()
 	defer s.codes.mu.Unlock()
+	if s.codes.gen != gen {
+		return rc, nil // a round changed meanwhile: good for this request, not for the cache
+	}
 	if s.codes.entries == nil || len(s.codes.entries) >= maxCachedTournaments {
 		s.codes.entries = map[string]*roundCodes{}
 	}

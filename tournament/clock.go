@@ -99,6 +99,11 @@ func (c Clock) apply(act ClockAction, now time.Time, by string) (*Clock, error) 
 		default:
 			return nil, wrong()
 		}
+		// The time left stays within a round's longest time: two adds of
+		// a day once left 172,800 s on the clock (issue 25).
+		if left := next.RemainingAt(now); left > MaxClockMinutes*time.Minute {
+			return nil, InvalidField("minutes", "the round's time left would be %d minutes; at most %d", int(left.Minutes()), MaxClockMinutes)
+		}
 	case ClockCallTime:
 		if c.State == ClockTimeCalled {
 			return nil, wrong()

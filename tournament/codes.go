@@ -96,6 +96,8 @@ const (
 	CodeSeriesFull               = "series_full"
 	CodeSeriesNotFound           = "series_not_found"
 	CodeServiceUnavailable       = "service_unavailable"
+	CodeTooManyStreams           = "too_many_streams"
+	CodeBusy                     = "busy"
 	CodeSettingsLocked           = "settings_locked"
 	CodeShortCodeNotFound        = "short_code_not_found"
 	CodeTableHasResult           = "table_has_result"

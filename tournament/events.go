@@ -1,6 +1,9 @@
 package tournament
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // Event says that something a tournament's pages show has changed: a
 // result, a deal, a round drawn or closed, a player registered or changed.
@@ -16,6 +19,10 @@ type Event struct {
 	Kind  string
 	Round int // 0 when the change belongs to no round
 	Table int // 0 when the change belongs to no table
+	// At is when this process heard of the change (set by Publish): every
+	// subscriber sees the same instant, so a page read after it holds the
+	// change — the version a page's event stream announces.
+	At time.Time
 }
 
 // EventSource lets a page follow one tournament's changes. The web layer
@@ -38,11 +45,15 @@ const subscriberBuffer = 8
 type Broker struct {
 	mu   sync.Mutex
 	subs map[string]map[chan Event]struct{}
+	now  func() time.Time
 }
 
-// NewBroker returns a broker without subscribers.
-func NewBroker() *Broker {
-	return &Broker{subs: make(map[string]map[chan Event]struct{})}
+// NewBroker returns a broker without subscribers, on the system clock.
+func NewBroker() *Broker { return NewBrokerAt(time.Now) }
+
+// NewBrokerAt returns a broker whose events' At are read from now.
+func NewBrokerAt(now func() time.Time) *Broker {
+	return &Broker{subs: make(map[string]map[chan Event]struct{}), now: now}
 }
 
 // Subscribe implements EventSource.
@@ -68,8 +79,12 @@ func (b *Broker) Subscribe(tid string) (<-chan Event, func()) {
 }
 
 // Publish delivers e to the subscribers of its tournament, or to every
-// subscriber when e names no tournament. It never blocks.
+// subscriber when e names no tournament, with At set when zero. It never
+// blocks.
 func (b *Broker) Publish(e Event) {
+	if e.At.IsZero() {
+		e.At = b.now()
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for tid, set := range b.subs {

@@ -124,9 +124,10 @@ func (n NewPerson) normalize() (NewPerson, error) {
 // ratings. Changes are the admin's; reading is public (membership numbers
 // are the admin's and the organizers' to see).
 type Register struct {
-	store  RegisterStore
-	tourns Store
-	now    func() time.Time
+	store   RegisterStore
+	tourns  Store
+	now     func() time.Time
+	ratings ratingsCache
 }
 
 // NewRegister returns the register over its store and the tournaments'.

@@ -34,6 +34,11 @@ func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o Draw
 		return nil, err
 	}
 	now := s.clock()
+	// The draw ends the old round's codes here at once; other processes
+	// hear of it (Heard), and the cache forgets them again after the
+	// commit, for a lookup that raced with the draw.
+	s.codes.forget(tid)
+	defer s.codes.forget(tid)
 	return s.store.DrawRound(auditAs(ctx, a), tid, func(st *State) (*Round, error) {
 		cons, err := o.drawConstraints(st.Players)
 		if err != nil {

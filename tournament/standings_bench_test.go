@@ -65,3 +65,25 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkStandingsGrid computes the standings of 100, 400 and 1,000
+// players after 1, 3 and 6 rounds (3 games a round) from the results: the
+// cost grows with the results, so the pages compute them once per
+// snapshot and share them (web/cache.go, derived), and a page's render
+// costs the same after 6 rounds as after 1.
+func BenchmarkStandingsGrid(b *testing.B) {
+	for _, n := range []int{100, 400, 1000} {
+		for _, rounds := range []int{1, 3, 6} {
+			b.Run("players="+strconv.Itoa(n)+"/rounds="+strconv.Itoa(rounds), func(b *testing.B) {
+				st := bigState(n, rounds)
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if rows := tournament.Standings(st); len(rows) != n {
+						b.Fatalf("Standings = %d rows, want %d", len(rows), n)
+					}
+				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

@@ -257,8 +257,11 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	if player == "" {
 		return nil, InvalidField("player", "player is required: the id of the player who confirms")
 	}
-	_, _, tb, err := s.gameTable(ctx, k)
+	_, r, tb, err := s.gameTable(ctx, k)
 	if err != nil {
+		return nil, err
+	}
+	if err := tableRoundOpen(a, r); err != nil {
 		return nil, err
 	}
 	if err := Ensure(ctx); err != nil {
@@ -331,4 +334,17 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 		return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 	}
 	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}, nil
+}
+
+// tableRoundOpen refuses a table's confirmation on a closed round: the
+// round's outcome is recorded and a confirmation no longer means anything
+// (issue 25: it was accepted from the code). A dispute on a closed round is
+// the correction window's to admit (dispute_window.go), by design: the
+// table disputes after the round has closed.
+func tableRoundOpen(a Actor, r *Round) error {
+	if a.Role == RoleTable && r.Status == RoundClosed {
+		return Errorf(KindConflict, CodeRoundClosed,
+			"round %d is closed: its results are final; open a dispute while the correction window is open", r.Number)
+	}
+	return nil
 }

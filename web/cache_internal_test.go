@@ -75,7 +75,7 @@ func TestCacheEvictsIdleTournaments(t *testing.T) {
 	for i := range 3 {
 		view(fmt.Sprint("idle-", i))
 		gen, _ := c.generation(fmt.Sprint("idle-", i))
-		c.putPage(fmt.Sprint("idle-", i), "en /standings", gen, now, []byte("<html>"))
+		c.putPage(fmt.Sprint("idle-", i), "en /standings", stamp{state: gen}, livePage, now, 0, []byte("<html>"))
 	}
 	view("busy")
 	now = now.Add(cacheIdle / 2)

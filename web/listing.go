@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"html/template"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -75,7 +77,14 @@ func shortPath(code string) string { return "/s/" + code }
 // shortLink redirects /s/{code} (any case, hyphens and spaces ignored) to
 // its tournament's page: the link a poster or a chat message carries.
 func (h *Handler) shortLink(c echo.Context) error {
-	tid, err := h.deps.Tournaments.TournamentByShortCode(c.Request().Context(), c.Param("code"))
+	// An unknown code spends a try of the address's budget, like a wrong
+	// credential: short links are not enumerated faster than that.
+	tid, err := httpx.Verify(h.cfg.Door, c, httpx.CarrierShortLink, c.Param("code"), httpx.Check[string]{
+		Lookup: func(ctx context.Context) (string, error) {
+			return h.deps.Tournaments.TournamentByShortCode(ctx, c.Param("code"))
+		},
+		Wrong: func(err error) bool { return tournament.ErrorKind(err) == tournament.KindNotFound },
+	})
 	if err != nil {
 		return h.fail(c, err)
 	}

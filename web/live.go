@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -11,23 +12,38 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
+// The event stream of a tournament (Server-Sent Events), in two forms.
+//
+// A public page's stream (/t/{tid}/events?for=pages, the URL in its
+// data-events) says only what its page shows, at most once per
+// pagesCoalesce: an event "change" when the tournament's state changed,
+// with the version v, the server's clock in microseconds when it heard of
+// the change (tournament.Event.At); an event "clock" when the round clock did. The deals and
+// confirmations of a full hall, which no public page shows, send nothing.
+// A page's data-as-of is when its snapshot's read began, so a page whose
+// data-as-of is not below the latest v holds the change; static/live.js
+// fetches the page again only when it does not.
+//
+// The table page's stream (no ?for) sends one "change" per change, with
+// its kind, round, table and v. Neither stream changes the pages' cache:
+// that follows the events on its own (cache.go), once per process.
+const pagesCoalesce = 500 * time.Millisecond
+
 // eventJSON is the data of a "change" event.
 type eventJSON struct {
 	Kind  string `json:"kind"`
 	Round int    `json:"round,omitempty"`
 	Table int    `json:"table,omitempty"`
+	V     int64  `json:"v"`
 }
 
-// events streams a tournament's changes as Server-Sent Events: one
-// "change" event per change, a comment every heartbeat. Pages that hear a
-// change read themselves again (static/app.js).
+// events streams a tournament's changes: a comment every heartbeat and
+// the events above.
 func (h *Handler) events(c echo.Context) error {
 	tid := c.Param("tid")
-	if _, err := h.deps.Tournaments.Tournament(c.Request().Context(), tid); err != nil {
+	if _, err := h.state(c.Request().Context(), tid); err != nil {
 		return h.fail(c, err)
 	}
-	ch, stop := h.deps.Events.Subscribe(tid)
-	defer stop()
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -42,6 +58,13 @@ func (h *Handler) events(c echo.Context) error {
 		}
 		return rc.Flush()
 	}
+	if c.QueryParam("for") == "pages" {
+		t := h.hub.join(tid)
+		defer h.hub.leave(tid, t)
+		return h.pagesEvents(c, t, send)
+	}
+	ch, stop := h.deps.Events.Subscribe(tid)
+	defer stop()
 	if err := send("retry: 2000\n: listening\n\n"); err != nil {
 		return nil
 	}
@@ -52,9 +75,7 @@ func (h *Handler) events(c echo.Context) error {
 		case <-c.Request().Context().Done():
 			return nil
 		case e := <-ch:
-			// Forget the cached snapshot before the page asks again.
-			h.cache.invalidate(tid)
-			if send(changeEvent(e)) != nil {
+			if send(changeEvent(e, h.version(e))) != nil {
 				return nil
 			}
 		case <-beat.C:
@@ -65,7 +86,197 @@ func (h *Handler) events(c echo.Context) error {
 	}
 }
 
-func changeEvent(e tournament.Event) string {
-	b, _ := json.Marshal(eventJSON{Kind: e.Kind, Round: e.Round, Table: e.Table})
+// version is e's version: when this process heard of it.
+func (h *Handler) version(e tournament.Event) int64 {
+	if e.At.IsZero() {
+		return h.cfg.Now().UnixMicro()
+	}
+	return e.At.UnixMicro()
+}
+
+// pagesEvents is a public page's stream: it wakes only when the topic
+// has a change the pages show, never for a deal.
+func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error) error {
+	if err := send("retry: 2000\n: listening\n\n"); err != nil {
+		return nil
+	}
+	beat := time.NewTicker(h.cfg.Heartbeat)
+	defer beat.Stop()
+	var p pagesStream
+	seen := h.hub.read(t)
+	for {
+		select {
+		case <-c.Request().Context().Done():
+			return nil
+		case <-seen.changed:
+		case <-p.timer():
+			p.waiting = nil
+		case <-beat.C:
+			if send(": ping\n\n") != nil {
+				return nil
+			}
+		}
+		now := h.hub.read(t)
+		if now.state != seen.state {
+			p.hear(tournament.Event{Kind: now.kind}, now.v)
+		}
+		if now.clock != seen.clock {
+			p.hear(tournament.Event{Kind: kindClock}, 0)
+		}
+		seen = now
+		if msg := p.due(time.Now()); msg != "" && send(msg) != nil {
+			return nil
+		}
+	}
+}
+
+// hub follows the tournaments that public pages' streams watch, one
+// subscription to the events per tournament however many streams: a
+// thousand phones on the standings wake once per change of the state,
+// not at each of the sixty deals a second the hall enters.
+type hub struct {
+	src  tournament.EventSource
+	now  func() time.Time
+	mu   sync.Mutex
+	tops map[string]*topic
+}
+
+// topic is one tournament's changes as the pages' streams see them.
+type topic struct {
+	streams int
+	stop    func()
+	seen    topicState
+}
+
+// topicState counts a topic's changes; changed is closed at the next.
+type topicState struct {
+	state, clock uint64
+	kind         string // the latest change of state and its version
+	v            int64
+	changed      chan struct{}
+}
+
+func newHub(src tournament.EventSource, now func() time.Time) *hub {
+	return &hub{src: src, now: now, tops: map[string]*topic{}}
+}
+
+// join adds a stream to tid's topic, following tid from the first.
+func (h *hub) join(tid string) *topic {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tops[tid]
+	if t == nil {
+		t = &topic{seen: topicState{changed: make(chan struct{})}}
+		ch, cancel := h.src.Subscribe(tid)
+		done := make(chan struct{})
+		go h.follow(t, ch, done)
+		t.stop = func() { cancel(); close(done) }
+		h.tops[tid] = t
+	}
+	t.streams++
+	return t
+}
+
+// leave removes a stream; the last one ends the following.
+func (h *hub) leave(tid string, t *topic) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.streams--; t.streams == 0 {
+		t.stop()
+		delete(h.tops, tid)
+	}
+}
+
+func (h *hub) read(t *topic) topicState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return t.seen
+}
+
+// follow counts the changes the pages show and wakes the streams.
+func (h *hub) follow(t *topic, ch <-chan tournament.Event, done <-chan struct{}) {
+	for {
+		select {
+		case e := <-ch:
+			if e.Kind != kindClock && !stateKind(e.Kind) {
+				continue
+			}
+			v := e.At
+			if v.IsZero() {
+				v = h.now()
+			}
+			h.mu.Lock()
+			if e.Kind == kindClock {
+				t.seen.clock++
+			} else {
+				t.seen.state++
+				t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
+			}
+			close(t.seen.changed)
+			t.seen.changed = make(chan struct{})
+			h.mu.Unlock()
+		case <-done:
+			return
+		}
+	}
+}
+
+// pagesStream is what a public page's stream has heard and not yet sent.
+type pagesStream struct {
+	kind    string // the latest change of state heard, "" when none waits
+	v       int64
+	clock   bool // the round clock changed
+	sent    time.Time
+	waiting *time.Timer // fires when the next message may leave
+}
+
+// hear notes event e, heard at version v.
+func (p *pagesStream) hear(e tournament.Event, v int64) {
+	switch {
+	case e.Kind == kindClock:
+		p.clock = true
+	case stateKind(e.Kind):
+		p.kind, p.v = e.Kind, v
+	}
+}
+
+// timer is the channel of the pending message's timer (nil: none).
+func (p *pagesStream) timer() <-chan time.Time {
+	if p.waiting == nil {
+		return nil
+	}
+	return p.waiting.C
+}
+
+// due returns the message to send now: what waits, unless one was sent
+// less than pagesCoalesce ago (then a timer is set for when it may).
+func (p *pagesStream) due(now time.Time) string {
+	if p.kind == "" && !p.clock {
+		return ""
+	}
+	if wait := p.sent.Add(pagesCoalesce).Sub(now); wait > 0 {
+		if p.waiting == nil {
+			p.waiting = time.NewTimer(wait)
+		}
+		return ""
+	}
+	if p.waiting != nil {
+		p.waiting.Stop()
+		p.waiting = nil
+	}
+	msg := ""
+	if p.kind != "" {
+		b, _ := json.Marshal(eventJSON{Kind: p.kind, V: p.v})
+		msg = "event: change\ndata: " + string(b) + "\n\n"
+	}
+	if p.clock {
+		msg += "event: clock\ndata: {}\n\n"
+	}
+	p.kind, p.clock, p.sent = "", false, now
+	return msg
+}
+
+func changeEvent(e tournament.Event, v int64) string {
+	b, _ := json.Marshal(eventJSON{Kind: e.Kind, Round: e.Round, Table: e.Table, V: v})
 	return "event: change\ndata: " + string(b) + "\n\n"
 }

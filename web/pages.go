@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"unicode"
@@ -35,8 +36,7 @@ func (h *Handler) switchLanguage(c echo.Context) error {
 	if !supported(l) {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeLanguageNotFound, "no language %q", l))
 	}
-	c.SetCookie(&http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteLaxMode})
+	c.SetCookie(h.cookie(c, langCookie, l, "/", 365*24*3600, http.SameSiteLaxMode))
 	return c.Redirect(http.StatusSeeOther, localPath(c.QueryParam("next")))
 }
 
@@ -56,7 +56,18 @@ func localPath(next string) string {
 		strings.HasPrefix(u.Path, "//") {
 		return "/"
 	}
-	return next
+	// Dot segments are resolved, so that a check of the path's prefix
+	// (a tournament's pages, login.go) holds for the page it leads to:
+	// /t/a/../../admin is /admin.
+	clean := path.Clean(u.Path)
+	if strings.HasSuffix(u.Path, "/") && clean != "/" {
+		clean += "/"
+	}
+	u.Path, u.RawPath = clean, ""
+	if u.Fragment != "" {
+		return u.RequestURI() + "#" + u.EscapedFragment()
+	}
+	return u.RequestURI()
 }
 
 // tournamentPage shows a tournament's status and links.
@@ -81,7 +92,7 @@ func (h *Handler) tournamentPage(c echo.Context) error {
 		}
 	}
 	p.Title = st.Tournament.Name
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "tournament", p)
 }
@@ -113,15 +124,19 @@ func (h *Handler) roundPageStart(c echo.Context, title string) (*page, *tourname
 	return p, st, r, nil
 }
 
+// eventsURL is the event stream of the room's page, which hears every
+// change; livePageEvents that of a public page (live.go).
 func eventsURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/events" }
+
+func livePageEvents(tid string) string { return eventsURL(tid) + "?for=pages" }
 
 func (h *Handler) standingsPage(c echo.Context) error {
 	p, st, err := h.tournamentPageStart(c, "s.title", "standings")
 	if err != nil {
 		return h.fail(c, err)
 	}
-	p.Events = eventsURL(st.Tournament.ID)
-	p.Data = standingsOf(p, st)
+	p.Events = livePageEvents(st.Tournament.ID)
+	p.Data = h.standingsOf(p, st)
 	return h.render(c, http.StatusOK, "standings", p)
 }
 
@@ -158,7 +173,7 @@ func (h *Handler) seatingPage(c echo.Context) error {
 			d.Found = d.Found || t.Match
 		}
 	}
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "seating", p)
 }
@@ -178,7 +193,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	pid := c.Param("pid")
-	sv := standingsOf(p, st)
+	sv := h.standingsOf(p, st)
 	d := playerData{SM: sv.SM, Order: sv.Order}
 	for _, r := range sv.Rows {
 		if r.ID == pid {
@@ -191,7 +206,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 	}
 	d.Player, d.Rounds = pl, playerRounds(st, pid)
 	p.Title = pl.Name
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "player", p)
 }

@@ -53,7 +53,7 @@ func (h *Handler) screenPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	sv := standingsOf(p, st)
+	sv := h.standingsOf(p, st)
 	rows := sv.Rows
 	r := roundOf(st, 0)
 	var tables []tableView
@@ -86,7 +86,7 @@ func (h *Handler) screenPage(c echo.Context) error {
 	}
 	p.Refresh = fmt.Sprintf("%d;url=/t/%s/screen?view=%s&page=%d", screenSeconds, urlPathEscape(st.Tournament.ID), nextView, nextPage)
 	p.BodyClass = "screen"
-	p.Events = eventsURL(st.Tournament.ID)
+	p.Events = livePageEvents(st.Tournament.ID)
 	p.Data = d
 	return h.render(c, http.StatusOK, "screen", p)
 }

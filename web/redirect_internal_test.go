@@ -26,6 +26,12 @@ func TestLocalPath(t *testing.T) {
 		{"/%2F/evil.example", "/"},
 		{"https://evil.example/", "/"},
 		{"/t/x?next=//evil", "/t/x?next=//evil"},
+		// Dot segments resolved (issue 25): a prefix check holds for the page.
+		{"/t/a/../../admin", "/admin"},
+		{"/t/a/%2e%2e/%2E%2E/admin?x=1", "/admin?x=1"},
+		{"/t/abc/./console/", "/t/abc/console/"},
+		{"/t/abc/disputes/..", "/t/abc"},
+		{"/..", "/"},
 	}
 	for _, tt := range tests {
 		if got := localPath(tt.in); got != tt.want {

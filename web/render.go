@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
@@ -40,7 +40,11 @@ type page struct {
 	// Organizer is true when the visitor is logged in as this
 	// tournament's organizer (or the admin).
 	Organizer bool
-	Data      any
+	// AsOf is, on a live page, when its snapshot's read began in
+	// microseconds since 1970: the page holds every change announced
+	// before (live.go).
+	AsOf int64
+	Data any
 }
 
 // T returns the text of key in the page's language.
@@ -85,7 +89,7 @@ type language_ struct {
 // newPage starts a page for the request.
 func (h *Handler) newPage(c echo.Context, title string) *page {
 	p := &page{Lang: h.language(c), Here: c.Request().URL.RequestURI()}
-	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+	if tok, ok := c.Get(csrfContextKey).(string); ok {
 		p.CSRF = tok
 	}
 	p.Title = p.T(title)
@@ -134,25 +138,86 @@ func (h *Handler) render(c echo.Context, status int, name string, p *page) error
 	if !ok {
 		return fmt.Errorf("web: no template %q", name)
 	}
+	if at, ok := c.Get(pageAsOfKey).(time.Time); ok && p.Events != "" && p.AsOf == 0 {
+		p.AsOf = at.UnixMicro()
+	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		h.log.Error("render page", "page", name, "error", err.Error())
 		return c.String(http.StatusInternalServerError, "the page could not be rendered")
 	}
+	h.renders.Add(1)
 	if pc, ok := c.Get(pageCacheKey).(*pageCacheSlot); ok && status == http.StatusOK {
-		h.cache.putPage(pc.tid, pc.key, pc.gen, pc.at, buf.Bytes())
+		e := h.cache.putPage(pc.tid, pc.key, pc.stamp, pc.class, pc.at, p.AsOf, buf.Bytes())
+		return h.writeEntry(c, e)
 	}
 	return h.writePage(c, status, buf.Bytes())
 }
 
+// Renders counts the pages rendered since the start (for the metrics).
+func (h *Handler) Renders() uint64 { return h.renders.Load() }
+
 // writePage writes a rendered page.
 func (h *Handler) writePage(c echo.Context, status int, body []byte) error {
+	pageHeaders(c)
+	return c.HTMLBlob(status, body)
+}
+
+func pageHeaders(c echo.Context) {
 	hd := c.Response().Header()
 	if hd.Get("Cache-Control") == "" {
 		hd.Set("Cache-Control", "no-cache")
 	}
-	hd.Set("Vary", "Accept-Language, Cookie")
-	return c.HTMLBlob(status, body)
+	hd.Set("Vary", "Accept-Language, Cookie, Accept-Encoding")
+}
+
+// writeEntry writes a page of the cache: with its ETag, so that a request
+// that holds the same page already (If-None-Match) gets 304 and no body;
+// compressed for those who accept gzip; a live page with its version in
+// X-Revisor-As-Of too (its data-as-of).
+func (h *Handler) writeEntry(c echo.Context, e *pageEntry) error {
+	pageHeaders(c)
+	hd := c.Response().Header()
+	if e.asOf > 0 {
+		hd.Set("X-Revisor-As-Of", strconv.FormatInt(e.asOf, 10))
+	}
+	req := c.Request()
+	gz := e.gz != nil && acceptsGzip(req.Header.Get("Accept-Encoding"))
+	etag := e.etag
+	if gz {
+		etag = strings.TrimSuffix(etag, `"`) + `-gz"`
+	}
+	hd.Set("ETag", etag)
+	if inm := req.Header.Get("If-None-Match"); inm != "" && (etagMatch(inm, e.etag) || etagMatch(inm, etag)) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if !gz {
+		return c.HTMLBlob(http.StatusOK, e.body)
+	}
+	hd.Set("Content-Encoding", "gzip")
+	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, e.gz)
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip.
+func acceptsGzip(header string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(t), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			return strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0"
+		}
+	}
+	return false
+}
+
+// etagMatch reports whether an If-None-Match header names etag (or *).
+func etagMatch(header, etag string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 // errorData is the error page's data.
@@ -214,28 +279,80 @@ const pageCacheKey = "revisor.web.pagecache"
 
 type pageCacheSlot struct {
 	tid, key string
-	gen      uint64
+	stamp    stamp
+	class    pageClass
 	at       time.Time
 }
 
-// cachedPage serves a page of a tournament from the cache of rendered
-// pages while the tournament has not changed, and offers the page it
-// renders otherwise. The pages it wraps show the same to every visitor of
-// a language — or, for the console's pages with forms, to the same browser
-// (the key holds its CSRF token); the console checks the organizer before.
+// refreshHeader marks a page's live refresh by static/app.js, after an
+// event: such fetches wait for the page's next render, at most one every
+// renderEvery, and share it.
+const refreshHeader = "X-Revisor-Refresh"
+
+// cachedPage serves a live public page (livePage) from the cache of
+// rendered pages; cachedAnyPage a page that is stale after any change.
 func (h *Handler) cachedPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.pageCache(livePage, next)
+}
+
+func (h *Handler) cachedAnyPage(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.pageCache(anyPage, next)
+}
+
+// pageCache serves a page of a tournament from the cache of rendered
+// pages while nothing it shows has changed, and renders it otherwise, once
+// for all the requests that want it meanwhile. The pages it wraps show the
+// same to every visitor of a language — or, for the console's pages with
+// forms, to the same browser (the key holds its CSRF token); the console
+// checks the organizer before.
+func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		tid := c.Param("tid")
 		key := preferenceKey(c.Request()) + " " + c.Request().URL.RequestURI()
-		if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		if tok, ok := c.Get(csrfContextKey).(string); ok {
 			key += " " + tok // a page with forms is the visitor's own
 		}
-		if body, ok := h.cache.page(tid, key); ok {
-			return h.writePage(c, http.StatusOK, body)
+		refresh := c.Request().Header.Get(refreshHeader) == "1"
+		ctx := c.Request().Context()
+		for {
+			t := h.cache.pageFor(tid, key, class, refresh)
+			switch {
+			case t.entry != nil:
+				return h.writeEntry(c, t.entry)
+			case t.wait != nil:
+				select {
+				case <-t.wait.done:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				if e := t.wait.entry; e != nil {
+					return h.writeEntry(c, e)
+				}
+				continue // its render was not kept: ask again
+			}
+			defer h.cache.endRender(tid, key, t)
+			if err := sleep(ctx, t.due.Sub(h.cfg.Now())); err != nil {
+				return err
+			}
+			if t.done != nil {
+				c.Set(pageCacheKey, &pageCacheSlot{tid: tid, key: key, stamp: t.stamp, class: class, at: h.cfg.Now()})
+			}
+			return next(c)
 		}
-		if gen, ok := h.cache.generation(tid); ok {
-			c.Set(pageCacheKey, &pageCacheSlot{tid: tid, key: key, gen: gen, at: h.cfg.Now()})
-		}
-		return next(c)
+	}
+}
+
+// sleep waits for d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

@@ -223,12 +223,12 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 	return nil
 }
 
-// screenClock is the clock the big screen shows: nil while idle.
+// screenClock is the clock the big screen shows: nil while idle. It is
+// read on the pages' pool (Snapshots), never the tables'.
 func (h *Handler) screenClock(c echo.Context, p *page, tid string, n int) (*clockView, error) {
-	svc := h.deps.Room
-	clk, err := svc.RoundClock(c.Request().Context(), tid, n)
+	clk, err := h.deps.Snapshots.RoundClock(c.Request().Context(), tid, n)
 	if err != nil || clk.State == tournament.ClockIdle {
 		return nil, err
 	}
-	return newClockView(p, tid, clk, svc.Now()), nil
+	return newClockView(p, tid, clk, h.deps.Room.Now()), nil
 }

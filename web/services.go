@@ -16,9 +16,11 @@ import (
 // read behind every page of a tournament (web.go). It is a service of its
 // own so that it may have database connections of its own: package server
 // gives it its own pool, so that a page never waits for a connection
-// behind the writes of arriving results.
+// behind the writes of arriving results. The big screen reads its round
+// clock there too.
 type Snapshots interface {
 	Snapshot(ctx context.Context, tid string) (*tournament.State, error)
+	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 }
 
 // Tournaments is what the public and table pages read beside snapshots: a

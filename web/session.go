@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -25,14 +27,20 @@ func (h *Handler) secureCookie(c echo.Context) bool {
 	return h.cfg.SecureCookies || c.Scheme() == "https"
 }
 
+// cookie is the one rule of every cookie the pages set (session, table,
+// CSRF, language): HttpOnly, Secure behind TLS (secureCookie), and the
+// SameSite mode given.
+func (h *Handler) cookie(c echo.Context, name, value, path string, maxAge int, site http.SameSite) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: path, MaxAge: maxAge,
+		HttpOnly: true, Secure: h.secureCookie(c), SameSite: site}
+}
+
 func (h *Handler) setSession(c echo.Context, token string) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(sessionMaxAge.Seconds()),
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, sessionCookie, token, "/", int(sessionMaxAge.Seconds()), http.SameSiteStrictMode))
 }
 
 func (h *Handler) clearSession(c echo.Context) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, sessionCookie, "", "/", -1, http.SameSiteStrictMode))
 }
 
 // sessionToken returns the token of the visitor's session, or "".
@@ -45,32 +53,33 @@ func sessionToken(c echo.Context) string {
 }
 
 // actor returns who the visitor is within tournament tid: the admin, the
-// tournament's organizer, a referee, or the public. A session's token is
-// checked like the API's tokens: a try is taken from the address's budget
-// of wrong tokens first (429 when it has none), a wrong token spends it, a
-// good one gives it back, so cookies are no door around the limit.
+// tournament's organizer, a referee, or the public. A session's token goes
+// the one path of credentials (httpx.Verify), like the API's tokens: a try
+// is taken from the address's budget of wrong tokens first (429 when it
+// has none), a wrong token spends it, a good one gives it back, so cookies
+// are no door around the limit.
 func (h *Handler) actor(c echo.Context, tid string) (tournament.Actor, error) {
 	public := tournament.Actor{Role: tournament.RolePublic}
 	token := sessionToken(c)
 	if token == "" {
 		return public, nil
 	}
-	// An organizer token the service verified lately (its cache) is no
-	// guess: no try from the budget, no lookup.
-	if id, ok := h.deps.Tournaments.IdentifyCached(tid, token); ok && id.Role == tournament.RoleOrganizer && id.Tournament == tid {
-		return tournament.Actor{Role: tournament.RoleOrganizer}, nil
-	}
-	ip := c.RealIP()
-	if !h.cfg.Failures.Take(ip) {
+	a, err := httpx.Verify(h.cfg.Door, c, httpx.CarrierSession, token, httpx.Check[tournament.Actor]{
+		// An organizer token the service verified lately (its cache) is
+		// no guess: no try from the budget, no lookup.
+		Cached: func() (tournament.Actor, bool) {
+			id, ok := h.deps.Tournaments.IdentifyCached(tid, token)
+			if ok && id.Role == tournament.RoleOrganizer && id.Tournament == tid {
+				return tournament.Actor{Role: tournament.RoleOrganizer}, true
+			}
+			return public, false
+		},
+		Lookup: func(context.Context) (tournament.Actor, error) { return h.identify(c, tid, token) },
+	})
+	switch {
+	case tournament.ErrorKind(err) == tournament.KindTooMany:
 		return public, errTooManyTries()
-	}
-	a, err := h.identify(c, tid, token)
-	if tournament.ErrorKind(err) == tournament.KindUnauthorized {
-		h.cfg.Failures.Fail(c.Request().Context(), ip)
-		return public, nil
-	}
-	h.cfg.Failures.Refund(ip)
-	if err != nil {
+	case err != nil:
 		return public, nil
 	}
 	return a, nil
@@ -120,61 +129,65 @@ func (h *Handler) loginPage(c echo.Context) error {
 	return h.render(c, http.StatusOK, "login", p)
 }
 
-// loginSubmit checks the pasted token: the admin goes to the admin page,
-// an organizer to the tournament's console.
+// loginSubmit checks the pasted token, on the one path of credentials
+// (httpx.Verify): the admin goes to the admin page, a referee to the
+// tournament's disputes, an organizer to the tournament's console.
 func (h *Handler) loginSubmit(c echo.Context) error {
 	token := strings.TrimSpace(c.FormValue("token"))
-	ip := c.RealIP()
 	p := h.newPage(c, "login.title")
-	if !h.cfg.Failures.Take(ip) {
+	next, err := httpx.Verify(h.cfg.Door, c, httpx.CarrierForm, token, httpx.Check[string]{
+		Lookup: func(ctx context.Context) (string, error) {
+			return h.loginTarget(ctx, token, localPath(c.FormValue("next")))
+		},
+	})
+	switch {
+	case err == nil:
+		h.setSession(c, token)
+		return c.Redirect(http.StatusSeeOther, next)
+	case tournament.ErrorKind(err) == tournament.KindTooMany:
 		p.Data = loginData{Error: p.T("login.many")}
 		return h.render(c, http.StatusTooManyRequests, "login", p)
+	case tournament.ErrorKind(err) != tournament.KindUnauthorized:
+		return h.fail(c, err) // not a wrong token: the database failed
 	}
-	good := false
-	defer func() {
-		if good {
-			h.cfg.Failures.Refund(ip)
-		}
-	}()
-	if h.isAdminToken(token) {
-		good = true
-		h.setSession(c, token)
-		if next := localPath(c.FormValue("next")); next != "/" && next != "/login" {
-			return c.Redirect(http.StatusSeeOther, next)
-		}
-		return c.Redirect(http.StatusSeeOther, "/admin")
-	}
-	if tournament.LooksLikeRefereeToken(token) {
-		if ref, err := h.deps.Referees.Identify(c.Request().Context(), token); err == nil {
-			good = true
-			h.setSession(c, token)
-			home := "/t/" + urlPathEscape(ref.TournamentID) + "/"
-			if next := localPath(c.FormValue("next")); strings.HasPrefix(next, home+"disputes") {
-				return c.Redirect(http.StatusSeeOther, next)
-			}
-			return c.Redirect(http.StatusSeeOther, home+"disputes")
-		}
-	}
-	if token != "" {
-		id, err := h.deps.Tournaments.Identify(c.Request().Context(), "", token, tournament.Where{})
-		if err == nil && id.Role == tournament.RoleOrganizer {
-			good = true
-			h.setSession(c, token)
-			home := "/t/" + urlPathEscape(id.Tournament) + "/"
-			// Back to the page that asked for the login, when it is this tournament's.
-			if next := localPath(c.FormValue("next")); strings.HasPrefix(next, home) {
-				return c.Redirect(http.StatusSeeOther, next)
-			}
-			return c.Redirect(http.StatusSeeOther, home+"console")
-		}
-		if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
-			good = true // not a wrong token: the database failed
-			return h.fail(c, err)
-		}
-	}
-	h.cfg.Failures.Fail(c.Request().Context(), ip)
 	p.Data = loginData{Error: p.T("login.bad")}
 	return h.render(c, http.StatusUnauthorized, "login", p)
+}
+
+// loginTarget finds who holds token and where the login leads: back to
+// next when it is a page of theirs.
+func (h *Handler) loginTarget(ctx context.Context, token, next string) (string, error) {
+	if h.isAdminToken(token) {
+		if next != "/" && next != "/login" {
+			return next, nil
+		}
+		return "/admin", nil
+	}
+	if tournament.LooksLikeRefereeToken(token) {
+		if ref, err := h.deps.Referees.Identify(ctx, token); err == nil {
+			home := "/t/" + urlPathEscape(ref.TournamentID) + "/"
+			if strings.HasPrefix(next, home+"disputes") {
+				return next, nil
+			}
+			return home + "disputes", nil
+		}
+	}
+	if token == "" {
+		return "", errUnknownSession()
+	}
+	id, err := h.deps.Tournaments.Identify(ctx, "", token, tournament.Where{})
+	if err != nil {
+		return "", err
+	}
+	if id.Role != tournament.RoleOrganizer {
+		return "", errUnknownSession()
+	}
+	home := "/t/" + urlPathEscape(id.Tournament) + "/"
+	// Back to the page that asked for the login, when it is this tournament's.
+	if strings.HasPrefix(next, home) {
+		return next, nil
+	}
+	return home + "console", nil
 }
 
 func (h *Handler) logout(c echo.Context) error {
@@ -187,3 +200,21 @@ func urlPathEscape(s string) string { return url.PathEscape(s) }
 
 // urlQueryEscape escapes a query value.
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
+
+// Credentials verifies the cookies of the request that carry credentials
+// (the session's and the table's) on the one path of credentials, whatever
+// the route: package server calls it on every request, so that a route
+// that does not read a cookie still counts it wrong. A cookie found wrong
+// is deleted, so that one left over from an old round or a revoked token
+// spends one try, not one per page.
+func (h *Handler) Credentials(c echo.Context) {
+	if sessionToken(c) != "" {
+		_, _ = h.actor(c, c.Param("tid"))
+		if httpx.Verified(c, httpx.CarrierSession) {
+			h.clearSession(c)
+		}
+	}
+	if _, _, ok := h.tableSession(c); !ok && httpx.Verified(c, httpx.CarrierTable) {
+		h.setTableCookie(c, c.Param("tid"), "", -1)
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -39,23 +41,47 @@ func (h *Handler) tableRoutes(g *echo.Group) {
 
 func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" }
 
-// tableSession returns the table whose code the visitor's cookie holds.
+// tableSession returns the table whose code the visitor's cookie holds,
+// checked on the one path of credentials (httpx.Verify) like every other:
+// a wrong code spends a try of the address's budget and the tournament's.
 func (h *Handler) tableSession(c echo.Context) (code string, id tournament.Identity, ok bool) {
 	ck, err := c.Cookie(tableCookie)
 	if err != nil || ck.Value == "" {
 		return "", id, false
 	}
-	tid := c.Param("tid")
-	id, err = h.deps.Tournaments.Identify(c.Request().Context(), tid, ck.Value, tournament.Where{})
-	if err != nil || id.Role != tournament.RoleTable || id.Tournament != tid {
+	id, err = h.verifyCode(c, httpx.CarrierTable, ck.Value)
+	if err != nil {
 		return "", id, false
 	}
 	return ck.Value, id, true
 }
 
+// verifyCode finds the table of code within the route's tournament.
+func (h *Handler) verifyCode(c echo.Context, carrier httpx.Carrier, code string) (tournament.Identity, error) {
+	tid := c.Param("tid")
+	table := func(id tournament.Identity) bool { return id.Role == tournament.RoleTable && id.Tournament == tid }
+	return httpx.Verify(h.cfg.Door, c, carrier, code, httpx.Check[tournament.Identity]{
+		// A code of the round whose codes the server has looked up is no
+		// guess: it takes no try from the budgets, which the tables of a
+		// club, all behind one address, would otherwise spend together
+		// when a round begins.
+		Cached: func() (tournament.Identity, bool) {
+			id, ok := h.deps.Tournaments.IdentifyCached(tid, code)
+			return id, ok && table(id)
+		},
+		Lookup: func(ctx context.Context) (tournament.Identity, error) {
+			id, err := h.deps.Tournaments.Identify(ctx, tid, code, tournament.Where{})
+			if err == nil && !table(id) {
+				err = tournament.Errorf(tournament.KindUnauthorized, tournament.CodeUnknownToken, "the code is not a table's of this tournament")
+			}
+			return id, err
+		},
+		Tournament: tid,
+	})
+}
+
 func (h *Handler) setTableCookie(c echo.Context, tid, code string, maxAge int) {
-	c.SetCookie(&http.Cookie{Name: tableCookie, Value: code, Path: tableURL(tid), MaxAge: maxAge,
-		HttpOnly: true, Secure: h.secureCookie(c), SameSite: http.SameSiteStrictMode})
+	c.SetCookie(h.cookie(c, tableCookie, code, tableURL(tid), maxAge, http.SameSiteStrictMode))
 }
 
 // tableLoginData is the code form's data.
@@ -74,30 +100,17 @@ func (h *Handler) tableLogin(c echo.Context) error {
 	}
 	p.Script, p.BodyClass = "table.js", "table-page"
 	code := tournament.NormalizeCode(c.FormValue("code"))
-	// A code of the round whose codes the server has looked up is no
-	// guess: it takes no try from the address's budget, which the tables
-	// of a club, all behind one address, would otherwise spend together
-	// when a round begins.
-	if id, ok := h.deps.Tournaments.IdentifyCached(tid, code); ok && id.Role == tournament.RoleTable && id.Tournament == tid {
+	_, err = h.verifyCode(c, httpx.CarrierForm, code)
+	switch {
+	case err == nil:
 		h.setTableCookie(c, tid, code, int(sessionMaxAge.Seconds()))
 		return c.Redirect(http.StatusSeeOther, tableURL(tid))
-	}
-	ip := c.RealIP()
-	if !h.cfg.Failures.Take(ip) {
+	case tournament.ErrorKind(err) == tournament.KindTooMany:
 		p.Data = tableLoginData{Error: p.T("login.many")}
 		return h.render(c, http.StatusTooManyRequests, "table_login", p)
+	case tournament.ErrorKind(err) != tournament.KindUnauthorized:
+		return h.fail(c, err) // not a wrong code: the database failed
 	}
-	id, err := h.deps.Tournaments.Identify(c.Request().Context(), tid, code, tournament.Where{})
-	if err == nil && id.Role == tournament.RoleTable && id.Tournament == tid {
-		h.cfg.Failures.Refund(ip)
-		h.setTableCookie(c, tid, code, int(sessionMaxAge.Seconds()))
-		return c.Redirect(http.StatusSeeOther, tableURL(tid))
-	}
-	if err != nil && tournament.ErrorKind(err) != tournament.KindUnauthorized {
-		h.cfg.Failures.Refund(ip) // not a wrong code: the database failed
-		return h.fail(c, err)
-	}
-	h.cfg.Failures.Fail(c.Request().Context(), ip)
 	p.Data = tableLoginData{Error: p.T("tbl.badcode")}
 	return h.render(c, http.StatusUnauthorized, "table_login", p)
 }

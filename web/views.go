@@ -35,9 +35,18 @@ type standingsView struct {
 	Rows  []standingRow
 }
 
-// standingsOf puts the standings of st into the page's words.
-func standingsOf(p *page, st *tournament.State) standingsView {
-	rows := tournament.Standings(st)
+// standingsOf puts the standings of st into the page's words, once per
+// snapshot and language (the rows are shared: readers must not change
+// them).
+func (h *Handler) standingsOf(p *page, st *tournament.State) standingsView {
+	return h.cache.derived(st, "view "+p.Lang, func() any {
+		rows := h.cache.derived(st, "standings", func() any { return tournament.Standings(st) }).([]tournament.Standing)
+		return standingsWords(p, st, rows)
+	}).(standingsView)
+}
+
+// standingsWords puts standings rows of st into the page's words.
+func standingsWords(p *page, st *tournament.State, rows []tournament.Standing) standingsView {
 	names := playerIndex(st)
 	sm := st.Tournament.Format == tournament.FormatSM
 	v := standingsView{SM: sm, Order: rankOrder(p, st.Tournament.Settings.Tiebreaks, sm), Rows: make([]standingRow, len(rows))}

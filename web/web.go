@@ -27,10 +27,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
@@ -72,6 +72,13 @@ type Config struct {
 	// login form and the API together, not one per door. Nil: a counter
 	// of the pages' own.
 	Failures *ratelimit.Failures
+	// Door is the one path of every credential (httpx.Verify) over
+	// Failures; pass the API's (package server does). Nil: a door over
+	// Failures.
+	Door *httpx.Door
+	// Streams bound the live event streams held open at once; zero
+	// fields take the defaults (streams.go).
+	Streams StreamLimits
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
@@ -115,6 +122,10 @@ type Handler struct {
 	log   *slog.Logger
 	cache *snapshots
 	qrs   qrCodes
+	// renders counts the pages rendered (Renders).
+	renders atomic.Uint64
+	hub     *hub     // the public pages' streams (live.go)
+	streams *streams // the bounds of the live streams (streams.go)
 	// reports are the table phones' reports of their queues (table_reports.go).
 	reports *tableReports
 }
@@ -137,6 +148,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if cfg.Failures == nil {
 		cfg.Failures = ratelimit.NewFailures(cfg.Now)
 	}
+	if cfg.Door == nil {
+		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
+	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = 25 * time.Second
 	}
@@ -145,7 +159,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), reports: &tableReports{}}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
+		reports: &tableReports{}}, nil
 }
 
 // check names the first dependency that is missing.
@@ -195,8 +210,8 @@ func (h *Handler) Register(e *echo.Echo) {
 	page("/t/:tid/screen", h.screenPage, h.cachedPage)
 	page("/t/:tid/poster", h.posterPage)
 	page("/s/:code", h.shortLink)
-	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedPage)
-	e.GET("/t/:tid/events", h.events, with()...)
+	page("/t/:tid/rounds/:n/sheets", h.sheetsPage, h.cachedAnyPage)
+	e.GET("/t/:tid/events", h.events, with(h.admitStream)...)
 	h.registerRoutes(page)
 
 	csrf := h.csrf()
@@ -225,23 +240,6 @@ func (h *Handler) secure(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// csrf protects forms with a double-submitted token: a cookie and a hidden
-// field that must agree (echo's CSRF middleware).
-func (h *Handler) csrf() echo.MiddlewareFunc {
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:" + csrfField,
-		CookieName:     "revisor_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   h.cfg.SecureCookies,
-		CookieSameSite: http.SameSiteStrictMode,
-		ErrorHandler: func(err error, c echo.Context) error {
-			return h.fail(c, tournament.Errorf(tournament.KindForbidden, tournament.CodeCSRF,
-				"the form has expired or did not come from this site; reload the page and try again"))
-		},
-	})
-}
-
 // csrfField is the hidden form field holding the CSRF token.
 const csrfField = "_csrf"
 
@@ -251,17 +249,21 @@ func (h *Handler) state(ctx context.Context, tid string) (*tournament.State, err
 }
 
 // pageStateKey is the echo context key of the snapshot a page request
-// read last.
-const pageStateKey = "revisor.web.state"
+// read last; pageAsOfKey of when that snapshot's read began.
+const (
+	pageStateKey = "revisor.web.state"
+	pageAsOfKey  = "revisor.web.asof"
+)
 
 // pageState is state for the tournament of the request's path, kept for
 // the request's page language (pageLanguageState): a page and its
 // language come from one snapshot, one read even while results arrive
 // (each a change that keeps the snapshot from the cache).
 func (h *Handler) pageState(c echo.Context) (*tournament.State, error) {
-	st, err := h.state(c.Request().Context(), c.Param("tid"))
+	st, at, err := h.cache.loadAt(c.Request().Context(), c.Param("tid"), h.deps.Snapshots.Snapshot)
 	if err == nil {
 		c.Set(pageStateKey, st)
+		c.Set(pageAsOfKey, at)
 	}
 	return st, err
 }

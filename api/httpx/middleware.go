@@ -3,6 +3,7 @@ package httpx
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -90,7 +91,14 @@ func (m *Middleware) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			c.SetRequest(req.WithContext(ctx))
 		}
 
-		if err := next(c); err != nil {
+		err := next(c)
+		level := slog.LevelInfo
+		switch {
+		case clientGone(req, res):
+			// The client hung up before its answer: no server error (the
+			// handler's error is the canceled context), nothing to write.
+			res.Status, level = StatusClientClosed, slog.LevelDebug
+		case err != nil:
 			c.Error(err)
 		}
 
@@ -98,10 +106,10 @@ func (m *Middleware) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		route := routeLabel(c)
 		status := res.Status
 		m.cfg.Metrics.observe(req.Method, route, status, elapsed)
-		if !m.cfg.Logger.Enabled(req.Context(), slog.LevelInfo) {
+		if !m.cfg.Logger.Enabled(req.Context(), level) {
 			return nil
 		}
-		m.cfg.Logger.LogAttrs(req.Context(), slog.LevelInfo, "http request",
+		m.cfg.Logger.LogAttrs(req.Context(), level, "http request",
 			slog.String("request_id", id),
 			slog.String("method", req.Method),
 			slog.String("path", req.URL.Path),
@@ -115,6 +123,19 @@ func (m *Middleware) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		)
 		return nil
 	}
+}
+
+// StatusClientClosed is the status counted for a request whose client
+// closed the connection before its answer (nginx's 499): neither the
+// client's fault nor the server's, and kept out of the 5xx series.
+const StatusClientClosed = 499
+
+// clientGone reports whether req's client went away before an answer was
+// written. req is the request as it arrived: a stream's drain (shutdown)
+// cancels only the context derived from it, and a request's deadline
+// (cmd/revisor) ends in DeadlineExceeded, a 503, not here.
+func clientGone(req *http.Request, res *echo.Response) bool {
+	return !res.Committed && errors.Is(req.Context().Err(), context.Canceled)
 }
 
 // validRequestID accepts a client's request ID only when it is short and

@@ -23,6 +23,8 @@ type tourFlags struct {
 	putShare, sheetShare                    float64
 	serverPID                               int
 	pace                                    time.Duration
+	viewers                                 int    // --viewers: phones on the public pages (viewers.go)
+	views                                   string // --view
 }
 
 func (t *tourFlags) define(fs *flag.FlagSet) {
@@ -35,6 +37,10 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&t.retries, "retries", 20, "with --players: retries of a request with the same Idempotency-Key after no answer, 429, 502-504 or a key still in use")
 	fs.DurationVar(&t.pace, "pace", 0, "with --players: each table waits a random 0.5-1.5 times this between its deals, "+
 		"as players playing a deal do (e.g. 3s); 0 sends each deal as soon as the one before is answered (back to back)")
+	fs.IntVar(&t.viewers, "viewers", 0, "with --players: this many viewers on the public pages from the first draw on, each "+
+		"behaving as the pages' script (one event stream, a fetch when its page changed, one in flight, with the ETag)")
+	fs.StringVar(&t.views, "view", "standings,seating,screen", "with --viewers: the pages the viewers watch, spread over them in turn "+
+		"(standings, seating, screen, player)")
 	fs.IntVar(&t.serverPID, "server-pid", 0, "sample this local process's CPU time (and with --players its resident memory) during the run (Linux)")
 }
 
@@ -50,10 +56,13 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	defer cancel()
 	mem := sampleRSS(ctx, t.serverPID)
 	cpu0 := procCPU(t.serverPID)
+	renders0 := pageRenders(cfg.url)
 	fmt.Fprintf(stdout, "load: %s; load average before: %s\n", machine(), loadAverage())
+	crowd := newCrowd(ctx, cfg, stdout)
 	res, err := loadgen.Run(ctx, loadgen.Config{BaseURL: cfg.url, AdminToken: cfg.adminToken, Players: t.players,
 		GamesPerRound: t.gamesPerRound, Clients: cfg.clients, Rounds: t.rounds, Seed: cfg.seed, PutShare: t.putShare,
-		SheetShare: t.sheetShare, Retries: t.retries, Pace: t.pace, Progress: stdout})
+		SheetShare: t.sheetShare, Retries: t.retries, Pace: t.pace, Progress: stdout, Drawn: crowd.drawn})
+	crowd.stop(stdout, res, renders0)
 	cancel()
 	if res == nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

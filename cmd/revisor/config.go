@@ -40,7 +40,10 @@ type serveConfig struct {
 	maxPlayers      int           // players one tournament may register
 	pageConns       int           // connections of the pages' own pool; 0: the pages share the main pool
 	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
-	publicURL       string        // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
+	// Live streams held open at once (streams.go); 0: the defaults, the
+	// total kept below the descriptor limit less a reserve.
+	maxStreams, maxStreamsPerTournament, maxStreamsPerAddress int
+	publicURL                                                 string // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -57,6 +60,7 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
 	var level, timeout, reqTimeout, origins, maxPlayers, pageConns string
+	var streams, streamsPerTournament, streamsPerAddress string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
 	fs.BoolVar(&cfg.noMigrate, "no-migrate", envBool(env, "REVISOR_NO_MIGRATE", &errs), "do not migrate the database on start (REVISOR_NO_MIGRATE)")
@@ -69,6 +73,12 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
 	fs.StringVar(&pageConns, "page-conns", envOr(env, "REVISOR_PAGE_CONNS", strconv.Itoa(defaultPageConns)),
 		fmt.Sprintf("database `connections` of the pages' own pool, beside the pool of the URL, 0 to %d; 0: the pages share the URL's pool (REVISOR_PAGE_CONNS)", maxPageConns))
+	fs.StringVar(&streams, "max-streams", envOr(env, "REVISOR_MAX_STREAMS", "0"),
+		"live event `streams` held open at once; 0: 4000, kept below the open-files limit less a quarter (REVISOR_MAX_STREAMS)")
+	fs.StringVar(&streamsPerTournament, "max-streams-per-tournament", envOr(env, "REVISOR_MAX_STREAMS_PER_TOURNAMENT", "0"),
+		"live event `streams` of one tournament; 0: 2000 (REVISOR_MAX_STREAMS_PER_TOURNAMENT)")
+	fs.StringVar(&streamsPerAddress, "max-streams-per-address", envOr(env, "REVISOR_MAX_STREAMS_PER_ADDRESS", "0"),
+		"live event `streams` of one client address (IPv6: /64), generous for a venue behind NAT; 0: 500 (REVISOR_MAX_STREAMS_PER_ADDRESS)")
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
 	var public string
 	fs.StringVar(&public, "public-url", env("REVISOR_PUBLIC_URL"), "the `URL` phones and printed cards reach the server by (http(s)://host[:port]); by default the LAN address when serving beyond loopback (REVISOR_PUBLIC_URL)")
@@ -79,6 +89,15 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		}
 		if err := checkPprofAddr(cfg.pprofAddr); err != nil {
 			errs = append(errs, err)
+		}
+		for _, f := range []struct {
+			name, v string
+			out     *int
+		}{{"max streams", streams, &cfg.maxStreams}, {"max streams per tournament", streamsPerTournament, &cfg.maxStreamsPerTournament},
+			{"max streams per address", streamsPerAddress, &cfg.maxStreamsPerAddress}} {
+			if err := parseStreams(f.name, f.v, f.out); err != nil {
+				errs = append(errs, err)
+			}
 		}
 		if cfg.maxPlayers, err = strconv.Atoi(maxPlayers); err != nil || cfg.maxPlayers < 1 || cfg.maxPlayers > tournament.MaxPlayersLimit {
 			errs = append(errs, fmt.Errorf("max players %q: want a number from 1 to %d", maxPlayers, tournament.MaxPlayersLimit))

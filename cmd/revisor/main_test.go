@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,12 @@ import (
 // test that sends it a real signal.
 func TestMain(m *testing.M) {
 	if os.Getenv("REVISOR_TEST_MAIN") == "1" {
+		if n, err := strconv.ParseUint(os.Getenv("REVISOR_TEST_NOFILE"), 10, 64); err == nil {
+			// The descriptor limit of a small host, soft and hard.
+			if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				panic(err)
+			}
+		}
 		os.Args = append([]string{"revisor"}, strings.Fields(os.Getenv("REVISOR_TEST_ARGS"))...)
 		main()
 		os.Exit(0)

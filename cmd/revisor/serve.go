@@ -106,10 +106,27 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		}
 		defer pages.Close()
 		deps.Snapshots = tournament.NewService(postgres.NewStore(pages), tournament.WithMaxPlayers(cfg.maxPlayers))
+		// The register's reads are public (ratings, people, series): on
+		// the pages' pool, they never hold a connection the tables'
+		// writes wait for.
+		deps.Register = tournament.NewRegister(postgres.NewStore(pages), postgres.NewStore(pool), nil)
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
-	deps.Events = postgres.LiveEvents(ctx, pool, log)
+	// The tournament service hears them too: a round drawn anywhere ends
+	// the old round's table codes in this process at once.
+	events := tournament.NewBroker()
+	go postgres.NewListener(pool, func(e tournament.Event) {
+		deps.Tournaments.Heard(e)
+		deps.Register.Heard(e)
+		events.Publish(e)
+	}, log).Run(ctx)
+	deps.Events = events
+	files, err := raiseFileLimit()
+	if err != nil {
+		return fmt.Errorf("open-files limit: %w", err)
+	}
+	deps.Streams = streamLimits(cfg, files, log)
 	if cfg.publicURL == "" {
 		if a, err := net.ResolveTCPAddr("tcp", cfg.addr); err == nil {
 			cfg.publicURL = detectPublicURL(a, lanIP)

@@ -72,6 +72,9 @@ type Config struct {
 	Stats *Stats
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Drawn, when set, is called after each round is drawn, before it is
+	// played (revisor-load starts its viewers there).
+	Drawn func(tid string, round int)
 }
 
 // CheckLoopback returns an error unless raw is an http(s) URL of this

@@ -154,6 +154,9 @@ func (r *runner) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if r.cfg.Drawn != nil {
+			r.cfg.Drawn(r.tid, n)
+		}
 		t0 := r.cfg.Now()
 		r.playRound(ctx, rd)
 		r.res.Playing += r.cfg.Now().Sub(t0)

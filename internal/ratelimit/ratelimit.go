@@ -149,3 +149,28 @@ func (f *Failures) Fail(ctx context.Context, addr string) {
 	b := f.peer(addr, f.now())
 	b.tokens = min(b.tokens, left)
 }
+
+// NewBudget returns a counter of burst tries that refills one try per
+// every, kept in this process only: the per-tournament budget of wrong
+// table codes (across addresses) is one.
+func NewBudget(now func() time.Time, burst int, every time.Duration) *Failures {
+	f := NewFailures(now)
+	f.burst, f.every = burst, every
+	return f
+}
+
+// Tries returns the tries addr has left now (the burst for an address not
+// seen), for tests and metrics.
+func (f *Failures) Tries(addr string) float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, ok := f.peers[addr]
+	if !ok {
+		return float64(f.burst)
+	}
+	f.refill(b, f.now())
+	return b.tokens
+}
+
+// Burst is the number of tries a fresh key has.
+func (f *Failures) Burst() int { return f.burst }

@@ -263,3 +263,16 @@ func (s *Store) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error
 	})
 	return out, MapError(err, "result")
 }
+
+// RatingsVersion is the version of what the ratings are computed from
+// (migration 000310): it moves whenever a result, a player's person, a
+// tournament or a person changes.
+func (s *Store) RatingsVersion(ctx context.Context) (int64, error) {
+	var v int64
+	var called bool
+	err := s.pool.QueryRow(ctx, `SELECT last_value, is_called FROM revisor_ratings_version`).Scan(&v, &called)
+	if !called {
+		v = 0
+	}
+	return v, MapError(err, "ratings version")
+}

@@ -1,6 +1,7 @@
 // Revisor's pages work without this script. With it, pages that name an
 // event stream (data-events on <body>) read themselves again when the
-// tournament changes, and the seating search filters as one types.
+// tournament changes (when: static/live.js), and the seating search
+// filters as one types.
 (function () {
   "use strict";
 
@@ -33,11 +34,14 @@
     }
   }
 
-  function refresh() {
+  // fetchPage reads the page again and puts its live part in place; done
+  // gets the version it shows (null: the fetch failed). The browser
+  // revalidates with the page's ETag, so an unchanged page costs a 304.
+  function fetchPage(done) {
     fetch(window.location.href, { headers: { "X-Revisor-Refresh": "1" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
-        if (!html) { return; }
+        if (!html) { done(null); return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("live");
         var here = document.getElementById("live");
@@ -46,21 +50,38 @@
           filterTables();
           document.body.setAttribute("data-updated", String(Date.now()));
         }
+        var v = Number(doc.body.getAttribute("data-as-of")) || 0;
+        document.body.setAttribute("data-as-of", String(v));
+        done(v);
       })
-      .catch(function () {});
+      .catch(function () { done(null); });
   }
 
+  // listen follows the page's event stream: a "change" names the version
+  // of the change; the scheduler (live.js) fetches the page when it shows
+  // an older one. A "clock" asks the round clock to read itself again.
   function listen(url) {
-    if (!window.EventSource) { return; }
-    var timer = null;
+    if (!window.EventSource || !window.RevisorLive) { return; }
+    var live = window.RevisorLive.newScheduler({ fetch: fetchPage,
+      asOf: Number(document.body.getAttribute("data-as-of")) || 0 });
     var es = new EventSource(url);
-    es.addEventListener("change", function () {
-      document.dispatchEvent(new Event("revisor:change"));
-      if (timer) { clearTimeout(timer); }
-      timer = setTimeout(refresh, 150);
+    es.addEventListener("change", function (ev) {
+      var d = {};
+      try { d = JSON.parse(ev.data); } catch (e) { d = {}; }
+      if (d.kind === "rounds" || d.kind === "resync") { document.dispatchEvent(new Event("revisor:clock")); }
+      live.heard(Number(d.v) || Date.now() * 1000);
     });
+    es.addEventListener("clock", function () { document.dispatchEvent(new Event("revisor:clock")); });
     es.addEventListener("open", function () {
       document.body.setAttribute("data-live", "on");
+    });
+    // A stream the server refused (503: it follows as many pages as it
+    // can) is closed for good: read the page again now and then instead.
+    es.addEventListener("error", function () {
+      if (es.readyState === EventSource.CLOSED) {
+        document.body.setAttribute("data-live", "poll");
+        setInterval(function () { fetchPage(function () {}); }, 60000);
+      }
     });
   }
 
@@ -81,8 +102,8 @@
 
 // Round clocks: an element with data-clock (the clock's JSON URL) shows
 // the time left in server time. The page reads the clock, counts down by
-// itself, and reads it again every 30 s and whenever the tournament
-// changes, so a phone's own clock never matters.
+// itself, and reads it again every 30 s and whenever the clock or the
+// rounds change (revisor:clock), so a phone's own clock never matters.
 (function () {
   "use strict";
 
@@ -114,7 +135,7 @@
     read();
     setInterval(show, 1000);
     setInterval(read, 30000);
-    document.addEventListener("revisor:change", read);
+    document.addEventListener("revisor:clock", read);
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,0 +1,115 @@
+// Tests of static/live.js, the live pages' refresh scheduler, on a fake
+// clock: node --test web/jstest (TestLiveScript runs it from go test).
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const { newScheduler } = require("../static/live.js");
+
+// fakeClock runs timers in order of their time, without waiting.
+function fakeClock() {
+  let t = 0, seq = 0;
+  const timers = new Map();
+  return {
+    now: () => t,
+    setTimeout: (f, ms) => { const id = ++seq; timers.set(id, { at: t + ms, f }); return id; },
+    clearTimeout: (id) => { timers.delete(id); },
+    // advance runs every timer due until t + ms.
+    advance(ms) {
+      const end = t + ms;
+      for (;;) {
+        let next = null;
+        for (const [id, x] of timers) { if (x.at <= end && (!next || x.at < next[1].at)) { next = [id, x]; } }
+        if (!next) { break; }
+        timers.delete(next[0]);
+        t = next[1].at;
+        next[1].f();
+      }
+      t = end;
+    },
+  };
+}
+
+// server answers fetches after latency ms with the version it holds then.
+function server(clock, latency) {
+  const s = { version: 0, fetches: 0, inFlight: 0, maxInFlight: 0 };
+  s.fetch = (done) => {
+    s.fetches++; s.inFlight++; s.maxInFlight = Math.max(s.maxInFlight, s.inFlight);
+    clock.setTimeout(() => { s.inFlight--; done(s.version); }, latency);
+  };
+  return s;
+}
+
+test("a steady flow of changes never starves the page", () => {
+  const clock = fakeClock();
+  const srv = server(clock, 50);
+  const shown = [];
+  const sch = newScheduler({ fetch: (done) => srv.fetch((v) => { shown.push([clock.now(), v]); done(v); }),
+    now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout });
+  // A change every 100 ms for 20 s: a debounce of 150 ms alone would
+  // never fetch.
+  for (let i = 1; i <= 200; i++) {
+    clock.advance(100);
+    srv.version = clock.now();
+    sch.heard(clock.now());
+  }
+  clock.advance(2000);
+  assert.ok(shown.length >= 15, `${shown.length} fetches in 20 s of changes, want at least 15`);
+  // Every change is on the page at most maxWait (1 s) and a fetch after
+  // it was heard.
+  for (let i = 1; i <= 200; i++) {
+    const heardAt = i * 100;
+    const first = shown.find(([, v]) => v >= heardAt);
+    assert.ok(first, `the change heard at ${heardAt} ms never reached the page`);
+    assert.ok(first[0] - heardAt <= 1000 + 50, `the change heard at ${heardAt} ms reached the page ${first[0] - heardAt} ms later`);
+  }
+  assert.strictEqual(sch.state().have, srv.version, "the page does not show the last change");
+});
+
+test("one fetch in flight at a time, however slow the server", () => {
+  const clock = fakeClock();
+  const srv = server(clock, 5000);
+  const sch = newScheduler({ fetch: srv.fetch, now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout });
+  for (let i = 1; i <= 100; i++) {
+    clock.advance(100);
+    srv.version = clock.now();
+    sch.heard(clock.now());
+  }
+  clock.advance(20000);
+  assert.strictEqual(srv.maxInFlight, 1, `${srv.maxInFlight} fetches in flight at once`);
+  assert.ok(srv.fetches <= 4, `${srv.fetches} fetches of a 5 s page over 10 s of changes`);
+  assert.strictEqual(sch.state().have, srv.version);
+});
+
+test("a burst of changes makes one fetch; a version already shown none", () => {
+  const clock = fakeClock();
+  const srv = server(clock, 10);
+  const sch = newScheduler({ fetch: srv.fetch, asOf: 0, now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout });
+  srv.version = 50;
+  for (let v = 1; v <= 50; v++) { sch.heard(v); }
+  clock.advance(1000);
+  assert.strictEqual(srv.fetches, 1, `${srv.fetches} fetches after one burst`);
+  sch.heard(40); // older than what the page shows
+  clock.advance(1000);
+  assert.strictEqual(srv.fetches, 1, "a change the page shows already fetched it again");
+});
+
+test("a failed fetch is retried with a growing wait", () => {
+  const clock = fakeClock();
+  let calls = 0;
+  const sch = newScheduler({ fetch: (done) => { calls++; clock.setTimeout(() => done(calls < 4 ? null : 9), 1); },
+    now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout });
+  sch.heard(9);
+  clock.advance(150 + 1 + 1000 + 1 + 2000 + 1 + 4000 + 5);
+  assert.strictEqual(calls, 4);
+  assert.strictEqual(sch.state().have, 9);
+});
+
+test("a server that stays behind is asked three more times, then left", () => {
+  const clock = fakeClock();
+  const srv = server(clock, 10);
+  srv.version = 5;
+  const sch = newScheduler({ fetch: srv.fetch, now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout });
+  sch.heard(7);
+  clock.advance(10000);
+  assert.strictEqual(srv.fetches, 4);
+});

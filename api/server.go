@@ -40,6 +40,10 @@ type Config struct {
 	// Logger receives one JSON line per request and the causes of server
 	// errors. Nil discards them.
 	Logger *slog.Logger
+	// PublicURL is the address phones and printed cards reach the server
+	// by (http(s)://host[:port]); the pages' QR codes and links carry it.
+	// Empty: each request's own host.
+	PublicURL string
 	// AdminTokenHash is HashToken of the admin token. Empty: no token is admin.
 	AdminTokenHash []byte
 	// BodyLimit is the largest request body in bytes; 0 means DefaultBodyLimit.

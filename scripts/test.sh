@@ -24,6 +24,8 @@
 # OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
 scripts/axe-install.sh
 # the npm registry once, and fails the run when it cannot install the CLI).
+# Runs the table page's queue tests with Node's own test runner (node --test;
+# Node.js comes from Debian when missing).
 # Works without a terminal (CI=true, no stdin). Extra arguments (such as
 # -cover) go to go test.
 set -euo pipefail
@@ -72,6 +74,8 @@ fi
 ensure_chromium
 go vet ./...
 scripts/openapi-lint.sh
+command -v node >/dev/null 2>&1 || apt_install nodejs
+node --test web/jstest/*.test.js
 scripts/axe-install.sh
 # With -cover, the two passes also write profiles, and web's coverage is
 # printed once more for both passes together (each pass alone prints only

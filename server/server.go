@@ -142,7 +142,8 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{e: echo.New(), api: a, middleware: mw, webRoutes: map[string]bool{}}
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
-		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams},
+		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams,
+		PublicURL: cfg.PublicURL},
 		deps.webDeps(table, app.NewOnce(deps.Idempotency, cfg.Logger)))
 	if err != nil {
 		return nil, err

@@ -244,8 +244,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 			return nil, err
 		}
 		if !bytes.Equal(stored, deal) {
-			return nil, Errorf(KindConflict, CodeDealExists,
-				"deal %d of this match was already entered with other content; only a referee can change it", idx+1)
+			return nil, DealExists(idx+1, stored, "match")
 		}
 	}
 	all := append(slices.Clone(deals[:idx]), deal)

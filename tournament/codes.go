@@ -76,6 +76,7 @@ const (
 	CodePersonNotFound           = "person_not_found"
 	CodePlayerNotAtTable         = "player_not_at_table"
 	CodePlayerNotFound           = "player_not_found"
+	CodePlayerWithdrawn          = "player_withdrawn"
 	CodePlayersMismatch          = "players_mismatch"
 	CodeRecordTooLarge           = "record_too_large"
 	CodeRefereeOnly              = "referee_only"

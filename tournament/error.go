@@ -4,6 +4,7 @@
 package tournament
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -45,6 +46,9 @@ type Error struct {
 	field    string
 	fields   []FieldProblem
 	ties     []OpenTie
+
+	stored     json.RawMessage // deal_exists: the deal the game holds
+	storedDeal int
 }
 
 // OpenTie is a tie the tiebreaks leave open at an advancement line, with

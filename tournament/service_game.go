@@ -174,7 +174,9 @@ func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *l
 	if deal[0] != '{' {
 		return nil, e.refused(Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal"))
 	}
-	if n == 0 || n == e.Deals+1 {
+	// A table with a player withdrawn takes the checked way: its deals are
+	// checked for the withdrawn player's points (refuseWithdrawnScore).
+	if (n == 0 || n == e.Deals+1) && len(tb.withdrawnIn(k.Game)) == 0 {
 		if p, err := s.appendFromState(ctx, a, k, e, deal); p != nil || err != nil {
 			return p, err
 		}
@@ -218,6 +220,9 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 	if len(res.Deals) != len(deals)+1 {
 		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals)+1)
 	}
+	if err := s.refuseWithdrawnScore(ctx, t.ID, tb, k.Game, &res.Deals[len(deals)]); err != nil {
+		return nil, err
+	}
 	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
 	if res.GameOver || r.TimeCalled {
 		// The engine judged the game above; what is left is the record's
@@ -258,8 +263,7 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 		return nil, err
 	}
 	if !bytes.Equal(stored, deal) {
-		return nil, Errorf(KindConflict, CodeDealExists,
-			"deal %d of this game was already entered with other content; only a referee can change it", n)
+		return nil, DealExists(n, stored, "game")
 	}
 	game, err := composeGame(tb, k.Game, deals)
 	if err != nil {

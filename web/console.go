@@ -99,6 +99,9 @@ type consoleData struct {
 	// for their players' confirmations.
 	Clock       *clockView
 	Unconfirmed []unconfirmedView
+	// Trouble counts the open round's tables whose phones hold entries
+	// waiting for a decision or refused (table_reports.go).
+	Trouble int
 	// Preview is a player list read but not yet imported.
 	Preview *importPreview
 	// Find is a search of the server's register from the players page,
@@ -392,6 +395,11 @@ type cardView struct {
 	QR     template.HTML // opens the table page, logged in
 	// Texts of the card, looked up once for all cards.
 	Heading, Sub, DealerLabel, CodeLabel, ScanLabel string
+	// Link is the table page's short address (no scheme) in its parts
+	// between slashes (a line may break after each), for a phone without
+	// a camera; LinkLabel introduces it.
+	Link      []string
+	LinkLabel string
 }
 
 // cardsPage prints one card per table of round n: the table number, the
@@ -412,8 +420,9 @@ func (h *Handler) cardsPage(c echo.Context) error {
 	sub, dealer, code := st.Tournament.Name+" · "+p.T("p.round", n), p.T("card.dealer"), p.T("card.code")
 	for _, tv := range roundTables(st, r, "") {
 		cv := cardView{Table: tv.Number, Seats: tv.Seats, Code: codes[tv.Number],
-			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan")}
-		if cv.QR, err = h.qrs.svg(tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
+			Heading: p.T("card.table", tv.Number), Sub: sub, DealerLabel: dealer, CodeLabel: code, ScanLabel: p.T("card.scan"),
+			Link: strings.Split(shortLink(h.publicBase(c)+tableURL(st.Tournament.ID)), "/"), LinkLabel: p.T("card.link")}
+		if cv.QR, err = h.qrs.svg(h.tableLink(c, st.Tournament.ID, cv.Code), p.T("card.qr", tv.Number)); err != nil {
 			return h.fail(c, err)
 		}
 		t, _ := r.Table(tv.Number)

@@ -62,10 +62,16 @@ func startSite(t testing.TB, pool *pgxpool.Pool) *site { return startSiteWith(t,
 // neither update by themselves nor cache.
 func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 	t.Helper()
+	return startSiteConfig(t, pool, live, api.Config{AdminTokenHash: api.HashToken(adminToken)})
+}
+
+// startSiteConfig is startSiteWith with the server's configuration.
+func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config) *site {
+	t.Helper()
 	if !live {
 		store := postgres.NewStore(pool)
 		svc := tournament.NewService(store)
-		srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
 				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil)}))
 		if err != nil {
@@ -90,7 +96,7 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 		t.Fatal("listener not ready after 10s")
 	}
 	reg := tournament.NewRegister(store, store, nil)
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)},
+	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
 			Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {

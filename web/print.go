@@ -149,8 +149,21 @@ func inConsole(c echo.Context) bool { return strings.Contains(c.Path(), "/consol
 // tableLink is the URL a table's QR code opens: the table page, with the
 // code in the fragment, which browsers never send to the server (so no
 // access log holds it); the page's script posts it and clears it.
-func tableLink(c echo.Context, tid, code string) string {
-	return c.Scheme() + "://" + c.Request().Host + tableURL(tid) + "#code=" + code
+func (h *Handler) tableLink(c echo.Context, tid, code string) string {
+	return h.publicBase(c) + tableURL(tid) + "#code=" + code
+}
+
+// shortLink is a link as a card prints it: without http:// (browsers
+// add it); https:// stays, as a phone would otherwise try plain HTTP.
+func shortLink(u string) string { return strings.TrimPrefix(u, "http://") }
+
+// publicBase is the scheme and host phones reach the server by: the
+// configured public URL, else the request's own.
+func (h *Handler) publicBase(c echo.Context) string {
+	if h.cfg.PublicURL != "" {
+		return h.cfg.PublicURL
+	}
+	return c.Scheme() + "://" + c.Request().Host
 }
 
 func pages(n, per int) int { return (n + per - 1) / per }
@@ -296,7 +309,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 			}
 			var qr template.HTML
 			if code, ok := codes[t.Number]; ok {
-				if qr, err = h.qrs.svg(tableLink(c, st.Tournament.ID, code), p.T("card.qr", t.Number)); err != nil {
+				if qr, err = h.qrs.svg(h.tableLink(c, st.Tournament.ID, code), p.T("card.qr", t.Number)); err != nil {
 					return h.fail(c, err)
 				}
 			}

@@ -46,12 +46,18 @@ type roomData struct {
 	Tables []roomTableView
 	Stale  int // tables idle longer than staleMinutes
 	Open   int // games waiting for a result or for confirmations
+	// Trouble counts the tables whose phones hold entries that wait for a
+	// decision or were refused (table_reports.go).
+	Trouble int
 }
 
 type roomTableView struct {
 	Number int
-	Class  string // "stale", "waiting", "done" or ""
+	Class  string // "trouble", "stale", "waiting", "done" or ""
 	Games  []roomGameView
+	// Queue says what the table's phones hold for a decision, "" when
+	// nothing.
+	Queue string
 }
 
 type roomGameView struct {
@@ -139,6 +145,10 @@ func (h *Handler) roomPage(c echo.Context) error {
 		if tv.Class == "stale" {
 			d.Stale++
 		}
+		if conflicts, refused := h.reports.table(reportKey{st.Tournament.ID, n, t.Table.Number}, h.cfg.Now()); conflicts+refused > 0 {
+			tv.Class, tv.Queue = "trouble", p.T("room.queue", conflicts, refused)
+			d.Trouble++
+		}
 		d.Tables = append(d.Tables, tv)
 	}
 	p.Title = p.T("room.title") + ": " + p.T("p.round", n)
@@ -196,6 +206,11 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 	us, err := svc.UnconfirmedGames(ctx, consoleActor(c), tid, n)
 	if err != nil {
 		return err
+	}
+	for _, t := range d.Round.Tables {
+		if c, r := h.reports.table(reportKey{tid, n, t.Number}, h.cfg.Now()); c+r > 0 {
+			d.Trouble++
+		}
 	}
 	names := playerIndex(st)
 	for _, u := range us {

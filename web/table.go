@@ -36,6 +36,7 @@ func (h *Handler) tableRoutes(g *echo.Group) {
 	g.GET("/clock", h.tableClock)
 	g.POST("/games/:g/confirmations", h.tableConfirmGame)
 	g.POST("/games/:g/dispute", h.tableDispute)
+	g.POST("/queue", h.tableQueue)
 }
 
 func tableURL(tid string) string { return "/t/" + urlPathEscape(tid) + "/table" }
@@ -132,7 +133,8 @@ type tableDeal struct {
 	Number    int
 	Dealer    tablePlayer
 	Cells     []sheetCell
-	Corrected bool // the deal was corrected after it was first stored
+	Corrected bool   // the deal was corrected after it was first stored
+	Fields    string // the stored deal as the entry form's fields (JSON), for the page's queue
 }
 
 // shortNames gives each player the short forms of their name that the
@@ -214,6 +216,7 @@ type tableGame struct {
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
+	Latest       int  // the tournament's latest round: past Round, this phone's table is history
 	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
 	Players      []tablePlayer
 	Games        []tableGame
@@ -245,6 +248,9 @@ type tableFieldGroup struct {
 	Player tablePlayer
 	Fields []formField
 	Errors []string // the messages about this player's fields
+	// Gone is true for a player withdrawn during the game: their seat
+	// scores nothing more, so the form has no fields for them.
+	Gone bool
 }
 
 // tablePage is the table's page: the code form without a session, else
@@ -281,7 +287,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	}
 	t, _ := r.Table(id.Table)
 	names := playerIndex(st)
-	d := &tableData{Round: id.Round, Table: id.Table, LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
+	d := &tableData{Round: id.Round, Table: id.Table, Latest: len(st.Rounds), LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
 		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{},
 		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge}
 	for i, pid := range t.Players {
@@ -343,9 +349,16 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		d.Confirmed = allConfirmed(d.Confirms)
 	}
 	d.Fields = entryFields(p, d.Players)
+	present := t.Present(d.Game.Number)
+	for i := range d.Fields {
+		d.Fields[i].Gone = !slices.Contains(present, d.Fields[i].Player.ID) && d.Correct == 0
+	}
 	if ok && !d.Bridge {
 		for k := range d.Game.Deals {
 			d.Game.Deals[k].Corrected = k < len(pg.Deals) && pg.Deals[k].Version > 1
+			if k < len(pg.Deals) {
+				d.Game.Deals[k].Fields = fieldsJSON(pg.Deals[k].Deal, t.Players)
+			}
 		}
 		d.CanCorrect = !d.Confirmed && len(pg.Deals) > 0
 		if d.CanCorrect && correct >= 1 && correct <= len(pg.Deals) {
@@ -374,24 +387,14 @@ func shownGame(c echo.Context) (game, correct int) {
 // prefill puts a stored deal into the entry form: a score-sheet line into
 // the players' fields, any other record into the paste box.
 func prefill(d *tableData, rec json.RawMessage, players []string) {
-	var parts map[string]json.RawMessage
-	var sheet map[string]map[string]int
-	if json.Unmarshal(rec, &parts) != nil || len(parts) != 1 || json.Unmarshal(parts["sheet"], &sheet) != nil || sheet == nil {
-		d.Values["record"] = string(rec)
+	f := recordFields(rec, players)
+	if r, ok := f["record"]; ok {
+		d.Values["record"] = r
 		return
 	}
-	for seat, pid := range players {
-		for src, v := range sheet[pid] {
-			col, ok := sheetColumn[src]
-			if !ok {
-				d.Values["record"] = string(rec)
-				return
-			}
-			val := strconv.Itoa(v)
-			if src == engine.SourceChicago {
-				val = "C" + val
-			}
-			d.Fields[seat].Fields[col].Value = val
+	for i := range d.Fields {
+		for j := range d.Fields[i].Fields {
+			d.Fields[i].Fields[j].Value = f[d.Fields[i].Fields[j].Name]
 		}
 	}
 }
@@ -411,7 +414,6 @@ func progressDeals(rs []engine.DealResult) []resultDeal {
 func fillGame(gm *tableGame, t tournament.Table, deals []resultDeal, players map[string]tablePlayer) {
 	first := max(0, slices.Index(t.Players, t.FirstDealerOf(gm.Number)))
 	seat := func(k int) tablePlayer { return players[t.Players[(first+k)%len(t.Players)]] }
-	dealer := func(k int) string { return seat(k).Short }
 	for k, rd := range deals {
 		row := sheetRow{Deal: k + 1, Cells: make([]sheetCell, len(t.Players))}
 		fillRow(&row, rd, t.Players)
@@ -423,10 +425,9 @@ func fillGame(gm *tableGame, t tournament.Table, deals []resultDeal, players map
 			gm.Totals[i] = deals[n-1].Scores[pid]
 		}
 	}
-	gm.NextDeal, gm.NextDealer = len(deals)+1, dealer(len(deals))
-	for k := range t.Players {
-		gm.Dealers = append(gm.Dealers, dealer(k))
-	}
+	gm.NextDeal = len(deals) + 1
+	gm.Dealers = presentDealers(t, gm.Number, gm.NextDeal, func(pid string) string { return players[pid].Short })
+	gm.NextDealer = gm.Dealers[0]
 }
 
 // entryFields builds the inputs of the next deal: each player's phase 1,

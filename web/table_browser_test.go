@@ -75,7 +75,7 @@ func newTabs(t *testing.T, n, width, height int) []*tab {
 			// out of reach (site.down) are provoked here: the browser's log
 			// lines about them are expected.
 			if e, ok := ev.(*log.EventEntryAdded); ok && e.Entry.Source == log.EntrySourceNetwork &&
-				(strings.Contains(e.Entry.Text, "status of 422") || strings.Contains(e.Entry.Text, "ERR_INTERNET_DISCONNECTED") ||
+				(strings.Contains(e.Entry.Text, "status of 422") || strings.Contains(e.Entry.Text, "status of 409") || strings.Contains(e.Entry.Text, "ERR_INTERNET_DISCONNECTED") ||
 					strings.Contains(e.Entry.Text, "ERR_EMPTY_RESPONSE")) {
 				return
 			}

@@ -39,6 +39,9 @@ type tableAnswer struct {
 	// Retry tells the script to keep the entry and send it again later
 	// (the server or the network failed, not the entry).
 	Retry bool `json:"retry,omitempty"`
+	// Stored is the deal a deal_exists conflict found under the number,
+	// as the entry form's fields (table_queue.go).
+	Stored map[string]string `json:"stored,omitempty"`
 }
 
 // wantsJSON reports whether the page's script sent the request.

@@ -31,6 +31,11 @@ type tableOutcome struct {
 	GameOver bool             `json:"game_over,omitempty"`
 	Code     string           `json:"code,omitempty"`
 	Problems []engine.Problem `json:"problems,omitempty"`
+	// Stored is the deal a deal_exists conflict found under the number
+	// (the table protocol shows it beside the phone's); Name the player a
+	// refused deal scored although withdrawn.
+	Stored json.RawMessage `json:"stored,omitempty"`
+	Name   string          `json:"name,omitempty"`
 }
 
 // refusedOutcome is the outcome of a refused command.
@@ -38,6 +43,10 @@ func refusedOutcome(err error) tableOutcome {
 	o := tableOutcome{Status: httpx.StatusOf(err), Code: tournament.ErrorCode(err)}
 	if te := (*tournament.Error)(nil); errors.As(err, &te) {
 		o.Problems = te.Problems()
+		o.Stored, _ = te.Stored()
+		if name, ok := te.Details["name"].(string); ok && o.Code == tournament.CodePlayerWithdrawn {
+			o.Name = name
+		}
 	}
 	return o
 }
@@ -162,7 +171,8 @@ func (h *Handler) refusal(c echo.Context, st *tournament.State, id tournament.Id
 		}
 	}
 	t, _ := roundOf(st, id.Round).Table(id.Table)
-	return problemAnswer(h.newPage(c, "tbl.title"), o, t, playerIndex(st)), o.Status, nil
+	p := h.newPage(c, "tbl.title")
+	return protocolAnswer(p, problemAnswer(p, o, t, playerIndex(st)), o, t), o.Status, nil
 }
 
 // tableActor is the actor of a table's session.

@@ -83,6 +83,10 @@ type Config struct {
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
+	// PublicURL is the address phones reach the server by
+	// (http(s)://host[:port]), which QR codes, cards and links carry.
+	// Empty: each request's own scheme and host.
+	PublicURL string
 }
 
 // Deps are the services the pages read and change, each a narrow interface
@@ -126,6 +130,8 @@ type Handler struct {
 	renders atomic.Uint64
 	hub     *hub     // the public pages' streams (live.go)
 	streams *streams // the bounds of the live streams (streams.go)
+	// reports are the table phones' reports of their queues (table_reports.go).
+	reports *tableReports
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -157,7 +163,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
+		reports: &tableReports{}}, nil
 }
 
 // check names the first dependency that is missing.

@@ -50,6 +50,7 @@ type serveConfig struct {
 	// total kept below the descriptor limit less a reserve.
 	maxStreams, maxStreamsPerTournament, maxStreamsPerAddress int
 	idemStale                                                 time.Duration // a claim unrenewed this long belongs to a server that died
+	publicURL                                                 string // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
@@ -88,8 +89,13 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 	fs.StringVar(&idemStale, "idempotency-stale", envOr(env, "REVISOR_IDEMPOTENCY_STALE", defaultIdempotencyStale.String()),
 		fmt.Sprintf("how long a claim of an Idempotency-Key may go unrenewed before a retry takes it over (a server that died, SIGKILL or power loss), at least %s (REVISOR_IDEMPOTENCY_STALE)", minIdempotencyStale))
 	fs.StringVar(&cfg.pprofAddr, "pprof-addr", env("REVISOR_PPROF_ADDR"), "serve Go's profiler (/debug/pprof/) on this loopback `host:port`; off by default (REVISOR_PPROF_ADDR)")
+	var public string
+	fs.StringVar(&public, "public-url", env("REVISOR_PUBLIC_URL"), "the `URL` phones and printed cards reach the server by (http(s)://host[:port]); by default the LAN address when serving beyond loopback (REVISOR_PUBLIC_URL)")
 	check := func() error {
 		var err error
+		if cfg.publicURL, err = parsePublicURL(public); err != nil {
+			errs = append(errs, err)
+		}
 		if err := checkPprofAddr(cfg.pprofAddr); err != nil {
 			errs = append(errs, err)
 		}

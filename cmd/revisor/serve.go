@@ -127,8 +127,13 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		return fmt.Errorf("open-files limit: %w", err)
 	}
 	deps.Streams = streamLimits(cfg, files, log)
+	if cfg.publicURL == "" {
+		if a, err := net.ResolveTCPAddr("tcp", cfg.addr); err == nil {
+			cfg.publicURL = detectPublicURL(a, lanIP)
+		}
+	}
 	srv, err := server.New(api.Config{Logger: log, AdminTokenHash: adminHash, TrustProxy: cfg.trustProxy,
-		CORSOrigins: cfg.corsOrigins}, deps)
+		CORSOrigins: cfg.corsOrigins, PublicURL: cfg.publicURL}, deps)
 	if err != nil {
 		return err
 	}
@@ -202,6 +207,9 @@ func listenAndServe(ctx context.Context, cfg serveConfig, h http.Handler, onShut
 	log.Info("serving", "addr", ln.Addr().String())
 	fmt.Fprintf(stdout, "revisor: next: open http://%[1]s/ for the tournaments; log in at http://%[1]s/login with the admin token, then create a tournament at http://%[1]s/admin\n", ln.Addr())
 	fmt.Fprintf(stdout, "revisor: serving on http://%s\n", ln.Addr())
+	if cfg.publicURL != "" {
+		fmt.Fprintf(stdout, "revisor: phones on this network open %s (every QR code and card carries it)\n", cfg.publicURL)
+	}
 
 	select {
 	case err := <-errc:

@@ -4,11 +4,14 @@
 //    is posted like the typed code and cleared from the address bar, so it
 //    never reaches a server log or the browser's history;
 //  - every deal, and every correction of a stored deal, is first kept on
-//    this phone (localStorage) and then sent with an Idempotency-Key, again
-//    and again until the server has it: a dropped network, a reload or a
-//    closed tab loses nothing, and nothing is stored twice;
-//  - the page follows the tournament live (deals from another phone at the
-//    table, the round clock) through the server's event stream.
+//    this phone (localStorage) and then sent with an Idempotency-Key
+//    under the number it was typed for (tablequeue.js holds the rules,
+//    docs/table-protocol.md the protocol): a dropped network, a reload or
+//    a closed tab loses nothing, nothing is stored twice, and an entry the
+//    server refused or found in conflict waits at the top of the page for
+//    the table's decision;
+//  - the page follows its table live (deals from another phone at the
+//    table, the round clock, a new draw) through the server's event stream.
 (function () {
   "use strict";
 
@@ -26,17 +29,28 @@
     form.submit();
   }
 
-  // --- the outbox: deals kept on this phone until the server has them ---
+  // --- the queue: entries kept on this phone until the server has them ---
+  // The queue's rules live in tablequeue.js (docs/table-protocol.md); this
+  // part gives it localStorage, fetch and the page.
 
   function Outbox(app) {
     this.name = "revisor.table." + app.dataset.tid + "." + app.dataset.round + "." + app.dataset.table;
   }
   Outbox.prototype.load = function () {
+    var items;
     try {
-      return JSON.parse(window.localStorage.getItem(this.name) || "[]");
+      items = JSON.parse(window.localStorage.getItem(this.name) || "[]");
     } catch (e) {
-      return [];
+      items = [];
     }
+    // Entries kept by the page before the queue had states of its own.
+    return items.map(function (it) {
+      if (it.state === "saved") { it.state = "queued"; }
+      if (it.state === "error") { it.state = "refused"; it.answer = { messages: it.messages || [] }; }
+      it.kind = it.kind || "deal";
+      it.base = it.base || { deals: 0, after: "" };
+      return it;
+    });
   };
   Outbox.prototype.save = function (items) {
     window.localStorage.setItem(this.name, JSON.stringify(items));
@@ -50,21 +64,35 @@
   }
 
   function TablePage(app) {
+    var self = this;
     this.app = app;
     this.t = function (k) { return app.getAttribute("data-t-" + k) || k; };
-    this.outbox = new Outbox(app);
     this.form = document.getElementById("deal-form");
     // fixForm is the correction form of a stored deal (?correct=n).
     this.fixForm = document.getElementById("correct-form");
     this.bridge = !!(this.form && this.form.getAttribute("data-bridge"));
-    this.sending = false;
-    this.timer = null;
+    this.game = parseInt(app.dataset.game, 10);
+    // lock is the number and base of the deal being typed: fixed at the
+    // first keystroke, so that no live refresh renumbers it.
+    this.lock = null;
     this.clock = null;
+    this.q = new window.TableQueue.Client(new Outbox(app), {
+      send: function (it) { return self.post(it); },
+      read: function (g) { return self.read(g); }
+    }, function () { self.render(); });
+    this.q.onRead = function (g, game) { self.took(game); };
+    this.q.onStored = function (it) { self.stored(it); };
   }
 
   TablePage.prototype.start = function () {
     var self = this;
     if (this.form) {
+      this.form.addEventListener("input", function () {
+        if (!self.lock && !self.form.getAttribute("data-fixing")) { self.lock = self.q.form(self.game); self.render(); }
+      });
+      this.form.addEventListener("change", function () {
+        if (!self.lock && !self.form.getAttribute("data-fixing")) { self.lock = self.q.form(self.game); self.render(); }
+      });
       this.form.addEventListener("submit", function (ev) {
         ev.preventDefault();
         self.keep();
@@ -75,32 +103,47 @@
         ev.preventDefault();
         self.keepCorrection();
       });
-      this.resumeCorrection();
     }
-    window.addEventListener("online", function () { self.send(); });
+    window.addEventListener("online", function () { self.q.reconnect(self.game); });
     window.addEventListener("offline", function () { self.network(false); });
+    setInterval(function () { if (self.q.offline) { self.q.retry(); } }, RETRY_MS);
+    this.q.learn(this.game, this.liveGame(document));
+    var latest = parseInt(this.app.dataset.latest || "0", 10);
+    if (latest > parseInt(this.app.dataset.round, 10)) { this.drawn = latest; this.gone(); }
     this.render();
-    this.send();
+    this.q.pump();
     this.listen();
     this.loadClock();
   };
 
-  // keep stores the form's deal on this phone and starts sending it.
+  // liveGame reads the game as a page (this one, or a refresh) shows it.
+  TablePage.prototype.liveGame = function (doc) {
+    var live = doc.getElementById("live");
+    var rows = live ? live.querySelectorAll("#deals > tbody:first-of-type > tr[data-deal]") : [];
+    var deals = Array.prototype.map.call(rows, function (tr) {
+      // null: the page cannot say what the deal holds (the server will).
+      try { return JSON.parse(tr.getAttribute("data-fields") || "null"); } catch (e) { return null; }
+    });
+    var n = live ? parseInt(live.getAttribute("data-next"), 10) - 1 : 0;
+    while (deals.length < n) { deals.push(null); } // a bridge match: numbers only
+    return { deals: deals, over: !!live && live.getAttribute("data-over") === "true", doc: doc };
+  };
+
+  // keep queues the form's deal, under the number it was typed for.
   TablePage.prototype.keep = function () {
     var fields = formFields(this.form);
     if (!Object.keys(fields).length) { return; }
-    var items = this.outbox.load();
-    var game = this.app.dataset.game;
-    var deal = parseInt(document.getElementById("deal-number").value, 10);
     var fixing = this.form.getAttribute("data-fixing");
-    items = items.filter(function (it) { return !(fixing && it.key === fixing); });
-    items.push({ key: newKey(), game: game, deal: deal, fields: fields, state: "saved", at: Date.now() });
-    items.sort(function (a, b) { return a.game - b.game || a.deal - b.deal; });
-    this.outbox.save(items);
     this.form.removeAttribute("data-fixing");
+    if (fixing) {
+      this.q.fix(fixing, fields, newKey());
+    } else {
+      var f = this.lock || this.q.form(this.game);
+      this.q.add({ key: newKey(), kind: "deal", game: this.game, deal: f.deal, base: f.base, fields: fields, at: Date.now() });
+    }
+    this.lock = null;
     this.clearForm();
     this.render();
-    this.send();
   };
 
   // formFields reads a form's filled fields (not its token, key, deal
@@ -115,9 +158,8 @@
     return fields;
   }
 
-  // keepCorrection stores the correction form's deal and reason on this
-  // phone, like a new deal, and starts sending it: a correction made
-  // while the network is gone is not lost either.
+  // keepCorrection queues the correction form's deal and reason, like a
+  // new deal: a correction made while the network is gone is not lost.
   TablePage.prototype.keepCorrection = function () {
     var form = this.fixForm;
     var reason = form.elements.namedItem("reason");
@@ -129,56 +171,23 @@
       reason.focus();
       return;
     }
-    var game = this.app.dataset.game;
-    var deal = parseInt(form.getAttribute("data-deal"), 10);
     var fixing = form.getAttribute("data-fixing");
-    var items = this.outbox.load().filter(function (it) { return !(fixing && it.key === fixing); });
-    items.push({ key: newKey(), kind: "correct", game: game, deal: deal, fields: formFields(form),
-      reason: reason.value.trim(), state: "saved", at: Date.now() });
-    items.sort(function (a, b) { return a.game - b.game || a.deal - b.deal; });
-    this.outbox.save(items);
     form.removeAttribute("data-fixing");
-    this.render();
-    this.resumeCorrection();
-    this.send();
-  };
-
-  // correctionHere is the correction of the shown correction form's deal
-  // waiting on this phone, if any.
-  TablePage.prototype.correctionHere = function () {
-    if (!this.fixForm) { return null; }
-    var self = this;
-    return this.outbox.load().filter(function (it) {
-      return it.kind === "correct" && self.correctionOfPage(it);
-    }).pop() || null;
-  };
-
-  // resumeCorrection shows the correction form as the phone has it: hidden
-  // behind a note while its correction waits to be sent, filled with the
-  // table's values and the server's words when it was refused.
-  TablePage.prototype.resumeCorrection = function () {
-    var it = this.correctionHere();
-    var note = document.getElementById("correct-queued");
-    var waiting = !!it && it.state !== "error";
-    this.fixForm.hidden = waiting;
-    note.hidden = !waiting;
-    if (it && it.state === "error" && this.fixForm.getAttribute("data-fixing") !== it.key) {
-      this.fillCorrection(it);
+    if (fixing) {
+      this.q.fix(fixing, formFields(form), newKey(), reason.value.trim());
+    } else {
+      this.q.add({ key: newKey(), kind: "correct", game: this.game, deal: parseInt(form.getAttribute("data-deal"), 10),
+        fields: formFields(form), reason: reason.value.trim(), at: Date.now() });
     }
   };
 
-  // fillCorrection puts a refused correction back into its form.
-  TablePage.prototype.fillCorrection = function (it) {
-    var form = this.fixForm;
-    form.querySelectorAll("input[type=text], select, textarea").forEach(function (el) { el.value = ""; });
-    Object.keys(it.fields).forEach(function (name) {
-      var el = form.elements.namedItem(name);
-      if (el) { el.value = it.fields[name]; }
-    });
-    form.elements.namedItem("reason").value = it.reason || "";
-    if (it.fields.record) { form.querySelector("details.paste").open = true; }
-    form.setAttribute("data-fixing", it.key);
-    this.showMessages(form, it.messages || []);
+  // stored follows an entry the server took: this page's correction
+  // brings the phone back to the game.
+  TablePage.prototype.stored = function (it) {
+    if (it.kind === "correct" && this.fixForm && it.game === this.game &&
+        it.deal === parseInt(this.fixForm.getAttribute("data-deal"), 10)) {
+      window.location.replace(this.tableURL() + "?game=" + it.game + "#deals");
+    }
   };
 
   TablePage.prototype.clearForm = function () {
@@ -192,87 +201,235 @@
     document.getElementById("deal-errors").textContent = "";
   };
 
-  // nextDeal is the number the form's deal gets: after the server's deals
-  // and those still on this phone.
-  TablePage.prototype.nextDeal = function () {
-    var live = document.getElementById("live");
-    var n = parseInt(live.getAttribute("data-next"), 10);
-    var game = this.app.dataset.game;
-    this.outbox.load().forEach(function (it) {
-      if (it.kind !== "correct" && it.game === game && it.deal >= n) { n = it.deal + 1; }
+  // seatParts is seat s's values of an entry as the deals table shows
+  // them: phase 1, phase 2, last trick or Chicago, final hand ("·": none).
+  function seatParts(fields, s) {
+    return ["hand1", "hand2", "last", "hand3"].map(function (src) {
+      var v = fields["s" + s + "_" + src];
+      return v ? String(v).replace(/^C/, "C ") : "·";
     });
-    return n;
+  }
+
+  // describe writes an entry's values in the players' names: "Anna 3 · · 5;
+  // Bo · 6 · ·" (phase 1, phase 2, last trick or Chicago, final hand).
+  TablePage.prototype.describe = function (fields) {
+    if (!fields) { return ""; }
+    if (fields.record) { return fields.record; }
+    var out = [];
+    document.querySelectorAll("#deals thead th.name").forEach(function (th, i) {
+      var parts = seatParts(fields, i + 1);
+      if (parts.join("") !== "····") { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
+    });
+    if (this.bridge) { return Object.keys(fields).map(function (k) { return fields[k]; }).join(" "); }
+    return out.join("; ") || "–";
   };
 
-  // render shows the deals waiting on this phone under the server's, each
-  // with its state, and numbers the form's deal.
+  // render shows the queue: entries needing a decision at the top of the
+  // page, the rest under the server's deals, each with its state; and
+  // numbers the form when nobody types in it.
   TablePage.prototype.render = function () {
     var self = this;
+    var Q = window.TableQueue;
+    var items = this.q.items();
+    this.renderDecisions(items);
     var body = document.getElementById("outbox");
-    if (!body) { return; }
-    var game = this.app.dataset.game;
-    var items = this.outbox.load();
-    var live = document.getElementById("live");
-    var stored = parseInt(live.getAttribute("data-next"), 10) - 1;
-    body.textContent = "";
-    items.forEach(function (it) {
-      if (it.game !== game) { return; }
-      var tr = document.createElement("tr");
-      tr.className = "pending";
-      tr.setAttribute("data-deal", it.deal);
-      tr.setAttribute("data-kind", it.kind || "deal");
-      var th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = it.deal;
-      tr.appendChild(th);
-      if (self.bridge) {
-        self.bridgeCells(tr, it.fields);
-      }
-      var seats = self.bridge ? 0 : document.querySelectorAll("#deal-form fieldset.player, #correct-form fieldset.player").length;
-      for (var s = 1; s <= seats; s++) {
-        var td = document.createElement("td");
-        td.className = "num";
-        var parts = ["hand1", "hand2", "last", "hand3"].map(function (src) {
-          var v = it.fields["s" + s + "_" + src];
-          return v ? v.replace(/^C/, "C ") : "·";
-        });
-        var span = document.createElement("span");
-        span.className = "parts";
-        span.textContent = parts.join(" ");
-        td.appendChild(span);
-        tr.appendChild(td);
-      }
-      var st = document.createElement("td");
-      st.className = "status";
-      st.setAttribute("data-status", it.state);
-      st.textContent = self.t(it.state === "error" ? "rejected" : it.state);
-      if (it.kind === "correct") {
-        var label = document.createElement("span");
-        label.className = "corrected";
-        label.textContent = self.t("correction");
-        st.appendChild(document.createTextNode(" "));
-        st.appendChild(label);
-      }
-      if (it.state === "error") {
-        var fix = document.createElement("button");
-        fix.type = "button";
-        fix.className = "secondary fix";
-        fix.textContent = self.t("fix");
-        fix.addEventListener("click", function () { self.fix(it.key); });
-        st.appendChild(document.createTextNode(" "));
-        st.appendChild(fix);
-      }
-      tr.appendChild(st);
-      body.appendChild(tr);
-      // A new deal the server holds already shows in the deals above.
-      if (it.kind !== "correct" && it.deal <= stored) { tr.hidden = true; }
-    });
-    if (this.form) {
-      var n = this.form.getAttribute("data-fixing") ? parseInt(document.getElementById("deal-number").value, 10) : this.nextDeal();
-      this.number(n);
+    if (body) {
+      body.textContent = "";
+      items.forEach(function (it) {
+        var st = Q.shownState(items, it);
+        if (it.game !== self.game || st === Q.CONFLICT || st === Q.REFUSED) { return; }
+        body.appendChild(self.row(items, it, st));
+      });
     }
-    var waiting = items.filter(function (it) { return it.state !== "error"; }).length;
-    this.app.setAttribute("data-pending", String(waiting));
+    if (this.form && !this.form.getAttribute("data-fixing")) {
+      this.number((this.lock || this.q.form(this.game)).deal);
+    }
+    if (this.fixForm) { this.resumeCorrection(items); }
+    this.reopen(items);
+    var c = Q.counts(items);
+    this.app.setAttribute("data-pending", String(c.pending + c.waiting));
+    this.app.setAttribute("data-conflicts", String(c.conflicts));
+    this.app.setAttribute("data-refused", String(c.refused));
+    this.network(!this.q.offline);
+    this.report(c);
+  };
+
+  // report tells the room view what this phone holds for a decision,
+  // when that changed since the phone last said (one request, not one
+  // per deal).
+  TablePage.prototype.report = function (c) {
+    var self = this;
+    var name = "revisor.table.report." + this.app.dataset.tid + "." + this.app.dataset.round + "." + this.app.dataset.table;
+    var now = c.conflicts + " " + c.refused;
+    var said = window.localStorage.getItem(name) || "0 0";
+    if (now === said || this.reporting || this.q.offline || this.q.stopped) { return; }
+    var phone = window.localStorage.getItem("revisor.phone");
+    if (!phone) { phone = newKey(); window.localStorage.setItem("revisor.phone", phone); }
+    var csrf = document.querySelector("#deal-form [name=_csrf], #correct-form [name=_csrf], .logout [name=_csrf]");
+    var data = new URLSearchParams({ _csrf: csrf ? csrf.value : "", phone: phone,
+      conflicts: String(c.conflicts), refused: String(c.refused) });
+    this.reporting = true;
+    fetch(this.tableURL() + "/queue", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: data.toString() })
+      .then(function (r) { if (r.ok) { window.localStorage.setItem(name, now); } })
+      .catch(function () {})
+      .then(function () { self.reporting = false; });
+  };
+
+  // reopen puts an entry refused just now back into its form, with the
+  // server's words beside its fields, when nobody is typing in the form
+  // (it stays listed at the top of the page, fixable or discardable).
+  TablePage.prototype.reopen = function (items) {
+    var self = this;
+    this.reopened = this.reopened || {};
+    items.forEach(function (it) {
+      if (it.state !== "refused" || self.reopened[it.key] || it.game !== self.game) { return; }
+      self.reopened[it.key] = true;
+      var form = it.kind === "correct" ? self.fixForm : self.form;
+      if (!form || form.getAttribute("data-fixing") || (form === self.form && self.lock)) { return; }
+      self.fix(it.key);
+    });
+  };
+
+  // row is a queued entry as a line of the deals table.
+  TablePage.prototype.row = function (items, it, st) {
+    var tr = document.createElement("tr");
+    tr.className = "pending";
+    tr.setAttribute("data-deal", it.deal);
+    tr.setAttribute("data-kind", it.kind);
+    var th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = it.deal;
+    tr.appendChild(th);
+    if (this.bridge) {
+      this.bridgeCells(tr, it.fields);
+    }
+    var seats = this.bridge ? 0 : document.querySelectorAll("#deals thead th.name").length;
+    for (var s = 1; s <= seats; s++) {
+      var td = document.createElement("td");
+      td.className = "num";
+      var span = document.createElement("span");
+      span.className = "parts";
+      span.textContent = seatParts(it.fields, s).join(" ");
+      td.appendChild(span);
+      tr.appendChild(td);
+    }
+    var cell = document.createElement("td");
+    cell.className = "status";
+    cell.setAttribute("data-status", st);
+    if (st === window.TableQueue.WAITING) {
+      var b = window.TableQueue.blocker(items, it);
+      cell.textContent = this.t("waiting").replace("%s", b ? String(b.deal) : "");
+    } else {
+      cell.textContent = this.t(st === "queued" ? "saved" : st);
+      cell.setAttribute("data-status", st === "queued" ? "saved" : st);
+    }
+    if (it.kind === "correct") {
+      var label = document.createElement("span");
+      label.className = "corrected";
+      label.textContent = this.t("correction");
+      cell.appendChild(document.createTextNode(" "));
+      cell.appendChild(label);
+    }
+    tr.appendChild(cell);
+    return tr;
+  };
+
+  // renderDecisions lists, at the top of the page, every entry that needs
+  // the table: a conflict with both versions side by side, a refused entry
+  // with the server's words.
+  TablePage.prototype.renderDecisions = function (items) {
+    var self = this;
+    var Q = window.TableQueue;
+    var box = document.getElementById("decide");
+    var list = items.filter(function (it) { var s = Q.shownState(items, it); return s === Q.CONFLICT || s === Q.REFUSED; });
+    box.hidden = list.length === 0;
+    var ul = document.getElementById("decide-list");
+    // The panel is drawn again on every change: a reason being typed
+    // keeps its text and its focus.
+    var typed = {}, focused = document.activeElement && document.activeElement.getAttribute("data-key");
+    ul.querySelectorAll(".decision-reason").forEach(function (el) { typed[el.getAttribute("data-key")] = el.value; });
+    ul.textContent = "";
+    list.forEach(function (it) {
+      var li = document.createElement("li");
+      li.className = "decision";
+      li.setAttribute("data-deal", it.deal);
+      li.setAttribute("data-state", it.state);
+      var h = document.createElement("p");
+      h.className = "decision-what";
+      var words = (it.answer && it.answer.messages || []).map(function (m) { return m.text; }).join(" ");
+      if (it.state === Q.CONFLICT) {
+        h.textContent = self.t("conflict").replace("%s", String(it.deal));
+        li.appendChild(h);
+        li.appendChild(self.versions(it));
+        var reason = document.createElement("input");
+        reason.type = "text";
+        reason.className = "decision-reason";
+        reason.setAttribute("data-key", it.key);
+        reason.value = typed[it.key] || "";
+        reason.setAttribute("aria-label", self.t("reasonmine"));
+        reason.placeholder = self.t("reasonmine");
+        li.appendChild(self.button(self.t("keepstored"), "keep-stored", function () { self.q.keep(it.key); }));
+        li.appendChild(reason);
+        if (focused === it.key) { setTimeout(function () { reason.focus(); }, 0); }
+        li.appendChild(self.button(self.t("usemine"), "use-mine", function () {
+          if (reason.value.trim() === "") { reason.setAttribute("aria-invalid", "true"); reason.focus(); return; }
+          self.q.correct(it.key, reason.value.trim(), newKey());
+        }));
+      } else {
+        h.textContent = self.t("refusedhead").replace("%s", String(it.deal)) + " " + words;
+        li.appendChild(h);
+        var mine = document.createElement("p");
+        mine.className = "decision-mine";
+        mine.textContent = self.describe(it.fields);
+        li.appendChild(mine);
+        if (it.game === self.game && (it.kind === "deal" ? !!self.form : !!self.fixForm)) {
+          li.appendChild(self.button(self.t("fix"), "fix", function () { self.fix(it.key); }));
+        }
+      }
+      li.appendChild(self.button(self.t("discard"), "discard secondary", function () {
+        var ask = self.t("discardask").replace("%s", String(it.deal)).replace("%s", self.describe(it.fields));
+        if (window.confirm(ask)) { self.q.discard(it.key); }
+      }));
+      ul.appendChild(li);
+    });
+  };
+
+  TablePage.prototype.button = function (text, cls, f) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = cls;
+    b.textContent = text;
+    b.addEventListener("click", f);
+    return b;
+  };
+
+  // versions shows a conflict's two versions side by side.
+  TablePage.prototype.versions = function (it) {
+    var dl = document.createElement("dl");
+    dl.className = "versions";
+    [["thisphone", it.fields, "mine"], ["storedver", it.answer && it.answer.stored, "stored"]].forEach(function (v) {
+      var dt = document.createElement("dt");
+      dt.textContent = this.t(v[0]);
+      var dd = document.createElement("dd");
+      dd.className = "version-" + v[2];
+      dd.textContent = v[1] ? this.describe(v[1]) : this.t("storedunknown");
+      dl.appendChild(dt);
+      dl.appendChild(dd);
+    }, this);
+    return dl;
+  };
+
+  // resumeCorrection shows the correction form as the phone has it: hidden
+  // behind a note while its correction waits to be sent.
+  TablePage.prototype.resumeCorrection = function (items) {
+    var self = this;
+    var it = items.filter(function (x) {
+      return x.kind === "correct" && x.game === self.game && x.deal === parseInt(self.fixForm.getAttribute("data-deal"), 10);
+    }).pop();
+    var waiting = !!it && it.state !== "refused";
+    this.fixForm.hidden = waiting;
+    document.getElementById("correct-queued").hidden = !waiting;
   };
 
   // bridgeCells writes a bridge deal waiting on this phone as the
@@ -306,47 +463,47 @@
   // number makes the form's deal deal n: its number, heading and (for the
   // next deal the server expects) its vulnerability.
   TablePage.prototype.number = function (n) {
-    document.getElementById("deal-number").value = n;
+    var el = document.getElementById("deal-number");
+    if (el.value === String(n) && this.numbered) { return; }
+    this.numbered = true;
+    el.value = n;
     document.getElementById("entry-heading").textContent = this.heading(n);
     var vul = document.getElementById("entry-vul");
     if (vul) { vul.hidden = String(n) !== vul.getAttribute("data-deal"); }
   };
 
-  // heading names deal n and its dealer (the dealers take turns).
+  // heading names deal n and its dealer: the players still at the table
+  // deal in turn from the server's next deal on.
   TablePage.prototype.heading = function (n) {
     var live = document.getElementById("live");
     var dealers = (live.getAttribute("data-dealers") || "").split("|");
+    var next = parseInt(live.getAttribute("data-next"), 10);
     // A bridge match's deals passed out take no number of their own.
     var skipped = parseInt(live.getAttribute("data-skipped") || "0", 10);
-    return this.t("entry").replace("0", String(n - skipped)).replace("%s", dealers[(n - 1) % dealers.length] || "");
+    var k = ((n - next) % dealers.length + dealers.length) % dealers.length;
+    return this.t("entry").replace("0", String(n - skipped)).replace("%s", dealers[k] || "");
   };
 
-  // fix puts a refused deal back into the form with the server's words
-  // beside its fields.
+  // fix puts a refused entry back into its form with the server's words
+  // beside its fields; saving it sends it again under the same number.
   TablePage.prototype.fix = function (key) {
-    var it = this.outbox.load().filter(function (x) { return x.key === key; })[0];
-    if (it && it.kind === "correct") {
-      var here = this.correctionHere();
-      if (here && here.key === key) {
-        this.fillCorrection(it);
-        this.fixForm.hidden = false;
-        document.getElementById("correct-queued").hidden = true;
-      } else {
-        window.location.href = this.tableURL() + "?game=" + it.game + "&correct=" + it.deal;
-      }
-      return;
-    }
-    if (!it || !this.form) { return; }
-    this.clearForm();
-    var form = this.form;
+    var it = this.q.items().filter(function (x) { return x.key === key; })[0];
+    var form = it && it.kind === "correct" ? this.fixForm : this.form;
+    if (!it || !form) { return; }
+    if (form === this.form) { this.clearForm(); }
+    form.hidden = false;
     Object.keys(it.fields).forEach(function (name) {
       var el = form.elements.namedItem(name);
       if (el) { el.value = it.fields[name]; }
     });
+    if (it.kind === "correct") { form.elements.namedItem("reason").value = it.reason || ""; }
     if (it.fields.record) { form.querySelector("details.paste").open = true; }
     form.setAttribute("data-fixing", key);
-    this.number(it.deal);
-    this.showMessages(form, it.messages || []);
+    if (form === this.form) {
+      this.numbered = false;
+      this.number(it.deal);
+    }
+    this.showMessages(form, it.answer && it.answer.messages || []);
     var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
     if (first) { first.focus(); }
   };
@@ -369,22 +526,10 @@
     });
   };
 
-  // send posts the oldest deal waiting on this phone, then the next, until
-  // none is left, one fails for the network (tried again later) or one is
-  // refused (it waits for the table to correct it; the deals after it wait
-  // too, since deals are numbered).
-  TablePage.prototype.send = function () {
+  // post sends one entry: the answer, or a rejected promise when the
+  // network failed.
+  TablePage.prototype.post = function (it) {
     var self = this;
-    if (this.sending) { return; }
-    var items = this.outbox.load();
-    var it = items.filter(function (x) { return x.state !== "error"; })[0];
-    if (!it) { return; }
-    // A corrected deal is stored already: a refused new deal holds back
-    // only the new deals after it.
-    var blocked = it.kind !== "correct" && items.some(function (x) {
-      return x.state === "error" && x.kind !== "correct" && x.game === it.game && x.deal < it.deal;
-    });
-    if (blocked) { return; }
     var csrf = document.querySelector("#deal-form [name=_csrf], #correct-form [name=_csrf], .logout [name=_csrf]");
     var data = new URLSearchParams();
     data.set("_csrf", csrf ? csrf.value : "");
@@ -396,9 +541,7 @@
       data.set("deal", String(it.deal));
     }
     Object.keys(it.fields).forEach(function (k) { data.set(k, it.fields[k]); });
-    this.sending = true;
-    this.mark(it.key, "sending");
-    fetch(url, {
+    return fetch(url, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Accept": "application/json", "Idempotency-Key": it.key,
@@ -406,136 +549,114 @@
       body: data.toString()
     }).then(function (r) {
       return r.json().catch(function () { return { retry: true }; }).then(function (ans) {
-        self.sending = false;
-        self.network(true);
-        if (r.ok && ans.ok) {
-          self.drop(it.key);
-          if (it.kind === "correct" && self.correctionOfPage(it)) {
-            // This page's correction is stored: back to the game.
-            window.location.replace(self.tableURL() + "?game=" + it.game + "#deals");
-            return;
-          }
-          self.refresh();
-          self.send();
-        } else if (r.status === 401) {
-          self.mark(it.key, "saved");
-          self.notice(self.t("relogin"));
-        } else if (ans.retry || r.status >= 500) {
-          self.mark(it.key, "saved");
-          self.later();
-        } else {
-          self.mark(it.key, "error", ans.messages || []);
-          self.refresh();
-        }
+        ans.status = r.status;
+        ans.ok = r.ok && ans.ok;
+        if (r.status === 401) { self.gone(); }
+        return ans;
       });
-    }).catch(function () {
-      self.sending = false;
-      self.mark(it.key, "saved");
-      self.network(false);
-      self.later();
     });
   };
 
-  TablePage.prototype.later = function () {
-    var self = this;
-    if (this.timer) { return; }
-    this.timer = setTimeout(function () { self.timer = null; self.send(); }, RETRY_MS);
+  TablePage.prototype.network = function (up) {
+    var net = document.getElementById("net");
+    document.body.setAttribute("data-network", up ? "online" : "offline");
+    if (this.noticed) { return; }
+    net.hidden = up;
+    if (!up) { net.textContent = this.t("offline"); }
   };
 
-  TablePage.prototype.mark = function (key, state, messages) {
-    var items = this.outbox.load();
-    items.forEach(function (it) {
-      if (it.key === key) {
-        it.state = state;
-        if (messages) { it.messages = messages; }
-      }
-    });
-    this.outbox.save(items);
-    this.render();
-    if (state !== "error") { return; }
-    var it = items.filter(function (x) { return x.key === key; })[0];
-    if (it && it.kind === "correct") {
-      if (this.fixForm) { this.resumeCorrection(); }
-    } else if (this.form && !this.form.getAttribute("data-fixing")) {
-      this.fix(key);
+  TablePage.prototype.notice = function (text) {
+    var net = document.getElementById("net");
+    this.noticed = true;
+    net.hidden = false;
+    net.textContent = text;
+  };
+
+  // gone tells the table that its session ended: a new round was drawn
+  // (the page says so, and how to reach the new table), or the phone
+  // must enter the code again.
+  TablePage.prototype.gone = function () {
+    var round = parseInt(this.app.dataset.round, 10);
+    if (this.drawn) {
+      this.notice(this.t("newround").replace("%s", String(this.drawn)).replace("%s", String(round)));
+      document.body.setAttribute("data-new-round", String(this.drawn));
+    } else {
+      this.notice(this.t("relogin"));
     }
-  };
-
-  // correctionOfPage reports whether it corrects the deal of this page's
-  // correction form.
-  TablePage.prototype.correctionOfPage = function (it) {
-    return !!this.fixForm && it.game === this.app.dataset.game &&
-      it.deal === parseInt(this.fixForm.getAttribute("data-deal"), 10);
   };
 
   TablePage.prototype.tableURL = function () {
     return "/t/" + encodeURIComponent(this.app.dataset.tid) + "/table";
   };
 
-  TablePage.prototype.drop = function (key) {
-    this.outbox.save(this.outbox.load().filter(function (it) { return it.key !== key; }));
-    if (this.form && this.form.getAttribute("data-fixing") === key) {
-      this.form.removeAttribute("data-fixing");
-      this.clearForm();
-    }
-  };
-
-  TablePage.prototype.network = function (up) {
-    var net = document.getElementById("net");
-    document.body.setAttribute("data-network", up ? "online" : "offline");
-    if (up) {
-      net.hidden = true;
-      return;
-    }
-    net.hidden = false;
-    net.textContent = this.t("offline");
-  };
-
-  TablePage.prototype.notice = function (text) {
-    var net = document.getElementById("net");
-    net.hidden = false;
-    net.textContent = text;
-  };
-
-  // refresh reads the page again and takes its live part: the deals the
-  // server holds (from this phone or another at the table).
-  TablePage.prototype.refresh = function () {
+  // read reads the page again for its live part: the deals the server
+  // holds (from this phone or another at the table).
+  TablePage.prototype.read = function () {
     var self = this;
-    fetch(window.location.href, { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
+    return fetch(window.location.href, { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
-        if (!html) { return; }
+        if (!html) { return null; }
         var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.getElementById("live");
-        var here = document.getElementById("live");
-        if (!fresh || !here) { return; }
-        here.replaceWith(document.importNode(fresh, true));
-        var over = fresh.getAttribute("data-over") === "true";
-        if (over && self.form) {
-          // The game ended (on this phone or another): show it as it is now.
-          window.location.reload();
-          return;
+        var app = doc.getElementById("table-app");
+        var latest = app ? parseInt(app.dataset.latest || "0", 10) : 0;
+        if (latest > parseInt(self.app.dataset.round, 10)) { self.drawn = latest; }
+        if (!app || self.drawn || app.dataset.round !== self.app.dataset.round || app.dataset.table !== self.app.dataset.table) {
+          // The code form, or another table: this phone's session is over
+          // (a new round drawn, or the cookie gone).
+          self.q.stopped = true;
+          self.gone();
+          return null;
         }
-        self.render();
-        document.body.setAttribute("data-updated", String(Date.now()));
-      })
-      .catch(function () {});
+        return self.liveGame(doc);
+      });
   };
 
+  // took shows a read of the page's live part.
+  TablePage.prototype.took = function (game) {
+    var fresh = game.doc.getElementById("live");
+    var here = document.getElementById("live");
+    if (!fresh || !here) { return; }
+    here.replaceWith(document.importNode(fresh, true));
+    if (game.over && this.form) {
+      // The game ended (on this phone or another): show it as it is now.
+      window.location.reload();
+      return;
+    }
+    this.numbered = false;
+    document.body.setAttribute("data-updated", String(Date.now()));
+  };
+
+  // listen follows the tournament's event stream: the page reads itself
+  // again only for a change of its own table or round, and the clock only
+  // when the round changes (its clock lives there); no polling.
   TablePage.prototype.listen = function () {
     var self = this;
     var url = this.app.getAttribute("data-events");
     if (!url || !window.EventSource) { return; }
     var timer = null;
+    var round = parseInt(this.app.dataset.round, 10), table = parseInt(this.app.dataset.table, 10);
     var es = new EventSource(url);
-    es.addEventListener("change", function () {
+    es.addEventListener("change", function (ev) {
+      var e = {};
+      try { e = JSON.parse(ev.data || "{}"); } catch (x) { e = {}; }
+      if (e.kind === "round_clocks") {
+        if (e.round === round) { self.loadClock(); }
+        return;
+      }
+      var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
+      if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
+      if (!mine && !self.drawn) { return; }
       if (timer) { clearTimeout(timer); }
-      timer = setTimeout(function () { self.refresh(); self.loadClock(); }, 150);
+      timer = setTimeout(function () {
+        self.q.refresh(self.game);
+        if (e.kind === "rounds" || e.kind === "resync") { self.loadClock(); }
+      }, 150);
     });
     es.addEventListener("clock", function () { self.loadClock(); });
     es.addEventListener("open", function () {
       document.body.setAttribute("data-live", "on");
-      self.send();
+      self.q.reconnect(self.game);
     });
   };
 

@@ -2423,7 +2423,7 @@ type AppendDealJSONBody = map[string]interface{}
 
 // AppendDealParams defines parameters for AppendDeal.
 type AppendDealParams struct {
-	// Deal The number this deal must get (1-based). A client that numbers its deals can send a deal again after a lost answer: when the game already holds the same deal under that number, nothing is written and the answer is 200 with the deal's progress; another deal under that number is 409 `deal_exists`; a number past the next is 409 `deal_out_of_order`.
+	// Deal The number this deal must get (1-based). A client that numbers its deals can send a deal again after a lost answer: when the game already holds the same deal under that number, nothing is written and the answer is 200 with the deal's progress; another deal under that number is 409 `deal_exists` (the problem's `stored` member holds the deal the game has, `deal` its number); a number past the next is 409 `deal_out_of_order`.
 	Deal *int `form:"deal,omitempty" json:"deal,omitempty"`
 
 	// IdempotencyKey Makes a write safe to retry: the same key with the same body returns the first response.

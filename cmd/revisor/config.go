@@ -50,7 +50,7 @@ type serveConfig struct {
 	// total kept below the descriptor limit less a reserve.
 	maxStreams, maxStreamsPerTournament, maxStreamsPerAddress int
 	idemStale                                                 time.Duration // a claim unrenewed this long belongs to a server that died
-	publicURL                                                 string // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
+	publicURL                                                 string        // REVISOR_PUBLIC_URL: what QR codes, cards and links carry (publicurl.go)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -105,8 +105,13 @@ func StartHA(script, bin string, serveEnv ...string) (*HA, error) {
 // freeRange returns the first of n consecutive loopback ports that were
 // free a moment ago.
 func freeRange(n int) (int, error) {
+	// Below the kernel's ephemeral range: a port free now stays free for
+	// the minutes the arrangement takes to start, whereas one inside it
+	// may be taken meanwhile by any outgoing connection or ":0" listener
+	// of the tests running beside (a Revisor process once failed to bind).
+	top := ephemeralLow() - n
 	for range 50 {
-		first := 20000 + rand.IntN(40000)
+		first := 10000 + rand.IntN(top-10000)
 		ok := true
 		for p := first; p < first+n && ok; p++ {
 			ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
@@ -121,6 +126,21 @@ func freeRange(n int) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("no %d free consecutive ports found", n)
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range
+// (net.ipv4.ip_local_port_range), 32768 where it cannot be read; never
+// below 12000, so that freeRange has room.
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	var low, high int
+	if _, err := fmt.Sscan(string(b), &low, &high); err != nil || low < 12000 {
+		return 32768
+	}
+	return low
 }
 
 // Run runs scripts/ha.sh with args and returns its standard output.

@@ -77,7 +77,7 @@ nonrace='^(TestBrowser|TestPagesAnswerFast)'
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine
 # fails the run, since the race detector would then have work there.
-plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson ./api/client)
+plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson)
 check_plain() {
   local d bad=0
   for d in "${plain[@]}"; do
@@ -117,6 +117,8 @@ race_pkgs=$(go list ./... | grep -vxF -f <(cd . && go list "${plain[@]}"))
 # shellcheck disable=SC2086 # one package a word
 go test -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 go test -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+# The generated client is a module of its own (api/client/go.mod).
+(cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
 go test -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.

@@ -77,7 +77,7 @@ nonrace='^(TestBrowser|TestPagesAnswerFast)'
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine
 # fails the run, since the race detector would then have work there.
-plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson)
+plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson ./internal/tokens ./internal/csvtext)
 check_plain() {
   local d bad=0
   for d in "${plain[@]}"; do

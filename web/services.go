@@ -80,6 +80,9 @@ type Referees interface {
 	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
 	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
 	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]tournament.Dispute, error)
+	OpenDisputeTables(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]int, error)
 	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
 }

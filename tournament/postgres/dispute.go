@@ -68,19 +68,10 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 func (s *Store) Disputes(ctx context.Context, tid string, f tournament.DisputeFilter) ([]tournament.Dispute, error) {
 	var out []tournament.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
+		var err error
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
 			AND ($3 = '' OR status = $3) ORDER BY id LIMIT $4`, tid, f.After, string(f.Status), f.Limit)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
-			d, err := scanDispute(r)
-			return *d, err
-		})
-		if err != nil {
-			return err
-		}
-		return attachRulings(ctx, tx, tid, out)
+		return err
 	})
 	return out, err
 }
@@ -148,21 +139,29 @@ func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*tourname
 func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]tournament.Dispute, error) {
 	var out []tournament.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes
+		var err error
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY id`, tid, n, t)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
-			d, err := scanDispute(r)
-			return *d, err
-		})
-		if err != nil {
-			return err
-		}
-		return attachRulings(ctx, tx, tid, out)
+		return err
 	})
 	return out, err
+}
+
+// listDisputes runs query, which selects disputeColumns of tournament
+// tid's disputes, and attaches their rulings.
+func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]tournament.Dispute, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+		d, err := scanDispute(r)
+		return *d, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, attachRulings(ctx, tx, tid, out)
 }
 
 // attachRulings reads the rulings and adjustments of ds.

@@ -100,6 +100,10 @@ func (h *Handler) roomPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
+	queues, err := h.queueTrouble(c, st.Tournament.ID, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
 	names := playerIndex(st)
 	d := roomData{Round: room.Round, Clock: newClockView(p, st.Tournament.ID, room.Clock, room.Now)}
 	for _, t := range room.Tables {
@@ -147,8 +151,8 @@ func (h *Handler) roomPage(c echo.Context) error {
 		if tv.Class == "stale" {
 			d.Stale++
 		}
-		if conflicts, refused := h.reports.table(reportKey{st.Tournament.ID, n, t.Table.Number}, h.cfg.Now()); conflicts+refused > 0 {
-			tv.Class, tv.Queue = "trouble", p.T("room.queue", conflicts, refused)
+		if q, ok := queues[t.Table.Number]; ok {
+			tv.Class, tv.Queue = "trouble", p.T("room.queue", q.Conflicts, q.Refused)
 			d.Trouble++
 		}
 		if k := open[t.Table.Number]; k > 0 {
@@ -231,11 +235,11 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 	if err != nil {
 		return err
 	}
-	for _, t := range d.Round.Tables {
-		if c, r := h.reports.table(reportKey{tid, n, t.Number}, h.cfg.Now()); c+r > 0 {
-			d.Trouble++
-		}
+	queues, err := h.queueTrouble(c, tid, n)
+	if err != nil {
+		return err
 	}
+	d.Trouble = len(queues)
 	open, err := h.deps.Referees.OpenDisputeTables(ctx, consoleActor(c), tid, n)
 	if err != nil {
 		return err

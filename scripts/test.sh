@@ -25,7 +25,8 @@
 scripts/axe-install.sh
 # the npm registry once, and fails the run when it cannot install the CLI).
 # Runs the table page's queue tests with Node's own test runner (node --test;
-# Node.js comes from Debian when missing).
+# Node.js comes from Debian when missing), and the protocol's randomized test
+# against a real server (TestTableProtocolServer, without -race).
 # Works without a terminal (CI=true, no stdin). Extra arguments (such as
 # -cover) go to go test.
 set -euo pipefail
@@ -88,6 +89,9 @@ case " $* " in *" -cover "*)
 esac
 go test -race -count=1 -timeout 30m -skip "$browser" "${race_prof[@]}" "$@" ./...
 go test -count=1 -timeout 40m -run "$browser" "${browser_prof[@]}" "$@" ./web
+# The randomized table protocol test against the real server (node drives
+# tablequeue.js over 200 nights): without -race, which it skips under.
+go test -count=1 -timeout 10m -run '^TestTableProtocolServer$' ./web
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }

@@ -6,7 +6,9 @@
 // lost after the server acted, reads answered late, reloads, identical and
 // conflicting entries, corrections and the table's decisions. At the end
 // of each night the invariants are checked against what the server
-// stores. Go's TestTableProtocolServer starts the server on a test
+// stores, and no queue may forget an entry that the server did not take,
+// the game does not hold identically, or the table did not decide. Go's
+// TestTableProtocolServer starts the server on a test
 // database and runs this file with REVISOR_PROTOCOL naming its slots (one
 // game of a table a night); without it the file skips. SEED=s runs one
 // night, SEEDS=n that many (at most one per slot).
@@ -100,10 +102,35 @@ class Phone {
     const storage = {
       load: () => JSON.parse(JSON.stringify(self.items)),
       // A page that was reloaded writes nothing more.
-      save: (items) => { if (gen === self.gen) { self.items = JSON.parse(JSON.stringify(items)); } }
+      save: (items) => {
+        if (gen !== self.gen) { return; }
+        self.vanished(items);
+        self.items = JSON.parse(JSON.stringify(items));
+      }
     };
-    this.client = new Q.Client(storage, { send: (it) => this.send(it, gen), read: () => this.read(gen) });
+    const client = new Q.Client(storage, { send: (it) => this.send(it, gen), read: () => this.read(gen) });
+    // learn may drop what the game holds identically: note the game it learns.
+    const learn = client.learn;
+    client.learn = function (g, gm) {
+      self.learning = gm;
+      try { return learn.call(this, g, gm); } finally { self.learning = null; }
+    };
+    this.client = client;
     if (game) { this.client.learn(this.night.slot.game, game); }
+  }
+
+  // vanished checks every entry the queue is about to forget (5.): the
+  // server acknowledged it, the table decided it, or the game being
+  // learnt holds it identically under its number. Anything else is an
+  // entry lost without a word.
+  vanished(items) {
+    const left = new Set(items.map((it) => it.key));
+    for (const it of this.items) {
+      if (left.has(it.key) || this.night.acked.has(it.key) || this.night.decided.has(it.key)) { continue; }
+      const held = this.learning && this.learning.deals[it.deal - 1];
+      if (it.kind === "deal" && held && Q.same(held, it.fields)) { continue; }
+      this.night.lost.push(`${this.name} forgot deal ${it.deal} (${it.kind}, ${it.state}) ${JSON.stringify(it.fields)}`);
+    }
   }
 
   async send(it, gen) {
@@ -118,7 +145,7 @@ class Phone {
     try { ans = await r.json(); } catch (e) { ans = { retry: true }; }
     ans.status = r.status;
     ans.ok = r.ok && ans.ok;
-    if (ans.ok) { this.night.changed(this); }
+    if (ans.ok) { this.night.acked.add(it.key); this.night.changed(this); }
     if (this.loseNext || gen !== this.gen) { this.loseNext = false; throw new Error("the answer was lost"); }
     return ans;
   }
@@ -148,6 +175,9 @@ class Night {
     this.entered = new Map(); // deal number → the contents a phone entered for it (new or correction)
     this.truth = new Map(); // deal number → what was played, as most phones type it
     this.keys = 0;
+    this.acked = new Set(); // the keys the server answered ok
+    this.decided = new Set(); // the keys the table decided (kept, corrected, fixed, discarded)
+    this.lost = []; // entries a queue forgot without cause
     this.log = [];
   }
   int(n) { return Math.floor(this.r() * n); }
@@ -226,6 +256,7 @@ class Night {
   // stored deal or correct it to this phone's; fix or discard a refusal.
   decide(p, it) {
     const c = p.client;
+    this.decided.add(it.key);
     if (it.state === Q.CONFLICT) {
       if (this.chance(0.5)) {
         this.log.push(p.name + " keeps the stored deal " + it.deal);
@@ -300,6 +331,8 @@ class Night {
     const judge = new Phone(this, "judge");
     await judge.login();
     const server = liveGame(await (await judge.fetch(this.page + "?game=" + this.slot.game)).text());
+    // 5. No queue forgot an entry without cause.
+    assert.deepStrictEqual(this.lost, [], "entries lost without a word");
     // 1. Every deal stored once: deals 1…m, no gap, no double.
     assert.deepStrictEqual(server.numbers, server.deals.map((_, i) => i + 1), "the server's deals are not numbered 1…m");
     // 2. Each stored deal is one a phone entered for that number.

@@ -226,15 +226,11 @@ type unconfirmedView struct {
 func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *consoleData) error {
 	svc := h.deps.Room
 	ctx, tid, n := c.Request().Context(), st.Tournament.ID, d.Round.Number
-	clk, err := svc.RoundClock(ctx, tid, n)
+	room, us, err := svc.Watch(ctx, consoleActor(c), tid, n)
 	if err != nil {
 		return err
 	}
-	d.Clock = newClockView(p, tid, clk, svc.Now())
-	us, err := svc.UnconfirmedGames(ctx, consoleActor(c), tid, n)
-	if err != nil {
-		return err
-	}
+	d.Clock = newClockView(p, tid, room.Clock, room.Now)
 	queues, err := h.queueTrouble(c, tid, n)
 	if err != nil {
 		return err
@@ -245,10 +241,6 @@ func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *c
 		return err
 	}
 	d.Disputed = len(open)
-	room, err := svc.Room(ctx, consoleActor(c), tid, n)
-	if err != nil {
-		return err
-	}
 	for _, t := range room.Tables {
 		if silent(room, t) {
 			d.Stale++

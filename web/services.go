@@ -69,7 +69,7 @@ type Room interface {
 	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
-	UnconfirmedGames(ctx context.Context, a tournament.Actor, tid string, n int) ([]tournament.UnconfirmedGame, error)
+	Watch(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, []tournament.UnconfirmedGame, error)
 	ReportQueue(ctx context.Context, a tournament.Actor, tid, phone string, conflicts, refused int) error
 	QueueTrouble(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]tournament.QueueCounts, error)
 	Now() time.Time

@@ -2,8 +2,10 @@
 -- the latest report of each phone at a table, so that the room view behind
 -- several Revisor processes sees every phone's report. Bounded by the
 -- store (tournament.QueueReportBounds): 16 phones a table, 20 000 reports
--- in all, three hours each. No audit and no event: a report is a hint to
--- the organizer, not a result.
+-- in all, three hours each. No audit: a report is a hint to the organizer,
+-- not a result. A report is announced (kind "queue_reports"), so that the
+-- room view and the console mark the table at once; no snapshot holds it,
+-- and the table pages do not read themselves again for it.
 CREATE TABLE queue_reports (
     tournament_id text        NOT NULL,
     round         int         NOT NULL,
@@ -16,3 +18,5 @@ CREATE TABLE queue_reports (
     FOREIGN KEY (tournament_id, round, table_no) REFERENCES round_tables (tournament_id, round, number) ON DELETE CASCADE
 );
 CREATE INDEX queue_reports_by_age ON queue_reports (at);
+CREATE TRIGGER revisor_live_queue_reports AFTER INSERT OR UPDATE ON queue_reports
+    FOR EACH ROW EXECUTE FUNCTION revisor_notify_change();

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -97,5 +98,47 @@ func TestTableDisputeState(t *testing.T) {
 	}
 	if room := o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body; strings.Contains(room, "open dispute") {
 		t.Errorf("the room view still marks a dispute after its ruling")
+	}
+}
+
+// TestConsoleCountsSilentTables: the console's front page counts the
+// tables that started, are not done and entered nothing for ten minutes,
+// as the room view marks them; a table entering now is not silent.
+func TestConsoleCountsSilentTables(t *testing.T) {
+	t.Parallel()
+	r := newRoomFixture(t)
+	o := r.s.browser(t)
+	o.login(r.Token)
+	if c := o.mustGet("/t/"+r.ID+"/console", http.StatusOK).Body; strings.Contains(c, `id="console-stale"`) {
+		t.Fatalf("the console counts a silent table while table 1 is entering")
+	}
+	// Twenty minutes pass at table 1 (the audit log names the test).
+	ctx := context.Background()
+	tx, err := r.s.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // committed below
+	for _, q := range []string{
+		`SELECT set_config('revisor.actor_role', 'admin', true), $1::text`,
+		`UPDATE game_deals SET created_at = created_at - interval '20 minutes' WHERE tournament_id = $1`,
+		`UPDATE game_results SET created_at = created_at - interval '20 minutes' WHERE tournament_id = $1`,
+	} {
+		if _, err := tx.Exec(ctx, q, r.ID); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Silence makes no change: the console's page, kept at most a second
+	// (snapshotTTL), is rendered again.
+	time.Sleep(1100 * time.Millisecond)
+	c := o.mustGet("/t/"+r.ID+"/console", http.StatusOK).Body
+	if !strings.Contains(c, `id="console-stale"`) || !strings.Contains(c, "1 table(s) with nothing entered for 10 minutes") {
+		t.Errorf("the console does not count table 1, silent for 20 minutes")
+	}
+	if room := o.mustGet("/t/"+r.ID+"/console/rounds/1/room", http.StatusOK).Body; !strings.Contains(room, `class="room-table stale" id="room-table-1"`) {
+		t.Errorf("the room view does not mark table 1 silent")
 	}
 }

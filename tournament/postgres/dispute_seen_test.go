@@ -91,3 +91,23 @@ func TestDisputeSeen(t *testing.T) {
 		t.Errorf("OpenDisputeTables after the ruling = %v, %v; want none", open, err)
 	}
 }
+
+// TestQueueReportIsAnnounced: a phone's queue report is announced for
+// its table (migration 000320), so that the room view and the console
+// mark the table at once, in every process.
+func TestQueueReportIsAnnounced(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b := startListener(t, e)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Reports", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 8)
+	tid := c.Tournament.ID
+	e.mustDraw(t, tid, 1)
+	ch, stop := b.Subscribe(tid)
+	defer stop()
+	if err := e.svc.ReportQueue(e.ctx, tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 2}, tid, "phone-0001", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if ev := nextEvent(t, ch, "queue_reports"); ev.Round != 1 || ev.Table != 2 {
+		t.Errorf("the report's event = %+v, want round 1 table 2", ev)
+	}
+}

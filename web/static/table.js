@@ -665,6 +665,7 @@
         if (e.round === round) { self.loadClock(); }
         return;
       }
+      if (e.kind === "queue_reports") { return; } // the room view's, not the game's
       var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
       if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
       if (!mine && !self.drawn) { return; }

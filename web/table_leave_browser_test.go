@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -165,6 +166,24 @@ func TestBrowserTableDisputeFeedback(t *testing.T) {
 		t.Fatalf("the server's disputes = %+v, %v; want one, unseen", ds, err)
 	}
 	id := strconv.FormatInt(ds.Disputes[0].ID, 10)
+	// The organizer's room view and console show the open dispute.
+	for _, w := range []int{360, 1280} {
+		org := newTabs(t, 1, w, 900)[0]
+		if err := org.do("log in", chromedp.Navigate(s.URL+"/lang/en?next=/login"),
+			chromedp.SendKeys(chromedp.ID("token"), f.Token), chromedp.Submit(chromedp.ID("token")),
+			chromedp.WaitVisible(chromedp.ID("console-disputes"))); err != nil {
+			t.Fatal(err)
+		}
+		org.screenshot(t, fmt.Sprintf("console-dispute-%d-en", w))
+		if err := org.do("the room view", chromedp.Navigate(s.URL+"/t/"+f.ID+"/console/rounds/1/room"),
+			chromedp.WaitVisible(chromedp.CSS(".dispute-flag"))); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := org.eval(`String(` + wide + `)`); ok != "true" {
+			t.Errorf("the room view scrolls sideways at %d px", w)
+		}
+		org.screenshot(t, fmt.Sprintf("room-dispute-%d-en", w))
+	}
 	o := s.browser(t)
 	o.login(f.Token)
 	o.mustGet("/t/"+f.ID+"/disputes/"+id, http.StatusOK)

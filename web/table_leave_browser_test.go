@@ -25,6 +25,7 @@ const wide = `document.documentElement.scrollWidth <= window.innerWidth`
 // back at the top, where the table decides it. The server holds B's deal
 // once throughout, and phone B shows it.
 func TestBrowserTableLeaveWithQueue(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tabs := newTabs(t, 2, 360, 800)
@@ -120,6 +121,7 @@ func TestBrowserTableLeaveWithQueue(t *testing.T) {
 // (without loading the page again), seen once a referee opens it, then
 // ruled with the ruling's reason; the server holds each step.
 func TestBrowserTableDisputeFeedback(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb, _ := f.Round.Table(1)

@@ -131,8 +131,6 @@ type Handler struct {
 	renders atomic.Uint64
 	hub     *hub     // the public pages' streams (live.go)
 	streams *streams // the bounds of the live streams (streams.go)
-	// reports are the table phones' reports of their queues (table_reports.go).
-	reports *tableReports
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -164,8 +162,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
-		reports: &tableReports{}}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams)}, nil
 }
 
 // check names the first dependency that is missing.

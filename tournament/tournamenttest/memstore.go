@@ -31,7 +31,8 @@ type MemStore struct {
 	byToken     map[string]string
 	people      map[string]bool
 	nextPerson  int
-	nextID      int64 // results and tie resolutions
+	nextID      int64       // results and tie resolutions
+	reports     []memReport // the phones' queue reports, oldest first
 }
 
 var _ tournament.Store = (*MemStore)(nil)

@@ -19,7 +19,7 @@ import (
 
 // Big screen: rows, tables and names per page, and seconds per page.
 const (
-	screenRows    = 12
+	screenRows    = 16 // a 13-player SM on one page; 1920×1080 holds 16 rows (style.css)
 	screenTables  = 6
 	screenNames   = 36
 	screenSeconds = 15

@@ -1,4 +1,4 @@
-# lib.sh: helpers shared by run.sh and test.sh (sourced, not run).
+# lib.sh: helpers shared by the scripts (sourced, not run).
 
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 
@@ -62,4 +62,22 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -q >&2 &&
       DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "$@" >&2
   }
+}
+
+# npm_install NAME VERSION FILE installs the npm package NAME@VERSION once
+# into .local/npm/NAME-VERSION (ignored by git), Node.js and npm from
+# Debian when missing, and fails unless FILE (a path under that folder) is
+# there afterwards. The name's scope, if any, is left out of the folder
+# ("@redocly/cli" goes to .local/npm/redocly-VERSION).
+npm_install() {
+  local name=$1 version=$2 file=$3 dir
+  dir=.local/npm/$(basename "$name")-$version
+  [ -e "$file" ] && return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    log "npm is not installed: installing nodejs and npm"
+    apt_install nodejs npm
+  fi
+  log "installing $name@$version into $dir (once)"
+  mkdir -p "$dir"
+  npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$name@$version" >&2 && [ -e "$file" ]
 }

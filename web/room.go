@@ -161,7 +161,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 	}
 	p.Title = p.T("room.title") + ": " + p.T("p.round", n)
 	p.Events = eventsURL(st.Tournament.ID)
-	p.Refresh = "60" // the minutes since the last entry move without events
+	p.Refresh, p.Reread = "60", 60 // the minutes since the last entry move without events
 	p.Data = d
 	return h.render(c, http.StatusOK, "room", p)
 }

@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 version=4.10.3
 axe=.local/npm/axe-core-$version/node_modules/axe-core/axe.min.js
-if ! npm_install axe-core "$version" "$axe"; then
+if ! npm_install "axe-core@$version" ".local/npm/axe-core-$version" "$axe"; then
   log "FAILED: could not install axe-core@$version from the npm registry; set REVISOR_AXE=/path/to/axe.min.js."
   exit 1
 fi

@@ -64,20 +64,18 @@ apt_install() {
   }
 }
 
-# npm_install NAME VERSION FILE installs the npm package NAME@VERSION once
-# into .local/npm/NAME-VERSION (ignored by git), Node.js and npm from
-# Debian when missing, and fails unless FILE (a path under that folder) is
-# there afterwards. The name's scope, if any, is left out of the folder
-# ("@redocly/cli" goes to .local/npm/redocly-VERSION).
+# npm_install SPEC DIR FILE installs the npm package SPEC ("name@version")
+# once into DIR (under .local/npm, ignored by git), Node.js and npm from
+# Debian when missing, and fails unless FILE (a path under DIR) is there
+# afterwards.
 npm_install() {
-  local name=$1 version=$2 file=$3 dir
-  dir=.local/npm/$(basename "$name")-$version
+  local spec=$1 dir=$2 file=$3
   [ -e "$file" ] && return 0
   if ! command -v npm >/dev/null 2>&1; then
     log "npm is not installed: installing nodejs and npm"
     apt_install nodejs npm
   fi
-  log "installing $name@$version into $dir (once)"
+  log "installing $spec into $dir (once)"
   mkdir -p "$dir"
-  npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$name@$version" >&2 && [ -e "$file" ]
+  npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$spec" >&2 && [ -e "$file" ]
 }

@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 version=1.34.20
 redocly=${REVISOR_REDOCLY:-.local/npm/redocly-$version/node_modules/.bin/redocly}
 
-if [ -z "${REVISOR_REDOCLY:-}" ] && ! npm_install @redocly/cli "$version" "$redocly"; then
+if [ -z "${REVISOR_REDOCLY:-}" ] && ! npm_install "@redocly/cli@$version" ".local/npm/redocly-$version" "$redocly"; then
   log "FAILED: could not install @redocly/cli@$version from the npm registry (see npm's message above)."
   log "The OpenAPI lint is part of the test command and cannot be skipped; with no registry, install"
   log "@redocly/cli@$version elsewhere and set REVISOR_REDOCLY=/path/to/redocly."

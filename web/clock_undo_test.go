@@ -81,6 +81,7 @@ func refused(r response) bool {
 // time (after its question) shows "Undo calling time" with a reason field;
 // the reason typed and the button pressed, the clock counts down again.
 func TestBrowserUndoCallTime(t *testing.T) {
+	t.Parallel()
 	for _, vp := range viewports {
 		r := newRoomFixture(t)
 		c := newChrome(t, vp.w, vp.h)

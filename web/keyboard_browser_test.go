@@ -38,6 +38,7 @@ func (c *chrome) tabTo(id string) {
 // the deal is stored, at 360 px and desktop. No state on the table page
 // or in the room is shown by colour only.
 func TestBrowserTableByKeyboard(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	code := tableCode(t, s, f, 1)

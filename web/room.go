@@ -26,6 +26,9 @@ type clockView struct {
 	Text      string // the state in words
 	Remaining string // m:ss
 	Labels    map[string]string
+	// UndoUntil is, while a call of time can be undone, the clock time
+	// until when ("" when it cannot).
+	UndoUntil string
 }
 
 func newClockView(p *page, tid string, c *tournament.Clock, now time.Time) *clockView {
@@ -36,6 +39,11 @@ func newClockView(p *page, tid string, c *tournament.Clock, now time.Time) *cloc
 		v.Labels[string(s)] = p.T("clock." + string(s))
 	}
 	v.Text = v.Labels[v.State]
+	if c.State == tournament.ClockTimeCalled && c.Prior != nil {
+		if until := c.CalledAt.Add(tournament.UndoCallWindow); now.Before(until) {
+			v.UndoUntil = p.Time(until)
+		}
+	}
 	return v
 }
 
@@ -163,7 +171,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 	}
 	p.Title = p.T("room.title") + ": " + p.T("p.round", n)
 	p.Events = eventsURL(st.Tournament.ID)
-	p.Refresh = "60" // the minutes since the last entry move without events
+	p.Refresh, p.Reread = "60", 60 // the minutes since the last entry move without events
 	p.Data = d
 	return h.render(c, http.StatusOK, "room", p)
 }
@@ -202,7 +210,7 @@ func (h *Handler) setClock(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	act := tournament.ClockAction{Action: c.FormValue("action")}
+	act := tournament.ClockAction{Action: c.FormValue("action"), Reason: c.FormValue("reason")}
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {
 		v := strings.TrimSpace(c.FormValue("minutes"))
 		if act.Minutes, err = strconv.Atoi(v); err != nil {
@@ -210,7 +218,7 @@ func (h *Handler) setClock(c echo.Context) error {
 		}
 	}
 	if _, err := svc.SetRoundClock(c.Request().Context(), consoleActor(c), c.Param("tid"), n, act); err != nil {
-		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes")})
+		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes"), "reason": act.Reason})
 	}
 	return h.saved(c, "clock")
 }

@@ -187,3 +187,17 @@ func FuzzParseSheetValue(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownPlayerSpeaksOfAPlayer: the table page's text for a deal that
+// names someone not at the table is said of a player, not of bridge's
+// declarer, since a Chicago deal (a hand, a score, the dealer) is refused
+// with it too; it said "the declarer is not a player at this table".
+func TestUnknownPlayerSpeaksOfAPlayer(t *testing.T) {
+	t.Parallel()
+	declarer := map[string]string{"en": "declarer", "sv": "spelförare", "nb": "spillefører", "da": "spilfører", "fi": "pelinviej"}
+	for lang, word := range declarer {
+		if got := translate(lang, "tbl.e.unknown_player"); strings.Contains(strings.ToLower(got), word) {
+			t.Errorf("%s: tbl.e.unknown_player = %q speaks of the declarer", lang, got)
+		}
+	}
+}

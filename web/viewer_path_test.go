@@ -1,8 +1,15 @@
 package web_test
 
 import (
+	"context"
+	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,6 +17,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // viewerGet is a phone's request for path without a credential: gzip
@@ -117,5 +125,62 @@ func BenchmarkViewerPath(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestWritesNotBlockedWhileRendersSaturate (issue 28, deals first): six
+// visitors ask for a new standings page each, as fast as they are
+// answered, so that renders alone would take both cores; meanwhile
+// results are stored. The render budget keeps a core for the writes: a
+// result takes at most a few times what it takes on an idle server.
+func TestWritesNotBlockedWhileRendersSaturate(t *testing.T) {
+	if testing.Short() || raceDetector {
+		t.Skip("measures latency: not in -short, nor under -race")
+	}
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 400, true)
+	rng := rand.New(rand.NewPCG(28, 4))
+	tables := f.Round.Tables
+	write := func(i int) time.Duration {
+		tb := tables[i]
+		rec := tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1))
+		start := time.Now()
+		s.submit(t, f, 1, tb, 1, rec)
+		return time.Since(start)
+	}
+	const n = 15
+	idle := make([]time.Duration, 0, n)
+	for i := range n {
+		idle = append(idle, write(i))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var renders atomic.Int64
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for g := range 6 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet,
+					s.URL+"/t/"+f.ID+"/standings?v="+strconv.Itoa(g*1_000_000+i), nil)
+				if resp, err := client.Do(req); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					renders.Add(1)
+				}
+			}
+		})
+	}
+	time.Sleep(300 * time.Millisecond)
+	busy := make([]time.Duration, 0, n)
+	for i := range n {
+		busy = append(busy, write(n+i))
+	}
+	cancel()
+	wg.Wait()
+	slices.Sort(idle)
+	slices.Sort(busy)
+	t.Logf("a result stored: p50 %v idle, %v with %d pages rendered meanwhile", idle[n/2], busy[n/2], renders.Load())
+	if limit := 3*idle[n/2] + 20*time.Millisecond; busy[n/2] > limit {
+		t.Errorf("a result stored while renders saturate: p50 %v, want at most %v (3× the idle %v + 20ms)", busy[n/2], limit, idle[n/2])
 	}
 }

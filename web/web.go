@@ -131,7 +131,7 @@ type Handler struct {
 	qrs   qrCodes
 	// renders counts the pages rendered (Renders).
 	renders atomic.Uint64
-	hub     *hub     // the public pages' streams (live.go)
+	hub     *hub // the public pages' streams (live.go)
 	budget  *renderBudget
 	streams *streams // the bounds of the live streams (streams.go)
 	// reports are the table phones' reports of their queues (table_reports.go).

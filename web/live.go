@@ -140,8 +140,8 @@ type hub struct {
 	// count counts an event in the pages' cache before the streams hear
 	// of it (snapshots.heard).
 	count func(tid string, e tournament.Event)
-	mu   sync.Mutex
-	tops map[string]*topic
+	mu    sync.Mutex
+	tops  map[string]*topic
 }
 
 // topic is one tournament's changes as the pages' streams see them.

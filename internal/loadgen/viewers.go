@@ -196,6 +196,7 @@ type viewer struct {
 	mu         sync.Mutex
 	opened     bool
 	have, want int64     // the version taken as shown, the latest heard (µs)
+	asked      int64     // the version wanted when the fetch in flight began
 	held       int64     // the version of the page held, for the freshness
 	since      time.Time // when the oldest change not shown was heard
 	inFlight   bool
@@ -280,7 +281,7 @@ func (v *viewer) heard(ver int64) {
 	if ver <= v.have {
 		return
 	}
-	if v.want <= v.have {
+	if v.want <= v.have || (v.inFlight && v.want <= v.asked) {
 		v.since = time.Now()
 	}
 	v.want = max(v.want, ver)
@@ -311,6 +312,7 @@ func (v *viewer) fire() {
 		return
 	}
 	v.inFlight = true
+	v.asked = v.want
 	v.mu.Unlock()
 	asOf, ok := v.fetch(true)
 	v.mu.Lock()
@@ -331,6 +333,11 @@ func (v *viewer) fire() {
 	v.shown(now)
 	if v.want <= v.have {
 		v.behind = 0
+		return
+	}
+	if v.have >= v.asked { // as live.js: changes heard during the fetch are new ones
+		v.behind = 0
+		v.plan()
 		return
 	}
 	if v.behind++; v.behind > 3 {

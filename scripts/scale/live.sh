@@ -51,13 +51,15 @@ run() {
   local url=${base/\/postgres\?/\/$db?} port admin
   port=$(freeport)
   admin=live-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  # Every viewer is on this machine's one address, where the server's
+  # default bound (500 streams an address) would refuse half of them.
   local prof=() pport=""
   if [ -n "${PROFILE:-}" ] && [ "$1" -gt 0 ] && [ ! -e "$PROFILE" ]; then
     pport=$(freeport)
     prof=(--pprof-addr "127.0.0.1:$pport")
   fi
   DATABASE_URL=$url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
-    "$work/revisor" serve --addr "127.0.0.1:$port" "${prof[@]}" >"$work/server.log" 2>&1 &
+    "$work/revisor" serve --addr "127.0.0.1:$port" --max-streams-per-address $((VIEWERS + 100)) "${prof[@]}" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 150); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
   if [ -n "$pport" ]; then

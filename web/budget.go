@@ -23,9 +23,6 @@ type renderBudget struct {
 const (
 	renderWait      = 2 * time.Second
 	renderFirstWait = 10 * time.Second
-	// answerWait bounds how long an answer from the cache waits for a
-	// place among the answers (as many as the cores).
-	answerWait = time.Second
 )
 
 // defaultRenders is the budget of a server that is not told otherwise:

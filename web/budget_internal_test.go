@@ -31,7 +31,7 @@ func newBudgetSite(t *testing.T, wait time.Duration) *budgetSite {
 		t.Fatal(err)
 	}
 	h := &Handler{cfg: Config{Now: time.Now}, pages: pages, log: slog.New(slog.DiscardHandler),
-		cache: newSnapshots(&countingSource{}, time.Now), budget: newRenderBudget(1, wait, wait), answers: newRenderBudget(1, wait, wait)}
+		cache: newSnapshots(&countingSource{}, time.Now), budget: newRenderBudget(1, wait, wait)}
 	s := &budgetSite{e: echo.New(), h: h, unblock: make(chan struct{}), entered: make(chan struct{})}
 	s.e.GET("/t/:tid/standings", h.cachedPage(func(c echo.Context) error {
 		n := s.running.Add(1)
@@ -114,37 +114,5 @@ func TestRenderBudgetQueuesWithinItsWait(t *testing.T) {
 	}
 	if got := s.most.Load(); got != 1 {
 		t.Errorf("%d renders ran at once with a budget of one, want 1", got)
-	}
-}
-
-// TestAnswersBudget: answers from the cache run as many at once as the
-// budget has places; one beyond waits for a place (at most the wait, then
-// it is answered all the same).
-func TestAnswersBudget(t *testing.T) {
-	s := newBudgetSite(t, 300*time.Millisecond)
-	close(s.unblock)
-	s.h.cache.subs["a"] = true
-	s.h.cache.putPage("a", "sv /t/a/standings", stamp{}, livePage, time.Now(), 0, []byte("<p>cached</p>"))
-	if rec := s.get("/t/a/standings"); rec.Code != http.StatusOK || rec.Body.String() != "<p>cached</p>" {
-		t.Fatalf("a cached page = %d %q, want 200 and the cached page", rec.Code, rec.Body.String())
-	}
-	release, ok := s.h.answers.take(t.Context(), false) // the one place, taken
-	if !ok {
-		t.Fatal("the answers' budget has no place")
-	}
-	start := time.Now()
-	done := make(chan time.Duration)
-	go func() { s.get("/t/a/standings"); done <- time.Since(start) }()
-	select {
-	case d := <-done:
-		t.Fatalf("an answer beyond the budget was written after %v, want it to wait for a place", d)
-	case <-time.After(100 * time.Millisecond):
-	}
-	release()
-	if d := <-done; d > 280*time.Millisecond {
-		t.Errorf("the answer waited %v after its place came free, want it at once", d)
-	}
-	if got := s.renderedBodies.Load(); got != 0 {
-		t.Errorf("%d renders of a cached page, want 0", got)
 	}
 }

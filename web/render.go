@@ -316,7 +316,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			t := h.cache.pageFor(tid, key, class, refresh)
 			switch {
 			case t.entry != nil:
-				return h.answer(c, t.entry)
+				return h.writeEntry(c, t.entry)
 			case t.wait != nil:
 				select {
 				case <-t.wait.done:
@@ -324,7 +324,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 					return ctx.Err()
 				}
 				if e := t.wait.entry; e != nil {
-					return h.answer(c, e)
+					return h.writeEntry(c, e)
 				}
 				continue // its render was not kept: ask again
 			}
@@ -343,17 +343,6 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			return next(c)
 		}
 	}
-}
-
-// answer writes a page from the cache within the answers' budget
-// (budget.go): a thousand phones fetching a new version at once are
-// answered a few at a time, not all runnable at once ahead of the tables'
-// writes. Past the budget's wait the page is answered all the same.
-func (h *Handler) answer(c echo.Context, e *pageEntry) error {
-	if release, ok := h.answers.take(c.Request().Context(), false); ok {
-		defer release()
-	}
-	return h.writeEntry(c, e)
 }
 
 // overBudget answers a page whose render found no place in the budget

@@ -26,7 +26,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -132,10 +131,9 @@ type Handler struct {
 	qrs   qrCodes
 	// renders counts the pages rendered (Renders).
 	renders atomic.Uint64
-	hub     *hub          // the public pages' streams (live.go)
-	budget  *renderBudget // renders at once (budget.go)
-	answers *renderBudget // answers from the cache at once
-	streams *streams      // the bounds of the live streams (streams.go)
+	hub     *hub // the public pages' streams (live.go)
+	budget  *renderBudget
+	streams *streams // the bounds of the live streams (streams.go)
 	// reports are the table phones' reports of their queues (table_reports.go).
 	reports *tableReports
 }
@@ -171,8 +169,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	cache := newSnapshots(deps.Events, cfg.Now)
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
 		cache: cache, hub: newHub(deps.Events, cfg.Now, cache.heard), streams: newStreams(cfg.Streams),
-		budget:  newRenderBudget(cfg.Renders, renderWait, renderFirstWait),
-		answers: newRenderBudget(runtime.GOMAXPROCS(0), answerWait, answerWait), reports: &tableReports{}}, nil
+		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait), reports: &tableReports{}}, nil
 }
 
 // check names the first dependency that is missing.

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -45,7 +46,7 @@ type cachedTokens interface {
 // HashToken is the hash under which tokens are stored and compared: the
 // tournament's (SHA-256; tokens are long random strings, so a fast hash
 // suffices).
-func HashToken(token string) []byte { return tournament.HashToken(token) }
+func HashToken(token string) []byte { return tokens.HashToken(token) }
 
 // principalKey is the echo context key of the request's Principal.
 const principalKey = "revisor.principal"
@@ -96,7 +97,7 @@ func (s *Server) authenticate(c echo.Context) (Principal, error) {
 		return Principal{Role: tournament.RolePublic}, err
 	}
 	tid := c.Param("tid")
-	code := tournament.LooksLikeCode(tournament.NormalizeCode(token))
+	code := tokens.LooksLikeCode(tokens.NormalizeCode(token))
 	if tid == "" && code {
 		// Not a guess, not counted: a code is looked up only within its
 		// tournament.
@@ -158,7 +159,7 @@ func (s *Server) cachedToken(c echo.Context, tid, token string, code bool) (p Pr
 
 // resolve finds the principal of a token: the admin, or a tournament's.
 func (s *Server) resolve(ctx context.Context, tid, token string) (Principal, error) {
-	if len(s.cfg.AdminTokenHash) > 0 && tournament.TokenMatches(token, s.cfg.AdminTokenHash) {
+	if len(s.cfg.AdminTokenHash) > 0 && tokens.TokenMatches(token, s.cfg.AdminTokenHash) {
 		return Principal{Role: tournament.RoleAdmin, TokenID: "admin"}, nil
 	}
 	return s.deps.Tokens.ResolveToken(ctx, tid, token)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/internal/servertest"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -97,10 +98,10 @@ func TestNewRoundCodesAtOnce(t *testing.T) {
 	ctx := context.Background()
 	svc := tournament.NewService(tournamenttest.NewMemStore())
 	resolver := api.NewTokenResolver(svc)
-	tokens := &slowResolver{TokenResolver: resolver, cached: resolver.(interface {
+	slow := &slowResolver{TokenResolver: resolver, cached: resolver.(interface {
 		CachedToken(tid, token string) (api.Principal, bool)
 	})}
-	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: tokens}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: slow}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +144,12 @@ func TestNewRoundCodesAtOnce(t *testing.T) {
 	if got := atOnce(tables); got[http.StatusOK] != 16 {
 		t.Errorf("16 tables' codes at once: statuses %v, want 16 × 200", got)
 	}
-	if n := tokens.lookups.Load(); n != 1 {
+	if n := slow.lookups.Load(); n != 1 {
 		t.Errorf("16 tables' codes at once: %d lookups, want 1 (the others waited for it)", n)
 	}
 	var guesses []string
 	for i := range 16 {
-		guesses = append(guesses, "ZZZZ-ZZ"+string(tournament.CodeAlphabet[i])+"Z") // code-shaped, wrong
+		guesses = append(guesses, "ZZZZ-ZZ"+string(tokens.CodeAlphabet[i])+"Z") // code-shaped, wrong
 	}
 	if got := atOnce(guesses); got[http.StatusTooManyRequests] == 0 {
 		t.Errorf("16 wrong codes at once: statuses %v, want some 429", got)

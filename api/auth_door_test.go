@@ -16,6 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/internal/servertest"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
@@ -49,7 +50,7 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	params := strings.NewReplacer("{tid}", tt.ID, "{n}", "1", "{t}", "1", "{g}", "1", "{d}", "1", "{pid}", "p1",
 		"{sid}", "s1", "{rid}", "r1", "{id}", "x1", "{code}", "BCDFGH", "{lang}", "en", "{file}", "app.js")
 	wrongToken := "wrong-" + strings.Repeat("x", 40)
-	wrongCode := strings.Repeat("Z", tournament.CodeLength-1) + "2"
+	wrongCode := strings.Repeat("Z", tokens.CodeLength-1) + "2"
 	burst := float64(fails.Burst())
 	n := 0
 	spent := func(before, after float64) bool { return after < before-0.5 } // a try refills in seconds, not at once

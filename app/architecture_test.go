@@ -26,6 +26,8 @@ var layers = []struct {
 }{
 	{name: "engine", holds: []string{"engine", "engine/"},
 		mustNot: []string{"tournament", "app", "api", "api/httpx", "web", "server", "cmd", "internal"}},
+	{name: "infrastructure", holds: []string{"internal/canonjson", "internal/tokens", "internal/csvtext", "internal/ratelimit"},
+		mustNot: []string{"engine", "tournament", "app", "api", "api/httpx", "web", "server", "cmd"}},
 	{name: "tournament", holds: []string{"tournament", "tournament/rating", "tournament/seating"},
 		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
 	{name: "postgres", holds: []string{"tournament/postgres"},

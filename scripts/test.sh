@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # test.sh: run every test of Revisor against real PostgreSQL.
 #
-#   ./scripts/test.sh          the full run: go vet, the OpenAPI lint, every
-#                              test with -race except the browser tests, then
-#                              the browser tests once without -race (they
-#                              drive Chromium; the race detector would only
-#                              slow the server under them, and every server
-#                              path they take runs under -race in the API and
-#                              page tests). Minutes, not a quarter of an hour.
+#   ./scripts/test.sh          the full run: go vet, the OpenAPI lint, the
+#                              table queue's and the live script's node
+#                              tests, then three passes of go test:
+#                              1. with -race, every package that runs
+#                                 goroutines, without the browser tests;
+#                              2. without -race, the packages of pure
+#                                 computation ($plain below: no goroutine,
+#                                 nothing for the race detector to watch),
+#                                 whose time bounds then mean something;
+#                              3. without -race, the browser tests (they
+#                                 drive Chromium; every server path they
+#                                 take also runs under -race in the API and
+#                                 page tests) and the pages' latency tests,
+#                                 six browser tests at a time.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
@@ -21,9 +28,9 @@
 #   4. else a private cluster (scripts/local-pg.sh, installs PostgreSQL when
 #      missing), stopped again at the end if this script started it.
 # Installs Debian's chromium for the browser tests when it is missing. Lints the
-# OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh; it needs
-scripts/axe-install.sh
-# the npm registry once, and fails the run when it cannot install the CLI).
+# OpenAPI document with Redocly's CLI first (scripts/openapi-lint.sh) and
+# fetches axe-core for the accessibility test (scripts/axe-install.sh); both
+# need the npm registry once, and fail the run when they cannot install.
 # Runs the table page's queue tests with Node's own test runner (node --test;
 # Node.js comes from Debian when missing).
 # Works without a terminal (CI=true, no stdin). Extra arguments (such as
@@ -61,8 +68,26 @@ fi
 log "PostgreSQL for the tests: $DATABASE_URL"
 
 # Browser tests are the tests named TestBrowser* (web/browser_test.go's
-# newChrome refuses any other name, so this split loses none).
+# newChrome refuses any other name, so this split loses none); the pages'
+# latency tests (TestPagesAnswerFast*) skip themselves under -race and run
+# with the browser tests.
 browser='^TestBrowser'
+nonrace='^(TestBrowser|TestPagesAnswerFast)'
+
+# plain: packages of pure computation. The race pass leaves them out and the
+# plain pass runs them whole; a package listed here that starts a goroutine
+# fails the run, since the race detector would then have work there.
+plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson ./internal/tokens ./internal/csvtext)
+check_plain() {
+  local d bad=0
+  for d in "${plain[@]}"; do
+    if grep -lE '(^|[^[:alnum:]_.])go (func|[[:alnum:]_.]+\()' $(ls "$d"/*.go | grep -v '_test\.go$') >/dev/null 2>&1; then
+      echo "test.sh: $d starts a goroutine: take it out of plain, so that it runs under -race" >&2
+      bad=1
+    fi
+  done
+  return $bad
+}
 
 ensure_go
 if [ "${1:-}" = "-short" ]; then
@@ -80,14 +105,21 @@ scripts/axe-install.sh
 # With -cover, the two passes also write profiles, and web's coverage is
 # printed once more for both passes together (each pass alone prints only
 # its part).
-race_prof=() browser_prof=()
+race_prof=() plain_prof=() browser_prof=()
 case " $* " in *" -cover "*)
   profiles=$(mktemp -d)
   race_prof=(-coverprofile "$profiles/race.out")
+  plain_prof=(-coverprofile "$profiles/plain.out")
   browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
 esac
-go test -race -count=1 -timeout 30m -skip "$browser" "${race_prof[@]}" "$@" ./...
-go test -count=1 -timeout 40m -run "$browser" "${browser_prof[@]}" "$@" ./web
+check_plain
+race_pkgs=$(go list ./... | grep -vxF -f <(cd . && go list "${plain[@]}"))
+# shellcheck disable=SC2086 # one package a word
+go test -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+go test -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+# The generated client is a module of its own (api/client/go.mod).
+(cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
+go test -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }

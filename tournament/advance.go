@@ -2,8 +2,11 @@ package tournament
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -296,4 +299,12 @@ func brokenTie(st *State, r *Round, t Table, g []tableEntry, advanced map[[2]any
 		}
 	}
 	return tt
+}
+
+// lotValue is a player's lot in a round: the first 8 bytes of
+// SHA-256("revisor-lot|seed|player"). Lower values win. Anyone who knows the
+// round's seed can recompute it.
+func lotValue(seed int64, player string) uint64 {
+	h := sha256.Sum256([]byte("revisor-lot|" + strconv.FormatInt(seed, 10) + "|" + player))
+	return binary.BigEndian.Uint64(h[:8])
 }

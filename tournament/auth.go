@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // Role is what a caller may do: the one role type of the services, the
@@ -89,8 +91,8 @@ type Identity struct {
 // among the tables of its latest round, the only round that takes results.
 // Anything else is 401 unknown_token.
 func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Identity, error) {
-	code := NormalizeCode(token)
-	if LooksLikeCode(code) {
+	code := tokens.NormalizeCode(token)
+	if tokens.LooksLikeCode(code) {
 		return s.identifyCode(ctx, tid, code)
 	}
 	hash := sha256.Sum256([]byte(token))
@@ -109,7 +111,7 @@ func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Ide
 	if err != nil {
 		return Identity{}, err
 	}
-	if !TokenMatches(token, sec.OrganizerTokenHash) {
+	if !tokens.TokenMatches(token, sec.OrganizerTokenHash) {
 		return Identity{}, unknownToken()
 	}
 	s.organizers.put(hash, id, time.Now())
@@ -164,7 +166,7 @@ func (c *organizerCache) put(hash [sha256.Size]byte, tid string, now time.Time) 
 // must then look up. A hit cannot be a guess, so the server does not
 // count it against the caller's budget of wrong tokens.
 func (s *Service) IdentifyCached(tid, token string) (Identity, bool) {
-	if code := NormalizeCode(token); LooksLikeCode(code) {
+	if code := tokens.NormalizeCode(token); tokens.LooksLikeCode(code) {
 		s.codes.mu.Lock()
 		rc := s.codes.entries[tid]
 		s.codes.mu.Unlock()
@@ -296,7 +298,7 @@ func (s *Service) roundCodes(ctx context.Context, tid string, n int, gen uint64)
 	}
 	rc = &roundCodes{round: n, tables: make(map[string]int, len(r.Tables))}
 	for _, tb := range r.Tables {
-		rc.tables[TableCode(sec.CodeKey, n, tb.Number)] = tb.Number
+		rc.tables[tokens.TableCode(sec.CodeKey, n, tb.Number)] = tb.Number
 	}
 	s.codes.mu.Lock()
 	defer s.codes.mu.Unlock()

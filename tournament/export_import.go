@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // Importer is what a store needs to take an exported tournament: the
@@ -46,11 +47,11 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	if st.Tournament.ID, err = s.newID(); err != nil {
 		return nil, err
 	}
-	token, hash, err := NewOrganizerToken(s.rand)
+	token, hash, err := tokens.NewOrganizerToken(s.rand)
 	if err != nil {
 		return nil, err
 	}
-	key, err := NewSecret(s.rand, keyBytes)
+	key, err := tokens.NewSecret(s.rand, tokens.KeyBytes)
 	if err != nil {
 		return nil, err
 	}

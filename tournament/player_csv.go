@@ -1,17 +1,13 @@
 package tournament
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
+	"github.com/revisor-sm/revisor/internal/csvtext"
 )
 
 // RowError is one bad row of a CSV import.
@@ -23,10 +19,10 @@ type RowError struct {
 
 // The encodings ReadPlayersCSV recognises, as it reports them.
 const (
-	EncodingUTF8    = "UTF-8"
-	EncodingUTF8BOM = "UTF-8 BOM"
-	EncodingUTF16   = "UTF-16"
-	EncodingWin1252 = "Windows-1252"
+	EncodingUTF8    = csvtext.UTF8
+	EncodingUTF8BOM = csvtext.UTF8BOM
+	EncodingUTF16   = csvtext.UTF16
+	EncodingWin1252 = csvtext.Win1252
 )
 
 // PlayerList is a player list read from a CSV file, with what was found
@@ -58,8 +54,8 @@ func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
 // writes them) are ignored. It returns every bad row, so the organizer
 // can fix the file in one go; a file with any bad row imports nothing.
 func ReadPlayersCSV(b []byte) (PlayerList, error) {
-	text, enc := decodeCSV(b)
-	l := PlayerList{Encoding: enc, Delimiter: detectDelimiter(text)}
+	text, enc := csvtext.Decode(b)
+	l := PlayerList{Encoding: enc, Delimiter: csvtext.Delimiter(text, 2)} // name and club
 	cr := csv.NewReader(strings.NewReader(text))
 	cr.Comma = l.Delimiter
 	cr.FieldsPerRecord = -1
@@ -78,7 +74,7 @@ func ReadPlayersCSV(b []byte) (PlayerList, error) {
 			}
 			return PlayerList{}, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
 		}
-		rec = trimEmptyTail(rec)
+		rec = csvtext.TrimEmptyTail(rec)
 		if row == 1 && isHeader(rec) {
 			l.Header = true
 			continue
@@ -101,79 +97,6 @@ func ReadPlayersCSV(b []byte) (PlayerList, error) {
 		return PlayerList{}, Errorf(KindInvalid, CodeEmptyImport, "the CSV holds no players")
 	}
 	return l, nil
-}
-
-// decodeCSV returns the file as UTF-8 text without a byte-order mark, and
-// the encoding it was in: UTF-8 when the bytes are valid UTF-8, UTF-16 when
-// they start with its byte-order mark, and Windows-1252 otherwise (every
-// byte is a character there, so nothing is lost).
-func decodeCSV(b []byte) (string, string) {
-	var dec *encoding.Decoder
-	enc := EncodingWin1252
-	switch {
-	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) && utf8.Valid(b[3:]):
-		return string(b[3:]), EncodingUTF8BOM
-	case utf8.Valid(b):
-		return string(b), EncodingUTF8
-	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
-		dec, enc = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder(), EncodingUTF16
-	default:
-		b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
-		dec = charmap.Windows1252.NewDecoder()
-	}
-	out, err := dec.Bytes(b)
-	if err != nil { // not expected: both decoders replace what they cannot read
-		return string(bytes.ToValidUTF8(b, []byte("\uFFFD"))), EncodingUTF8
-	}
-	return string(out), enc
-}
-
-// delimiters are the separators a player list may use, in the order that
-// decides a tie: a semicolon or tab splitting rows into two is a stronger
-// sign than a comma, which also appears inside names ("Berg, Bo").
-var delimiters = []rune{';', '\t', ','}
-
-// sniffRows is how many rows decide the separator.
-const sniffRows = 20
-
-// detectDelimiter picks the separator that splits the most of the first
-// rows into exactly name and club, less the rows it splits into more
-// columns than that; a comma when none splits any row in two.
-func detectDelimiter(text string) rune {
-	best, bestScore := ',', 0
-	for _, d := range delimiters {
-		cr := csv.NewReader(strings.NewReader(text))
-		cr.Comma = d
-		cr.FieldsPerRecord = -1
-		cr.LazyQuotes = true
-		cr.ReuseRecord = true
-		score := 0
-		for range sniffRows {
-			rec, err := cr.Read()
-			if err != nil {
-				break
-			}
-			switch n := len(trimEmptyTail(rec)); {
-			case n == 2:
-				score++
-			case n > 2:
-				score--
-			}
-		}
-		if score > bestScore {
-			best, bestScore = d, score
-		}
-	}
-	return best
-}
-
-// trimEmptyTail drops the empty columns at the end of a row; the first
-// column is always kept.
-func trimEmptyTail(rec []string) []string {
-	for len(rec) > 1 && strings.TrimSpace(rec[len(rec)-1]) == "" {
-		rec = rec[:len(rec)-1]
-	}
-	return rec
 }
 
 // headerNames are the first column's titles that mark a header row, in

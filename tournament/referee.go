@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // RoleReferee is the role of a referee token: rulings, corrections and the
@@ -121,11 +123,11 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 	if err := checkLine("name", name, maxPlayerName, false); err != nil {
 		return nil, err
 	}
-	secret, err := NewSecret(r.svc.rand, tokenBytes)
+	secret, err := tokens.NewSecret(r.svc.rand, tokens.TokenBytes)
 	if err != nil {
 		return nil, err
 	}
-	idb, err := NewSecret(r.svc.rand, 5)
+	idb, err := tokens.NewSecret(r.svc.rand, 5)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +137,7 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
-	err = r.store.AddRefereeToken(auditAs(ctx, a), &t, HashToken(token), func(issued int) error {
+	err = r.store.AddRefereeToken(auditAs(ctx, a), &t, tokens.HashToken(token), func(issued int) error {
 		if issued >= MaxRefereeTokens {
 			return Errorf(KindConflict, CodeTooManyRefereeTokens,
 				"this tournament already has %d referee tokens, the most it may have (revoked ones count too)", issued)
@@ -173,14 +175,14 @@ func (r *Referees) Identify(ctx context.Context, token string) (*RefereeToken, e
 	if !LooksLikeRefereeToken(token) {
 		return nil, unknownToken()
 	}
-	t, hash, err := r.store.RefereeByTokenHash(ctx, HashToken(token))
+	t, hash, err := r.store.RefereeByTokenHash(ctx, tokens.HashToken(token))
 	if ErrorKind(err) == KindNotFound {
 		return nil, unknownToken()
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !TokenMatches(token, hash) {
+	if !tokens.TokenMatches(token, hash) {
 		return nil, unknownToken()
 	}
 	if t.RevokedAt != nil {

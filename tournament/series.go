@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // Series is a set of tournaments ranked together: a club's season of
@@ -262,7 +264,7 @@ func rankSeries(rows []SeriesRow) {
 
 // newSeriesID returns a random series ID: 16 lower-case base32 characters.
 func newSeriesID() (string, error) {
-	b, err := NewSecret(rand.Reader, 10)
+	b, err := tokens.NewSecret(rand.Reader, 10)
 	if err != nil {
 		return "", err
 	}

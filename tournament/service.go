@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // Service runs tournaments: it applies the rules of the formats to what the
@@ -105,11 +107,11 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	if err != nil {
 		return nil, err
 	}
-	token, hash, err := NewOrganizerToken(s.rand)
+	token, hash, err := tokens.NewOrganizerToken(s.rand)
 	if err != nil {
 		return nil, err
 	}
-	key, err := NewSecret(s.rand, keyBytes)
+	key, err := tokens.NewSecret(s.rand, tokens.KeyBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +128,7 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 
 // newID returns a random tournament ID: 16 lower-case base32 characters.
 func (s *Service) newID() (string, error) {
-	b, err := NewSecret(s.rand, 10)
+	b, err := tokens.NewSecret(s.rand, 10)
 	if err != nil {
 		return "", err
 	}

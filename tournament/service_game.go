@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // Submission is the answer to a game submission.
@@ -352,7 +353,7 @@ func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (m
 	}
 	codes := make(map[int]string, len(r.Tables))
 	for _, tb := range r.Tables {
-		codes[tb.Number] = TableCode(sec.CodeKey, n, tb.Number)
+		codes[tb.Number] = tokens.TableCode(sec.CodeKey, n, tb.Number)
 	}
 	return codes, nil
 }

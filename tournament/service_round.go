@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -57,7 +58,7 @@ func (s *Service) seed(given *int64) (int64, error) {
 	if given != nil {
 		return *given, nil
 	}
-	b, err := NewSecret(s.rand, 8)
+	b, err := tokens.NewSecret(s.rand, 8)
 	if err != nil {
 		return 0, err
 	}

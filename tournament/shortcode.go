@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 // ShortCodeAlphabet holds the letters of a tournament's short link
@@ -18,7 +20,7 @@ const ShortCodeLen = 6
 
 // NewShortCode returns a random short code read from r.
 func NewShortCode(r io.Reader) (string, error) {
-	b, err := NewSecret(r, ShortCodeLen)
+	b, err := tokens.NewSecret(r, ShortCodeLen)
 	if err != nil {
 		return "", err
 	}

@@ -62,6 +62,7 @@ func (c *chrome) axeViolations(src string, off ...string) []string {
 // languages for a quick look. The one rule left out is meta-refresh on the
 // big screen (below).
 func TestBrowserAxe(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	s := newSite(t)
 	f, codes := playedTable(t, s)

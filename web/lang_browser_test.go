@@ -40,6 +40,7 @@ func playedTable(t *testing.T, s *site) (*fixture, map[int]string) {
 // error or a bare key, nothing scrolls sideways, and a screenshot of each
 // goes to the artifacts (lang-<page>-<language>-phone.png).
 func TestBrowserFourLanguages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f, codes := playedTable(t, s)
 	tb := f.Round.Tables[0]

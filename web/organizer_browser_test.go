@@ -17,6 +17,7 @@ import (
 // sm tournament takes players only before round 1 is drawn"), on a phone
 // and a desktop, in Swedish and Finnish.
 func TestBrowserErrorInReadersLanguage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	want := map[string]string{
@@ -50,6 +51,7 @@ func TestBrowserErrorInReadersLanguage(t *testing.T) {
 // Chicago-SM's three games ("a bridge_chicago round is one Chicago a
 // table: games_per_round is 1") and an empty "Rounds (Swiss)".
 func TestBrowserCreateEachFormat(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	formats := []struct {
 		format        tournament.Format
@@ -109,6 +111,7 @@ func TestBrowserCreateEachFormat(t *testing.T) {
 // at 360 px and desktop. It failed before: the form had no house rules
 // and there was no rules sheet.
 func TestBrowserHouseRules(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	cases := []struct {
 		format     tournament.Format
@@ -176,6 +179,7 @@ func TestBrowserHouseRules(t *testing.T) {
 // /t/{tid}/ with a slash opens the tournament (404 before); "Call time"
 // asks first (it acted at once), and cancelling leaves the clock alone.
 func TestBrowserSmallerPoints(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	for _, vp := range viewports {
@@ -214,6 +218,7 @@ func TestBrowserSmallerPoints(t *testing.T) {
 // at 360 px and desktop. Before, the question was the generic one, the
 // server then refused, and a checkbox and a second close were needed.
 func TestBrowserCloseWithUnconfirmedGames(t *testing.T) {
+	t.Parallel()
 	for _, vp := range viewports {
 		r := newRoomFixture(t)
 		r.playRest(t)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -99,7 +100,7 @@ func (h *Handler) tableLogin(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	p.Script, p.BodyClass = "table.js", "table-page"
-	code := tournament.NormalizeCode(c.FormValue("code"))
+	code := tokens.NormalizeCode(c.FormValue("code"))
 	_, err = h.verifyCode(c, httpx.CarrierForm, code)
 	switch {
 	case err == nil:

@@ -95,6 +95,7 @@ func wantStored(t *testing.T, what string, got []map[string]string, want ...map[
 // of its page and the table keeps the stored one). A form being typed in
 // keeps its number while the other phone's deal arrives live.
 func TestBrowserTableTwoPhones(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tabs := newTabs(t, 2, 360, 800)
@@ -192,6 +193,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 // visibly; the table corrects deal 3 to A's with a reason, and A's deal 4
 // is then stored.
 func TestBrowserTableOfflineConflict(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tabs := newTabs(t, 2, 360, 800)
@@ -262,6 +264,7 @@ func TestBrowserTableOfflineConflict(t *testing.T) {
 // requests per deal (the deal and one read of its game), and a phone at
 // another table none.
 func TestBrowserTableQuickSaves(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tabs := newTabs(t, 3, 360, 800)
@@ -317,6 +320,7 @@ func TestBrowserTableQuickSaves(t *testing.T) {
 // her, skips her as dealer, and a pasted deal giving her points is
 // refused with her name.
 func TestBrowserTableWithdrawnPlayer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	tb, _ := f.Round.Table(1)
@@ -373,6 +377,7 @@ func TestBrowserTableWithdrawnPlayer(t *testing.T) {
 // TestBrowserTableNewRound: a phone still on round 1's table page when
 // round 2 is drawn says so at once, and how to reach the new table.
 func TestBrowserTableNewRound(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
 	tabs := newTabs(t, 1, 360, 800)

@@ -35,6 +35,7 @@ import (
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -58,7 +59,7 @@ type Config struct {
 	// empty: nobody logs in as admin.
 	AdminTokenHash []byte
 	// HashToken hashes a presented token the way AdminTokenHash was made.
-	// Nil means tournament.HashToken.
+	// Nil means tokens.HashToken.
 	HashToken func(string) []byte
 	// SecureCookies marks cookies Secure even on plain HTTP requests (set
 	// it behind a TLS-terminating proxy). Requests over TLS always get
@@ -151,7 +152,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.HashToken == nil {
-		cfg.HashToken = tournament.HashToken
+		cfg.HashToken = tokens.HashToken
 	}
 	if cfg.Failures == nil {
 		cfg.Failures = ratelimit.NewFailures(cfg.Now)

@@ -10,7 +10,7 @@ import (
 
 // TestClientUpToDate regenerates the client from api/openapi.json with the
 // oapi-codegen that go.mod pins and fails when client.gen.go differs: a
-// change of the document must come with `go generate ./api/client`.
+// change of the document must come with `(cd api/client && go generate)`.
 func TestClientUpToDate(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "client.gen.go")
 	cmd := exec.Command("go", "tool", "oapi-codegen", "-config", "oapi-codegen.yaml", "-o", out, "../openapi.json")
@@ -26,6 +26,6 @@ func TestClientUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("client.gen.go is not what oapi-codegen makes of api/openapi.json: run go generate ./api/client")
+		t.Errorf("client.gen.go is not what oapi-codegen makes of api/openapi.json: run (cd api/client && go generate)")
 	}
 }

@@ -90,6 +90,7 @@ func waitKind(t *testing.T, ch <-chan string, kind, where string) {
 // stored exactly once, both processes serve it, and a change made through
 // either process reaches the live-update clients of both.
 func TestTwoProcesses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	port, err := faulttest.FreePort()
 	if err != nil {
@@ -163,6 +164,7 @@ func TestTwoProcesses(t *testing.T) {
 // the dead one's claims once they go stale, and the round completes with
 // every acknowledged submission stored once.
 func TestOneOfTwoProcessesKilled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	port, err := faulttest.FreePort()
 	if err != nil {

@@ -109,6 +109,7 @@ func waitRequests(t *testing.T, stats *loadgen.Stats, n int) {
 // same Idempotency-Keys: every acknowledged submission is stored exactly
 // once, and no retried one is stored twice.
 func TestServerKilledMidLoad(t *testing.T) {
+	t.Parallel()
 	// Claims of requests the killed server was handling go stale after
 	// 10 s (the shortest --idempotency-stale; 30 s by default), not a real
 	// 30 s; the clients retry for longer.
@@ -315,6 +316,7 @@ const requestBound = 5 * time.Second
 // hang), the server comes back by itself when the database does, and the
 // clients' retries then finish the round with nothing lost or doubled.
 func TestDatabaseStopped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -375,6 +377,7 @@ func TestDatabaseStopped(t *testing.T) {
 // a client sent, in order, and the same requests sent in full afterwards
 // are accepted once.
 func TestClientDisconnects(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -423,6 +426,7 @@ func randKey() string { return rand.Text() }
 // timeout instead of hanging, /readyz says 503 at once, and the server
 // serves again by itself when the database wakes.
 func TestDatabaseHangs(t *testing.T) {
+	t.Parallel()
 	const timeout = 2 * time.Second
 	e := newEnv(t, "REVISOR_REQUEST_TIMEOUT="+timeout.String())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

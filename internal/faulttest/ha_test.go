@@ -186,6 +186,7 @@ func noServerErrors(t *testing.T, stats *loadgen.Stats) {
 // moment, Revisor serves it, and every tournament in it re-validates
 // (exported, then imported, which checks every result again).
 func TestHA(t *testing.T) {
+	t.Parallel()
 	e := startHA(t)
 	h := e.ha
 	pool := e.pool(t)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -34,7 +35,7 @@ func TestDrawEndsOldCodesInEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := tournament.TableCode(sec.CodeKey, 1, 1)
+	code := tokens.TableCode(sec.CodeKey, 1, 1)
 	if id, err := other.Identify(e.ctx, tid, code, tournament.Where{}); err != nil || id.Round != 1 {
 		t.Fatalf("round 1's code in round 1: %+v, %v", id, err)
 	}
@@ -65,7 +66,7 @@ func TestDrawEndsOldCodesInEveryProcess(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if id, err := other.Identify(e.ctx, tid, tournament.TableCode(sec.CodeKey, 2, 1), tournament.Where{}); err != nil || id.Round != 2 {
+	if id, err := other.Identify(e.ctx, tid, tokens.TableCode(sec.CodeKey, 2, 1), tournament.Where{}); err != nil || id.Round != 2 {
 		t.Errorf("round 2's code: %+v, %v; want table 1 of round 2", id, err)
 	}
 }

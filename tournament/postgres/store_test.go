@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -36,10 +37,10 @@ func TestCreateAndReadTournament(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(sec.OrganizerTokenHash, tournament.HashToken(c.OrganizerToken)) || len(sec.CodeKey) != 32 {
+	if !bytes.Equal(sec.OrganizerTokenHash, tokens.HashToken(c.OrganizerToken)) || len(sec.CodeKey) != 32 {
 		t.Errorf("Secrets = %x / %d-byte key, want the token's hash and a 32-byte key", sec.OrganizerTokenHash, len(sec.CodeKey))
 	}
-	if id, err := e.store.TournamentByTokenHash(e.ctx, tournament.HashToken(c.OrganizerToken)); err != nil || id != c.Tournament.ID {
+	if id, err := e.store.TournamentByTokenHash(e.ctx, tokens.HashToken(c.OrganizerToken)); err != nil || id != c.Tournament.ID {
 		t.Errorf("TournamentByTokenHash = %q, %v, want %q", id, err, c.Tournament.ID)
 	}
 	var plain int

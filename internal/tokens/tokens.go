@@ -1,14 +1,15 @@
-package tournament
+// Package tokens makes and checks Revisor's secrets: organizer and
+// referee tokens (random, stored as SHA-256 only), tables' codes (derived
+// from a tournament's key by HMAC, never stored) and random bytes for ids.
+package tokens
 
 import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -31,8 +32,10 @@ const (
 	// CodeLength is the number of characters in a table code (about 40 bits).
 	CodeLength = 8
 
-	tokenBytes = 32
-	keyBytes   = 32
+	// TokenBytes is the length of a token's random part.
+	TokenBytes = 32
+	// KeyBytes is the length of a tournament's code key.
+	KeyBytes = 32
 )
 
 // NewSecret returns n random bytes from r.
@@ -46,7 +49,7 @@ func NewSecret(r io.Reader, n int) ([]byte, error) {
 
 // NewOrganizerToken returns a fresh organizer token and its hash.
 func NewOrganizerToken(r io.Reader) (token string, hash []byte, err error) {
-	b, err := NewSecret(r, tokenBytes)
+	b, err := NewSecret(r, TokenBytes)
 	if err != nil {
 		return "", nil, err
 	}
@@ -111,12 +114,4 @@ func LooksLikeCode(s string) bool {
 // code of table t in round n.
 func CodeMatches(key []byte, round, table int, code string) bool {
 	return subtle.ConstantTimeCompare([]byte(TableCode(key, round, table)), []byte(code)) == 1
-}
-
-// lotValue is a player's lot in a round: the first 8 bytes of
-// SHA-256("revisor-lot|seed|player"). Lower values win. Anyone who knows the
-// round's seed can recompute it.
-func lotValue(seed int64, player string) uint64 {
-	h := sha256.Sum256([]byte("revisor-lot|" + strconv.FormatInt(seed, 10) + "|" + player))
-	return binary.BigEndian.Uint64(h[:8])
 }

@@ -1,4 +1,4 @@
-package tournament_test
+package tokens_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
 func TestTableCode(t *testing.T) {
@@ -15,26 +15,26 @@ func TestTableCode(t *testing.T) {
 	seen := map[string]bool{}
 	for round := 1; round <= 10; round++ {
 		for table := 1; table <= 250; table++ {
-			code := tournament.TableCode(key, round, table)
-			if !tournament.LooksLikeCode(code) || len(code) != tournament.CodeLength {
-				t.Fatalf("TableCode(%d, %d) = %q, want %d characters of %s", round, table, code, tournament.CodeLength, tournament.CodeAlphabet)
+			code := tokens.TableCode(key, round, table)
+			if !tokens.LooksLikeCode(code) || len(code) != tokens.CodeLength {
+				t.Fatalf("TableCode(%d, %d) = %q, want %d characters of %s", round, table, code, tokens.CodeLength, tokens.CodeAlphabet)
 			}
 			if seen[code] {
 				t.Fatalf("TableCode(%d, %d) = %q, given before", round, table, code)
 			}
 			seen[code] = true
-			if again := tournament.TableCode(key, round, table); again != code {
+			if again := tokens.TableCode(key, round, table); again != code {
 				t.Fatalf("TableCode(%d, %d) = %q then %q, want the same", round, table, code, again)
 			}
 		}
 	}
 	other := bytes.Repeat([]byte{8}, 32)
-	if tournament.TableCode(other, 1, 1) == tournament.TableCode(key, 1, 1) {
+	if tokens.TableCode(other, 1, 1) == tokens.TableCode(key, 1, 1) {
 		t.Errorf("two keys give the same code")
 	}
-	code := tournament.TableCode(key, 3, 4)
+	code := tokens.TableCode(key, 3, 4)
 	typed := strings.ToLower(code[:4]) + "-" + code[4:]
-	if n := tournament.NormalizeCode(typed); !tournament.CodeMatches(key, 3, 4, n) || tournament.CodeMatches(key, 3, 5, n) {
+	if n := tokens.NormalizeCode(typed); !tokens.CodeMatches(key, 3, 4, n) || tokens.CodeMatches(key, 3, 5, n) {
 		t.Errorf("CodeMatches(NormalizeCode(%q)) at table 4 and 5 = wrong", typed)
 	}
 }
@@ -42,26 +42,26 @@ func TestTableCode(t *testing.T) {
 func TestTableCodeAlphabetIsUnambiguous(t *testing.T) {
 	t.Parallel()
 	for _, c := range "01ILO" {
-		if strings.ContainsRune(tournament.CodeAlphabet, c) {
+		if strings.ContainsRune(tokens.CodeAlphabet, c) {
 			t.Errorf("CodeAlphabet holds %q", c)
 		}
 	}
-	if len(tournament.CodeAlphabet) != 31 {
-		t.Errorf("len(CodeAlphabet) = %d, want 31", len(tournament.CodeAlphabet))
+	if len(tokens.CodeAlphabet) != 31 {
+		t.Errorf("len(CodeAlphabet) = %d, want 31", len(tokens.CodeAlphabet))
 	}
 }
 
 func TestOrganizerToken(t *testing.T) {
 	t.Parallel()
 	r := rand.NewChaCha8([32]byte{1})
-	tok, hash, err := tournament.NewOrganizerToken(r)
-	if err != nil || len(tok) != 43 || !bytes.Equal(hash, tournament.HashToken(tok)) {
+	tok, hash, err := tokens.NewOrganizerToken(r)
+	if err != nil || len(tok) != 43 || !bytes.Equal(hash, tokens.HashToken(tok)) {
 		t.Fatalf("NewOrganizerToken = %q, %x, %v; want 43 characters and their hash", tok, hash, err)
 	}
-	if !tournament.TokenMatches(tok, hash) || tournament.TokenMatches(tok+"x", hash) {
+	if !tokens.TokenMatches(tok, hash) || tokens.TokenMatches(tok+"x", hash) {
 		t.Errorf("TokenMatches accepts the wrong token or refuses the right one")
 	}
-	tok2, _, _ := tournament.NewOrganizerToken(r)
+	tok2, _, _ := tokens.NewOrganizerToken(r)
 	if tok2 == tok {
 		t.Errorf("two tokens in a row are equal")
 	}

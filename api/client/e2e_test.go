@@ -1,11 +1,17 @@
-package main
+package client_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/api/client"
 	"github.com/revisor-sm/revisor/internal/dbtest"
@@ -34,7 +40,7 @@ func checked[T any](t *testing.T, what string, status int, body []byte, err erro
 }
 
 // TestGeneratedClientEndToEnd runs a small Swiss tournament against the real
-// binary with the client generated from api/openapi.json (api/client):
+// binary (built from ../../cmd/revisor) with the client generated from api/openapi.json (api/client):
 // create it, register players, draw a round, submit every game with the
 // tables' codes, close the round and read the standings. A change of the
 // server that breaks the document's paths, parameters, statuses or schemas
@@ -42,8 +48,8 @@ func checked[T any](t *testing.T, what string, status int, body []byte, err erro
 func TestGeneratedClientEndToEnd(t *testing.T) {
 	t.Parallel()
 	const admin = "e2e-admin-token-client-0123456789"
-	r := startRun(t, []string{"serve", "--addr", "127.0.0.1:0"}, mapEnv{"DATABASE_URL": dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN": admin})
-	c, err := client.NewClientWithResponses(r.url)
+	url := serve(t, "DATABASE_URL="+dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN="+admin)
+	c, err := client.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,4 +125,56 @@ func TestGeneratedClientEndToEnd(t *testing.T) {
 	if total > 2*45 || standings.Rows[0].Rank != 1 {
 		t.Errorf("standings: placement points %d in all (at most 90), first rank %d", total, standings.Rows[0].Rank)
 	}
+}
+
+// serve builds cmd/revisor, starts `revisor serve` on a free loopback port
+// with env, and returns the address it prints; the server is stopped when
+// the test ends.
+func serve(t *testing.T, env ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "revisor")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/revisor")
+	build.Dir = "../.." // the product's own module, with its own go.sum
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build cmd/revisor: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			if u, ok := strings.CutPrefix(lines.Text(), "revisor: serving on "); ok {
+				found <- u
+				break
+			}
+		}
+		close(found)
+		for lines.Scan() { // keep the pipe drained
+		}
+	}()
+	select {
+	case u, ok := <-found:
+		if ok {
+			return u
+		}
+	case <-time.After(time.Minute):
+	}
+	cancel()
+	_ = cmd.Wait()
+	t.Fatalf("revisor serve did not say where it serves:\n%s", stderr.String())
+	return ""
 }

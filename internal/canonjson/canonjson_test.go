@@ -1,4 +1,4 @@
-package tournament
+package canonjson
 
 import (
 	"bytes"
@@ -83,7 +83,7 @@ func BenchmarkCanonicalDeal(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		f    func([]byte) ([]byte, error)
-	}{{"Fast", canonicalJSON}, {"Slow", canonicalSlow}} {
+	}{{"Fast", Canonical}, {"Slow", canonicalSlow}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

@@ -69,10 +69,10 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 
 # Browser tests are the tests named TestBrowser* (web/browser_test.go's
 # newChrome refuses any other name, so this split loses none); the pages'
-# latency tests (TestPagesAnswerFast*) skip themselves under -race and run
-# with the browser tests.
+# latency tests (TestPagesAnswerFast*, TestWritesNotBlockedWhileRendersSaturate)
+# skip themselves under -race and run with the browser tests.
 browser='^TestBrowser'
-nonrace='^(TestBrowser|TestPagesAnswerFast)'
+nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate)'
 
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine

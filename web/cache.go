@@ -107,10 +107,6 @@ type snapshots struct {
 	standings map[string]derivedMemo
 	used      map[string]time.Time // when each followed tournament was last viewed
 	swept     time.Time            // when idle tournaments were last looked for
-	// heardAt is the instant of the latest event counted per tournament
-	// (heard): the cache's subscription and the pages' hub both count an
-	// event, whichever hears it first, and the other passes it by.
-	heardAt map[string]time.Time
 	// reads are the snapshot reads in flight, one per tournament: a
 	// visitor who arrives while one read in the current generation runs
 	// shares its snapshot instead of queueing a read of its own (a room
@@ -142,7 +138,7 @@ func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
 		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, used: map[string]time.Time{},
-		heardAt: map[string]time.Time{}, reads: map[string]*snapRead{}}
+		reads: map[string]*snapRead{}}
 }
 
 // load returns tid's snapshot from the cache, from a read of the current
@@ -249,7 +245,7 @@ func (c *snapshots) follow(tid string) {
 		for {
 			select {
 			case e := <-ch:
-				c.heard(tid, e)
+				c.changed(tid, e.Kind)
 			case <-done:
 				return
 			}
@@ -292,7 +288,6 @@ func (c *snapshots) dropLocked(tid string) func() {
 		}
 	}
 	delete(c.used, tid)
-	delete(c.heardAt, tid)
 	delete(c.reads, tid)
 	if stop == nil {
 		return func() {}
@@ -371,32 +366,6 @@ func (c *snapshots) changed(tid, kind string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.changedLocked(tid, kind)
-}
-
-// heard counts event e of tid once, whether the cache's own subscription
-// or the pages' hub hears it first: the hub counts a change before it
-// tells the streams, so a viewer's fetch after the stream's message never
-// finds the page from before the change still current (issue 28: the
-// viewers that heard a change before the cache did fetched the old page
-// three times and waited for the next change). An event without an
-// instant is always counted.
-func (c *snapshots) heard(tid string, e tournament.Event) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !e.At.IsZero() && c.subs[tid] {
-		if !e.At.After(c.heardAt[tid]) {
-			return // counted already
-		}
-		c.heardAt[tid] = e.At
-	}
-	c.changedLocked(tid, e.Kind)
-}
-
-func (c *snapshots) changedLocked(tid, kind string) {
 	if !c.subs[tid] {
 		return // nothing of it is kept
 	}

@@ -135,13 +135,10 @@ func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error)
 // thousand phones on the standings wake once per change of the state,
 // not at each of the sixty deals a second the hall enters.
 type hub struct {
-	src tournament.EventSource
-	now func() time.Time
-	// count counts an event in the pages' cache before the streams hear
-	// of it (snapshots.heard).
-	count func(tid string, e tournament.Event)
-	mu    sync.Mutex
-	tops  map[string]*topic
+	src  tournament.EventSource
+	now  func() time.Time
+	mu   sync.Mutex
+	tops map[string]*topic
 }
 
 // topic is one tournament's changes as the pages' streams see them.
@@ -159,8 +156,8 @@ type topicState struct {
 	changed      chan struct{}
 }
 
-func newHub(src tournament.EventSource, now func() time.Time, count func(string, tournament.Event)) *hub {
-	return &hub{src: src, now: now, count: count, tops: map[string]*topic{}}
+func newHub(src tournament.EventSource, now func() time.Time) *hub {
+	return &hub{src: src, now: now, tops: map[string]*topic{}}
 }
 
 // join adds a stream to tid's topic, following tid from the first.
@@ -172,7 +169,7 @@ func (h *hub) join(tid string) *topic {
 		t = &topic{seen: topicState{changed: make(chan struct{})}}
 		ch, cancel := h.src.Subscribe(tid)
 		done := make(chan struct{})
-		go h.follow(tid, t, ch, done)
+		go h.follow(t, ch, done)
 		t.stop = func() { cancel(); close(done) }
 		h.tops[tid] = t
 	}
@@ -197,14 +194,13 @@ func (h *hub) read(t *topic) topicState {
 }
 
 // follow counts the changes the pages show and wakes the streams.
-func (h *hub) follow(tid string, t *topic, ch <-chan tournament.Event, done <-chan struct{}) {
+func (h *hub) follow(t *topic, ch <-chan tournament.Event, done <-chan struct{}) {
 	for {
 		select {
 		case e := <-ch:
 			if e.Kind != kindClock && !stateKind(e.Kind) {
 				continue
 			}
-			h.count(tid, e)
 			v := e.At
 			if v.IsZero() {
 				v = h.now()

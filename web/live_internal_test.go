@@ -94,7 +94,7 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 // the last to leave ends it.
 func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	b := tournament.NewBroker()
-	h := newHub(b, time.Now, func(string, tournament.Event) {})
+	h := newHub(b, time.Now)
 	var tops []*topic
 	for range 1000 {
 		tops = append(tops, h.join("t1"))
@@ -123,58 +123,5 @@ func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	}
 	if n := b.Subscribers(); n != 0 {
 		t.Errorf("after every stream left: %d subscriptions, want 0", n)
-	}
-}
-
-// twoSource gives its first subscriber (the pages' cache) a channel that
-// never delivers, as a subscriber starved of CPU, and its second (the
-// hub) a channel the test writes to.
-type twoSource struct {
-	n    int
-	live chan tournament.Event
-}
-
-func (s *twoSource) Subscribe(string) (<-chan tournament.Event, func()) {
-	if s.n++; s.n == 1 {
-		return make(chan tournament.Event), func() {}
-	}
-	return s.live, func() {}
-}
-
-// TestHubCountsTheChangeBeforeTheStreams (issue 28, no starvation): when
-// the pages' streams hear of a change, a page rendered before it is no
-// longer current, even if the cache's own subscription has not heard of
-// it yet; when it does, the change is not counted twice.
-func TestHubCountsTheChangeBeforeTheStreams(t *testing.T) {
-	src := &twoSource{live: make(chan tournament.Event, 1)}
-	c := newSnapshots(src, time.Now)
-	h := newHub(src, time.Now, c.heard)
-	c.mu.Lock()
-	c.subs["t1"] = true
-	c.mu.Unlock()
-	c.follow("t1") // the cache's subscription, which hears nothing
-	c.putPage("t1", "sv /t/t1/standings", stamp{}, livePage, time.Now(), 1, []byte("<p>before</p>"))
-	if _, ok := c.page("t1", "sv /t/t1/standings"); !ok {
-		t.Fatal("the page just rendered is not current")
-	}
-	top := h.join("t1")
-	defer h.leave("t1", top)
-	seen := h.read(top)
-	e := tournament.Event{Tournament: "t1", Kind: "game_results", At: time.Now()}
-	src.live <- e
-	select {
-	case <-seen.changed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the result did not wake the pages' streams")
-	}
-	if _, ok := c.page("t1", "sv /t/t1/standings"); ok {
-		t.Error("the streams heard of a result and the page from before it is still current")
-	}
-	c.heard("t1", e) // the cache's subscription hears it late
-	c.mu.Lock()
-	got := c.vers["t1"].state
-	c.mu.Unlock()
-	if got != 1 {
-		t.Errorf("one result heard by the hub and the cache: %d changes of state counted, want 1", got)
 	}
 }

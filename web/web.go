@@ -167,9 +167,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	cache := newSnapshots(deps.Events, cfg.Now)
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: cache, hub: newHub(deps.Events, cfg.Now, cache.heard), streams: newStreams(cfg.Streams),
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
 		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait), reports: &tableReports{}}, nil
 }
 

@@ -24,6 +24,7 @@ func (s *Server) clockRoutes(g *echo.Group) {
 type clockRequest struct {
 	Action  string `json:"action"`
 	Minutes int    `json:"minutes,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // toClock writes a clock as it reads at now (httpx.ClockOf).
@@ -50,7 +51,7 @@ func (s *Server) setClock(c echo.Context) error {
 		return err
 	}
 	clk, err := svc.SetRoundClock(c.Request().Context(), actorOf(c), c.Param("tid"), n,
-		tournament.ClockAction{Action: req.Action, Minutes: req.Minutes})
+		tournament.ClockAction{Action: req.Action, Minutes: req.Minutes, Reason: req.Reason})
 	if err != nil {
 		return err
 	}

@@ -326,6 +326,16 @@ func TestRoundClock(t *testing.T) {
 	if c.State != "time_called" || c.CalledAt == nil || c.RemainingSeconds != 0 {
 		t.Errorf("call_time = %+v", c)
 	}
+	// A call made by mistake is undone, with a reason, by the organizer only.
+	resp, body = s.call(t, "POST", clock, org, map[string]any{"action": "undo_call_time"})
+	wantProblem(t, "undo without a reason", resp, body, http.StatusBadRequest, "invalid_reason")
+	resp, body = s.call(t, "POST", clock, g.tb.Code, map[string]any{"action": "undo_call_time", "reason": "x"})
+	wantProblem(t, "undo with a table's code", resp, body, http.StatusForbidden, "forbidden")
+	s.must(t, http.StatusOK, &c, "POST", clock, org, map[string]any{"action": "undo_call_time", "reason": "pressed too early"})
+	if c.State != "running" || c.CalledAt != nil || c.RemainingSeconds < 1400 {
+		t.Errorf("undo_call_time = %+v, want running again", c)
+	}
+	s.must(t, http.StatusOK, &c, "POST", clock, org, map[string]any{"action": "call_time"})
 	d := g.deal(t, http.StatusCreated, 2, line(b, 2, 0))
 	if !d.GameOver || d.EndedBy != "time" || d.Game == nil || d.Game.Places[0].Player != a {
 		t.Fatalf("the deal after time was called = %+v, want the game over by time, A first", d)
@@ -333,6 +343,8 @@ func TestRoundClock(t *testing.T) {
 	if again := g.deal(t, http.StatusOK, 2, line(b, 2, 0)); again.EndedBy != "time" || again.Game == nil || again.Game.ID != d.Game.ID {
 		t.Errorf("the last deal again = %+v, want the same result, ended by time", again)
 	}
+	resp, body = s.call(t, "POST", clock, org, map[string]any{"action": "undo_call_time", "reason": "too late"})
+	wantProblem(t, "undo after a game ended by the call", resp, body, http.StatusConflict, "clock_undo_games_ended")
 	resp, body = s.call(t, "POST", fmt.Sprintf("%s/deals?deal=3", g.game), g.tb.Code, line(a, 2, 0))
 	wantProblem(t, "a deal after the game ended by time", resp, body, http.StatusConflict, "game_over")
 	var rec struct {
@@ -358,8 +370,8 @@ func TestRoundClock(t *testing.T) {
 		Entries []json.RawMessage `json:"entries"`
 	}
 	s.must(t, http.StatusOK, &audit, "GET", "/api/v1/tournaments/"+g.tt.ID+"/audit?kind=round_clocks", org, nil)
-	if len(audit.Entries) != 6 {
-		t.Errorf("audit has %d clock entries, want 6 (start, add, pause, add, resume, call_time)", len(audit.Entries))
+	if len(audit.Entries) != 8 {
+		t.Errorf("audit has %d clock entries, want 8 (start, add, pause, add, resume, call_time, undo_call_time, call_time)", len(audit.Entries))
 	}
 }
 

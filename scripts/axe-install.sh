@@ -10,17 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 version=4.10.3
 axe=.local/npm/axe-core-$version/node_modules/axe-core/axe.min.js
-if [ ! -f "$axe" ]; then
-  if ! command -v npm >/dev/null 2>&1; then
-    log "npm is not installed: installing nodejs and npm"
-    apt_install nodejs npm
-  fi
-  log "installing axe-core@$version into .local/npm (once)"
-  mkdir -p ".local/npm/axe-core-$version"
-  if ! npm install --no-audit --no-fund --loglevel=error --prefix ".local/npm/axe-core-$version" "axe-core@$version" >&2 ||
-    [ ! -f "$axe" ]; then
-    log "FAILED: could not install axe-core@$version from the npm registry; set REVISOR_AXE=/path/to/axe.min.js."
-    exit 1
-  fi
+if ! npm_install "axe-core@$version" ".local/npm/axe-core-$version" "$axe"; then
+  log "FAILED: could not install axe-core@$version from the npm registry; set REVISOR_AXE=/path/to/axe.min.js."
+  exit 1
 fi
 log "axe-core $version: $axe"

@@ -1,4 +1,4 @@
-# lib.sh: helpers shared by run.sh and test.sh (sourced, not run).
+# lib.sh: helpers shared by the scripts (sourced, not run).
 
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 
@@ -62,4 +62,20 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -q >&2 &&
       DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "$@" >&2
   }
+}
+
+# npm_install SPEC DIR FILE installs the npm package SPEC ("name@version")
+# once into DIR (under .local/npm, ignored by git), Node.js and npm from
+# Debian when missing, and fails unless FILE (a path under DIR) is there
+# afterwards.
+npm_install() {
+  local spec=$1 dir=$2 file=$3
+  [ -e "$file" ] && return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    log "npm is not installed: installing nodejs and npm"
+    apt_install nodejs npm
+  fi
+  log "installing $spec into $dir (once)"
+  mkdir -p "$dir"
+  npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$spec" >&2 && [ -e "$file" ]
 }

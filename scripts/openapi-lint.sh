@@ -16,20 +16,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 version=1.34.20
 redocly=${REVISOR_REDOCLY:-.local/npm/redocly-$version/node_modules/.bin/redocly}
 
-if [ ! -x "$redocly" ]; then
-  if ! command -v npm >/dev/null 2>&1; then
-    log "npm is not installed: installing nodejs and npm"
-    apt_install nodejs npm
-  fi
-  log "installing @redocly/cli@$version into .local/npm (once)"
-  mkdir -p ".local/npm/redocly-$version"
-  if ! npm install --no-audit --no-fund --loglevel=error --prefix ".local/npm/redocly-$version" "@redocly/cli@$version" >&2 ||
-    [ ! -x "$redocly" ]; then
-    log "FAILED: could not install @redocly/cli@$version from the npm registry (see npm's message above)."
-    log "The OpenAPI lint is part of the test command and cannot be skipped; with no registry, install"
-    log "@redocly/cli@$version elsewhere and set REVISOR_REDOCLY=/path/to/redocly."
-    exit 1
-  fi
+if [ -z "${REVISOR_REDOCLY:-}" ] && ! npm_install "@redocly/cli@$version" ".local/npm/redocly-$version" "$redocly"; then
+  log "FAILED: could not install @redocly/cli@$version from the npm registry (see npm's message above)."
+  log "The OpenAPI lint is part of the test command and cannot be skipped; with no registry, install"
+  log "@redocly/cli@$version elsewhere and set REVISOR_REDOCLY=/path/to/redocly."
+  exit 1
 fi
 log "linting api/openapi.json with @redocly/cli $("$redocly" --version 2>/dev/null) (recommended-strict)"
 "$redocly" lint --extends=recommended-strict --format=stylish api/openapi.json

@@ -13,8 +13,9 @@
 #                              3. without -race, the browser tests (they
 #                                 drive Chromium; every server path they
 #                                 take also runs under -race in the API and
-#                                 page tests) and the pages' latency tests,
-#                                 six browser tests at a time.
+#                                 page tests), the pages' latency tests and
+#                                 the table protocol's randomized test
+#                                 against a real server, six at a time.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
@@ -70,9 +71,11 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 # Browser tests are the tests named TestBrowser* (web/browser_test.go's
 # newChrome refuses any other name, so this split loses none); the pages'
 # latency tests (TestPagesAnswerFast*, TestWritesNotBlockedWhileRendersSaturate)
-# skip themselves under -race and run with the browser tests.
+# and the table protocol's randomized test against a real server
+# (TestTableProtocolServer: node drives tablequeue.js over 200 nights) skip
+# themselves under -race and run with the browser tests.
 browser='^TestBrowser'
-nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate)'
+nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate|TestTableProtocolServer$)'
 
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -23,7 +24,15 @@ const (
 	ClockResume   = "resume"
 	ClockAdd      = "add"
 	ClockCallTime = "call_time"
+	// ClockUndoCall takes back a call of time made by mistake, within
+	// UndoCallWindow and before any game has ended since: the clock is
+	// again as it stood when time was called (a running clock's end stays
+	// where it was). It needs a reason, which the audit log keeps.
+	ClockUndoCall = "undo_call_time"
 )
+
+// UndoCallWindow is how long after calling time the call can be undone.
+const UndoCallWindow = 10 * time.Minute
 
 // MaxClockMinutes bounds a round's time and the time added at once.
 const MaxClockMinutes = 24 * 60
@@ -36,8 +45,11 @@ type Clock struct {
 	EndsAt    *time.Time    // running: when time is up
 	Remaining time.Duration // paused: what was left
 	CalledAt  *time.Time    // time_called: when
-	Action    string        // the last action ("" while idle)
-	Minutes   int           // the minutes of the last start or add
+	// Prior is, while time is called, the clock as it stood before (its
+	// State, EndsAt and Remaining), which ClockUndoCall restores.
+	Prior     *Clock
+	Action    string // the last action ("" while idle)
+	Minutes   int    // the minutes of the last start or add
 	UpdatedBy string
 	UpdatedAt time.Time
 }
@@ -57,12 +69,13 @@ func (c *Clock) RemainingAt(now time.Time) time.Duration {
 // ClockAction is what the organizer does to a round's clock.
 type ClockAction struct {
 	Action  string
-	Minutes int // start: the round's time; add: the minutes added (negative takes time away)
+	Minutes int    // start: the round's time; add: the minutes added (negative takes time away)
+	Reason  string // undo_call_time: why (kept in the audit log)
 }
 
-// apply returns the clock after action at now, or a conflict when the
-// action does not fit the clock's state.
-func (c Clock) apply(act ClockAction, now time.Time, by string) (*Clock, error) {
+// apply returns the clock of round r after action at now, or a conflict
+// when the action does not fit the clock's state.
+func (c Clock) apply(r *Round, act ClockAction, now time.Time, by string) (*Clock, error) {
 	wrong := func() error {
 		return Errorf(KindConflict, CodeClockState, "the clock of round %d is %s; %s is not possible now", c.Round, c.State, act.Action)
 	}
@@ -108,7 +121,21 @@ func (c Clock) apply(act ClockAction, now time.Time, by string) (*Clock, error) 
 		if c.State == ClockTimeCalled {
 			return nil, wrong()
 		}
-		next.State, next.CalledAt = ClockTimeCalled, &now
+		prior := Clock{State: c.State, EndsAt: c.EndsAt, Remaining: c.Remaining}
+		next.State, next.CalledAt, next.Prior = ClockTimeCalled, &now, &prior
+	case ClockUndoCall:
+		if c.State != ClockTimeCalled || c.Prior == nil {
+			return nil, wrong()
+		}
+		if since := now.Sub(*c.CalledAt); since > UndoCallWindow {
+			return nil, Errorf(KindConflict, CodeClockUndoLate, "time was called in round %d %d minutes ago; a call can be undone for %d minutes",
+				c.Round, int(since.Minutes()), int(UndoCallWindow.Minutes()))
+		}
+		if r.ResultsSinceCall > 0 {
+			return nil, Errorf(KindConflict, CodeClockUndoGamesEnded, "%d games of round %d have ended since time was called; the call stands",
+				r.ResultsSinceCall, c.Round)
+		}
+		next.State, next.EndsAt, next.Remaining = c.Prior.State, c.Prior.EndsAt, c.Prior.Remaining
 	}
 	return &next, nil
 }
@@ -124,12 +151,15 @@ func (act ClockAction) check() error {
 		if act.Minutes == 0 || act.Minutes < -MaxClockMinutes || act.Minutes > MaxClockMinutes {
 			return InvalidField("minutes", "minutes must be -%d to %d and not 0 for add, not %d", MaxClockMinutes, MaxClockMinutes, act.Minutes)
 		}
-	case ClockPause, ClockResume, ClockCallTime:
+	case ClockPause, ClockResume, ClockCallTime, ClockUndoCall:
 		if act.Minutes != 0 {
 			return InvalidField("minutes", "%s takes no minutes", act.Action)
 		}
 	default:
-		return InvalidField("action", "action must be start, pause, resume, add or call_time, not %q", act.Action)
+		return InvalidField("action", "action must be start, pause, resume, add, call_time or undo_call_time, not %q", act.Action)
+	}
+	if r := strings.TrimSpace(act.Reason); act.Action == ClockUndoCall && (r == "" || len(r) > maxReason) {
+		return InvalidField("reason", "undoing a call of time needs a reason of 1 to %d characters", maxReason)
 	}
 	return nil
 }
@@ -150,11 +180,12 @@ func (s *Service) SetRoundClock(ctx context.Context, a Actor, tid string, n int,
 		return nil, err
 	}
 	now := s.clock()
-	return s.store.SetRoundClock(auditAs(ctx, a), tid, n, func(r *Round, c *Clock) (*Clock, error) {
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: strings.TrimSpace(act.Reason)})
+	return s.store.SetRoundClock(ctx, tid, n, func(r *Round, c *Clock) (*Clock, error) {
 		if err := roundOpen(r); err != nil {
 			return nil, err
 		}
-		return c.apply(act, now, a.String())
+		return c.apply(r, act, now, a.String())
 	})
 }
 

@@ -15,10 +15,10 @@ func TestClockTotalBounded(t *testing.T) {
 		{Round: 1, State: ClockRunning, EndsAt: &ends},
 		{Round: 1, State: ClockPaused, Remaining: 23 * time.Hour},
 	} {
-		if _, err := c.apply(ClockAction{Action: ClockAdd, Minutes: 120}, now, "organizer"); ErrorKind(err) != KindInvalid {
+		if _, err := c.apply(&Round{Number: 1}, ClockAction{Action: ClockAdd, Minutes: 120}, now, "organizer"); ErrorKind(err) != KindInvalid {
 			t.Errorf("%s clock with 23 h left, add 120 min: %v, want invalid", c.State, err)
 		}
-		next, err := c.apply(ClockAction{Action: ClockAdd, Minutes: 60}, now, "organizer")
+		next, err := c.apply(&Round{Number: 1}, ClockAction{Action: ClockAdd, Minutes: 60}, now, "organizer")
 		if err != nil || next.RemainingAt(now) != MaxClockMinutes*time.Minute {
 			t.Errorf("%s clock with 23 h left, add 60 min: %v, %v; want 24 h left", c.State, next, err)
 		}

@@ -14,6 +14,8 @@ const (
 	CodeCannotFixTable           = "cannot_fix_table"
 	CodeCannotSplit              = "cannot_split"
 	CodeClockState               = "clock_state"
+	CodeClockUndoGamesEnded      = "clock_undo_games_ended"
+	CodeClockUndoLate            = "clock_undo_late"
 	CodeCommitmentExists         = "commitment_exists"
 	CodeConcurrentUpdate         = "concurrent_update"
 	CodeConstraintViolation      = "constraint_violation"

@@ -61,6 +61,12 @@ func (s *Service) confirmedResults(ctx context.Context, tid string, n int) (*con
 	if err != nil {
 		return nil, err
 	}
+	return confirmedOf(r, games), nil
+}
+
+// confirmedOf sorts the results of round r's games into confirmed ones
+// and those waiting for players' confirmations.
+func confirmedOf(r *Round, games []TableGame) *confirmedResults {
 	c := &confirmedResults{confirmed: map[int64]bool{}, waiting: map[[2]int]UnconfirmedGame{}}
 	for i := range games {
 		g := &games[i]
@@ -81,7 +87,7 @@ func (s *Service) confirmedResults(ctx context.Context, tid string, n int) (*con
 		}
 		c.waiting[[2]int{u.Table, u.Game}] = u
 	}
-	return c, nil
+	return c
 }
 
 func confirmedByPlayer(cs []Confirmation, p string) bool {

@@ -77,7 +77,11 @@ type Dispute struct {
 	OpenedRole  Role
 	OpenedBy    string // the token id of who opened it
 	CreatedAt   time.Time
-	Ruling      *Ruling
+	// SeenAt is when a referee or the organizer first opened the dispute
+	// (nil before), SeenBy their token's id.
+	SeenAt *time.Time
+	SeenBy string
+	Ruling *Ruling
 }
 
 // NewDispute is what opening a dispute takes.

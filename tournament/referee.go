@@ -66,6 +66,13 @@ type RefereeStore interface {
 	OpenDisputes(ctx context.Context, tid string, n int) (map[GameKey]int, error)
 	// Dispute returns one dispute with its ruling.
 	Dispute(ctx context.Context, tid string, id int64) (*Dispute, error)
+	// SeeDispute returns one dispute with its ruling after recording, when
+	// it has not been seen yet, that by saw it at at; not_found when the
+	// tournament has no such dispute.
+	SeeDispute(ctx context.Context, tid string, id int64, by string, at time.Time) (*Dispute, error)
+	// TableDisputes lists the disputes of table t of round n with their
+	// rulings, oldest first.
+	TableDisputes(ctx context.Context, tid string, n, t int) ([]Dispute, error)
 	// Rule writes the ruling that decide makes on the locked state and the
 	// dispute: the ruling, its adjustments, the corrected result,
 	// disqualifications and the advancement that follows.

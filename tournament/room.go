@@ -36,24 +36,41 @@ type RoomGame struct {
 
 // Room returns the room view of round n. Organizer only.
 func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, error) {
+	room, _, err := s.room(ctx, a, tid, n)
+	return room, err
+}
+
+// Watch returns the room view of round n and its games waiting for
+// players' confirmations, from one read of the round's games: what the
+// console's front page shows of the round in play. Organizer only.
+func (s *Service) Watch(ctx context.Context, a Actor, tid string, n int) (*Room, []UnconfirmedGame, error) {
+	room, games, err := s.room(ctx, a, tid, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return room, confirmedOf(room.Round, games).list(), nil
+}
+
+// room reads the room view of round n with the round's games.
+func (s *Service) room(ctx context.Context, a Actor, tid string, n int) (*Room, []TableGame, error) {
 	if err := a.requireOrganizer(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t, err := s.store.Tournament(ctx, tid)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r, err := s.store.Round(ctx, tid, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	clk, err := s.store.RoundClock(ctx, tid, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	games, err := s.store.TableGames(ctx, tid, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byKey := make(map[[2]int]*TableGame, len(games))
 	for i := range games {
@@ -67,7 +84,7 @@ func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 		}
 		room.Tables[i] = rt
 	}
-	return room, nil
+	return room, games, nil
 }
 
 // roomGame sums up one game (pg is nil when nothing was entered).

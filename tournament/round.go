@@ -33,6 +33,10 @@ type Round struct {
 	// TimeCalled: the round's clock has called time (read by Store.Table
 	// only, for the deals that then end their games).
 	TimeCalled bool
+	// ResultsSinceCall: the games of the round whose results were stored
+	// since time was called (read by Store.SetRoundClock only, for undoing
+	// the call).
+	ResultsSinceCall int
 }
 
 // Table is one table of a round. Players are player IDs in seat order

@@ -30,6 +30,8 @@ type RoundChange struct {
 // tournament. SubmitResult is the exception: its callback only words a
 // refusal the store has already decided (see there).
 type Store interface {
+	QueueReportStore
+
 	// CreateTournament stores a new tournament with its secrets.
 	CreateTournament(ctx context.Context, t *Tournament, s Secrets) error
 	// Tournament returns a tournament; not_found when there is none.

@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // axeVersion is the axe-core scripts/axe-install.sh installs.
@@ -57,7 +61,8 @@ func (c *chrome) axeViolations(src string, off ...string) []string {
 }
 
 // TestBrowserAxe runs axe-core's WCAG 2.0 and 2.1 A and AA rules on every
-// page the language test visits (and the rules sheet), in every language,
+// page the language test visits (and the rules sheet), the admin page, the
+// console's pages and the referees' (issue 30), in every language,
 // at 360 px and desktop: 0 violations. REVISOR_AXE_LANGS=sv,en narrows the
 // languages for a quick look. The one rule left out is meta-refresh on the
 // big screen (below).
@@ -70,6 +75,16 @@ func TestBrowserAxe(t *testing.T) {
 	tid := "/t/" + f.ID
 	pages := []string{"/", tid, tid + "/standings", tid + "/seating", tid + "/players/" + tb.Players[0], tid + "/screen",
 		tid + "/screen?view=seating", tid + "/rules", tid + "/table"}
+	// Behind a login (the admin may do what an organizer and a referee
+	// may): the admin page, the console's pages and the referees'.
+	d, err := s.refs.OpenDispute(context.Background(), tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}, f.ID,
+		tournament.NewDispute{Round: 1, Table: tb.Number, Game: 1, Description: "Giv 3 räknades fel", Deal: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind := []string{"/admin", tid + "/console", tid + "/console/players", tid + "/console/players/" + tb.Players[0], tid + "/console/settings",
+		tid + "/console/rounds/1/room", tid + "/console/rounds/1/tables/1", tid + "/console/rounds/1/tables/1/games/1",
+		tid + "/disputes", fmt.Sprintf("%s/disputes/%d", tid, d.ID)}
 	langs := []string{"sv", "nb", "da", "fi", "en"}
 	if l := os.Getenv("REVISOR_AXE_LANGS"); l != "" {
 		langs = strings.Split(l, ",")
@@ -89,6 +104,13 @@ func TestBrowserAxe(t *testing.T) {
 					off = append(off, "meta-refresh")
 				}
 				for _, v := range c.axeViolations(src, off...) {
+					t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
+				}
+			}
+			c.adminLogin(s.URL)
+			for _, p := range behind {
+				c.do("open "+p, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p)), chromedp.WaitReady("body"))
+				for _, v := range c.axeViolations(src) {
 					t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
 				}
 			}

@@ -345,13 +345,16 @@ const (
 	kindConfirmations = "game_confirmations"
 	kindCorrections   = "deal_corrections"
 	kindClock         = "round_clocks"
+	// kindQueueReports is a phone's report of its queue (the room view
+	// and the console show it).
+	kindQueueReports = "queue_reports"
 )
 
 // stateKind reports whether a change of kind may change a snapshot;
 // unknown kinds (and "", a write of this process) may.
 func stateKind(kind string) bool {
 	switch kind {
-	case kindDeals, kindConfirmations, kindCorrections, kindClock:
+	case kindDeals, kindConfirmations, kindCorrections, kindClock, kindQueueReports:
 		return false
 	}
 	return true

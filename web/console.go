@@ -99,6 +99,9 @@ type consoleData struct {
 	// for their players' confirmations.
 	Clock       *clockView
 	Unconfirmed []unconfirmedView
+	// Disputed counts the open round's tables with an open dispute,
+	// Stale those silent for staleMinutes (room.go).
+	Disputed, Stale int
 	// Trouble counts the open round's tables whose phones hold entries
 	// waiting for a decision or refused (table_reports.go).
 	Trouble int
@@ -219,6 +222,9 @@ func (h *Handler) renderConsole(c echo.Context, status int, name string, d conso
 	}
 	if name == "console_players" {
 		p.Title = p.T("c.players") + ": " + st.Tournament.Name
+	}
+	if name == "console" {
+		p.Events = eventsURL(st.Tournament.ID) // the round's flags (#live) follow the tables
 	}
 	p.Data = d
 	return h.render(c, status, name, p)

@@ -76,6 +76,9 @@ func (h *Handler) disputesPage(c echo.Context) error {
 	for i, d := range page.Disputes {
 		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 			Description: d.Description, Deal: dealOf(&d), Status: p.T("dstatus." + string(d.Status))}
+		if d.Status == tournament.DisputeOpen && d.SeenAt != nil {
+			rows[i].Status = p.T("dstatus.seen")
+		}
 		if d.Ruling != nil {
 			rows[i].Decision = p.T("d." + d.Ruling.Decision)
 		}
@@ -88,6 +91,7 @@ func (h *Handler) disputesPage(c echo.Context) error {
 		}
 	}
 	p.Data = d
+	p.Events = eventsURL(st.Tournament.ID) // a new dispute shows at once
 	return h.render(c, http.StatusOK, "disputes", p)
 }
 
@@ -137,10 +141,13 @@ type disputeData struct {
 	// Status, OpenedBy and Ruled say the dispute's status, who opened it
 	// and the ruling's decision in words.
 	Status, OpenedBy, Ruled string
+	see                     bool // opening the page records that the dispute was seen
 }
 
+// disputePage shows a dispute; opening it records that a referee has
+// seen it, which the table that sent it is told.
 func (h *Handler) disputePage(c echo.Context) error {
-	return h.renderDispute(c, http.StatusOK, disputeData{})
+	return h.renderDispute(c, http.StatusOK, disputeData{see: true})
 }
 
 // renderDispute renders a dispute with d's message and values.
@@ -153,7 +160,11 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 	if err != nil {
 		return h.fail(c, tournament.Errorf(tournament.KindNotFound, tournament.CodeDisputeNotFound, "dispute %q not found", c.Param("id")))
 	}
-	disp, err := h.deps.Referees.Dispute(c.Request().Context(), consoleActor(c), st.Tournament.ID, id)
+	read := h.deps.Referees.Dispute
+	if d.see {
+		read = h.deps.Referees.SeeDispute
+	}
+	disp, err := read(c.Request().Context(), consoleActor(c), st.Tournament.ID, id)
 	if err != nil {
 		return h.fail(c, err)
 	}

@@ -183,6 +183,7 @@ type playerData struct {
 	Player tournament.Player
 	Row    standingRow
 	SM     bool
+	Bridge bool   // the points are bridge matches' score differences
 	Order  string // what ranks the standings
 	Rounds []playerRound
 }
@@ -194,7 +195,7 @@ func (h *Handler) playerPage(c echo.Context) error {
 	}
 	pid := c.Param("pid")
 	sv := h.standingsOf(p, st)
-	d := playerData{SM: sv.SM, Order: sv.Order}
+	d := playerData{SM: sv.SM, Bridge: sv.Bridge, Order: sv.Order}
 	for _, r := range sv.Rows {
 		if r.ID == pid {
 			d.Row = r

@@ -360,7 +360,7 @@ func TestSeatingFindWithoutScript(t *testing.T) {
 func TestScreenAlternates(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 16, true) // 2 standings pages, 1 seating page
+	f := s.mustTournament(t, tournament.FormatSM, 20, true) // 2 standings pages (16 a page), 1 seating page
 	b := s.browser(t)
 	next := regexp.MustCompile(`<meta http-equiv="refresh" content="15;url=([^"]+)">`)
 	page := "/t/" + f.ID + "/screen"

@@ -19,7 +19,7 @@ import (
 
 // Big screen: rows, tables and names per page, and seconds per page.
 const (
-	screenRows    = 12
+	screenRows    = 16 // a 13-player SM on one page; 1920×1080 holds 16 rows (style.css)
 	screenTables  = 6
 	screenNames   = 36
 	screenSeconds = 15
@@ -32,13 +32,13 @@ type screenData struct {
 	Page, Of int
 	// SM, Order and Rows are the standings as the standings page shows
 	// them (the same template): what decides each rank, and ties.
-	SM     bool
-	Order  string
-	Rows   []standingRow
-	Tables []tableView
-	Names  []nameAtTable
-	Round  *tournament.Round
-	Clock  *clockView // the open round's clock, once started
+	SM, Bridge bool
+	Order      string
+	Rows       []standingRow
+	Tables     []tableView
+	Names      []nameAtTable
+	Round      *tournament.Round
+	Clock      *clockView // the open round's clock, once started
 }
 
 // screenViews are the big screen's views in the order it shows them.
@@ -68,7 +68,7 @@ func (h *Handler) screenPage(c echo.Context) error {
 		view = "standings"
 	}
 	n, _ := strconv.Atoi(c.QueryParam("page"))
-	d := screenData{View: view, Round: r, Of: of[view], SM: sv.SM, Order: sv.Order}
+	d := screenData{View: view, Round: r, Of: of[view], SM: sv.SM, Bridge: sv.Bridge, Order: sv.Order}
 	d.Page = clampPage(n, d.Of)
 	switch view {
 	case "standings":

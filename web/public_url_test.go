@@ -55,3 +55,43 @@ func TestTableQueueReportBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueReportsAcrossProcesses: a phone's queue report taken by one
+// server process shows on the room view and the console of another over
+// the same database; a later report of the same phone replaces it; the
+// organizer's cookie (no table's session) cannot report.
+func TestQueueReportsAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.New(t)
+	one, two := startSite(t, pool), startSite(t, pool)
+	f := one.mustTournament(t, tournament.FormatSM, 8, true)
+	phone := one.browser(t)
+	phone.tableLogin(f, tableCode(t, one, f, 2))
+	page := "/t/" + f.ID + "/table"
+	if r := phone.post(page, page+"/queue", url.Values{"phone": {"phone-2222-aaaa"}, "conflicts": {"1"}, "refused": {"2"}}); r.Status != http.StatusNoContent {
+		t.Fatalf("the phone's report = %d, want 204\n%s", r.Status, r.Body)
+	}
+	o := two.browser(t)
+	o.login(f.Token)
+	room := o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body
+	table2 := room[strings.Index(room, `id="room-table-2"`):]
+	table2 = table2[:strings.Index(table2, "</li>")]
+	if !strings.Contains(table2, "A phone here holds 1 deal(s) needing a decision and 2 refused") {
+		t.Errorf("the other process's room view does not mark table 2:\n%s", table2)
+	}
+	if !strings.Contains(room, `id="room-trouble">1 table(s) need a decision on a phone`) {
+		t.Errorf("the other process's room view does not count table 2")
+	}
+	if c := o.mustGet("/t/"+f.ID+"/console", http.StatusOK).Body; !strings.Contains(c, `id="console-trouble"`) {
+		t.Errorf("the other process's console does not count table 2")
+	}
+	if r := o.post("/t/"+f.ID+"/console", page+"/queue", url.Values{"phone": {"phone-org-aaaa"}, "conflicts": {"5"}, "refused": {"0"}}); r.Status/100 == 2 {
+		t.Errorf("a report without the table's session = %d, want a refusal", r.Status)
+	}
+	if r := phone.post(page, page+"/queue", url.Values{"phone": {"phone-2222-aaaa"}, "conflicts": {"0"}, "refused": {"0"}}); r.Status != http.StatusNoContent {
+		t.Fatalf("the phone's second report = %d, want 204", r.Status)
+	}
+	if room := o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body; strings.Contains(room, "A phone here holds") || strings.Contains(room, `id="room-trouble"`) {
+		t.Errorf("after the phone's queue emptied, the room view still marks a table")
+	}
+}

@@ -34,7 +34,12 @@ type page struct {
 	// Script is a page's own script under /static/, beside app.js.
 	Script string
 	// Refresh is a meta refresh ("15;url=...") for the big screen.
-	Refresh   string
+	Refresh string
+	// Reread, with Refresh, has static/app.js read the page's live part
+	// again every Reread seconds in place, and keeps the meta refresh for
+	// browsers without scripts (a page that reloads itself under a
+	// reader fails WCAG 2.2.1).
+	Reread    int
 	CSRF      string
 	BodyClass string
 	// Organizer is true when the visitor is logged in as this

@@ -26,6 +26,9 @@ type clockView struct {
 	Text      string // the state in words
 	Remaining string // m:ss
 	Labels    map[string]string
+	// UndoUntil is, while a call of time can be undone, the clock time
+	// until when ("" when it cannot).
+	UndoUntil string
 }
 
 func newClockView(p *page, tid string, c *tournament.Clock, now time.Time) *clockView {
@@ -36,6 +39,11 @@ func newClockView(p *page, tid string, c *tournament.Clock, now time.Time) *cloc
 		v.Labels[string(s)] = p.T("clock." + string(s))
 	}
 	v.Text = v.Labels[v.State]
+	if c.State == tournament.ClockTimeCalled && c.Prior != nil {
+		if until := c.CalledAt.Add(tournament.UndoCallWindow); now.Before(until) {
+			v.UndoUntil = p.Time(until)
+		}
+	}
 	return v
 }
 
@@ -49,6 +57,8 @@ type roomData struct {
 	// Trouble counts the tables whose phones hold entries that wait for a
 	// decision or were refused (table_reports.go).
 	Trouble int
+	// Disputed counts the tables with an open dispute.
+	Disputed int
 }
 
 type roomTableView struct {
@@ -58,6 +68,9 @@ type roomTableView struct {
 	// Queue says what the table's phones hold for a decision, "" when
 	// nothing.
 	Queue string
+	// Disputes says how many of the table's disputes wait for a ruling,
+	// "" when none.
+	Disputes string
 }
 
 type roomGameView struct {
@@ -91,12 +104,19 @@ func (h *Handler) roomPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
+	open, err := h.deps.Referees.OpenDisputeTables(c.Request().Context(), consoleActor(c), st.Tournament.ID, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
+	queues, err := h.queueTrouble(c, st.Tournament.ID, n)
+	if err != nil {
+		return h.fail(c, err)
+	}
 	names := playerIndex(st)
 	d := roomData{Round: room.Round, Clock: newClockView(p, st.Tournament.ID, room.Clock, room.Now)}
 	for _, t := range room.Tables {
 		tv := roomTableView{Number: t.Table.Number}
 		done := true
-		var last *time.Time // the table's last entry in any game
 		for _, g := range t.Games {
 			gv := roomGameView{Game: g.Game, Deals: g.Deals}
 			for _, pid := range t.Table.Players {
@@ -104,9 +124,6 @@ func (h *Handler) roomPage(c echo.Context) error {
 			}
 			if g.LastEntry != nil {
 				gv.Idle = p.T("room.idle", int(room.Now.Sub(*g.LastEntry).Minutes()))
-				if last == nil || g.LastEntry.After(*last) {
-					last = g.LastEntry
-				}
 			}
 			switch {
 			case g.Waiting:
@@ -133,10 +150,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 			}
 			tv.Games = append(tv.Games, gv)
 		}
-		// A table is stuck when it has started, is not done, and has
-		// entered nothing for staleMinutes; one that has not started may
-		// just be sitting down.
-		if !done && last != nil && room.Round.Status == tournament.RoundOpen && room.Now.Sub(*last) >= staleMinutes*time.Minute {
+		if silent(room, t) {
 			tv.Class = "stale"
 		}
 		if done && tv.Class == "" {
@@ -145,17 +159,39 @@ func (h *Handler) roomPage(c echo.Context) error {
 		if tv.Class == "stale" {
 			d.Stale++
 		}
-		if conflicts, refused := h.reports.table(reportKey{st.Tournament.ID, n, t.Table.Number}, h.cfg.Now()); conflicts+refused > 0 {
-			tv.Class, tv.Queue = "trouble", p.T("room.queue", conflicts, refused)
+		if q, ok := queues[t.Table.Number]; ok {
+			tv.Class, tv.Queue = "trouble", p.T("room.queue", q.Conflicts, q.Refused)
 			d.Trouble++
+		}
+		if k := open[t.Table.Number]; k > 0 {
+			tv.Class, tv.Disputes = "trouble", p.T("room.disputes", k)
+			d.Disputed++
 		}
 		d.Tables = append(d.Tables, tv)
 	}
 	p.Title = p.T("room.title") + ": " + p.T("p.round", n)
 	p.Events = eventsURL(st.Tournament.ID)
-	p.Refresh = "60" // the minutes since the last entry move without events
+	p.Refresh, p.Reread = "60", 60 // the minutes since the last entry move without events
 	p.Data = d
 	return h.render(c, http.StatusOK, "room", p)
+}
+
+// silent tells whether table t of the room is stuck: it has started, is
+// not done, and has entered nothing for staleMinutes while the round is
+// open; one that has not started may just be sitting down.
+func silent(room *tournament.Room, t tournament.RoomTable) bool {
+	if room.Round.Status != tournament.RoundOpen {
+		return false
+	}
+	var last *time.Time // the table's last entry in any game
+	done := true
+	for _, g := range t.Games {
+		done = done && g.Over
+		if g.LastEntry != nil && (last == nil || g.LastEntry.After(*last)) {
+			last = g.LastEntry
+		}
+	}
+	return !done && last != nil && room.Now.Sub(*last) >= staleMinutes*time.Minute
 }
 
 func confirmedBy(cs []tournament.Confirmation, pid string) bool {
@@ -174,7 +210,7 @@ func (h *Handler) setClock(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	act := tournament.ClockAction{Action: c.FormValue("action")}
+	act := tournament.ClockAction{Action: c.FormValue("action"), Reason: c.FormValue("reason")}
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {
 		v := strings.TrimSpace(c.FormValue("minutes"))
 		if act.Minutes, err = strconv.Atoi(v); err != nil {
@@ -182,7 +218,7 @@ func (h *Handler) setClock(c echo.Context) error {
 		}
 	}
 	if _, err := svc.SetRoundClock(c.Request().Context(), consoleActor(c), c.Param("tid"), n, act); err != nil {
-		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes")})
+		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes"), "reason": act.Reason})
 	}
 	return h.saved(c, "clock")
 }
@@ -198,18 +234,24 @@ type unconfirmedView struct {
 func (h *Handler) roundWatch(c echo.Context, p *page, st *tournament.State, d *consoleData) error {
 	svc := h.deps.Room
 	ctx, tid, n := c.Request().Context(), st.Tournament.ID, d.Round.Number
-	clk, err := svc.RoundClock(ctx, tid, n)
+	room, us, err := svc.Watch(ctx, consoleActor(c), tid, n)
 	if err != nil {
 		return err
 	}
-	d.Clock = newClockView(p, tid, clk, svc.Now())
-	us, err := svc.UnconfirmedGames(ctx, consoleActor(c), tid, n)
+	d.Clock = newClockView(p, tid, room.Clock, room.Now)
+	queues, err := h.queueTrouble(c, tid, n)
 	if err != nil {
 		return err
 	}
-	for _, t := range d.Round.Tables {
-		if c, r := h.reports.table(reportKey{tid, n, t.Number}, h.cfg.Now()); c+r > 0 {
-			d.Trouble++
+	d.Trouble = len(queues)
+	open, err := h.deps.Referees.OpenDisputeTables(ctx, consoleActor(c), tid, n)
+	if err != nil {
+		return err
+	}
+	d.Disputed = len(open)
+	for _, t := range room.Tables {
+		if silent(room, t) {
+			d.Stale++
 		}
 	}
 	names := playerIndex(st)

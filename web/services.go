@@ -69,7 +69,9 @@ type Room interface {
 	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
-	UnconfirmedGames(ctx context.Context, a tournament.Actor, tid string, n int) ([]tournament.UnconfirmedGame, error)
+	Watch(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, []tournament.UnconfirmedGame, error)
+	ReportQueue(ctx context.Context, a tournament.Actor, tid, phone string, conflicts, refused int) error
+	QueueTrouble(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]tournament.QueueCounts, error)
 	Now() time.Time
 }
 
@@ -80,6 +82,9 @@ type Referees interface {
 	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
 	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
 	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
+	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]tournament.Dispute, error)
+	OpenDisputeTables(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]int, error)
 	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
 }

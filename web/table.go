@@ -242,6 +242,9 @@ type tableData struct {
 	// FieldErrors holds the messages about the bridge entry's choices, by
 	// the field's name.
 	FieldErrors map[string][]string
+	// Disputes are the disputes the table sent this round, with their
+	// state (table_disputes.go).
+	Disputes []tableDisputeView
 }
 
 // tableFieldGroup is one player's inputs of the entry form.
@@ -366,6 +369,9 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 			d.Correct = correct
 			prefill(d, pg.Deals[correct-1].Deal, t.Players)
 		}
+	}
+	if d.Disputes, err = h.tableDisputes(ctx, p, id); err != nil {
+		return nil, nil, err
 	}
 	p.Title = p.T("tbl.heading", id.Table, id.Round)
 	p.BodyClass, p.Script = "table-page", "table.js"

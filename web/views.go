@@ -16,6 +16,7 @@ type standingRow struct {
 	PlacementPoints int
 	GamePoints      int
 	Games           int
+	Won             int // games (bridge: matches) with place 1
 	Status          string
 	Out             bool // no longer in play
 	Champion        bool
@@ -30,9 +31,13 @@ type standingRow struct {
 // standingsView is the standings in words: the rows and the order of the
 // keys that rank them.
 type standingsView struct {
-	SM    bool
-	Order string // "round reached, then ..."
-	Rows  []standingRow
+	SM bool
+	// Bridge: the rows' points are the score differences of bridge matches
+	// (placement points and game points are the same number), ranked by
+	// them, then matches won, then the best round.
+	Bridge bool
+	Order  string // "round reached, then ..."
+	Rows   []standingRow
 }
 
 // standingsOf puts the standings of st into the page's words, once per
@@ -48,11 +53,14 @@ func (h *Handler) standingsOf(p *page, st *tournament.State) standingsView {
 // standingsWords puts standings rows of st into the page's words.
 func standingsWords(p *page, st *tournament.State, rows []tournament.Standing) standingsView {
 	names := playerIndex(st)
-	sm := st.Tournament.Format == tournament.FormatSM
-	v := standingsView{SM: sm, Order: rankOrder(p, st.Tournament.Settings.Tiebreaks, sm), Rows: make([]standingRow, len(rows))}
+	sm, bridge := st.Tournament.Format == tournament.FormatSM, st.Tournament.Format == tournament.FormatBridge
+	v := standingsView{SM: sm, Bridge: bridge, Order: rankOrder(p, st.Tournament.Settings.Tiebreaks, sm), Rows: make([]standingRow, len(rows))}
+	if bridge {
+		v.Order = bridgeOrder(p, st.Tournament.Settings.Tiebreaks)
+	}
 	for i, r := range rows {
 		out := standingRow{Rank: r.Rank, ID: r.Player.ID, Name: r.Player.Name, Club: r.Player.Club,
-			PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, Games: r.GamesPlayed,
+			PlacementPoints: r.PlacementPoints, GamePoints: r.GamePoints, Games: r.GamesPlayed, Won: r.GamesWon,
 			Status: string(r.Player.Status), Out: r.Player.Status != tournament.PlayerActive, Champion: r.Champion,
 			RoundReached: r.RoundReached, RoundPoints: r.RoundStats.PlacementPoints,
 			Shared: (i > 0 && rows[i-1].Rank == r.Rank) || (i+1 < len(rows) && rows[i+1].Rank == r.Rank)}
@@ -61,6 +69,9 @@ func standingsWords(p *page, st *tournament.State, rows []tournament.Standing) s
 			out.Tie = tieText(p, r.Tie, names)
 		}
 		out.Why = whyText(p, r)
+		if bridge {
+			out.Why = bridgeWhy(p, r)
+		}
 		v.Rows[i] = out
 	}
 	return v
@@ -83,6 +94,28 @@ func rankOrder(p *page, tiebreaks []string, sm bool) string {
 		keys = append(keys, p.T("s.key.total"))
 	}
 	return p.T("s.order", strings.Join(keys, ", "))
+}
+
+// bridgeOrder says in a bridge player's words what ranks a bridge
+// tournament's standings: the points over the other sides, then the
+// tiebreaks that can differ (game points are the same points again, and
+// equal rows share a rank rather than draw lots, as in Swiss).
+func bridgeOrder(p *page, tiebreaks []string) string {
+	keys := []string{p.T("s.bridge.key.points")}
+	for _, tb := range tiebreaks {
+		if tb == tournament.TiebreakGamesWon || tb == tournament.TiebreakBestGame {
+			keys = append(keys, p.T("s.bridge.key."+tb))
+		}
+	}
+	return p.T("s.order", strings.Join(keys, "; "))
+}
+
+// bridgeWhy says which tiebreak put a bridge row below the row above.
+func bridgeWhy(p *page, r tournament.Standing) string {
+	if r.DecidedBy == tournament.TiebreakGamesWon || r.DecidedBy == tournament.TiebreakBestGame {
+		return p.T("s.bridge.by." + r.DecidedBy)
+	}
+	return ""
 }
 
 // progress is an sm player's way through the tournament in words.

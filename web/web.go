@@ -135,8 +135,6 @@ type Handler struct {
 	hub     *hub // the public pages' streams (live.go)
 	budget  *renderBudget
 	streams *streams // the bounds of the live streams (streams.go)
-	// reports are the table phones' reports of their queues (table_reports.go).
-	reports *tableReports
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -169,7 +167,7 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
 		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
-		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait), reports: &tableReports{}}, nil
+		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait)}, nil
 }
 
 // check names the first dependency that is missing.

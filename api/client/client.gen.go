@@ -184,11 +184,12 @@ func (e BridgeMatchRulesVulnerability) Valid() bool {
 
 // Defines values for ClockLastAction.
 const (
-	ClockLastActionAdd      ClockLastAction = "add"
-	ClockLastActionCallTime ClockLastAction = "call_time"
-	ClockLastActionPause    ClockLastAction = "pause"
-	ClockLastActionResume   ClockLastAction = "resume"
-	ClockLastActionStart    ClockLastAction = "start"
+	ClockLastActionAdd          ClockLastAction = "add"
+	ClockLastActionCallTime     ClockLastAction = "call_time"
+	ClockLastActionPause        ClockLastAction = "pause"
+	ClockLastActionResume       ClockLastAction = "resume"
+	ClockLastActionStart        ClockLastAction = "start"
+	ClockLastActionUndoCallTime ClockLastAction = "undo_call_time"
 )
 
 // Valid indicates whether the value is a known member of the ClockLastAction enum.
@@ -203,6 +204,8 @@ func (e ClockLastAction) Valid() bool {
 	case ClockLastActionResume:
 		return true
 	case ClockLastActionStart:
+		return true
+	case ClockLastActionUndoCallTime:
 		return true
 	default:
 		return false
@@ -871,11 +874,12 @@ func (e DrawRoundJSONBodySeedBy) Valid() bool {
 
 // Defines values for SetClockJSONBodyAction.
 const (
-	SetClockJSONBodyActionAdd      SetClockJSONBodyAction = "add"
-	SetClockJSONBodyActionCallTime SetClockJSONBodyAction = "call_time"
-	SetClockJSONBodyActionPause    SetClockJSONBodyAction = "pause"
-	SetClockJSONBodyActionResume   SetClockJSONBodyAction = "resume"
-	SetClockJSONBodyActionStart    SetClockJSONBodyAction = "start"
+	SetClockJSONBodyActionAdd          SetClockJSONBodyAction = "add"
+	SetClockJSONBodyActionCallTime     SetClockJSONBodyAction = "call_time"
+	SetClockJSONBodyActionPause        SetClockJSONBodyAction = "pause"
+	SetClockJSONBodyActionResume       SetClockJSONBodyAction = "resume"
+	SetClockJSONBodyActionStart        SetClockJSONBodyAction = "start"
+	SetClockJSONBodyActionUndoCallTime SetClockJSONBodyAction = "undo_call_time"
 )
 
 // Valid indicates whether the value is a known member of the SetClockJSONBodyAction enum.
@@ -890,6 +894,8 @@ func (e SetClockJSONBodyAction) Valid() bool {
 	case SetClockJSONBodyActionResume:
 		return true
 	case SetClockJSONBodyActionStart:
+		return true
+	case SetClockJSONBodyActionUndoCallTime:
 		return true
 	default:
 		return false
@@ -2311,6 +2317,9 @@ type DrawRoundJSONBodySeedBy string
 type SetClockJSONBody struct {
 	Action  SetClockJSONBodyAction `json:"action"`
 	Minutes *int                   `json:"minutes,omitempty"`
+
+	// Reason undo_call_time: why the call is taken back (kept in the audit log).
+	Reason *string `json:"reason,omitempty"`
 }
 
 // SetClockParams defines parameters for SetClock.
@@ -3824,7 +3833,7 @@ type ClientInterface interface {
 
 	// SetClockWithBody Run the round's clock (organizer).
 	//
-	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3833,7 +3842,7 @@ type ClientInterface interface {
 
 	// SetClock Run the round's clock (organizer).
 	//
-	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5003,7 +5012,7 @@ func (c *Client) GetClock(ctx context.Context, tid string, n int, reqEditors ...
 
 // SetClockWithBody Run the round's clock (organizer).
 //
-// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5022,7 +5031,7 @@ func (c *Client) SetClockWithBody(ctx context.Context, tid string, n int, params
 
 // SetClock Run the round's clock (organizer).
 //
-// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9546,7 +9555,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetClockWithBodyWithResponse Run the round's clock (organizer).
 	//
-	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9555,7 +9564,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetClockWithResponse Run the round's clock (organizer).
 	//
-	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+	// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16482,7 +16491,7 @@ func (c *ClientWithResponses) GetClockWithResponse(ctx context.Context, tid stri
 
 // SetClockWithBodyWithResponse Run the round's clock (organizer).
 //
-// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16497,7 +16506,7 @@ func (c *ClientWithResponses) SetClockWithBodyWithResponse(ctx context.Context, 
 
 // SetClockWithResponse Run the round's clock (organizer).
 //
-// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before. The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`).
+// `start` (`minutes`, 1-1440) from idle; `pause` while running; `resume` while paused; `add` (`minutes`, may be negative, not 0) while running or paused; `call_time` at any time before; `undo_call_time` (`reason`, required) takes a call made by mistake back within 10 minutes, while no game of the round has ended since (409 `clock_undo_late`, `clock_undo_games_ended`): the clock is again as it stood (a running clock's end where it was). The clock running out does not end games: calling time does. Once time is called, the next deal each game in progress receives ends it (`ended_by` `time`). Every action is in the audit log (kind `round_clocks`; an undo with its reason).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

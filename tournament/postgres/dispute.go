@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -10,7 +11,7 @@ import (
 )
 
 const disputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
-	opened_role, opened_by, created_at, deal`
+	opened_role, opened_by, created_at, deal, seen_at, seen_by`
 
 func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
 	var (
@@ -19,7 +20,7 @@ func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
 	)
 	k := &d.Key
 	err := row.Scan(&d.ID, &k.TournamentID, &k.Round, &k.Table, &k.Game, &d.Description, &record, &verdict, &d.ResultID,
-		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt, &d.Deal)
+		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt, &d.Deal, &d.SeenAt, &d.SeenBy)
 	if len(record) > 0 {
 		d.Record = record
 	}
@@ -27,6 +28,10 @@ func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
 		d.Verdict = verdict
 	}
 	d.CreatedAt = d.CreatedAt.UTC()
+	if d.SeenAt != nil {
+		at := d.SeenAt.UTC()
+		d.SeenAt = &at
+	}
 	return &d, err
 }
 
@@ -63,19 +68,10 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 func (s *Store) Disputes(ctx context.Context, tid string, f tournament.DisputeFilter) ([]tournament.Dispute, error) {
 	var out []tournament.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
+		var err error
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
 			AND ($3 = '' OR status = $3) ORDER BY id LIMIT $4`, tid, f.After, string(f.Status), f.Limit)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
-			d, err := scanDispute(r)
-			return *d, err
-		})
-		if err != nil {
-			return err
-		}
-		return attachRulings(ctx, tx, tid, out)
+		return err
 	})
 	return out, err
 }
@@ -105,16 +101,67 @@ func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.
 	var d *tournament.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
-		d, err = scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
-		if err != nil {
-			return MapError(err, "dispute")
-		}
-		one := []tournament.Dispute{*d}
-		err = attachRulings(ctx, tx, tid, one)
-		*d = one[0]
+		d, err = oneDispute(ctx, tx, tid, id)
 		return err
 	})
 	return d, err
+}
+
+// SeeDispute marks dispute id seen by by at at, unless it was seen
+// before, and returns it with its ruling.
+func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string, at time.Time) (*tournament.Dispute, error) {
+	var d *tournament.Dispute
+	err := s.write(ctx, "dispute", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE disputes SET seen_at = $3, seen_by = $4
+			WHERE tournament_id = $1 AND id = $2 AND seen_at IS NULL`, tid, id, at, by)
+		if err != nil {
+			return err
+		}
+		d, err = oneDispute(ctx, tx, tid, id)
+		return err
+	})
+	return d, err
+}
+
+// oneDispute reads dispute id with its ruling.
+func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*tournament.Dispute, error) {
+	d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
+	if err != nil {
+		return nil, MapError(err, "dispute")
+	}
+	one := []tournament.Dispute{*d}
+	err = attachRulings(ctx, tx, tid, one)
+	return &one[0], err
+}
+
+// TableDisputes lists the disputes of table t of round n with their
+// rulings, oldest first.
+func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]tournament.Dispute, error) {
+	var out []tournament.Dispute
+	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+		var err error
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes
+			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY id`, tid, n, t)
+		return err
+	})
+	return out, err
+}
+
+// listDisputes runs query, which selects disputeColumns of tournament
+// tid's disputes, and attaches their rulings.
+func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]tournament.Dispute, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+		d, err := scanDispute(r)
+		return *d, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, attachRulings(ctx, tx, tid, out)
 }
 
 // attachRulings reads the rulings and adjustments of ds.

@@ -319,10 +319,16 @@ func readClock(ctx context.Context, tx pgx.Tx, tid string, n int, lock string) (
 		remaining         *int64
 		updated           *time.Time
 	)
-	err := tx.QueryRow(ctx, `SELECT c.state, c.ends_at, c.remaining_ms, c.called_at, c.action, c.minutes, c.updated_by, c.updated_at
+	var (
+		prior          = &tournament.Clock{Round: n}
+		priorState     *string
+		priorRemaining *int64
+	)
+	err := tx.QueryRow(ctx, `SELECT c.state, c.ends_at, c.remaining_ms, c.called_at, c.action, c.minutes, c.updated_by, c.updated_at,
+			c.prior_state, c.prior_ends_at, c.prior_remaining_ms
 		FROM rounds r LEFT JOIN round_clocks c ON c.tournament_id = r.tournament_id AND c.round = r.number
 		WHERE r.tournament_id = $1 AND r.number = $2 `+lock, tid, n).
-		Scan(&state, &c.EndsAt, &remaining, &c.CalledAt, &action, &minutes, &by, &updated)
+		Scan(&state, &c.EndsAt, &remaining, &c.CalledAt, &action, &minutes, &by, &updated, &priorState, &prior.EndsAt, &priorRemaining)
 	if errors.Is(err, pgx.ErrNoRows) {
 		if _, err := tournamentExists(ctx, tx, tid); err != nil {
 			return nil, err
@@ -341,7 +347,24 @@ func readClock(ctx context.Context, tx pgx.Tx, tid string, n int, lock string) (
 		c.Remaining = time.Duration(*remaining) * time.Millisecond
 	}
 	c.EndsAt, c.CalledAt = utcOrNil(c.EndsAt), utcOrNil(c.CalledAt)
+	if priorState != nil {
+		prior.State, prior.EndsAt = tournament.ClockState(*priorState), utcOrNil(prior.EndsAt)
+		if priorRemaining != nil {
+			prior.Remaining = time.Duration(*priorRemaining) * time.Millisecond
+		}
+		c.Prior = prior
+	}
 	return c, nil
+}
+
+// pausedMillis is a paused clock's time left in milliseconds, as
+// round_clocks keeps it; nil for a clock that is not paused (or none).
+func pausedMillis(c *tournament.Clock) *int64 {
+	if c == nil || c.State != tournament.ClockPaused {
+		return nil
+	}
+	ms := c.Remaining.Milliseconds()
+	return &ms
 }
 
 // tournamentExists tells a missing tournament (404 tournament_not_found)
@@ -379,20 +402,31 @@ func (s *Store) SetRoundClock(ctx context.Context, tid string, n int,
 		if err != nil {
 			return err
 		}
+		if c.CalledAt != nil {
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM game_results WHERE tournament_id = $1 AND round = $2 AND created_at >= $3`,
+				tid, n, *c.CalledAt).Scan(&rd.ResultsSinceCall); err != nil {
+				return err
+			}
+		}
 		if out, err = decide(rd, c); err != nil {
 			return err
 		}
-		var remaining *int64
-		if out.State == tournament.ClockPaused {
-			ms := out.Remaining.Milliseconds()
-			remaining = &ms
+		var priorState *string
+		var priorEnds *time.Time
+		if out.Prior != nil {
+			ps := string(out.Prior.State)
+			priorState, priorEnds = &ps, out.Prior.EndsAt
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO round_clocks (tournament_id, round, state, ends_at, remaining_ms, called_at,
-			action, minutes, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			action, minutes, updated_by, updated_at, prior_state, prior_ends_at, prior_remaining_ms)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT (tournament_id, round) DO UPDATE SET state = EXCLUDED.state, ends_at = EXCLUDED.ends_at,
 				remaining_ms = EXCLUDED.remaining_ms, called_at = EXCLUDED.called_at, action = EXCLUDED.action,
-				minutes = EXCLUDED.minutes, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-			tid, n, string(out.State), out.EndsAt, remaining, out.CalledAt, out.Action, out.Minutes, out.UpdatedBy, out.UpdatedAt)
+				minutes = EXCLUDED.minutes, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at,
+				prior_state = EXCLUDED.prior_state, prior_ends_at = EXCLUDED.prior_ends_at,
+				prior_remaining_ms = EXCLUDED.prior_remaining_ms`,
+			tid, n, string(out.State), out.EndsAt, pausedMillis(out), out.CalledAt, out.Action, out.Minutes, out.UpdatedBy, out.UpdatedAt,
+			priorState, priorEnds, pausedMillis(out.Prior))
 		return err
 	})
 	return out, err

@@ -165,6 +165,51 @@ func TestStoreRoundClock(t *testing.T) {
 	}
 }
 
+// TestStoreUndoCallTime: a call of time is undone with a reason (the
+// clock running again to its old end, the reason in the audit log); once a
+// game has ended since a call, the call stands.
+func TestStoreUndoCallTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Undo", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+	tid := c.Tournament.ID
+	r := e.mustDraw(t, tid, 1)
+	started, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "start", Minutes: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time"}); tournament.ErrorCode(err) != "invalid_reason" {
+		t.Errorf("undo without a reason = %v, want invalid_reason", err)
+	}
+	undone, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time", Reason: "called a round early"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk, err := e.store.RoundClock(e.ctx, tid, 1)
+	if err != nil || clk.State != tournament.ClockRunning || !clk.EndsAt.Equal(*started.EndsAt) || clk.Prior != nil || undone.Action != "undo_call_time" {
+		t.Fatalf("clock after the undo = %+v, %v; want running to %v", clk, err, started.EndsAt)
+	}
+	var reason, by string
+	if err := e.pool.QueryRow(e.ctx, `SELECT reason, actor_role FROM audit_log WHERE tournament_id = $1 AND kind = 'round_clocks' ORDER BY id DESC LIMIT 1`, tid).Scan(&reason, &by); err != nil || reason != "called a round early" || by != "organizer" {
+		t.Errorf("the undo's audit entry: reason %q by %q (%v), want the reason by the organizer", reason, by, err)
+	}
+	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Tables[0]
+	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
+	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
+	if p, err := e.svc.AppendDealAt(e.ctx, table, k, 1, sheet(tb.Players[0], 6, 6)); err != nil || !p.EndedByTime {
+		t.Fatalf("a deal after the call: %+v, %v; want the game ended by time", p, err)
+	}
+	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time", Reason: "oops"}); tournament.ErrorCode(err) != tournament.CodeClockUndoGamesEnded {
+		t.Errorf("undo after a game ended by the call = %v, want %s", err, tournament.CodeClockUndoGamesEnded)
+	}
+}
+
 // TestStoreTableGamesOfARound reads every game of a round with its own
 // result and confirmations, however many games the round has.
 func TestStoreTableGamesOfARound(t *testing.T) {

@@ -127,6 +127,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 	t.Run("Reseat", func(t *testing.T) { reseatContract(t, newStore(t)) })
 	t.Run("UpdateSettings", func(t *testing.T) { settingsContract(t, newStore(t)) })
 	t.Run("Listing", func(t *testing.T) { listingContract(t, newStore(t)) })
+	t.Run("QueueReports", func(t *testing.T) { queueReportsContract(t, newStore(t)) })
 	t.Run("Copies", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)

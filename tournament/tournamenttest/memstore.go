@@ -31,7 +31,8 @@ type MemStore struct {
 	byToken     map[string]string
 	people      map[string]bool
 	nextPerson  int
-	nextID      int64 // results and tie resolutions
+	nextID      int64       // results and tie resolutions
+	reports     []memReport // the phones' queue reports, oldest first
 }
 
 var _ tournament.Store = (*MemStore)(nil)
@@ -917,7 +918,14 @@ func (s *MemStore) SetRoundClock(_ context.Context, tid string, n int,
 	if err != nil {
 		return nil, err
 	}
-	out, err := decide(&tournament.Round{TournamentID: tid, Number: n, Status: rd.Status}, mt.clock(n))
+	c := mt.clock(n)
+	r := &tournament.Round{TournamentID: tid, Number: n, Status: rd.Status}
+	for _, res := range mt.results {
+		if c.CalledAt != nil && res.Key.Round == n && !res.CreatedAt.Before(*c.CalledAt) {
+			r.ResultsSinceCall++
+		}
+	}
+	out, err := decide(r, c)
 	if err != nil {
 		return nil, err
 	}

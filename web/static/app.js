@@ -88,6 +88,11 @@
   document.addEventListener("DOMContentLoaded", function () {
     var url = document.body.getAttribute("data-events");
     if (url) { listen(url); }
+    // A page whose words move with the time (the room's minutes since the
+    // last entry) reads itself again in place (without a script, a meta
+    // refresh in <noscript> reloads it).
+    var every = Number(document.body.getAttribute("data-reread")) || 0;
+    if (every > 0) { setInterval(function () { fetchPage(function () {}); }, every * 1000); }
     var box = document.getElementById("find");
     if (box) {
       box.addEventListener("input", filterTables);

@@ -252,6 +252,27 @@
     this.app.setAttribute("data-refused", String(c.refused));
     this.network(!this.q.offline);
     this.report(c);
+    this.leaving(items);
+  };
+
+  // leaving makes "Leave this table" ask first while this phone holds
+  // entries the server does not have, naming them and saying that they
+  // stay on this phone (the queue is kept per table in localStorage, and
+  // sent when this table's code is entered here again).
+  TablePage.prototype.leaving = function (items) {
+    var self = this;
+    var form = document.querySelector("form.logout");
+    if (!form) { return; }
+    if (!items.length) {
+      form.removeAttribute("data-confirm");
+      form.removeAttribute("data-confirm-ok");
+      return;
+    }
+    var list = items.map(function (it) {
+      return self.t("dealnum").replace("%s", String(it.deal)) + " (" + self.describe(it.fields) + ")";
+    }).join("; ");
+    form.setAttribute("data-confirm", self.t("leaveask").replace("%s", list));
+    form.setAttribute("data-confirm-ok", self.t("leaveok"));
   };
 
   // report tells the room view what this phone holds for a decision,
@@ -644,6 +665,7 @@
         if (e.round === round) { self.loadClock(); }
         return;
       }
+      if (e.kind === "queue_reports") { return; } // the room view's, not the game's
       var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
       if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
       if (!mine && !self.drawn) { return; }
@@ -713,7 +735,30 @@
     navigator.serviceWorker.register("/static/sw.js", { scope: path }).catch(function () {});
   }
 
+  // heldQueues says on the code form what this phone still holds of the
+  // tournament's tables (entries kept when somebody left a table with a
+  // queue): nothing waits on a phone without being shown.
+  function heldQueues() {
+    var el = document.getElementById("held");
+    if (!el) { return; }
+    var prefix = "revisor.table." + el.getAttribute("data-tid") + ".";
+    var lines = [];
+    for (var i = 0; i < window.localStorage.length; i++) {
+      var k = window.localStorage.key(i);
+      if (!k || k.indexOf(prefix) !== 0) { continue; }
+      var at = k.slice(prefix.length).split(".");
+      var n = 0;
+      try { n = JSON.parse(window.localStorage.getItem(k) || "[]").length; } catch (e) { n = 0; }
+      if (at.length !== 2 || !n) { continue; }
+      lines.push(el.getAttribute("data-t-held").replace("%s", String(n)).replace("%s", at[1]).replace("%s", at[0]));
+    }
+    if (!lines.length) { return; }
+    el.textContent = lines.join(" ");
+    el.hidden = false;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    heldQueues();
     loginFromFragment();
     var app = document.getElementById("table-app");
     if (app) {

@@ -1,0 +1,1 @@
+ALTER TABLE disputes DROP COLUMN IF EXISTS seen_by, DROP COLUMN IF EXISTS seen_at;

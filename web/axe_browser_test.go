@@ -91,34 +91,37 @@ func TestBrowserAxe(t *testing.T) {
 	}
 	for _, vp := range viewports {
 		for _, lang := range langs {
-			c := newChrome(t, vp.w, vp.h) // one browser a language: a browser lives 6 minutes at most
-			c.do("viewport", chromedp.EmulateViewport(int64(vp.w), int64(vp.h)))
-			for _, p := range pages {
-				c.do("open "+p, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p)), chromedp.WaitReady("body"))
-				var off []string
-				if strings.Contains(p, "/screen") {
-					// The big screen is a wall display nobody reads at a
-					// distance of a hand: it pages and refreshes by itself
-					// with <meta http-equiv="refresh"> (issue 28 owns it),
-					// which WCAG 2.2.1 counts against a page a person uses.
-					off = append(off, "meta-refresh")
+			t.Run(vp.name+"/"+lang, func(t *testing.T) {
+				t.Parallel()
+				c := newChrome(t, vp.w, vp.h) // one browser a language: a browser lives 6 minutes at most
+				c.do("viewport", chromedp.EmulateViewport(int64(vp.w), int64(vp.h)))
+				for _, p := range pages {
+					c.do("open "+p, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p)), chromedp.WaitReady("body"))
+					var off []string
+					if strings.Contains(p, "/screen") {
+						// The big screen is a wall display nobody reads at a
+						// distance of a hand: it pages and refreshes by itself
+						// with <meta http-equiv="refresh"> (issue 28 owns it),
+						// which WCAG 2.2.1 counts against a page a person uses.
+						off = append(off, "meta-refresh")
+					}
+					for _, v := range c.axeViolations(src, off...) {
+						t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
+					}
 				}
-				for _, v := range c.axeViolations(src, off...) {
-					t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
+				c.adminLogin(s.URL)
+				for _, p := range behind {
+					c.do("open "+p, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p)), chromedp.WaitReady("body"))
+					for _, v := range c.axeViolations(src) {
+						t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
+					}
 				}
-			}
-			c.adminLogin(s.URL)
-			for _, p := range behind {
-				c.do("open "+p, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p)), chromedp.WaitReady("body"))
+				c.do("open table 2", chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+tid+"/table#code="+codes[f.Round.Tables[1].Number]),
+					chromedp.WaitVisible(chromedp.ID("deal-form")))
 				for _, v := range c.axeViolations(src) {
-					t.Errorf("%s %s %s: %s", lang, vp.name, p, v)
+					t.Errorf("%s %s the table's entry: %s", lang, vp.name, v)
 				}
-			}
-			c.do("open table 2", chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+tid+"/table#code="+codes[f.Round.Tables[1].Number]),
-				chromedp.WaitVisible(chromedp.ID("deal-form")))
-			for _, v := range c.axeViolations(src) {
-				t.Errorf("%s %s the table's entry: %s", lang, vp.name, v)
-			}
+			})
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
@@ -53,39 +52,40 @@ func TestBrowserFourLanguages(t *testing.T) {
 	// Text a page must not show: fmt's complaints and keys without a text.
 	const broken = `(() => { const t = document.body.innerText;
 		return /%!|\b(?:tbl|seat|sheet|bsheet|nav|err|c|s|p|t|d|r|a|rt|ser|room|clock|card)\.[a-z_.]+[a-z]\b/.test(t) ? t : ""; })()`
-	start := time.Now()
 	for _, lang := range []string{"sv", "nb", "da", "fi", "en"} {
-		t.Logf("%s from %v", lang, time.Since(start).Round(time.Millisecond))
-		c := newChrome(t, 360, 740)
-		c.do("viewport", chromedp.EmulateViewport(360, 740))
-		check := noSidewaysScroll(t)
-		look := func(name, path string) {
-			if got := c.eval(`document.documentElement.lang`); got != lang {
-				t.Errorf("%s %s: <html lang=%q>", lang, path, got)
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			c := newChrome(t, 360, 740)
+			c.do("viewport", chromedp.EmulateViewport(360, 740))
+			check := noSidewaysScroll(t)
+			look := func(name, path string) {
+				if got := c.eval(`document.documentElement.lang`); got != lang {
+					t.Errorf("%s %s: <html lang=%q>", lang, path, got)
+				}
+				if text := c.eval(broken); text != "" {
+					t.Errorf("%s %s shows a format error or a bare key:\n%s", lang, path, text)
+				}
+				check(c, lang, path, 360)
+				c.screenshot(fmt.Sprintf("lang-%s-%s-phone", name, lang))
 			}
-			if text := c.eval(broken); text != "" {
-				t.Errorf("%s %s shows a format error or a bare key:\n%s", lang, path, text)
+			for _, p := range pages {
+				c.do("open "+p.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p.path)),
+					chromedp.WaitReady("body"))
+				look(p.name, p.path)
 			}
-			check(c, lang, path, 360)
-			c.screenshot(fmt.Sprintf("lang-%s-%s-phone", name, lang))
-		}
-		for _, p := range pages {
-			c.do("open "+p.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(p.path)),
-				chromedp.WaitReady("body"))
-			look(p.name, p.path)
-		}
-		// The table page: the QR code's link logs the phone in. Table 1 has
-		// played its games (places, confirmations); table 2 enters its first.
-		// (From another page: a change of the fragment alone loads nothing.)
-		c.do("open table 1", chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+tid+"/table#code="+codes[tb.Number]),
-			chromedp.WaitVisible(chromedp.ID("table-app")))
-		look("table-played", tid+"/table")
-		if _, err := chromedp.Call(c.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
-			t.Fatalf("leave table 1: %v", err)
-		}
-		c.do("the language again", chromedp.Navigate(s.URL+"/lang/"+lang+"?next=/"), chromedp.WaitReady("body"))
-		c.do("open table 2", chromedp.Navigate(s.URL+tid+"/table#code="+codes[f.Round.Tables[1].Number]),
-			chromedp.WaitVisible(chromedp.ID("deal-form")))
-		look("table-entry", tid+"/table")
+			// The table page: the QR code's link logs the phone in. Table 1 has
+			// played its games (places, confirmations); table 2 enters its first.
+			// (From another page: a change of the fragment alone loads nothing.)
+			c.do("open table 1", chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+tid+"/table#code="+codes[tb.Number]),
+				chromedp.WaitVisible(chromedp.ID("table-app")))
+			look("table-played", tid+"/table")
+			if _, err := chromedp.Call(c.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+				t.Fatalf("leave table 1: %v", err)
+			}
+			c.do("the language again", chromedp.Navigate(s.URL+"/lang/"+lang+"?next=/"), chromedp.WaitReady("body"))
+			c.do("open table 2", chromedp.Navigate(s.URL+tid+"/table#code="+codes[f.Round.Tables[1].Number]),
+				chromedp.WaitVisible(chromedp.ID("deal-form")))
+			look("table-entry", tid+"/table")
+		})
 	}
 }

@@ -43,29 +43,32 @@ func TestBrowserEveryPageFitsAPhone(t *testing.T) {
 		name string
 		w, h int
 	}{{"phone", 360, 740}, {"desktop", 1366, 900}} {
-		c := newChrome(t, size.w, size.h)
-		// A headless window is never narrower than about 500 px: emulate the phone's viewport.
-		c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
-		c.adminLogin(s.URL)
 		for _, lang := range []string{"sv", "en"} {
-			for _, pg := range pages {
-				c.do("open "+pg.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(pg.path)))
-				waitLoaded(t, c, pg.path)
-				if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
-					t.Errorf("%s %s at %d px scrolls sideways (%s px wide): %s", lang, pg.path, size.w,
-						c.eval(`String(document.documentElement.scrollWidth)`), c.eval(wideElements))
+			t.Run(size.name+"/"+lang, func(t *testing.T) {
+				t.Parallel()
+				c := newChrome(t, size.w, size.h)
+				// A headless window is never narrower than about 500 px: emulate the phone's viewport.
+				c.do("viewport", chromedp.EmulateViewport(int64(size.w), int64(size.h)))
+				c.adminLogin(s.URL)
+				for _, pg := range pages {
+					c.do("open "+pg.path, chromedp.Navigate(s.URL+"/lang/"+lang+"?next="+url.QueryEscape(pg.path)))
+					waitLoaded(t, c, pg.path)
+					if got := c.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); got != "true" {
+						t.Errorf("%s %s at %d px scrolls sideways (%s px wide): %s", lang, pg.path, size.w,
+							c.eval(`String(document.documentElement.scrollWidth)`), c.eval(wideElements))
+					}
+					if got := c.eval(midWordBreaks); got != "" {
+						t.Errorf("%s %s at %d px breaks words in the middle: %s", lang, pg.path, size.w, got)
+					}
+					if got := c.eval(scrollingBoxes); got != "" && !paperForms[pg.name] {
+						t.Errorf("%s %s at %d px: a box scrolls sideways: %s", lang, pg.path, size.w, got)
+					}
+					if l := c.eval(`document.documentElement.lang`); l != lang {
+						t.Errorf("%s: page language %q, want %q", pg.path, l, lang)
+					}
+					c.screenshot(fmt.Sprintf("page-%s-%s-%s", pg.name, lang, size.name))
 				}
-				if got := c.eval(midWordBreaks); got != "" {
-					t.Errorf("%s %s at %d px breaks words in the middle: %s", lang, pg.path, size.w, got)
-				}
-				if got := c.eval(scrollingBoxes); got != "" && !paperForms[pg.name] {
-					t.Errorf("%s %s at %d px: a box scrolls sideways: %s", lang, pg.path, size.w, got)
-				}
-				if l := c.eval(`document.documentElement.lang`); l != lang {
-					t.Errorf("%s: page language %q, want %q", pg.path, l, lang)
-				}
-				c.screenshot(fmt.Sprintf("page-%s-%s-%s", pg.name, lang, size.name))
-			}
+			})
 		}
 	}
 }

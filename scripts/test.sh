@@ -70,12 +70,12 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 
 # Browser tests are the tests named TestBrowser* (web/browser_test.go's
 # newChrome refuses any other name, so this split loses none); the pages'
-# latency tests (TestPagesAnswerFast*) and the table protocol's randomized
-# test against a real server (TestTableProtocolServer: node drives
-# tablequeue.js over 200 nights) skip themselves under -race and run with
-# the browser tests.
+# latency tests (TestPagesAnswerFast*, TestWritesNotBlockedWhileRendersSaturate)
+# and the table protocol's randomized test against a real server
+# (TestTableProtocolServer: node drives tablequeue.js over 200 nights) skip
+# themselves under -race and run with the browser tests.
 browser='^TestBrowser'
-nonrace='^(TestBrowser|TestPagesAnswerFast|TestTableProtocolServer$)'
+nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate|TestTableProtocolServer$)'
 
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine

@@ -94,9 +94,38 @@ func (b *Broker) Publish(e Event) {
 		for ch := range set {
 			select {
 			case ch <- e:
-			default: // the subscriber already has events waiting
+			default:
+				overflow(ch, e)
 			}
 		}
+	}
+}
+
+// KindResync is the kind of an event that says changes may have been
+// missed: the listener reconnected, or a subscriber did not keep up.
+const KindResync = "resync"
+
+// overflow delivers e to a subscriber whose buffer is full. A change of
+// one table's play (a deal, a confirmation, a deal's correction: sixty a
+// second in a full hall) is dropped, as before: a page needs only to know
+// that something changed. Any other change is never dropped: the oldest
+// event waiting gives its place to a resync at e's instant, a change of
+// everything and so a superset of both (issue 28: a result dropped behind
+// a hall's deals left the pages' cache holding a page the viewers had
+// been told was old, and they starved until the next result). Called
+// under b.mu: Publish is the only sender on ch.
+func overflow(ch chan Event, e Event) {
+	switch e.Kind {
+	case "game_deals", "game_confirmations", "deal_corrections":
+		return
+	}
+	select {
+	case <-ch:
+	default:
+	}
+	select {
+	case ch <- Event{Tournament: e.Tournament, Kind: KindResync, At: e.At}:
+	default:
 	}
 }
 

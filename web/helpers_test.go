@@ -46,6 +46,8 @@ type site struct {
 	// down, when set, makes the server drop every connection unanswered,
 	// as a venue's network that is gone (live sites only).
 	down *atomic.Bool
+	// handler is the server itself, for benchmarks without the network.
+	handler http.Handler
 }
 
 // newSite starts a server on a fresh database.
@@ -79,7 +81,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		}
 		hs := httptest.NewServer(srv)
 		t.Cleanup(hs.Close)
-		return &site{URL: hs.URL, svc: svc, pool: pool}
+		return &site{URL: hs.URL, svc: svc, pool: pool, handler: srv}
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
@@ -110,7 +112,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)
-	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool, down: down}
+	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool, down: down, handler: srv}
 }
 
 // fixture is a tournament with players and a drawn round.

@@ -337,12 +337,31 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			if err := sleep(ctx, t.due.Sub(h.cfg.Now())); err != nil {
 				return err
 			}
+			release, ok := h.budget.take(ctx, t.last == nil)
+			if !ok {
+				return h.overBudget(c, t.last)
+			}
+			defer release()
 			if t.done != nil {
 				c.Set(pageCacheKey, &pageCacheSlot{tid: tid, key: key, stamp: t.stamp, class: class, at: h.cfg.Now()})
 			}
 			return next(c)
 		}
 	}
+}
+
+// overBudget answers a page whose render found no place in the budget
+// (budget.go): the page as rendered last, else 503 busy.
+func (h *Handler) overBudget(c echo.Context, last *pageEntry) error {
+	if err := c.Request().Context().Err(); err != nil {
+		return err
+	}
+	if last != nil {
+		return h.writeEntry(c, last)
+	}
+	c.Response().Header().Set("Retry-After", "2")
+	return h.fail(c, tournament.Errorf(tournament.KindUnavailable, tournament.CodeBusy,
+		"the server is drawing as many pages as it can; try again in a moment"))
 }
 
 // sleep waits for d, or until ctx ends.

@@ -84,6 +84,9 @@ type Config struct {
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
+	// Renders bounds the page renders under way at once (budget.go); 0:
+	// one fewer than the cores, one at least.
+	Renders int
 	// PublicURL is the address phones reach the server by
 	// (http(s)://host[:port]), which QR codes, cards and links carry.
 	// Empty: each request's own scheme and host.
@@ -129,7 +132,8 @@ type Handler struct {
 	qrs   qrCodes
 	// renders counts the pages rendered (Renders).
 	renders atomic.Uint64
-	hub     *hub     // the public pages' streams (live.go)
+	hub     *hub // the public pages' streams (live.go)
+	budget  *renderBudget
 	streams *streams // the bounds of the live streams (streams.go)
 }
 
@@ -162,7 +166,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 		return nil, err
 	}
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams)}, nil
+		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
+		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait)}, nil
 }
 
 // check names the first dependency that is missing.

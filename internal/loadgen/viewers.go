@@ -196,6 +196,7 @@ type viewer struct {
 	mu         sync.Mutex
 	opened     bool
 	have, want int64     // the version taken as shown, the latest heard (µs)
+	asked      int64     // the version wanted when the fetch in flight began
 	held       int64     // the version of the page held, for the freshness
 	since      time.Time // when the oldest change not shown was heard
 	inFlight   bool
@@ -225,7 +226,10 @@ func (v *viewer) run(ctx context.Context, delay time.Duration) {
 		v.mu.Unlock()
 	}
 	for ctx.Err() == nil {
-		v.listen(ctx)
+		if v.listen(ctx) {
+			v.poll(ctx)
+			break
+		}
 		select { // the stream's retry: 2000
 		case <-time.After(2 * time.Second):
 		case <-ctx.Done():
@@ -238,19 +242,46 @@ func (v *viewer) run(ctx context.Context, delay time.Duration) {
 	v.mu.Unlock()
 }
 
-// listen reads the event stream until it ends.
-func (v *viewer) listen(ctx context.Context) {
+// poll is app.js's page whose stream the server refused: it reads
+// itself again every minute.
+func (v *viewer) poll(ctx context.Context) {
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if asOf, ok := v.fetch(false); ok {
+				v.mu.Lock()
+				if asOf > v.held {
+					v.behindUntil(time.Now())
+					v.held = asOf
+				}
+				v.have = max(v.have, asOf)
+				v.shown(time.Now())
+				v.mu.Unlock()
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// listen reads the event stream until it ends, as a browser's
+// EventSource (Accept: text/event-stream); refused says the server
+// answered with another status, which closes an EventSource for good.
+func (v *viewer) listen(ctx context.Context) (refused bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.events, nil)
 	if err != nil {
-		return
+		return false
 	}
+	req.Header.Set("Accept", "text/event-stream")
 	resp, err := v.cfg.Client.Do(req)
 	if err != nil {
-		return
+		return false
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return
+		return true
 	}
 	v.mu.Lock()
 	v.opened = true
@@ -271,6 +302,7 @@ func (v *viewer) listen(ctx context.Context) {
 			event = ""
 		}
 	}
+	return false
 }
 
 // heard is live.js's heard.
@@ -280,7 +312,7 @@ func (v *viewer) heard(ver int64) {
 	if ver <= v.have {
 		return
 	}
-	if v.want <= v.have {
+	if v.want <= v.have || (v.inFlight && v.want <= v.asked) {
 		v.since = time.Now()
 	}
 	v.want = max(v.want, ver)
@@ -311,6 +343,7 @@ func (v *viewer) fire() {
 		return
 	}
 	v.inFlight = true
+	v.asked = v.want
 	v.mu.Unlock()
 	asOf, ok := v.fetch(true)
 	v.mu.Lock()
@@ -331,6 +364,11 @@ func (v *viewer) fire() {
 	v.shown(now)
 	if v.want <= v.have {
 		v.behind = 0
+		return
+	}
+	if v.have >= v.asked { // as live.js: changes heard during the fetch are new ones
+		v.behind = 0
+		v.plan()
 		return
 	}
 	if v.behind++; v.behind > 3 {

@@ -12,7 +12,9 @@
 # Usage: scripts/scale/live.sh     (about 2 minutes a run on 2 cores)
 # Environment: TABLES (200), VIEWERS (1000), VIEW (standings,seating,screen),
 #   PACE (3s), GAMES (1), PAIRS (2), DATABASE_URL (a PostgreSQL server whose
-#   user may create databases; default the local one at 127.0.0.1:5432).
+#   user may create databases; default the local one at 127.0.0.1:5432),
+#   PROFILE (a file: a 30 s CPU profile of the server, taken 15 s into the
+#   first run with viewers; read it with `go tool pprof -top FILE`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 . scripts/lib.sh
@@ -49,10 +51,21 @@ run() {
   local url=${base/\/postgres\?/\/$db?} port admin
   port=$(freeport)
   admin=live-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  # Every viewer is on this machine's one address, where the server's
+  # default bound (500 streams an address) would refuse half of them.
+  local prof=() pport=""
+  if [ -n "${PROFILE:-}" ] && [ "$1" -gt 0 ] && [ ! -e "$PROFILE" ]; then
+    pport=$(freeport)
+    prof=(--pprof-addr "127.0.0.1:$pport")
+  fi
   DATABASE_URL=$url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
-    "$work/revisor" serve --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+    "$work/revisor" serve --addr "127.0.0.1:$port" --max-streams-per-address $((VIEWERS + 100)) "${prof[@]}" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 150); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+  if [ -n "$pport" ]; then
+    (sleep 15; curl -fsS -o "$PROFILE" "http://127.0.0.1:$pport/debug/pprof/profile?seconds=30" &&
+      echo "   CPU profile (30 s, from 15 s in) in $PROFILE") &
+  fi
   echo "-- $1 viewers (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
   REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" \
     --players $((TABLES * 4)) --clients "$TABLES" --rounds 1 --games-per-round "$GAMES" --sheet-share 1 \

@@ -26,6 +26,7 @@
     var setT = o.setTimeout || function (f, ms) { return setTimeout(f, ms); };
     var clearT = o.clearTimeout || function (t) { clearTimeout(t); };
     var have = o.asOf || 0, want = 0, since = 0, timer = null, inFlight = false, failures = 0, behind = 0;
+    var asked = 0; // the version wanted when the fetch in flight began
 
     function arm(delay) {
       if (timer !== null) { clearT(timer); }
@@ -40,6 +41,7 @@
       timer = null;
       if (inFlight || want <= have) { return; }
       inFlight = true;
+      asked = want;
       o.fetch(function (asOf) {
         inFlight = false;
         if (asOf === null || asOf === undefined) {
@@ -50,6 +52,10 @@
         failures = 0;
         have = Math.max(have, asOf);
         if (want <= have) { behind = 0; return; }
+        // Changes heard while the fetch was under way are not in it (the
+        // page's version is when its read began): new changes, fetched
+        // in turn, since the first of them was heard.
+        if (have >= asked) { behind = 0; plan(); return; }
         // Still behind (the server had not heard of the change yet): try
         // again after quiet ms, three times; then take the version as
         // shown, should the servers' clocks disagree.
@@ -62,7 +68,7 @@
       // heard notes a version announced by the stream.
       heard: function (v) {
         if (v <= have) { return; }
-        if (want <= have) { since = now(); }
+        if (want <= have || (inFlight && want <= asked)) { since = now(); }
         want = Math.max(want, v);
         plan();
       },

@@ -79,7 +79,7 @@ func TestBrowserTableLeaveWithQueue(t *testing.T) {
 	if err := a.untilAcrossLoads("the code form saying what the phone holds", `!!document.getElementById("table-login") && !document.getElementById("held").hidden`, 20*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if held, _ := a.eval(`document.getElementById("held").textContent`); !strings.Contains(held, "1 entries of table 1, round 1") {
+	if held, _ := a.eval(`document.getElementById("held").textContent`); !strings.Contains(held, "1 entry of table 1, round 1") {
 		t.Errorf("the code form says %q, want the entry of table 1, round 1 it holds", held)
 	}
 	if ok, _ := a.eval(`String(` + wide + `)`); ok != "true" {

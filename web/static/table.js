@@ -750,7 +750,8 @@
       var n = 0;
       try { n = JSON.parse(window.localStorage.getItem(k) || "[]").length; } catch (e) { n = 0; }
       if (at.length !== 2 || !n) { continue; }
-      lines.push(el.getAttribute("data-t-held").replace("%s", String(n)).replace("%s", at[1]).replace("%s", at[0]));
+      lines.push(n === 1 ? el.getAttribute("data-t-held-one").replace("%s", at[1]).replace("%s", at[0]) :
+        el.getAttribute("data-t-held").replace("%s", String(n)).replace("%s", at[1]).replace("%s", at[0]));
     }
     if (!lines.length) { return; }
     el.textContent = lines.join(" ");

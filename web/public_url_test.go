@@ -79,7 +79,7 @@ func TestQueueReportsAcrossProcesses(t *testing.T) {
 	if !strings.Contains(table2, "A phone here holds 1 deal(s) needing a decision and 2 refused") {
 		t.Errorf("the other process's room view does not mark table 2:\n%s", table2)
 	}
-	if !strings.Contains(room, `id="room-trouble">1 table(s) need a decision on a phone`) {
+	if !strings.Contains(room, `id="room-trouble">1 table needs a decision on a phone`) {
 		t.Errorf("the other process's room view does not count table 2")
 	}
 	if c := o.mustGet("/t/"+f.ID+"/console", http.StatusOK).Body; !strings.Contains(c, `id="console-trouble"`) {

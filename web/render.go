@@ -55,6 +55,18 @@ type page struct {
 // T returns the text of key in the page's language.
 func (p *page) T(key string, args ...any) string { return translate(p.Lang, key, args...) }
 
+// TN is T for a count: the text key+".one" when n is 1 and the language
+// has one ("1 table with an open dispute"), else key's; n is the first
+// argument of either.
+func (p *page) TN(key string, n int, args ...any) string {
+	if n == 1 {
+		if s := translate(p.Lang, key+".one", append([]any{n}, args...)...); s != key+".one" {
+			return s
+		}
+	}
+	return translate(p.Lang, key, append([]any{n}, args...)...)
+}
+
 // loc is the page's locale: its language, times in the tournament's time
 // zone (a page of no tournament: Stockholm's).
 func (p *page) loc() locale {

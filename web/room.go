@@ -164,7 +164,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 			d.Trouble++
 		}
 		if k := open[t.Table.Number]; k > 0 {
-			tv.Class, tv.Disputes = "trouble", p.T("room.disputes", k)
+			tv.Class, tv.Disputes = "trouble", p.TN("room.disputes", k)
 			d.Disputed++
 		}
 		d.Tables = append(d.Tables, tv)

@@ -57,11 +57,11 @@ func TestTableDisputeState(t *testing.T) {
 	o := s.browser(t)
 	o.login(f.Token)
 	room := o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body
-	if !strings.Contains(room, `id="room-disputes">1 table(s) with an open dispute`) || !strings.Contains(room, "1 open dispute(s) at this table") {
+	if !strings.Contains(room, `id="room-disputes">1 table with an open dispute`) || !strings.Contains(room, "1 open dispute at this table") {
 		t.Errorf("the room view does not mark table 1's open dispute")
 	}
 	console := o.mustGet("/t/"+f.ID+"/console", http.StatusOK).Body
-	if !strings.Contains(console, `id="console-disputes"`) || !strings.Contains(console, "1 table(s) with an open dispute") {
+	if !strings.Contains(console, `id="console-disputes"`) || !strings.Contains(console, "1 table with an open dispute") {
 		t.Errorf("the console does not count the open dispute")
 	}
 	if !strings.Contains(console, `data-events="/t/`+f.ID+`/events`) {
@@ -135,7 +135,7 @@ func TestConsoleCountsSilentTables(t *testing.T) {
 	// (snapshotTTL), is rendered again.
 	time.Sleep(1100 * time.Millisecond)
 	c := o.mustGet("/t/"+r.ID+"/console", http.StatusOK).Body
-	if !strings.Contains(c, `id="console-stale"`) || !strings.Contains(c, "1 table(s) with nothing entered for 10 minutes") {
+	if !strings.Contains(c, `id="console-stale"`) || !strings.Contains(c, "1 table with nothing entered for 10 minutes") {
 		t.Errorf("the console does not count table 1, silent for 20 minutes")
 	}
 	if room := o.mustGet("/t/"+r.ID+"/console/rounds/1/room", http.StatusOK).Body; !strings.Contains(room, `class="room-table stale" id="room-table-1"`) {

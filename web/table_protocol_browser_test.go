@@ -165,7 +165,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if console := o.mustGet("/t/"+f.ID+"/console", http.StatusOK).Body; !strings.Contains(console, "1 table(s) need a decision on a phone") {
+	if console := o.mustGet("/t/"+f.ID+"/console", http.StatusOK).Body; !strings.Contains(console, "1 table needs a decision on a phone") {
 		t.Errorf("the console's front page does not count the table with a conflict")
 	}
 	if n, _ := b.eval(`document.getElementById("deal-number").value`); n != "3" {

@@ -393,6 +393,11 @@ func TestTableConfirmations(t *testing.T) {
 	b.playGame(f, tb, 1, 4)
 	page := "/t/" + f.ID + "/table?game=1"
 	r := b.mustGet(page, http.StatusOK)
+	// The game's end is said once, above its confirmations, not on every
+	// deal's row ("Sent · game over" nine times, issue 30).
+	if n := strings.Count(r.Body, "game over"); n != 0 {
+		t.Errorf("finished game: %d deal rows say the game is over; its end is said once, as \"Game over\"", n)
+	}
 	for _, pid := range tb.Players {
 		if !strings.Contains(r.Body, "I, "+nameOf(f, pid)+", confirm") {
 			t.Fatalf("finished game: no confirm button for %s\n%s", nameOf(f, pid), r.Body)

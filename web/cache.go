@@ -112,6 +112,14 @@ type snapshots struct {
 	// shares its snapshot instead of queueing a read of its own (a room
 	// of phones refreshing after one result makes one read, not one each).
 	reads map[string]*snapRead
+	// pins counts the public pages' streams of each tournament (the hub's
+	// topics): a pinned tournament stays followed however long ago it was
+	// viewed, since its streams hear of changes only through the cache.
+	pins map[string]int
+	// heard is told of every event after the cache counted it (the hub,
+	// live.go), so that a stream never announces a change a fetch would
+	// not find: the page rendered before it is stale by then.
+	heard func(tid string, e tournament.Event)
 }
 
 // derivedMemo is what was derived from a tournament's latest snapshot.
@@ -138,7 +146,7 @@ func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
 		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, used: map[string]time.Time{},
-		reads: map[string]*snapRead{}}
+		reads: map[string]*snapRead{}, pins: map[string]int{}}
 }
 
 // load returns tid's snapshot from the cache, from a read of the current
@@ -198,19 +206,68 @@ func (c *snapshots) startRead(tid string) (r *snapRead, own bool, cached *snapEn
 		r.shared++
 		return r, false, nil
 	}
-	if !c.subs[tid] {
-		if len(c.subs) >= maxCachedTournament {
-			stops = append(stops, c.dropLocked(c.leastUsedLocked()))
-		}
-		c.subs[tid] = true
-		// Subscribe before the first snapshot is read, so that no change
-		// slips between the two.
-		stops = append(stops, func() { c.follow(tid) })
-	}
+	// Subscribe before the first snapshot is read, so that no change
+	// slips between the two.
+	stops = append(stops, c.followLocked(tid)...)
 	c.used[tid] = now
 	r = &snapRead{gen: c.gen[tid], at: now, done: make(chan struct{})}
 	c.reads[tid] = r
 	return r, true, nil
+}
+
+// followLocked makes tid followed, under c.mu, taking the place of the
+// tournament viewed longest ago when the cache is full; it returns what
+// to run once c.mu is released (the subscription, an eviction).
+func (c *snapshots) followLocked(tid string) []func() {
+	if c.subs[tid] {
+		return nil
+	}
+	var run []func()
+	if len(c.subs) >= maxCachedTournament {
+		if old := c.leastUsedLocked(); old != "" {
+			run = append(run, c.dropLocked(old))
+		}
+	}
+	c.subs[tid] = true
+	return append(run, func() { c.follow(tid) })
+}
+
+// pin keeps tid followed while a public page's stream watches it (the
+// hub's topic); unpin ends that.
+func (c *snapshots) pin(tid string) {
+	c.mu.Lock()
+	c.pins[tid]++
+	run := c.followLocked(tid)
+	if _, ok := c.used[tid]; !ok {
+		c.used[tid] = c.now()
+	}
+	c.mu.Unlock()
+	runAll(run)
+}
+
+func (c *snapshots) unpin(tid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pins[tid]--; c.pins[tid] <= 0 {
+		delete(c.pins, tid)
+	}
+}
+
+// listen sets who hears every event once the cache counted it.
+func (c *snapshots) listen(heard func(tid string, e tournament.Event)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.heard = heard
+}
+
+// announce tells the listener of event e of tid, counted already.
+func (c *snapshots) announce(tid string, e tournament.Event) {
+	c.mu.Lock()
+	heard := c.heard
+	c.mu.Unlock()
+	if heard != nil {
+		heard(tid, e)
+	}
 }
 
 // runRead reads the snapshot of r, keeps it while no change was announced
@@ -246,6 +303,7 @@ func (c *snapshots) follow(tid string) {
 			select {
 			case e := <-ch:
 				c.changed(tid, e.Kind)
+				c.announce(tid, e)
 			case <-done:
 				return
 			}
@@ -305,7 +363,7 @@ func (c *snapshots) sweepLocked(now time.Time) []func() {
 	c.swept = now
 	var stops []func()
 	for tid, at := range c.used {
-		if now.Sub(at) >= cacheIdle {
+		if now.Sub(at) >= cacheIdle && c.pins[tid] == 0 {
 			stops = append(stops, c.dropLocked(tid))
 		}
 	}
@@ -319,7 +377,7 @@ func (c *snapshots) leastUsedLocked() string {
 		at     time.Time
 	)
 	for tid, t := range c.used {
-		if oldest == "" || t.Before(at) {
+		if c.pins[tid] == 0 && (oldest == "" || t.Before(at)) {
 			oldest, at = tid, t
 		}
 	}

@@ -165,8 +165,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	cache := newSnapshots(deps.Events, cfg.Now)
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
+		cache: cache, hub: newHub(cache, cfg.Now), streams: newStreams(cfg.Streams),
 		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait)}, nil
 }
 

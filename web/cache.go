@@ -105,6 +105,9 @@ type snapshots struct {
 	// standings hold what was derived from each tournament's latest
 	// snapshot, made once for all the pages that show it (derived).
 	standings map[string]derivedMemo
+	// tallies keep each tournament's totals of its closed rounds for its
+	// next standings (tournament.StandingsWith).
+	tallies map[string]*tournament.Tally
 	used      map[string]time.Time // when each followed tournament was last viewed
 	swept     time.Time            // when idle tournaments were last looked for
 	// reads are the snapshot reads in flight, one per tournament: a
@@ -145,7 +148,7 @@ type snapRead struct {
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
-		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, used: map[string]time.Time{},
+		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, tallies: map[string]*tournament.Tally{}, used: map[string]time.Time{},
 		reads: map[string]*snapRead{}, pins: map[string]int{}}
 }
 
@@ -340,6 +343,7 @@ func (c *snapshots) dropLocked(tid string) func() {
 	delete(c.m, tid)
 	delete(c.pages, tid)
 	delete(c.standings, tid)
+	delete(c.tallies, tid)
 	for k := range c.flights {
 		if k.tid == tid {
 			delete(c.flights, k)
@@ -623,4 +627,25 @@ func (c *snapshots) derived(st *tournament.State, name string, build func() any)
 	}
 	m.values[name] = v
 	return v
+}
+
+// standingsRows computes st's standings from the totals of its closed rounds
+// kept since the tournament's last standings, adding only the open
+// rounds' results (tournament.StandingsWith: the same rows as
+// tournament.Standings, at a cost that does not grow with the rounds).
+func (c *snapshots) standingsRows(st *tournament.State) []tournament.Standing {
+	if c == nil || c.src == nil {
+		return tournament.Standings(st)
+	}
+	tid := st.Tournament.ID
+	c.mu.Lock()
+	prev := c.tallies[tid]
+	c.mu.Unlock()
+	rows, next := tournament.StandingsWith(prev, st)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subs[tid] {
+		c.tallies[tid] = next
+	}
+	return rows
 }

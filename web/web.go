@@ -84,7 +84,8 @@ type Config struct {
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
-	// Renders bounds the page renders under way at once (budget.go); 0:
+	// Renders bounds the pages' work under way at once — renders, answers
+	// from the page cache, the public streams' messages (budget.go); 0:
 	// one fewer than the cores, one at least.
 	Renders int
 	// PublicURL is the address phones reach the server by

@@ -1,10 +1,27 @@
-package engine_test
+// Tests of cards, their spellings and the values of poker hands.
+
+package cards_test
 
 import (
+	"strings"
 	"testing"
 
-	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/engine/cards"
 )
+
+// parse reads the cards of s, separated by spaces.
+func parse(t testing.TB, s string) []cards.Card {
+	t.Helper()
+	var out []cards.Card
+	for _, f := range strings.Fields(s) {
+		c, err := cards.ParseCard(f)
+		if err != nil {
+			t.Fatalf("ParseCard(%q): %v", f, err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
 
 func TestParseCard(t *testing.T) {
 	t.Parallel()
@@ -16,13 +33,13 @@ func TestParseCard(t *testing.T) {
 		{"Qd", "Qd"}, {"Q♦", "Qd"}, {"KC", "Kc"}, {"9s", "9s"}, {"Jh", "Jh"},
 	}
 	for _, tt := range tests {
-		c, err := engine.ParseCard(tt.in)
+		c, err := cards.ParseCard(tt.in)
 		if err != nil || c.String() != tt.want {
 			t.Errorf("ParseCard(%q) = %v, %v, want %s", tt.in, c, err, tt.want)
 		}
 	}
 	for _, bad := range []string{"", "A", "1h", "11h", "Ax", "ah", "As ", " As", "Ahh", "0h", "10", "Xs", "♠A", "A♤"} {
-		if c, err := engine.ParseCard(bad); err == nil {
+		if c, err := cards.ParseCard(bad); err == nil {
 			t.Errorf("ParseCard(%q) = %v, want error", bad, c)
 		}
 	}
@@ -30,50 +47,50 @@ func TestParseCard(t *testing.T) {
 
 func TestCardRoundTrip(t *testing.T) {
 	t.Parallel()
-	for c := engine.Card(0); c < 52; c++ {
-		got, err := engine.ParseCard(c.String())
+	for c := cards.Card(0); c < 52; c++ {
+		got, err := cards.ParseCard(c.String())
 		if err != nil || got != c {
 			t.Errorf("ParseCard(%q) = %v, %v, want %v", c.String(), got, err, c)
 		}
-		if engine.NewCard(c.Rank(), c.Suit()) != c {
-			t.Errorf("NewCard(%d, %d) = %v, want %v", c.Rank(), c.Suit(), engine.NewCard(c.Rank(), c.Suit()), c)
+		if cards.NewCard(c.Rank(), c.Suit()) != c {
+			t.Errorf("NewCard(%d, %d) = %v, want %v", c.Rank(), c.Suit(), cards.NewCard(c.Rank(), c.Suit()), c)
 		}
 	}
 }
 
-func hand5(t testing.TB, s string) [5]engine.Card {
+func hand5(t testing.TB, s string) [5]cards.Card {
 	t.Helper()
-	cs := cards(t, s)
+	cs := parse(t, s)
 	if len(cs) != 5 {
 		t.Fatalf("hand %q has %d cards", s, len(cs))
 	}
-	return [5]engine.Card(cs)
+	return [5]cards.Card(cs)
 }
 
 func TestEvaluateCategory(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		hand string
-		want engine.Category
+		want cards.Category
 	}{
-		{"As Kd 7c 5h 2s", engine.HighCard},
-		{"Qs Qd 7c 5h 2s", engine.Pair},
-		{"Qs Qd 7c 7h 2s", engine.TwoPair},
-		{"Qs Qd Qc 7h 2s", engine.ThreeOfAKind},
-		{"9s Td Jc Qh Ks", engine.Straight},
-		{"As 2d 3c 4h 5s", engine.Straight}, // wheel
-		{"Ts Jd Qc Kh As", engine.Straight},
-		{"Qs Kd Ac 2h 3s", engine.HighCard}, // no wrap-around
-		{"Ks Ad 2c 3h 4s", engine.HighCard},
-		{"2h 7h 9h Jh Kh", engine.Flush},
-		{"Qs Qd Qc 7h 7s", engine.FullHouse},
-		{"Qs Qd Qc Qh 7s", engine.FourOfAKind},
-		{"5h 6h 7h 8h 9h", engine.StraightFlush},
-		{"Ah 2h 3h 4h 5h", engine.StraightFlush},
-		{"Th Jh Qh Kh Ah", engine.RoyalStraightFlush},
+		{"As Kd 7c 5h 2s", cards.HighCard},
+		{"Qs Qd 7c 5h 2s", cards.Pair},
+		{"Qs Qd 7c 7h 2s", cards.TwoPair},
+		{"Qs Qd Qc 7h 2s", cards.ThreeOfAKind},
+		{"9s Td Jc Qh Ks", cards.Straight},
+		{"As 2d 3c 4h 5s", cards.Straight}, // wheel
+		{"Ts Jd Qc Kh As", cards.Straight},
+		{"Qs Kd Ac 2h 3s", cards.HighCard}, // no wrap-around
+		{"Ks Ad 2c 3h 4s", cards.HighCard},
+		{"2h 7h 9h Jh Kh", cards.Flush},
+		{"Qs Qd Qc 7h 7s", cards.FullHouse},
+		{"Qs Qd Qc Qh 7s", cards.FourOfAKind},
+		{"5h 6h 7h 8h 9h", cards.StraightFlush},
+		{"Ah 2h 3h 4h 5h", cards.StraightFlush},
+		{"Th Jh Qh Kh Ah", cards.RoyalStraightFlush},
 	}
 	for _, tt := range tests {
-		if got := engine.Evaluate(hand5(t, tt.hand)).Category(); got != tt.want {
+		if got := cards.Evaluate(hand5(t, tt.hand)).Category(); got != tt.want {
 			t.Errorf("Evaluate(%s).Category() = %v, want %v", tt.hand, got, tt.want)
 		}
 	}
@@ -91,14 +108,14 @@ func TestEvaluateOrder(t *testing.T) {
 	}
 	for i := 0; i+1 < len(order); i++ {
 		a, b := hand5(t, order[i]), hand5(t, order[i+1])
-		if got := engine.Compare(a, b); got != 1 {
+		if got := cards.Compare(a, b); got != 1 {
 			t.Errorf("Compare(%s, %s) = %d, want 1", order[i], order[i+1], got)
 		}
-		if got := engine.Compare(b, a); got != -1 {
+		if got := cards.Compare(b, a); got != -1 {
 			t.Errorf("Compare(%s, %s) = %d, want -1", order[i+1], order[i], got)
 		}
 	}
-	if got := engine.Compare(hand5(t, "7c 7d Kh 3s 2d"), hand5(t, "7s 7h Kc 3h 2c")); got != 0 {
+	if got := cards.Compare(hand5(t, "7c 7d Kh 3s 2d"), hand5(t, "7s 7h Kc 3h 2c")); got != 0 {
 		t.Errorf("Compare(exact tie) = %d, want 0", got)
 	}
 }
@@ -107,67 +124,54 @@ func TestCategoryOfPartial(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		cards string
-		want  engine.Category
+		want  cards.Category
 	}{
-		{"", engine.HighCard},
-		{"As", engine.HighCard},
-		{"As Ad", engine.Pair},
-		{"As Ad Kc", engine.Pair},
-		{"As Ad Kc Kd", engine.TwoPair},
-		{"As Ad Ac", engine.ThreeOfAKind},
-		{"As Ad Ac Kd", engine.ThreeOfAKind},
-		{"As Ad Ac Ah", engine.FourOfAKind},
-		{"9s Td Jc Qh", engine.HighCard},
-		{"2h 7h 9h Jh", engine.HighCard},
-		{"9s Td Jc Qh Kh", engine.Straight},
-		{"As Ad Ac Kd Kh", engine.FullHouse},
-		{"As As", engine.HighCard},             // not two cards
-		{"As Ad Ac Ah Kd Kh", engine.HighCard}, // not a hand
+		{"", cards.HighCard},
+		{"As", cards.HighCard},
+		{"As Ad", cards.Pair},
+		{"As Ad Kc", cards.Pair},
+		{"As Ad Kc Kd", cards.TwoPair},
+		{"As Ad Ac", cards.ThreeOfAKind},
+		{"As Ad Ac Kd", cards.ThreeOfAKind},
+		{"As Ad Ac Ah", cards.FourOfAKind},
+		{"9s Td Jc Qh", cards.HighCard},
+		{"2h 7h 9h Jh", cards.HighCard},
+		{"9s Td Jc Qh Kh", cards.Straight},
+		{"As Ad Ac Kd Kh", cards.FullHouse},
+		{"As As", cards.HighCard},             // not two cards
+		{"As Ad Ac Ah Kd Kh", cards.HighCard}, // not a hand
 	}
 	for _, tt := range tests {
-		if got := engine.CategoryOf(cards(t, tt.cards)); got != tt.want {
+		if got := cards.CategoryOf(parse(t, tt.cards)); got != tt.want {
 			t.Errorf("CategoryOf(%s) = %v, want %v", tt.cards, got, tt.want)
-		}
-	}
-}
-
-func TestHandPoints(t *testing.T) {
-	t.Parallel()
-	r := engine.SM()
-	want := map[engine.Category]int{engine.HighCard: 0, engine.Pair: 1, engine.TwoPair: 2, engine.ThreeOfAKind: 3,
-		engine.Straight: 4, engine.Flush: 5, engine.FullHouse: 6, engine.FourOfAKind: 7, engine.StraightFlush: 8,
-		engine.RoyalStraightFlush: 52}
-	for c, w := range want {
-		if got := r.Points(c); got != w {
-			t.Errorf("SM().Points(%v) = %d, want %d", c, got, w)
 		}
 	}
 }
 
 func TestParseCategory(t *testing.T) {
 	t.Parallel()
-	for c := engine.Pair; c <= engine.RoyalStraightFlush; c++ {
-		if got, ok := engine.ParseCategory(c.String()); !ok || got != c {
+	for c := cards.Pair; c <= cards.RoyalStraightFlush; c++ {
+		if got, ok := cards.ParseCategory(c.String()); !ok || got != c {
 			t.Errorf("ParseCategory(%q) = %v, %v, want %v", c.String(), got, ok, c)
 		}
 	}
 	for _, bad := range []string{"high_card", "", "Pair", "quads"} {
-		if got, ok := engine.ParseCategory(bad); ok {
+		if got, ok := cards.ParseCategory(bad); ok {
 			t.Errorf("ParseCategory(%q) = %v, want not ok", bad, got)
 		}
 	}
 }
 
 func BenchmarkEvaluate(b *testing.B) {
-	hands := [][5]engine.Card{
+	hands := [][5]cards.Card{
 		hand5(b, "As Kd 7c 5h 2s"), hand5(b, "Qs Qd 7c 7h 2s"), hand5(b, "9s Td Jc Qh Ks"),
 		hand5(b, "2h 7h 9h Jh Kh"), hand5(b, "Qs Qd Qc 7h 7s"), hand5(b, "Th Jh Qh Kh Ah"),
 		hand5(b, "As 2d 3c 4h 5s"), hand5(b, "Qs Qd Qc 4h 7s"),
 	}
-	var sink engine.HandValue
+	var sink cards.HandValue
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		sink ^= engine.Evaluate(hands[i&7])
+		sink ^= cards.Evaluate(hands[i&7])
 	}
 	_ = sink
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -160,7 +161,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 func (s *Server) createTournament(c echo.Context) error {
 	svc := s.deps.Tournaments
 	var req tournamentRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	nt, err := req.toNew()
@@ -219,7 +220,7 @@ func (r settingsRequest) toChange() tournament.SettingsChange {
 // updateSettings changes a tournament's settings until round 1 is drawn.
 func (s *Server) updateSettings(c echo.Context) error {
 	var req settingsRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	if req.Format != nil || req.Rules != nil {
@@ -255,7 +256,7 @@ func roundBody[T any](c echo.Context, req *T) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return n, decodeJSON(c, req)
+	return n, httpx.DecodeJSON(c, req)
 }
 
 // readRound reads the round number {n} of a path and reads the round with

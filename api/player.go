@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // playerRoutes registers the players of a tournament.
@@ -99,7 +100,7 @@ func (s *Server) importPlayers(c echo.Context) error {
 	if err != nil {
 		return httpx.BodyReadError(err)
 	}
-	rows, err := tournament.ParsePlayersCSV(strings.NewReader(string(body)))
+	rows, err := transfer.ParsePlayersCSV(strings.NewReader(string(body)))
 	if err != nil {
 		return err
 	}

@@ -168,7 +168,7 @@ func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *l
 		}
 		return s.appendMatchDeal(ctx, a, k, n, t, tb, data)
 	}
-	deal, err := canonicalJSON(data)
+	deal, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, e.refused(err)
 	}
@@ -259,7 +259,7 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 // last says the deal is the game's last and the game has a result.
 func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte, last bool) (*DealProgress, error) {
 	n := len(deals)
-	stored, err := canonicalJSON(deals[n-1])
+	stored, err := CanonicalJSON(deals[n-1])
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 // TableCodes returns the code of each table of round n, by table number.
 // Only the organizer may see them.
 func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (map[int]string, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	r, err := s.store.Round(ctx, tid, n)

@@ -5,7 +5,9 @@ package cards
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // Card is one card of the standard 52-card deck. Its value is
@@ -125,6 +127,20 @@ func ParseCard(s string) (Card, error) {
 		return 0, ErrInvalidCard
 	}
 	return NewCard(r, st), nil
+}
+
+// ParseList reads cards separated by spaces, as a hand is written
+// ("As Kd 7c 5h 2s"); the first that is not a card is the error.
+func ParseList(s string) ([]Card, error) {
+	var out []Card
+	for _, f := range strings.Fields(s) {
+		c, err := ParseCard(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", f, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func rankIndex(b byte) int {

@@ -3,25 +3,10 @@
 package cards_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/revisor-sm/revisor/engine/cards"
 )
-
-// parse reads the cards of s, separated by spaces.
-func parse(t testing.TB, s string) []cards.Card {
-	t.Helper()
-	var out []cards.Card
-	for _, f := range strings.Fields(s) {
-		c, err := cards.ParseCard(f)
-		if err != nil {
-			t.Fatalf("ParseCard(%q): %v", f, err)
-		}
-		out = append(out, c)
-	}
-	return out
-}
 
 func TestParseCard(t *testing.T) {
 	t.Parallel()
@@ -58,11 +43,12 @@ func TestCardRoundTrip(t *testing.T) {
 	}
 }
 
+// hand5 reads a hand of five cards written as "As Kd 7c 5h 2s".
 func hand5(t testing.TB, s string) [5]cards.Card {
 	t.Helper()
-	cs := parse(t, s)
-	if len(cs) != 5 {
-		t.Fatalf("hand %q has %d cards", s, len(cs))
+	cs, err := cards.ParseList(s)
+	if err != nil || len(cs) != 5 {
+		t.Fatalf("hand %q: %d cards, %v", s, len(cs), err)
 	}
 	return [5]cards.Card(cs)
 }
@@ -142,7 +128,11 @@ func TestCategoryOfPartial(t *testing.T) {
 		{"As Ad Ac Ah Kd Kh", cards.HighCard}, // not a hand
 	}
 	for _, tt := range tests {
-		if got := cards.CategoryOf(parse(t, tt.cards)); got != tt.want {
+		cs, err := cards.ParseList(tt.cards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cards.CategoryOf(cs); got != tt.want {
 			t.Errorf("CategoryOf(%s) = %v, want %v", tt.cards, got, tt.want)
 		}
 	}

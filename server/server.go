@@ -26,6 +26,7 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
@@ -61,7 +62,7 @@ type Deps struct {
 	Snapshots web.Snapshots
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log.
-	Referees *tournament.Referees
+	Referees *referee.Service
 	// Register runs the register of people, series and ratings.
 	Register *tournament.Register
 	// Transfer exports and imports whole tournaments.

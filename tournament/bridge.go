@@ -269,7 +269,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
-	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+	if err := s.store.AppendDeal(AuditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -18,7 +18,7 @@ const (
 
 // Limits on what a player's registration may hold.
 const (
-	maxPlayerName = 100
+	MaxPlayerName = 100
 	maxClubName   = 100
 	MaxImportRows = 10000
 )
@@ -68,7 +68,7 @@ func (n NewPlayer) Normalize() (NewPlayer, error) {
 	return n, checkClubName(n.Club)
 }
 
-func checkPlayerName(name string) error { return CheckLine("name", name, maxPlayerName, true) }
+func checkPlayerName(name string) error { return CheckLine("name", name, MaxPlayerName, true) }
 
 func checkClubName(club string) error { return CheckLine("club", club, maxClubName, false) }
 

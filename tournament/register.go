@@ -173,7 +173,7 @@ func (r *Register) Person(ctx context.Context, id string) (Person, error) {
 // People searches the register.
 func (r *Register) People(ctx context.Context, query string, limit int) ([]Person, error) {
 	query = strings.TrimSpace(query)
-	if err := CheckLine("q", query, maxPlayerName, false); err != nil {
+	if err := CheckLine("q", query, MaxPlayerName, false); err != nil {
 		return nil, err
 	}
 	if limit < 1 || limit > maxPeopleListed {

@@ -112,7 +112,7 @@ const MaxCorrectionReason = 500
 // every player has confirmed the game, after a referee's ruling on it, and
 // in a closed round.
 func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
@@ -250,7 +250,7 @@ type Confirmed struct {
 // is read under its lock, is prepared before the confirmation is stored,
 // to be stored with it.
 func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	player = strings.TrimSpace(player)
@@ -271,7 +271,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *TableGame) error {
+	g, created, err := s.store.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) error {
 		if g.Result == nil {
 			return Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}

@@ -412,3 +412,10 @@ func validTimeZone(name string) bool {
 	_, err := time.LoadLocation(name)
 	return err == nil
 }
+
+// DefaultCorrectionMinutes is how long a closed round's results stay
+// provisional unless the tournament says otherwise.
+const DefaultCorrectionMinutes = 30
+
+// MaxCorrectionMinutes bounds the correction window and a reopening: a week.
+const MaxCorrectionMinutes = 7 * 24 * 60

@@ -24,6 +24,7 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -41,7 +42,7 @@ var (
 type site struct {
 	URL  string
 	svc  *tournament.Service
-	refs *tournament.Referees
+	refs *referee.Service
 	reg  *tournament.Register
 	pool *pgxpool.Pool
 	// down, when set, makes the server drop every connection unanswered,
@@ -76,7 +77,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil),
+				Referees: referee.New(svc, store), Register: tournament.NewRegister(store, store, nil),
 				Transfer: transfer.New(svc, store)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
@@ -87,7 +88,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)

@@ -6,12 +6,13 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // The services the pages call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// tournament.Referees and tournament.Register satisfy them (the assertions
+// referee.Service and tournament.Register satisfy them (the assertions
 // at the end).
 
 // Snapshots reads a tournament's whole state in one consistent read, the
@@ -83,15 +84,15 @@ type Room interface {
 // Referees runs referee tokens, disputes and rulings (session.go,
 // console.go, disputes.go).
 type Referees interface {
-	Identify(ctx context.Context, token string) (*tournament.RefereeToken, error)
-	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
-	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
-	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
-	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]tournament.Dispute, error)
+	Identify(ctx context.Context, token string) (*referee.RefereeToken, error)
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*referee.IssuedRefereeToken, error)
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
+	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*referee.Dispute, error)
+	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*referee.Dispute, error)
+	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]referee.Dispute, error)
 	OpenDisputeTables(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]int, error)
-	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
-	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
+	Disputes(ctx context.Context, a tournament.Actor, tid string, f referee.DisputeFilter) (*referee.DisputePage, error)
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
 }
 
 // Register reads the register of people, the series and the ratings
@@ -116,7 +117,7 @@ var (
 	_ Players     = (*tournament.Service)(nil)
 	_ Rounds      = (*tournament.Service)(nil)
 	_ Room        = (*tournament.Service)(nil)
-	_ Referees    = (*tournament.Referees)(nil)
+	_ Referees    = (*referee.Service)(nil)
 	_ Register    = (*tournament.Register)(nil)
 	_ Transfer    = (*transfer.Service)(nil)
 )

@@ -11,6 +11,8 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // mapEnv is an environment for tests.
@@ -29,7 +31,7 @@ func startServer(t *testing.T, admin string) string {
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
@@ -37,6 +39,7 @@ func startServer(t *testing.T, admin string) string {
 		Tournaments: svc,
 		Referees:    refs,
 		Register:    tournament.NewRegister(store, store, nil),
+		Transfer:    transfer.New(svc, store),
 		Events:      tournament.NewBroker(),
 	})
 	if err != nil {

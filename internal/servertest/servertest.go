@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -34,7 +35,7 @@ func Complete(deps server.Deps) server.Deps {
 		deps.Tournaments = tournament.NewService(nil)
 	}
 	if deps.Referees == nil {
-		deps.Referees = tournament.NewReferees(deps.Tournaments, nil)
+		deps.Referees = referee.New(deps.Tournaments, nil)
 	}
 	if deps.Register == nil {
 		deps.Register = tournament.NewRegister(nil, nil, nil)

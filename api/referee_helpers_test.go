@@ -19,6 +19,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // testClock is a clock the test moves.
@@ -56,7 +57,7 @@ func startRefereeServer(t *testing.T) *refServer {
 	refs := referee.New(svc, store)
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Register: tournament.NewRegister(store, store, clock.Now)})
+		Register: registry.New(store, store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // queryNames are every query parameter a route reads.
@@ -71,7 +72,7 @@ func FuzzRouteParameters(f *testing.F) {
 	svc := tournament.NewService(store)
 	refs := referee.New(svc, store)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
-		Register: tournament.NewRegister(store, store, nil),
+		Register: registry.New(store, store, nil),
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
 	if err != nil {
 		f.Fatal(err)

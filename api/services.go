@@ -6,11 +6,12 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // The services the handlers call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// referee.Service and tournament.Register satisfy them (the assertions
+// referee.Service and registry.Service satisfy them (the assertions
 // at the end); a test may pass a fake of one without the others.
 
 // Tournaments creates and reads tournaments and their players
@@ -79,18 +80,18 @@ type Disputes interface {
 // Register is the server's register of people, its series and the ratings
 // (api/register.go), and seeding a draw by rating (api/round.go).
 type Register interface {
-	AddPerson(ctx context.Context, a tournament.Actor, n tournament.NewPerson) (tournament.Person, error)
-	Person(ctx context.Context, id string) (tournament.Person, error)
-	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
+	AddPerson(ctx context.Context, a tournament.Actor, n registry.NewPerson) (registry.Person, error)
+	Person(ctx context.Context, id string) (registry.Person, error)
+	People(ctx context.Context, query string, limit int) ([]registry.Person, error)
 	Merge(ctx context.Context, a tournament.Actor, from, into, reason string) error
-	Log(ctx context.Context, person string) ([]tournament.RegisterChange, error)
-	CreateSeries(ctx context.Context, a tournament.Actor, n tournament.NewSeries) (*tournament.Series, error)
-	AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*tournament.Series, error)
-	ListSeries(ctx context.Context) ([]tournament.Series, error)
-	Series(ctx context.Context, id string) (*tournament.Series, error)
-	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
-	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
-	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
+	Log(ctx context.Context, person string) ([]registry.Change, error)
+	CreateSeries(ctx context.Context, a tournament.Actor, n registry.NewSeries) (*registry.Series, error)
+	AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*registry.Series, error)
+	ListSeries(ctx context.Context) ([]registry.Series, error)
+	Series(ctx context.Context, id string) (*registry.Series, error)
+	SeriesStandings(ctx context.Context, id string) (*registry.Series, []registry.SeriesRow, error)
+	Ratings(ctx context.Context) ([]registry.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (registry.Person, *registry.RatedPerson, []registry.RatingChange, error)
 	SeedByRating(ctx context.Context, tid string, o tournament.DrawOptions) (tournament.DrawOptions, error)
 }
 
@@ -116,5 +117,5 @@ var (
 	_ Referees          = (*referee.Service)(nil)
 	_ Disputes          = (*referee.Service)(nil)
 	_ RefereeIdentities = (*referee.Service)(nil)
-	_ Register          = (*tournament.Register)(nil)
+	_ Register          = (*registry.Service)(nil)
 )

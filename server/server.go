@@ -27,6 +27,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
@@ -64,7 +65,7 @@ type Deps struct {
 	// draw commitments and the audit log.
 	Referees *referee.Service
 	// Register runs the register of people, series and ratings.
-	Register *tournament.Register
+	Register *registry.Service
 	// Transfer exports and imports whole tournaments.
 	Transfer *transfer.Service
 	// Events feeds the pages' live updates (a tournament.Broker when nothing

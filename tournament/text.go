@@ -56,3 +56,7 @@ func Storable(canon []byte) error {
 	}
 	return nil
 }
+
+// MaxReason bounds the reason given for a change (a withdrawal, a re-seating,
+// a change of the clock, of the register).
+const MaxReason = 1000

@@ -65,7 +65,7 @@ var (
 
 // Limits on settings, so that a tournament stays something a club can run.
 const (
-	maxNameLen       = 200
+	MaxNameLen       = 200
 	MaxGamesPerRound = 20
 	maxRounds        = 100
 )
@@ -287,7 +287,7 @@ func (ps *problems) addErr(err error) {
 // order of the checks (the order NewTournament reports the first of).
 func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	var ps problems
-	ps.addErr(CheckLine("name", name, maxNameLen, true))
+	ps.addErr(CheckLine("name", name, MaxNameLen, true))
 	if f != FormatSM && f != FormatSwiss && f != FormatBridge {
 		ps.add("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", f)
 	}

@@ -7,12 +7,13 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // The services the pages call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// referee.Service and tournament.Register satisfy them (the assertions
+// referee.Service and registry.Service satisfy them (the assertions
 // at the end).
 
 // Snapshots reads a tournament's whole state in one consistent read, the
@@ -98,10 +99,10 @@ type Referees interface {
 // Register reads the register of people, the series and the ratings
 // (register.go, the console's player search).
 type Register interface {
-	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
-	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
-	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
-	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
+	People(ctx context.Context, query string, limit int) ([]registry.Person, error)
+	Ratings(ctx context.Context) ([]registry.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (registry.Person, *registry.RatedPerson, []registry.RatingChange, error)
+	SeriesStandings(ctx context.Context, id string) (*registry.Series, []registry.SeriesRow, error)
 }
 
 // Idempotent runs a command at most once per Idempotency-Key (table_once.go).
@@ -118,6 +119,6 @@ var (
 	_ Rounds      = (*tournament.Service)(nil)
 	_ Room        = (*tournament.Service)(nil)
 	_ Referees    = (*referee.Service)(nil)
-	_ Register    = (*tournament.Register)(nil)
+	_ Register    = (*registry.Service)(nil)
 	_ Transfer    = (*transfer.Service)(nil)
 )

@@ -12,6 +12,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -38,7 +39,7 @@ func startServer(t *testing.T, admin string) string {
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
 		Referees:    refs,
-		Register:    tournament.NewRegister(store, store, nil),
+		Register:    registry.New(store, store, nil),
 		Transfer:    transfer.New(svc, store),
 		Events:      tournament.NewBroker(),
 	})

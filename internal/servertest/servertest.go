@@ -16,6 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -38,7 +39,7 @@ func Complete(deps server.Deps) server.Deps {
 		deps.Referees = referee.New(deps.Tournaments, nil)
 	}
 	if deps.Register == nil {
-		deps.Register = tournament.NewRegister(nil, nil, nil)
+		deps.Register = registry.New(nil, nil, nil)
 	}
 	if deps.Transfer == nil {
 		deps.Transfer = transfer.New(deps.Tournaments, nil)

@@ -19,7 +19,7 @@ import (
 // An answer from the cache, or a stream's message, is short but comes by
 // the thousand at once: a result makes every viewer's page a new one, and
 // a thousand phones fetch it within the same few milliseconds (the 1,000
-// viewers of issue 28 doubled the deals' p99 while using a fifth of a
+// viewers of issue 28 doubled the deals' p99 while using a sixth of a
 // core on average). Each takes a place too (share), waiting at most
 // shareWait, then going ahead all the same; and it keeps the place at
 // most shareHold, so a phone that reads its answer slowly holds up

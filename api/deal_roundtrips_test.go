@@ -41,8 +41,9 @@ func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEnd
 // maxDealRoundTrips is what a deal that does not end its game may cost,
 // sent with an Idempotency-Key (issue 17), when the server entered the
 // game's deal before it: one statement checks that nothing changed,
-// stores the deal and claims the key with its answer
-// (Store.AppendWarmDeal). maxColdDealRoundTrips is the first deal's (or
+// stores the deal and claims the key with its answer (the key's unit of
+// work, app.Unit: postgres.Idempotency.AppendDealClaiming).
+// maxColdDealRoundTrips is the first deal's (or
 // one after another server entered the game's last): the key's claim and
 // the table's state in one batch, the deal with its answer in one
 // statement. It was 4 before the claim and the answer went with the

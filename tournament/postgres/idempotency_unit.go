@@ -83,7 +83,7 @@ func (s *Idempotency) AppendDealClaiming(ctx context.Context, w *tournament.Deal
 // game, with the answer stored under key (claimed before) in the same
 // statement; answered says it was.
 func (s *Idempotency) AppendDealAnswered(ctx context.Context, w *tournament.DealWrite, scope, key string, answer []byte) (inserted, answered bool, err error) {
-	args := append(appendDealArgs(ctx, w), scope, key, nil, answer)
+	args := append(appendDealArgs(ctx, w), scope, key, answer)
 	return execAppendDeal(ctx, s.pool, appendDealSQL[appendAnswering], args)
 }
 

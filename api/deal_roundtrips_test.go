@@ -328,3 +328,43 @@ func TestGameRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestBridgeDealRoundTrips: a bridge table's deal sent with an
+// Idempotency-Key is answered with the deal's own statement, as a Chicago
+// deal is (the key's unit of work makes the bridge table's answer, not a
+// Chicago deal's): the claim with the table's entry (1 round trip), the
+// match's deals (4: a read-only transaction of the deals and the result),
+// the deal with its answer (1); no round trip of its own to store the
+// answer. Sent again, the first answer is replayed.
+func TestBridgeDealRoundTrips(t *testing.T) {
+	t.Parallel()
+	s, trips, _, _ := startTraced(t)
+	tt := s.createTournament(t, `{"name":"Bridge round trips","format":"bridge_chicago","rounds":1}`)
+	s.importPlayers(t, tt, 4)
+	tb := s.draw(t, tt, 1).Tables[0]
+	path := gamePath(tt.ID, 1, tb.Number, 1) + "/deals"
+	send := func(key, body string) (*http.Response, []byte, int64) {
+		t.Helper()
+		before := trips.n.Load()
+		resp, out := s.do(t, request{method: "POST", path: path, contentType: "application/json",
+			body: strings.NewReader(body), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
+		return resp, out, trips.n.Load() - before
+	}
+	const maxBridgeDealRoundTrips = 6
+	for n := 1; n <= 2; n++ { // deal 1 warms the statement caches and the table's code
+		key := fmt.Sprintf("bridge-%d", n)
+		resp, body, cost := send(key, `{"passed_out":true}`)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("deal %d = %d %s, want 201", n, resp.StatusCode, body)
+		}
+		t.Logf("bridge deal %d: %d round trips", n, cost)
+		if n > 1 && cost > maxBridgeDealRoundTrips {
+			t.Errorf("bridge deal %d took %d round trips, want at most %d (its answer stored with the deal)", n, cost, maxBridgeDealRoundTrips)
+		}
+		again, againBody, _ := send(key, `{"passed_out":true}`)
+		if again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+			t.Errorf("bridge deal %d again = %d replayed %q %s, want the first answer %s", n, again.StatusCode,
+				again.Header.Get("Idempotent-Replayed"), againBody, body)
+		}
+	}
+}

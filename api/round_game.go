@@ -203,12 +203,19 @@ func (s *Server) appendDeal(c echo.Context) error {
 	// A deal that does not end its game is answered before it is stored
 	// (requestUnit): the answer commits with the deal.
 	via := unitOf(c, func(c echo.Context, key string, outcome any) ([]byte, error) {
-		return prepareAnswer(c, key, http.StatusCreated, toDealJSON(outcome.(*tournament.DealProgress)))
+		status, out := dealAnswer(outcome.(*tournament.DealProgress))
+		return prepareAnswer(c, key, status, out)
 	})
 	p, err := s.deps.Table.EnterDeal(c.Request().Context(), app.EnterDeal{Actor: actorOf(c), Game: k, Deal: n, Data: body, Via: via})
 	if err != nil {
 		return err
 	}
+	return c.JSON(dealAnswer(p))
+}
+
+// dealAnswer is the status and the body of the answer to an entered deal:
+// a Chicago table's or a bridge table's.
+func dealAnswer(p *tournament.DealProgress) (int, any) {
 	status := http.StatusCreated
 	if p.Repeat {
 		status = http.StatusOK
@@ -219,9 +226,9 @@ func (s *Server) appendDeal(c echo.Context) error {
 			g := toResult(p.Final, false, true)
 			out.Game = &g
 		}
-		return c.JSON(status, out)
+		return status, out
 	}
-	return c.JSON(status, toDealJSON(p))
+	return status, toDealJSON(p)
 }
 
 // dealNumber reads the optional ?deal=n of an appended deal: the number the

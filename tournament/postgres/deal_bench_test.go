@@ -50,8 +50,10 @@ func BenchmarkAppendDealKeyed(b *testing.B) {
 	for _, mode := range []string{"Separate", "WithTheDeal", "Warm"} {
 		b.Run(mode, func(b *testing.B) {
 			e, jobs := appendDealJobs(b, tournament.WithWarmGames(mode == "Warm"))
+			e, trips := traced(b, e, tournament.WithWarmGames(mode == "Warm"))
 			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
 			b.ResetTimer()
+			defer func() { b.ReportMetric(float64(trips.n.Load())/float64(b.N), "trips/op") }()
 			for i := range b.N {
 				j := jobs[i]
 				a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -121,7 +122,7 @@ func orNull(b json.RawMessage) json.RawMessage {
 
 func (s *Server) openDispute(c echo.Context) error {
 	var req disputeRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	d, err := s.deps.Table.OpenDispute(c.Request().Context(), app.OpenDispute{Actor: refereeActorOf(c), Tournament: c.Param("tid"),
@@ -205,7 +206,7 @@ func (s *Server) rule(c echo.Context) error {
 		return err
 	}
 	var req rulingRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	ch, err := refs.Rule(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id, req.toNew())

@@ -107,7 +107,7 @@ func TestConstructorsNameEachMissingService(t *testing.T) {
 	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
 		Tournaments: svc, Rounds: svc, Games: svc, Table: app.NewTable(svc, refs), Room: svc, Referees: refs, Disputes: refs, Register: reg}
 	webDeps := web.Deps{Tournaments: svc, Snapshots: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
-		Events: tournament.NewBroker(), Table: app.NewTable(svc, refs), Once: app.NewOnce(full.Idempotency, nil)}
+		Events: tournament.NewBroker(), Table: app.NewTable(svc, refs), Once: app.NewOnce(full.Idempotency, nil), Transfer: full.Transfer}
 	optional := map[string]bool{"Events": true, "Failures": true, "Registry": true}
 	for _, tt := range []struct {
 		deps     any

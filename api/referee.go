@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -84,7 +85,7 @@ func (s *Server) createReferee(c echo.Context) error {
 	refs := s.deps.Referees
 	var req refereeRequest
 	if c.Request().ContentLength != 0 {
-		if err := decodeJSON(c, &req); err != nil {
+		if err := httpx.DecodeJSON(c, &req); err != nil {
 			return err
 		}
 	}

@@ -91,7 +91,7 @@ type personRequest struct {
 func (s *Server) addPerson(c echo.Context) error {
 	reg := s.deps.Register
 	var req personRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	p, err := reg.AddPerson(c.Request().Context(), actorOf(c),
@@ -169,7 +169,7 @@ type mergeRequest struct {
 func (s *Server) mergePerson(c echo.Context) error {
 	reg := s.deps.Register
 	var req mergeRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -250,7 +250,7 @@ func toSeries(sr *tournament.Series) seriesJSON {
 func (s *Server) createSeries(c echo.Context) error {
 	reg := s.deps.Register
 	var req seriesRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	sr, err := reg.CreateSeries(c.Request().Context(), actorOf(c), tournament.NewSeries{Name: req.Name,
@@ -288,7 +288,7 @@ func (s *Server) addSeriesTournament(c echo.Context) error {
 	var req struct {
 		Tournament string `json:"tournament"`
 	}
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	sr, err := reg.AddToSeries(c.Request().Context(), actorOf(c), c.Param("sid"), req.Tournament)

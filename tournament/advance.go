@@ -135,7 +135,7 @@ func decideRound(st *State, r *Round, quota int) ([]Outcome, []Tie) {
 	stats := roundStats(st.Results, r.Number)
 	adjustStats(stats, st.Adjustments, r.Number)
 	res := resolutionKeys(st.Resolutions, r.Number)
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	var (
 		outcomes []Outcome
 		ties     []Tie
@@ -177,7 +177,7 @@ func inSeatOrder(t Table, ps []string) []string {
 	return out
 }
 
-func playerStatuses(ps []Player) map[string]PlayerStatus {
+func PlayerStatuses(ps []Player) map[string]PlayerStatus {
 	m := make(map[string]PlayerStatus, len(ps))
 	for _, p := range ps {
 		m[p.ID] = p.Status

@@ -44,11 +44,11 @@ func AuditActorFrom(ctx context.Context) AuditActor {
 
 // auditAs returns ctx carrying a as the actor of the writes made with it.
 func auditAs(ctx context.Context, a Actor) context.Context {
-	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID()})
+	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName()})
 }
 
-// tokenID names the actor's token for the audit log.
-func (a Actor) tokenID() string {
+// AuditName names the actor's token for the audit log.
+func (a Actor) AuditName() string {
 	if a.TokenID != "" {
 		return a.TokenID
 	}

@@ -46,9 +46,9 @@ func (a Actor) String() string {
 // The server's admin may too.
 func (a Actor) Organizes() bool { return a.Role == RoleOrganizer || a.Role == RoleAdmin }
 
-// requireOrganizer answers 401 for the public and 403 for everyone else
+// RequireOrganizer answers 401 for the public and 403 for everyone else
 // without the organizer's rights.
-func (a Actor) requireOrganizer() error {
+func (a Actor) RequireOrganizer() error {
 	switch {
 	case a.Organizes():
 		return nil

@@ -126,7 +126,7 @@ func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGam
 	if err != nil {
 		return nil, err
 	}
-	canon, err := canonicalJSON(data)
+	canon, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 		return nil, err
 	}
 	if idx < len(deals) {
-		stored, err := canonicalJSON(deals[idx])
+		stored, err := CanonicalJSON(deals[idx])
 		if err != nil {
 			return nil, err
 		}
@@ -316,7 +316,7 @@ func enteredDeal(data []byte, tb Table, dealer string) ([]byte, error) {
 			return nil, problemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
 		}
 	}
-	return canonicalJSON(d.AppendJSON(nil))
+	return CanonicalJSON(d.AppendJSON(nil))
 }
 
 // SheetDeal is one row of a printed Chicago bridge score sheet: the deal's

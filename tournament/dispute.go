@@ -20,11 +20,11 @@ const (
 	DisputeRuled DisputeStatus = "ruled"
 )
 
-// maxDealNumber bounds the deal number a dispute names.
-const maxDealNumber = 1000
+// MaxDealNumber bounds the deal number a dispute names.
+const MaxDealNumber = 1000
 
-// maxDescription bounds a dispute's description and a ruling's reason.
-const maxDescription = 4000
+// MaxDescription bounds a dispute's description and a ruling's reason.
+const MaxDescription = 4000
 
 // Bounds on disputes (issue 13, item 3), so that no dispute and no page of
 // disputes costs more than a bounded amount to judge, store and send.
@@ -108,19 +108,19 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 		return nil, err
 	}
 	desc := strings.TrimSpace(n.Description)
-	if err := checkText("description", desc); err != nil {
+	if err := CheckText("description", desc); err != nil {
 		return nil, err
 	}
-	if n.Deal < 0 || n.Deal > maxDealNumber {
-		return nil, InvalidField("deal", "deal must be a deal number from 1 to %d, not %d", maxDealNumber, n.Deal)
+	if n.Deal < 0 || n.Deal > MaxDealNumber {
+		return nil, InvalidField("deal", "deal must be a deal number from 1 to %d, not %d", MaxDealNumber, n.Deal)
 	}
 	d := &Dispute{Key: GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
-		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.AuditName(), CreatedAt: r.svc.clock()}
 	if n.Deal > 0 {
 		d.Deal = &n.Deal
 	}
-	if rec := rawOrNil(n.Record); rec != nil {
-		canon, verdict, err := judge(rec)
+	if rec := RawOrNil(n.Record); rec != nil {
+		canon, verdict, err := Judge(rec)
 		if err != nil {
 			return nil, err
 		}
@@ -149,16 +149,16 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 	return d, nil
 }
 
-// judge lets the engine judge a reconstruction: a game record (it has
+// Judge lets the engine judge a reconstruction: a game record (it has
 // "deals") or a deal record. A record that is not JSON is a 400; the
 // engine's errors are part of the verdict, not a refusal, since the referee
 // needs to see them.
-func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
-	canon, err = canonicalJSON(rec)
+func Judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
+	canon, err = CanonicalJSON(rec)
 	if err != nil {
 		return nil, nil, InvalidField("record", "record is not JSON")
 	}
-	if err := storable(canon); err != nil {
+	if err := Storable(canon); err != nil {
 		return nil, nil, err
 	}
 	if len(canon) > MaxReconstruction {
@@ -207,9 +207,9 @@ func dealsIn(canon json.RawMessage) int {
 	return len(g.Deals)
 }
 
-// storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
+// Storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
 // the NUL character (\u0000).
-func storable(canon []byte) error {
+func Storable(canon []byte) error {
 	if bytes.Contains(canon, []byte(`\u0000`)) {
 		return InvalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
 	}

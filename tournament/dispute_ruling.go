@@ -94,25 +94,25 @@ func (r *Referees) Rule(ctx context.Context, a Actor, tid string, id int64, n Ne
 	if err := a.requireReferee(); err != nil {
 		return nil, err
 	}
-	if err := n.validate(); err != nil {
+	if err := n.Validate(); err != nil {
 		return nil, err
 	}
 	now := r.svc.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: n.Reason})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: n.Reason})
 	return r.store.Rule(ctx, tid, id, func(st *RefereeState, d *Dispute) (*RulingChange, error) {
 		return decideRuling(st, d, n, a, now)
 	})
 }
 
-func (n *NewRuling) validate() error {
+func (n *NewRuling) Validate() error {
 	n.Reason = strings.TrimSpace(n.Reason)
 	if n.Decision != DecisionUpheld && n.Decision != DecisionRejected {
 		return InvalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
 	}
-	if err := checkText("reason", n.Reason); err != nil {
+	if err := CheckText("reason", n.Reason); err != nil {
 		return err
 	}
-	n.Record = rawOrNil(n.Record)
+	n.Record = RawOrNil(n.Record)
 	if n.Record != nil && n.Decision != DecisionUpheld {
 		return InvalidField("record", "a corrected record comes only with an upheld dispute")
 	}
@@ -143,7 +143,7 @@ func (a *NewAdjustment) normalize(reason string) error {
 	case a.Scale != ScalePlacementPoints && a.Scale != ScaleGamePoints:
 		return InvalidField("adjustments", "scale must be %q or %q", ScalePlacementPoints, ScaleGamePoints)
 	}
-	return checkText("adjustments", a.Reason)
+	return CheckText("adjustments", a.Reason)
 }
 
 // decideRuling makes the change a ruling writes, on the locked state.
@@ -160,7 +160,7 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 	if err != nil {
 		return nil, err
 	}
-	ru := &Ruling{DisputeID: d.ID, Decision: n.Decision, Reason: n.Reason, RuledRole: a.Role, RuledBy: a.tokenID(), CreatedAt: now}
+	ru := &Ruling{DisputeID: d.ID, Decision: n.Decision, Reason: n.Reason, RuledRole: a.Role, RuledBy: a.AuditName(), CreatedAt: now}
 	ch := &RulingChange{Ruling: ru}
 	if n.Record != nil {
 		if ch.Correction, ru.Verdict, err = correction(st, d.Key, tb, n.Record, a, now); err != nil {
@@ -174,7 +174,7 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 		ru.Adjustments = append(ru.Adjustments, Adjustment{Key: d.Key, Player: adj.Player, Points: adj.Points,
 			Scale: adj.Scale, Reason: adj.Reason, CreatedAt: now})
 	}
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	for _, p := range n.Disqualify {
 		if _, ok := status[p]; !ok {
 			return nil, InvalidField("disqualify", "%s is not a player of this tournament", p)
@@ -199,11 +199,10 @@ func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Ac
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := storable(g.record); err != nil {
+	if err := Storable(g.record); err != nil {
 		return nil, nil, err
 	}
-	res := &GameResult{Key: k, Kind: ResultCorrection, Record: g.record, RecordHash: g.hash, Result: g.json,
-		Places: g.places, SubmittedBy: a.tokenID(), CreatedAt: now}
+	res := g.result(k, ResultCorrection, a.AuditName(), now)
 	if prev := effective(&st.State, k); prev != nil {
 		id := prev.ID
 		res.Supersedes = &id
@@ -262,7 +261,7 @@ func follow(st *State, n int, ch *RulingChange) {
 		return
 	}
 	ch.Outcomes, ch.Statuses = outcomes, map[string]PlayerStatus{}
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	for _, o := range outcomes {
 		switch {
 		case t.Format == FormatSM && r.Final && o.Advanced && t.Champion != o.Player:

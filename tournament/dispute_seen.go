@@ -9,7 +9,7 @@ func (r *Referees) SeeDispute(ctx context.Context, a Actor, tid string, id int64
 	if err := a.requireReferee(); err != nil {
 		return nil, err
 	}
-	return r.store.SeeDispute(auditAs(ctx, a), tid, id, a.tokenID(), r.svc.clock())
+	return r.store.SeeDispute(auditAs(ctx, a), tid, id, a.AuditName(), r.svc.clock())
 }
 
 // TableDisputes returns the disputes of table t of round n, oldest first,

@@ -10,8 +10,8 @@ import (
 // provisional unless the tournament says otherwise.
 const DefaultCorrectionMinutes = 30
 
-// maxCorrectionMinutes bounds the correction window and a reopening: a week.
-const maxCorrectionMinutes = 7 * 24 * 60
+// MaxCorrectionMinutes bounds the correction window and a reopening: a week.
+const MaxCorrectionMinutes = 7 * 24 * 60
 
 // ResultStatus says whether a round's results can still be disputed.
 type ResultStatus string
@@ -132,11 +132,11 @@ func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow,
 
 // SetCorrectionMinutes sets how long closed rounds stay provisional.
 func (r *Referees) SetCorrectionMinutes(ctx context.Context, a Actor, tid string, minutes int) error {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return err
 	}
-	if minutes < 0 || minutes > maxCorrectionMinutes {
-		return InvalidField("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+	if minutes < 0 || minutes > MaxCorrectionMinutes {
+		return InvalidField("correction_minutes", "correction_minutes must be between 0 and %d", MaxCorrectionMinutes)
 	}
 	return r.store.SetCorrectionMinutes(auditAs(ctx, a), tid, minutes)
 }
@@ -148,19 +148,19 @@ const MaxReopenings = 10
 // Reopen reopens round n's results for disputes for minutes, with a
 // reason. Only the organizer may, and only for a closed round.
 func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes int, reason string) (*Reopening, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := checkText("reason", reason); err != nil {
+	if err := CheckText("reason", reason); err != nil {
 		return nil, err
 	}
-	if minutes < 1 || minutes > maxCorrectionMinutes {
-		return nil, InvalidField("minutes", "minutes must be between 1 and %d", maxCorrectionMinutes)
+	if minutes < 1 || minutes > MaxCorrectionMinutes {
+		return nil, InvalidField("minutes", "minutes must be between 1 and %d", MaxCorrectionMinutes)
 	}
 	now := r.svc.clock()
-	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.tokenID(), CreatedAt: now}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
+	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.AuditName(), CreatedAt: now}
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
 	err := r.store.Reopen(ctx, tid, ro, func(st *RefereeState) error {
 		rd, err := findRound(&st.State, n)
 		if err != nil {

@@ -33,7 +33,7 @@ const (
 )
 
 func (l Listing) validate() error {
-	if err := checkLine("venue", strings.TrimSpace(l.Venue), maxVenueLen, false); err != nil {
+	if err := CheckLine("venue", strings.TrimSpace(l.Venue), maxVenueLen, false); err != nil {
 		return err
 	}
 	if !l.Date.IsZero() && (l.Date.Year() < minYear || l.Date.Year() > maxYear) {

@@ -20,7 +20,7 @@ const (
 const (
 	maxPlayerName = 100
 	maxClubName   = 100
-	maxImportRows = 10000
+	MaxImportRows = 10000
 )
 
 // Player is one person registered in a tournament. The ID is what game
@@ -54,9 +54,9 @@ type PlayerUpdate struct {
 	Status *PlayerStatus
 }
 
-// normalize trims the registration and checks it; row is the CSV row number
+// Normalize trims the registration and checks it; row is the CSV row number
 // for error messages (0 when not importing).
-func (n NewPlayer) normalize() (NewPlayer, error) {
+func (n NewPlayer) Normalize() (NewPlayer, error) {
 	n.Name = strings.TrimSpace(n.Name)
 	n.Club = strings.TrimSpace(n.Club)
 	if err := checkPlayerName(n.Name); err != nil {
@@ -68,9 +68,9 @@ func (n NewPlayer) normalize() (NewPlayer, error) {
 	return n, checkClubName(n.Club)
 }
 
-func checkPlayerName(name string) error { return checkLine("name", name, maxPlayerName, true) }
+func checkPlayerName(name string) error { return CheckLine("name", name, maxPlayerName, true) }
 
-func checkClubName(club string) error { return checkLine("club", club, maxClubName, false) }
+func checkClubName(club string) error { return CheckLine("club", club, maxClubName, false) }
 
 // validate checks an update against the player's current status. Only the
 // organizer's moves are allowed here: withdrawing and reinstating a

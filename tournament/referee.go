@@ -123,11 +123,11 @@ const MaxRefereeTokens = 50
 // IssueToken creates a referee token. Only the organizer may, and at most
 // MaxRefereeTokens per tournament.
 func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*IssuedRefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	name = strings.TrimSpace(name)
-	if err := checkLine("name", name, maxPlayerName, false); err != nil {
+	if err := CheckLine("name", name, maxPlayerName, false); err != nil {
 		return nil, err
 	}
 	secret, err := tokens.NewSecret(r.svc.rand, tokens.TokenBytes)
@@ -140,7 +140,7 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 	}
 	token := refereePrefix + base64.RawURLEncoding.EncodeToString(secret)
 	t := RefereeToken{ID: "r" + strings.ToLower(base32.StdEncoding.EncodeToString(idb)), TournamentID: tid,
-		Name: name, CreatedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+		Name: name, CreatedBy: a.AuditName(), CreatedAt: r.svc.clock()}
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 
 // RevokeToken revokes a referee token; it is refused from then on.
 func (r *Referees) RevokeToken(ctx context.Context, a Actor, tid, id string) (*RefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	return r.store.RevokeRefereeToken(auditAs(ctx, a), tid, id, r.svc.clock())
@@ -167,7 +167,7 @@ func (r *Referees) RevokeToken(ctx context.Context, a Actor, tid, id string) (*R
 
 // Tokens lists a tournament's referee tokens without their secrets.
 func (r *Referees) Tokens(ctx context.Context, a Actor, tid string) ([]RefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
@@ -249,8 +249,8 @@ func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter
 	return p, nil
 }
 
-// rawOrNil returns nil for an empty or null JSON value.
-func rawOrNil(b json.RawMessage) json.RawMessage {
+// RawOrNil returns nil for an empty or null JSON value.
+func RawOrNil(b json.RawMessage) json.RawMessage {
 	if len(b) == 0 || string(b) == "null" {
 		return nil
 	}

@@ -33,7 +33,7 @@ func SeedHash(seed int64) []byte {
 // Commit publishes the commitment to the seed of round n, which must not
 // be drawn yet. hexHash is 64 hexadecimal digits.
 func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHash string) (*Commitment, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	h, err := hex.DecodeString(strings.TrimSpace(hexHash))
@@ -47,7 +47,7 @@ func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHa
 	if n <= t.CurrentRound {
 		return nil, Errorf(KindConflict, CodeRoundDrawn, "round %d is already drawn; a commitment must come before the draw", n)
 	}
-	c := &Commitment{TournamentID: tid, Round: n, SeedSHA256: h, By: a.tokenID(), CreatedAt: r.svc.clock()}
+	c := &Commitment{TournamentID: tid, Round: n, SeedSHA256: h, By: a.AuditName(), CreatedAt: r.svc.clock()}
 	if err := r.store.Commit(auditAs(ctx, a), c); err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHa
 // seed does not hash to it. (The database refuses a draw of a committed
 // round with another seed by any route.)
 func (r *Referees) Reveal(ctx context.Context, a Actor, tid string, n int, seed int64) (*Round, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	st, err := r.store.RefereeState(ctx, tid)

@@ -48,7 +48,7 @@ const (
 // Limits of the register.
 const (
 	maxMembership   = 40
-	maxReason       = 1000
+	MaxReason       = 1000
 	maxPeopleListed = 500
 	maxSeriesNights = 200
 )
@@ -117,7 +117,7 @@ func (n NewPerson) normalize() (NewPerson, error) {
 	if err := checkClubName(n.Club); err != nil {
 		return n, err
 	}
-	return n, checkLine("membership", n.Membership, maxMembership, false)
+	return n, CheckLine("membership", n.Membership, maxMembership, false)
 }
 
 // Register runs the server's register of people, the series and the
@@ -173,7 +173,7 @@ func (r *Register) Person(ctx context.Context, id string) (Person, error) {
 // People searches the register.
 func (r *Register) People(ctx context.Context, query string, limit int) ([]Person, error) {
 	query = strings.TrimSpace(query)
-	if err := checkLine("q", query, maxPlayerName, false); err != nil {
+	if err := CheckLine("q", query, maxPlayerName, false); err != nil {
 		return nil, err
 	}
 	if limit < 1 || limit > maxPeopleListed {
@@ -189,7 +189,7 @@ func (r *Register) Merge(ctx context.Context, a Actor, from, into, reason string
 		return err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := checkLine("reason", reason, maxReason, true); err != nil {
+	if err := CheckLine("reason", reason, MaxReason, true); err != nil {
 		return err
 	}
 	if from == into {

@@ -63,7 +63,7 @@ func (r *Register) CreateSeries(ctx context.Context, a Actor, n NewSeries) (*Ser
 		return nil, err
 	}
 	n.Name = strings.TrimSpace(n.Name)
-	if err := checkLine("name", n.Name, maxNameLen, true); err != nil {
+	if err := CheckLine("name", n.Name, maxNameLen, true); err != nil {
 		return nil, err
 	}
 	if n.Rule.BestOf < 0 || n.Rule.BestOf > maxSeriesNights {

@@ -196,7 +196,7 @@ func (s *Service) enterDeal(ctx context.Context, gs GameStore, a Actor, k GameKe
 		}
 		return s.appendMatchDeal(ctx, gs, a, k, n, e, data)
 	}
-	deal, err := canonicalJSON(data)
+	deal, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, e.refused(err)
 	}
@@ -296,7 +296,7 @@ func commitDeal(ctx context.Context, gs GameStore, a Actor, w *DealWrite) error 
 // last says the deal is the game's last and the game has a result.
 func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte, last bool) (*DealProgress, error) {
 	n := len(deals)
-	stored, err := canonicalJSON(deals[n-1])
+	stored, err := CanonicalJSON(deals[n-1])
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +377,7 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 // TableCodes returns the code of each table of round n, by table number.
 // Only the organizer may see them.
 func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (map[int]string, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	r, err := s.store.Round(ctx, tid, n)

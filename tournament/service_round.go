@@ -24,7 +24,7 @@ func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int6
 // organizer's constraints: fixed tables and players kept apart, stored
 // with the round.
 func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o DrawOptions) (*Round, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if o.Seed != nil && (*o.Seed < 0 || *o.Seed >= maxSeed) {
@@ -164,7 +164,7 @@ func standingOrder(st *State, active []string) []string {
 // players first (409 unconfirmed_games lists those that are not), unless
 // the organizer closes with AcceptUnconfirmed.
 func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, opts ...CloseOption) (*RoundChange, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	var o closeOptions
@@ -226,7 +226,7 @@ func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
 		return nil, tieError(st, ties)
 	}
 	ch := &RoundChange{Outcomes: outcomes, TournamentStatus: StatusRunning}
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	for _, o := range outcomes {
 		switch {
 		case t.Format == FormatSM && r.Final && o.Advanced:
@@ -274,7 +274,7 @@ func allGamesPlayed(st *State, r *Round, only *Table) error {
 // tied in round n: players best first, decided by method (TieByLot or
 // TieByChoice). The players must sit at one table and be tied there.
 func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, players []string, method, note string) (*TieResolution, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if method != TieByLot && method != TieByChoice {

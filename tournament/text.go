@@ -6,11 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// checkLine validates a one-line text field such as a name: valid UTF-8, no
+// CheckLine validates a one-line text field such as a name: valid UTF-8, no
 // control characters (line breaks, tabs, NUL: PostgreSQL refuses NUL in text,
 // and the pages and CSV files show one line), at most max bytes, and not empty
 // when required.
-func checkLine(field, s string, max int, required bool) error {
+func CheckLine(field, s string, max int, required bool) error {
 	switch {
 	case s == "" && required:
 		return InvalidField(field, "%s is required", field)
@@ -24,9 +24,9 @@ func checkLine(field, s string, max int, required bool) error {
 	return nil
 }
 
-// checkText validates a required free text such as a reason or a
+// CheckText validates a required free text such as a reason or a
 // description: like checkLine, but line breaks and tabs are allowed.
-func checkText(field, s string) error {
+func CheckText(field, s string) error {
 	switch {
 	case s == "":
 		return InvalidField(field, "%s is required", field)
@@ -34,8 +34,8 @@ func checkText(field, s string) error {
 		return InvalidField(field, "%s is not valid UTF-8", field)
 	case strings.IndexFunc(s, isForbiddenInText) >= 0:
 		return InvalidField(field, "%s contains a control character other than a line break or tab", field)
-	case len(s) > maxDescription:
-		return InvalidField(field, "%s is longer than %d bytes", field, maxDescription)
+	case len(s) > MaxDescription:
+		return InvalidField(field, "%s is longer than %d bytes", field, MaxDescription)
 	}
 	return nil
 }

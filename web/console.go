@@ -444,8 +444,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	svc := h.deps.Rounds
-	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
+	ex, err := h.deps.Transfer.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
 	if err != nil {
 		return h.fail(c, err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // adminToken is the admin token of the test servers.
@@ -75,7 +76,8 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil)}))
+				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil),
+				Transfer: transfer.New(svc, store)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
@@ -100,7 +102,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	reg := tournament.NewRegister(store, store, nil)
 	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
-			Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
+			Transfer: transfer.New(svc, store), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

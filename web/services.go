@@ -6,6 +6,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // The services the pages call, each declared by what one set of handlers
@@ -60,7 +61,11 @@ type Rounds interface {
 	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
 	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
 	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
-	Export(ctx context.Context, a tournament.Actor, tid string) (*tournament.Export, error)
+}
+
+// Transfer downloads a whole tournament (console.go).
+type Transfer interface {
+	Export(ctx context.Context, a tournament.Actor, tid string) (*transfer.Export, error)
 }
 
 // Room is the referee's view of a round in play: its tables, its clock and
@@ -113,4 +118,5 @@ var (
 	_ Room        = (*tournament.Service)(nil)
 	_ Referees    = (*tournament.Referees)(nil)
 	_ Register    = (*tournament.Register)(nil)
+	_ Transfer    = (*transfer.Service)(nil)
 )

@@ -22,6 +22,7 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // HTTP server timeouts: a slow or stalled client cannot hold a connection
@@ -168,6 +169,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Referees:    referees,
 		Failures:    fails,
 		Register:    tournament.NewRegister(store, store, nil),
+		Transfer:    transfer.New(tournaments, store),
 		Registry:    reg,
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // Complete returns deps with each missing required service filled by its
@@ -37,6 +38,9 @@ func Complete(deps server.Deps) server.Deps {
 	}
 	if deps.Register == nil {
 		deps.Register = tournament.NewRegister(nil, nil, nil)
+	}
+	if deps.Transfer == nil {
+		deps.Transfer = transfer.New(deps.Tournaments, nil)
 	}
 	if deps.Events == nil {
 		deps.Events = tournament.NewBroker()

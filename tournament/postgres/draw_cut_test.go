@@ -62,7 +62,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 		// shown with fake clocks in tournament/seating's cut tests.
 		t.Logf("the full search gave the cut draw's tables on this machine (its own clock cut it too)")
 	}
-	ex, err := svc.Export(e.ctx, org, tid)
+	ex, err := e.transfer().Export(e.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // historyTournament plays a tournament with everything a history holds:
@@ -84,11 +85,11 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 
 // normalized is a history with the exporting server's result ids replaced
 // by the rows' places in the file, which an import keeps.
-func normalized(t *testing.T, h *tournament.ExportHistory) *tournament.ExportHistory {
+func normalized(t *testing.T, h *transfer.ExportHistory) *transfer.ExportHistory {
 	t.Helper()
 	out := *h
 	index := map[int64]int64{}
-	out.Results = append([]tournament.ExportResultRow(nil), h.Results...)
+	out.Results = append([]transfer.ExportResultRow(nil), h.Results...)
 	for i := range out.Results {
 		index[out.Results[i].ID] = int64(i + 1)
 	}
@@ -105,11 +106,11 @@ func normalized(t *testing.T, h *tournament.ExportHistory) *tournament.ExportHis
 	for i := range out.Results {
 		out.Results[i].ID, out.Results[i].Supersedes = *at(&out.Results[i].ID), at(out.Results[i].Supersedes)
 	}
-	out.Confirmations = append([]tournament.ExportConfirmation(nil), h.Confirmations...)
+	out.Confirmations = append([]transfer.ExportConfirmation(nil), h.Confirmations...)
 	for i := range out.Confirmations {
 		out.Confirmations[i].Result = *at(&out.Confirmations[i].Result)
 	}
-	out.Disputes = append([]tournament.ExportDispute(nil), h.Disputes...)
+	out.Disputes = append([]transfer.ExportDispute(nil), h.Disputes...)
 	for i := range out.Disputes {
 		out.Disputes[i].Result = at(out.Disputes[i].Result)
 		if ru := out.Disputes[i].Ruling; ru != nil {
@@ -131,7 +132,7 @@ func TestExportImportHistory(t *testing.T) {
 	t.Parallel()
 	src := newEnv(t)
 	tid, _ := historyTournament(t, src)
-	ex, err := src.svc.Export(src.ctx, org, tid)
+	ex, err := src.transfer().Export(src.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +147,12 @@ func TestExportImportHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file tournament.Export
+	var file transfer.Export
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
 	dst := newEnv(t)
-	created, err := dst.svc.Import(dst.ctx, admin, &file)
+	created, err := dst.transfer().Import(dst.ctx, admin, &file)
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
@@ -167,7 +168,7 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("standings after import differ:\ngot  %+v\nwant %+v", got, want)
 	}
-	again, err := dst.svc.Export(dst.ctx, org, nid)
+	again, err := dst.transfer().Export(dst.ctx, org, nid)
 	if err != nil {
 		t.Fatal(err)
 	}

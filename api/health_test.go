@@ -18,6 +18,8 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/web"
 )
 
@@ -102,7 +104,7 @@ func TestRequiredDependencies(t *testing.T) {
 func TestConstructorsNameEachMissingService(t *testing.T) {
 	t.Parallel()
 	svc := tournament.NewService(nil)
-	refs, reg := tournament.NewReferees(svc, nil), tournament.NewRegister(nil, nil, nil)
+	refs, reg := referee.New(svc, nil), registry.New(nil, nil, nil)
 	full := servertest.Complete(server.Deps{})
 	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
 		Tournaments: svc, Rounds: svc, Games: svc, Table: app.NewTable(svc, refs), Room: svc, Referees: refs, Disputes: refs, Register: reg}

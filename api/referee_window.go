@@ -160,7 +160,7 @@ func (s *Server) revealSeed(c echo.Context) error {
 	return s.drawn(c, a, r)
 }
 
-// drawJSON is the public inputs of a round's draw (tournament.DrawInputs):
+// drawJSON is the public inputs of a round's draw (referee.DrawInputs):
 // what `revisor seat --draw` reads to recompute the tables.
 type drawJSON struct {
 	Format    string      `json:"format"`

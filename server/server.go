@@ -26,6 +26,8 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
@@ -61,9 +63,9 @@ type Deps struct {
 	Snapshots web.Snapshots
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log.
-	Referees *tournament.Referees
+	Referees *referee.Service
 	// Register runs the register of people, series and ratings.
-	Register *tournament.Register
+	Register *registry.Service
 	// Transfer exports and imports whole tournaments.
 	Transfer *transfer.Service
 	// Events feeds the pages' live updates (a tournament.Broker when nothing

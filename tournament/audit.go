@@ -42,8 +42,8 @@ func AuditActorFrom(ctx context.Context) AuditActor {
 	return SystemActor
 }
 
-// auditAs returns ctx carrying a as the actor of the writes made with it.
-func auditAs(ctx context.Context, a Actor) context.Context {
+// AuditAs returns ctx carrying a as the actor of the writes made with it.
+func AuditAs(ctx context.Context, a Actor) context.Context {
 	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName()})
 }
 

@@ -24,7 +24,7 @@ type Listing struct {
 }
 
 // maxVenueLen bounds a venue like a name.
-const maxVenueLen = maxNameLen
+const maxVenueLen = MaxNameLen
 
 // The years a tournament's date may name, to catch a typed "0226".
 const (

@@ -76,6 +76,10 @@ func NewService(store Store, opts ...Option) *Service {
 	return s
 }
 
+// Rand is where the service draws its secrets from (crypto/rand unless
+// WithRand said otherwise), for the subdomains' own tokens.
+func (s *Service) Rand() io.Reader { return s.rand }
+
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 // Created is a new tournament with its organizer token, which is shown
@@ -105,7 +109,7 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	}
 	t := &Tournament{Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
 		Status: StatusRegistration, CreatedAt: s.clock(), Listing: n.Listing.normalized()}
-	return s.Establish(auditAs(ctx, a), t, s.store.CreateTournament)
+	return s.Establish(AuditAs(ctx, a), t, s.store.CreateTournament)
 }
 
 // Establish makes t a tournament of this server: a new ID, organizer token,
@@ -167,7 +171,7 @@ func (s *Service) AddPlayers(ctx context.Context, a Actor, tid string, ps []NewP
 		}
 		return s.roomFor(registered, len(ps))
 	}
-	return s.store.AddPlayers(auditAs(ctx, a), tid, check, ps, s.clock())
+	return s.store.AddPlayers(AuditAs(ctx, a), tid, check, ps, s.clock())
 }
 
 // roomFor checks that adding players to the registered ones stays within
@@ -207,7 +211,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u 
 	if err := a.RequireOrganizer(); err != nil {
 		return Player{}, err
 	}
-	return s.store.UpdatePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) (Player, error) {
+	return s.store.UpdatePlayer(AuditAs(ctx, a), tid, pid, func(t *Tournament, p Player) (Player, error) {
 		if err := u.validate(p.Status); err != nil {
 			return p, err
 		}
@@ -232,7 +236,7 @@ func (s *Service) DeletePlayer(ctx context.Context, a Actor, tid, pid string) er
 	if err := a.RequireOrganizer(); err != nil {
 		return err
 	}
-	return s.store.DeletePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) error {
+	return s.store.DeletePlayer(AuditAs(ctx, a), tid, pid, func(t *Tournament, p Player) error {
 		if t.Status != StatusRegistration || t.CurrentRound > 0 {
 			return Errorf(KindConflict, CodeRegistrationClosed,
 				"%s can be deleted only before round 1 is drawn; withdraw them instead", p.Name)

@@ -64,7 +64,7 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 // SubmitGameIn is SubmitGame with its reads and its write through the
 // game store as wrap decorates it (a command's unit of work).
 func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, data []byte) (*Submission, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	gs := s.games(wrap)
@@ -81,7 +81,7 @@ func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 	}
 	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-	stored, created, err := gs.SubmitResult(auditAs(ctx, a), res, roundOpen)
+	stored, created, err := gs.SubmitResult(AuditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (s *Service) AppendDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 	if n < 0 {
 		return nil, InvalidField("deal", "the deal number must be 1 or more, not %d", n)
 	}
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	gs := s.games(wrap)
@@ -281,7 +281,7 @@ func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k Ga
 // commitDeal writes w under the entry it was decided with: errReload,
 // having written nothing, when that entry no longer stands.
 func commitDeal(ctx context.Context, gs GameStore, a Actor, w *DealWrite) error {
-	ok, err := gs.AppendDeal(auditAs(ctx, a), w)
+	ok, err := gs.AppendDeal(AuditAs(ctx, a), w)
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ const MaxCorrectionReason = 500
 // every player has confirmed the game, after a referee's ruling on it, and
 // in a closed round.
 func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
@@ -255,7 +255,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 // is stored: the store's decide hands it to the unit, which may store it
 // with the confirmation.
 func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, player string) (*Confirmed, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	player = strings.TrimSpace(player)
@@ -274,7 +274,7 @@ func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameK
 		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := gs.ConfirmGame(auditAs(ctx, a), k, c, func(g *TableGame) (*Confirmed, error) {
+	g, created, err := gs.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) (*Confirmed, error) {
 		if g.Result == nil {
 			return nil, Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,3 +44,19 @@ func CheckText(field, s string) error {
 func isForbiddenInText(r rune) bool {
 	return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t'
 }
+
+// MaxDescription bounds a dispute's description and a ruling's reason.
+const MaxDescription = 4000
+
+// Storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
+// the NUL character (\u0000).
+func Storable(canon []byte) error {
+	if bytes.Contains(canon, []byte(`\u0000`)) {
+		return InvalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
+	}
+	return nil
+}
+
+// MaxReason bounds the reason given for a change (a withdrawal, a re-seating,
+// a change of the clock, of the register).
+const MaxReason = 1000

@@ -65,7 +65,7 @@ var (
 
 // Limits on settings, so that a tournament stays something a club can run.
 const (
-	maxNameLen       = 200
+	MaxNameLen       = 200
 	MaxGamesPerRound = 20
 	maxRounds        = 100
 )
@@ -287,7 +287,7 @@ func (ps *problems) addErr(err error) {
 // order of the checks (the order NewTournament reports the first of).
 func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	var ps problems
-	ps.addErr(CheckLine("name", name, maxNameLen, true))
+	ps.addErr(CheckLine("name", name, MaxNameLen, true))
 	if f != FormatSM && f != FormatSwiss && f != FormatBridge {
 		ps.add("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", f)
 	}
@@ -412,3 +412,10 @@ func validTimeZone(name string) bool {
 	_, err := time.LoadLocation(name)
 	return err == nil
 }
+
+// DefaultCorrectionMinutes is how long a closed round's results stay
+// provisional unless the tournament says otherwise.
+const DefaultCorrectionMinutes = 30
+
+// MaxCorrectionMinutes bounds the correction window and a reopening: a week.
+const MaxCorrectionMinutes = 7 * 24 * 60

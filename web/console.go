@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // consoleRoutes registers the organizer's console under
@@ -110,7 +111,7 @@ type consoleData struct {
 	// Find is a search of the server's register from the players page,
 	// Found the entries it matched (at most maxFound).
 	Find  string
-	Found []tournament.Person
+	Found []registry.Person
 	// RefereeToken is a referee token just issued: shown this once.
 	RefereeToken, RefereeName string
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // wide is true when nothing on the tab's page scrolls sideways.
@@ -163,7 +164,7 @@ func TestBrowserTableDisputeFeedback(t *testing.T) {
 		t.Errorf("phone A says %q, want game 1, deal 2 waiting for a referee", w)
 	}
 	a.screenshot(t, "table-dispute-sent-360-en")
-	ds, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+	ds, err := s.refs.Disputes(context.Background(), org, f.ID, referee.DisputeFilter{})
 	if err != nil || len(ds.Disputes) != 1 || ds.Disputes[0].SeenAt != nil {
 		t.Fatalf("the server's disputes = %+v, %v; want one, unseen", ds, err)
 	}
@@ -199,7 +200,7 @@ func TestBrowserTableDisputeFeedback(t *testing.T) {
 	}
 	b.screenshot(t, "table-dispute-seen-360-en")
 	if _, err := s.refs.Rule(context.Background(), tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:r1"}, f.ID, ds.Disputes[0].ID,
-		tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "The sheet adds up."}); err != nil {
+		referee.NewRuling{Decision: referee.DecisionRejected, Reason: "The sheet adds up."}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range tabs {

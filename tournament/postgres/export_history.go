@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -107,7 +108,7 @@ func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.Expo
 	if err != nil {
 		return err
 	}
-	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
 		d, err := scanDispute(r)
 		return *d, err
 	})

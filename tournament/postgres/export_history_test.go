@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -17,9 +18,9 @@ import (
 // a dispute with a reconstruction upheld with a corrected record and a
 // point adjustment, a rejected dispute, an open one, a reopened window
 // and the audit log all of it wrote.
-func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
+func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 	t.Helper()
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Historia", Format: tournament.FormatSwiss, Rounds: intp(2)}, 8)
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -55,8 +56,8 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 		t.Fatal(err)
 	}
 	t2 := r.Tables[1]
-	open := func(game int, rec []byte) *tournament.Dispute {
-		d, err := refs.OpenDispute(e.ctx, org, tid, tournament.NewDispute{Round: 1, Table: t2.Number, Game: game,
+	open := func(game int, rec []byte) *referee.Dispute {
+		d, err := refs.OpenDispute(e.ctx, org, tid, referee.NewDispute{Round: 1, Table: t2.Number, Game: game,
 			Description: "sista sticket räknades fel", Record: rec, Deal: 1})
 		if err != nil {
 			t.Fatalf("open a dispute: %v", err)
@@ -65,14 +66,14 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 	}
 	fixed := tournamenttest.SheetGame(rng, t2.Players, t2.FirstDealerOf(1))
 	upheld := open(1, fixed)
-	_, err := refs.Rule(e.ctx, org, tid, upheld.ID, tournament.NewRuling{Decision: tournament.DecisionUpheld,
+	_, err := refs.Rule(e.ctx, org, tid, upheld.ID, referee.NewRuling{Decision: referee.DecisionUpheld,
 		Reason: "protokollet var fel", Record: fixed,
-		Adjustments: []tournament.NewAdjustment{{Player: t2.Players[0], Points: -3, Reason: "sen ankomst"}}})
+		Adjustments: []referee.NewAdjustment{{Player: t2.Players[0], Points: -3, Reason: "sen ankomst"}}})
 	if err != nil {
 		t.Fatalf("rule upheld: %v", err)
 	}
 	rejected := open(2, nil)
-	if _, err := refs.Rule(e.ctx, org, tid, rejected.ID, tournament.NewRuling{Decision: tournament.DecisionRejected,
+	if _, err := refs.Rule(e.ctx, org, tid, rejected.ID, referee.NewRuling{Decision: referee.DecisionRejected,
 		Reason: "räkningen stämde"}); err != nil {
 		t.Fatalf("rule rejected: %v", err)
 	}
@@ -200,8 +201,8 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(again.Results, ex.Results) {
 		t.Errorf("effective results after import differ")
 	}
-	refs := tournament.NewReferees(dst.svc, dst.store)
-	page, err := refs.Disputes(dst.ctx, org, nid, tournament.DisputeFilter{})
+	refs := referee.New(dst.svc, dst.store)
+	page, err := refs.Disputes(dst.ctx, org, nid, referee.DisputeFilter{})
 	if err != nil || len(page.Disputes) != 3 || page.Disputes[0].Verdict == nil || page.Disputes[0].Ruling == nil ||
 		page.Disputes[0].Ruling.Verdict == nil || len(page.Disputes[0].Ruling.Adjustments) != 1 {
 		t.Errorf("the imported disputes: %v; want 3, the first with its verdict, ruling and adjustment", err)

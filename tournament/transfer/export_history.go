@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // ExportHistory is everything of a tournament besides its effective
@@ -277,12 +278,12 @@ func (h *ImportedHistory) checkTablePlay(st *tournament.State) error {
 			return err
 		}
 		k := dealKey{tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}, x.Seq}
-		if x.Seq < 0 || x.Seq > tournament.MaxDealNumber || seen[k] {
+		if x.Seq < 0 || x.Seq > referee.MaxDealNumber || seen[k] {
 			return importErr(path+"/seq", "deal %d is out of range or repeated", x.Seq)
 		}
 		seen[k] = true
 		var err error
-		if x.Deal, err = importJSON(path+"/deal", x.Deal, tournament.MaxReconstruction); err != nil {
+		if x.Deal, err = importJSON(path+"/deal", x.Deal, referee.MaxReconstruction); err != nil {
 			return err
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
@@ -300,7 +301,7 @@ func (h *ImportedHistory) checkTablePlay(st *tournament.State) error {
 			return err
 		}
 		var err error
-		if x.Deal, err = importJSON(path+"/deal", x.Deal, tournament.MaxReconstruction); err != nil {
+		if x.Deal, err = importJSON(path+"/deal", x.Deal, referee.MaxReconstruction); err != nil {
 			return err
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
@@ -320,8 +321,8 @@ func (h *ImportedHistory) checkDisputes(st *tournament.State) error {
 			return err
 		}
 		k := tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
-		if perGame[k]++; perGame[k] > tournament.MaxDisputesPerGame {
-			return importErr(path, "more than %d disputes on one game", tournament.MaxDisputesPerGame)
+		if perGame[k]++; perGame[k] > referee.MaxDisputesPerGame {
+			return importErr(path, "more than %d disputes on one game", referee.MaxDisputesPerGame)
 		}
 		if err := importText(path+"/description", x.Description, tournament.MaxDescription); err != nil {
 			return err
@@ -329,11 +330,11 @@ func (h *ImportedHistory) checkDisputes(st *tournament.State) error {
 		if x.Result != nil && h.rowOf(*x.Result, k) == nil {
 			return importErr(path+"/result", "result %d is not a row of this game", *x.Result)
 		}
-		if x.Deal != nil && (*x.Deal < 1 || *x.Deal > tournament.MaxDealNumber) {
-			return importErr(path+"/deal", "deal must be from 1 to %d", tournament.MaxDealNumber)
+		if x.Deal != nil && (*x.Deal < 1 || *x.Deal > referee.MaxDealNumber) {
+			return importErr(path+"/deal", "deal must be from 1 to %d", referee.MaxDealNumber)
 		}
-		if rec := tournament.RawOrNil(x.Record); rec != nil {
-			canon, verdict, err := tournament.Judge(rec)
+		if rec := referee.RawOrNil(x.Record); rec != nil {
+			canon, verdict, err := referee.Judge(rec)
 			if err != nil {
 				return importErr(path+"/record", "%s", tournament.ErrorMessage(err))
 			}
@@ -341,7 +342,7 @@ func (h *ImportedHistory) checkDisputes(st *tournament.State) error {
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
 		ruled := x.Ruling != nil
-		if x.Status != string(tournament.DisputeOpen) && x.Status != string(tournament.DisputeRuled) || ruled != (x.Status == string(tournament.DisputeRuled)) {
+		if x.Status != string(referee.DisputeOpen) && x.Status != string(referee.DisputeRuled) || ruled != (x.Status == string(referee.DisputeRuled)) {
 			return importErr(path+"/status", "a dispute is open without a ruling or ruled with one")
 		}
 		if ruled {
@@ -365,9 +366,9 @@ func (h *ImportedHistory) rowOf(id int64, k tournament.GameKey) *tournament.Game
 
 func (h *ImportedHistory) checkRuling(st *tournament.State, path string, i int, k tournament.GameKey, tb tournament.Table) error {
 	ru := h.Disputes[i].Ruling
-	n := tournament.NewRuling{Decision: ru.Decision, Reason: ru.Reason, Disqualify: ru.Disqualified}
+	n := referee.NewRuling{Decision: ru.Decision, Reason: ru.Reason, Disqualify: ru.Disqualified}
 	for _, a := range ru.Adjustments {
-		n.Adjustments = append(n.Adjustments, tournament.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
+		n.Adjustments = append(n.Adjustments, referee.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
 	}
 	if err := n.Validate(); err != nil {
 		return importErr(path, "%s", tournament.ErrorMessage(err))
@@ -388,7 +389,7 @@ func (h *ImportedHistory) checkRuling(st *tournament.State, path string, i int, 
 	}
 	if ru.Correction != nil {
 		row := h.rowOf(*ru.Correction, k)
-		if row == nil || ru.Decision != tournament.DecisionUpheld {
+		if row == nil || ru.Decision != referee.DecisionUpheld {
 			return importErr(path+"/correction", "a correction is a result row of the disputed game, of an upheld dispute")
 		}
 		h.RulingVerdicts[i] = row.Result
@@ -422,8 +423,8 @@ func (h *ImportedHistory) checkRest(st *tournament.State) error {
 		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != tournament.RoundClosed {
 			return importErr(path+"/round", "round %d is not a closed round", x.Round)
 		}
-		if reopened[x.Round]++; reopened[x.Round] > tournament.MaxReopenings {
-			return importErr(path, "round %d is reopened more than %d times", x.Round, tournament.MaxReopenings)
+		if reopened[x.Round]++; reopened[x.Round] > referee.MaxReopenings {
+			return importErr(path, "round %d is reopened more than %d times", x.Round, referee.MaxReopenings)
 		}
 		if err := importText(path+"/reason", x.Reason, tournament.MaxDescription); err != nil {
 			return err
@@ -437,11 +438,11 @@ func (h *ImportedHistory) checkRest(st *tournament.State) error {
 			return importErr(path, "an entry names its actor, kind, subject and operation")
 		}
 		for _, v := range []*json.RawMessage{&x.Before, &x.After} {
-			if tournament.RawOrNil(*v) == nil {
+			if referee.RawOrNil(*v) == nil {
 				*v = nil
 				continue
 			}
-			canon, err := importJSON(path, *v, tournament.MaxReconstruction+tournament.MaxVerdict)
+			canon, err := importJSON(path, *v, referee.MaxReconstruction+referee.MaxVerdict)
 			if err != nil {
 				return err
 			}

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
@@ -21,22 +19,8 @@ import (
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
-// roundTrips counts what a pool sends the database: each statement sent on
-// its own (BEGIN and COMMIT included) and each batch is one round trip.
-// (The one-time preparation of a statement on a connection is not counted.)
-type roundTrips struct{ n atomic.Int64 }
-
-func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	r.n.Add(1)
-	return ctx
-}
-func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	r.n.Add(1)
-	return ctx
-}
-func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+// roundTrips counts what a pool sends the database (dbtest.RoundTrips).
+type roundTrips = dbtest.RoundTrips
 
 // maxDealRoundTrips is what a deal that does not end its game may cost,
 // sent with an Idempotency-Key (issue 17), when the server entered the
@@ -98,10 +82,10 @@ func TestDealRoundTrips(t *testing.T) {
 		if n != 0 {
 			p = fmt.Sprintf("%s?deal=%d", path, n)
 		}
-		before := trips.n.Load()
+		before := trips.N.Load()
 		resp, out := s.do(t, request{method: "POST", path: p, contentType: "application/json",
 			body: strings.NewReader(string(b)), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
-		return resp, out, trips.n.Load() - before
+		return resp, out, trips.N.Load() - before
 	}
 	send := func(key string, n int, body any) (*http.Response, []byte, int64) {
 		t.Helper()
@@ -197,11 +181,11 @@ func TestDealRoundTrips(t *testing.T) {
 	confirmPath := gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations"
 	confirm := func(key, player string) (*http.Response, []byte, int64) {
 		t.Helper()
-		before := trips.n.Load()
+		before := trips.N.Load()
 		resp, body := s.do(t, request{method: "POST", path: confirmPath, contentType: "application/json",
 			body:   strings.NewReader(fmt.Sprintf(`{"player":%q}`, player)),
 			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
-		return resp, body, trips.n.Load() - before
+		return resp, body, trips.N.Load() - before
 	}
 	early, earlyBody, _ := confirm("confirm-early", tb.Players[0])
 	wantProblem(t, "confirming the game in progress", early, earlyBody, http.StatusConflict, "game_not_finished")
@@ -306,10 +290,10 @@ func TestGameRoundTrips(t *testing.T) {
 	for g := 1; g <= 3; g++ {
 		body := string(tournamenttest.SimGame(uint64(g), tb.Players, firstDealerOf(tb, g), 1))
 		put := func() (*http.Response, []byte, int64) {
-			before := trips.n.Load()
+			before := trips.N.Load()
 			resp, out := s.do(t, request{method: "PUT", path: gamePath(tt.ID, 1, tb.Number, g), contentType: "application/json",
 				body: strings.NewReader(body), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": fmt.Sprintf("game-%d", g)}})
-			return resp, out, trips.n.Load() - before
+			return resp, out, trips.N.Load() - before
 		}
 		resp, out, cost := put()
 		if resp.StatusCode != http.StatusCreated {
@@ -345,10 +329,10 @@ func TestBridgeDealRoundTrips(t *testing.T) {
 	path := gamePath(tt.ID, 1, tb.Number, 1) + "/deals"
 	send := func(key, body string) (*http.Response, []byte, int64) {
 		t.Helper()
-		before := trips.n.Load()
+		before := trips.N.Load()
 		resp, out := s.do(t, request{method: "POST", path: path, contentType: "application/json",
 			body: strings.NewReader(body), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
-		return resp, out, trips.n.Load() - before
+		return resp, out, trips.N.Load() - before
 	}
 	const maxBridgeDealRoundTrips = 6
 	for n := 1; n <= 2; n++ { // deal 1 warms the statement caches and the table's code

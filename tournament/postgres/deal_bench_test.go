@@ -53,7 +53,7 @@ func BenchmarkAppendDealKeyed(b *testing.B) {
 			e, trips := traced(b, e, tournament.WithWarmGames(mode == "Warm"))
 			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
 			b.ResetTimer()
-			defer func() { b.ReportMetric(float64(trips.n.Load())/float64(b.N), "trips/op") }()
+			defer func() { b.ReportMetric(float64(trips.N.Load())/float64(b.N), "trips/op") }()
 			for i := range b.N {
 				j := jobs[i]
 				a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}

@@ -63,7 +63,7 @@ type resultData struct {
 	Stored             *storedResult
 	// Bridge is the form of a bridge table's match, in place of Rows.
 	Bridge *bridgeForm
-	ids                []string // the players' IDs in seat order
+	ids    []string // the players' IDs in seat order
 	// The dispute form's error, the field it concerns and its values.
 	DisputeError, DisputeField string
 	DisputeValues              map[string]string

@@ -378,7 +378,7 @@
       li.setAttribute("data-state", it.state);
       var h = document.createElement("p");
       h.className = "decision-what";
-      var words = (it.answer && it.answer.messages || []).map(function (m) { return m.text; }).join(" ");
+      var words = self.messagesOf(it).map(function (m) { return m.text; }).join(" ");
       if (it.state === Q.CONFLICT) {
         h.textContent = self.t("conflict").replace("%s", String(it.deal));
         li.appendChild(h);
@@ -524,9 +524,18 @@
       this.numbered = false;
       this.number(it.deal);
     }
-    this.showMessages(form, it.answer && it.answer.messages || []);
+    this.showMessages(form, this.messagesOf(it));
     var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
     if (first) { first.focus(); }
+  };
+
+  // messagesOf is the server's words about a refused entry in the
+  // language the page is read in now (the player may have changed it
+  // since), else as they were answered.
+  TablePage.prototype.messagesOf = function (it) {
+    var a = it.answer || {};
+    var lang = document.documentElement.lang;
+    return (a.words && a.words[lang]) || a.messages || [];
   };
 
   TablePage.prototype.showMessages = function (form, messages) {

@@ -615,6 +615,16 @@
     }
   };
 
+  // gameURL is this page's address naming the game it shows: the page
+  // without a game shows the first game not over, which changes when the
+  // game shown ends.
+  TablePage.prototype.gameURL = function () {
+    var u = new URL(window.location.href);
+    u.hash = "";
+    u.searchParams.set("game", String(this.game));
+    return u.toString();
+  };
+
   TablePage.prototype.tableURL = function () {
     return "/t/" + encodeURIComponent(this.app.dataset.tid) + "/table";
   };
@@ -623,7 +633,7 @@
   // holds (from this phone or another at the table).
   TablePage.prototype.read = function () {
     var self = this;
-    return fetch(window.location.href, { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
+    return fetch(this.gameURL(), { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) { return null; }
@@ -649,8 +659,9 @@
     if (!fresh || !here) { return; }
     here.replaceWith(document.importNode(fresh, true));
     if (game.over && this.form) {
-      // The game ended (on this phone or another): show it as it is now.
-      window.location.reload();
+      // The game ended (on this phone or another): show it as it is now,
+      // its confirm buttons in view, not the next game's form.
+      window.location.replace(this.gameURL() + "#confirm");
       return;
     }
     this.numbered = false;

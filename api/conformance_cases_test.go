@@ -18,6 +18,7 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // TestTournamentEndpointGaps: the bad-input, no-token and unknown-id cases
@@ -262,7 +263,7 @@ func TestAuditTimesUTC(t *testing.T) {
 	t.Cleanup(pool.Close)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "swiss", "rounds": 2, "games_per_round": 1}`)

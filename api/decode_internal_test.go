@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -23,7 +24,7 @@ func TestBindGivesProblems(t *testing.T) {
 	}
 	var got body
 	e := echo.New()
-	e.HTTPErrorHandler, e.Binder = s.HandleError, binder{}
+	e.HTTPErrorHandler, e.Binder = s.HandleError, httpx.Binder{}
 	e.POST("/test/bind/:name", func(c echo.Context) error {
 		got = body{}
 		if err := c.Bind(&got); err != nil {
@@ -65,7 +66,7 @@ func problemCode(t *testing.T, rec *httptest.ResponseRecorder) string {
 		t.Errorf("Content-Type = %q, want %s", ct, problemContentType)
 	}
 	var p struct{ Code string }
-	if err := unmarshalJSON(rec.Body.Bytes(), &p); err != nil {
+	if err := httpx.UnmarshalJSON(rec.Body.Bytes(), &p); err != nil {
 		t.Fatalf("problem %s: %v", rec.Body, tournament.ErrorMessage(err))
 	}
 	return p.Code

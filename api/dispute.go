@@ -8,8 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // disputeRoutes registers disputes and rulings.
@@ -76,7 +78,7 @@ type rulingJSON struct {
 	CreatedAt    time.Time        `json:"created_at"`
 }
 
-func toDispute(d *tournament.Dispute) disputeJSON {
+func toDispute(d *referee.Dispute) disputeJSON {
 	out := disputeJSON{ID: strconv.FormatInt(d.ID, 10), Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 		Description: d.Description, Status: string(d.Status), OpenedBy: actorJSON{string(d.OpenedRole), d.OpenedBy},
 		CreatedAt: d.CreatedAt, ResultID: idString(d.ResultID), Deal: d.Deal, Record: orNull(d.Record), Verdict: orNull(d.Verdict)}
@@ -87,7 +89,7 @@ func toDispute(d *tournament.Dispute) disputeJSON {
 	return out
 }
 
-func toRuling(r *tournament.Ruling) rulingJSON {
+func toRuling(r *referee.Ruling) rulingJSON {
 	out := rulingJSON{ID: strconv.FormatInt(r.ID, 10), Decision: r.Decision, Reason: r.Reason, CorrectionID: idString(r.CorrectionID),
 		Verdict: orNull(r.Verdict), Disqualified: r.Disqualified, Adjustments: make([]adjustmentJSON, len(r.Adjustments)),
 		RuledBy: actorJSON{string(r.RuledRole), r.RuledBy}, CreatedAt: r.CreatedAt}
@@ -121,11 +123,11 @@ func orNull(b json.RawMessage) json.RawMessage {
 
 func (s *Server) openDispute(c echo.Context) error {
 	var req disputeRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	d, err := s.deps.Table.OpenDispute(c.Request().Context(), app.OpenDispute{Actor: refereeActorOf(c), Tournament: c.Param("tid"),
-		Dispute: tournament.NewDispute{Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal}})
+		Dispute: referee.NewDispute{Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal}})
 	if err != nil {
 		return err
 	}
@@ -142,8 +144,8 @@ type disputesJSON struct {
 }
 
 // disputeFilter reads the query: status, after, limit.
-func disputeFilter(c echo.Context) (tournament.DisputeFilter, error) {
-	f := tournament.DisputeFilter{Status: tournament.DisputeStatus(c.QueryParam("status"))}
+func disputeFilter(c echo.Context) (referee.DisputeFilter, error) {
+	f := referee.DisputeFilter{Status: referee.DisputeStatus(c.QueryParam("status"))}
 	return f, readPage(c, "a dispute", &f.After, &f.Limit)
 }
 
@@ -181,10 +183,10 @@ type rulingRequest struct {
 	Record      json.RawMessage  `json:"record,omitempty"`
 }
 
-func (r rulingRequest) toNew() tournament.NewRuling {
-	n := tournament.NewRuling{Decision: r.Decision, Reason: r.Reason, Disqualify: r.Disqualify, Record: r.Record}
+func (r rulingRequest) toNew() referee.NewRuling {
+	n := referee.NewRuling{Decision: r.Decision, Reason: r.Reason, Disqualify: r.Disqualify, Record: r.Record}
 	for _, a := range r.Adjustments {
-		n.Adjustments = append(n.Adjustments, tournament.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
+		n.Adjustments = append(n.Adjustments, referee.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
 	}
 	return n
 }
@@ -205,7 +207,7 @@ func (s *Server) rule(c echo.Context) error {
 		return err
 	}
 	var req rulingRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	ch, err := refs.Rule(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id, req.toNew())

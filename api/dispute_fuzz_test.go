@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -31,7 +32,7 @@ func FuzzDisputes(f *testing.F) {
 	ctx := context.Background()
 	store := postgres.NewStore(dbtest.New(f))
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "F", Format: tournament.FormatSM})
 	if err != nil {
 		f.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -101,7 +100,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		body, err := io.ReadAll(req.Body)
 		if err != nil {
-			return bodyReadError(err)
+			return httpx.BodyReadError(err)
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		scope, fp := idempotencyScope(req), fingerprint(req, body)
@@ -371,16 +370,6 @@ func isWrite(method string) bool {
 		return true
 	}
 	return false
-}
-
-// bodyReadError describes a failure to read a request body.
-func bodyReadError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return httpx.BodyTooLarge(tooLarge.Limit)
-	}
-	return &tournament.Error{Kind: tournament.KindInvalid, Code: tournament.CodeUnreadableBody,
-		Message: "the request body could not be read", Err: err}
 }
 
 // recorder copies what a handler writes so that it can be stored, up to

@@ -9,7 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // playerRoutes registers the players of a tournament.
@@ -76,7 +78,7 @@ type playersJSON struct {
 func (s *Server) addPlayer(c echo.Context) error {
 	svc := s.deps.Tournaments
 	var req playerRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"),
@@ -96,9 +98,9 @@ func (s *Server) importPlayers(c echo.Context) error {
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		return bodyReadError(err)
+		return httpx.BodyReadError(err)
 	}
-	rows, err := tournament.ParsePlayersCSV(strings.NewReader(string(body)))
+	rows, err := transfer.ParsePlayersCSV(strings.NewReader(string(body)))
 	if err != nil {
 		return err
 	}
@@ -131,7 +133,7 @@ func (s *Server) listPlayers(c echo.Context) error {
 func (s *Server) updatePlayer(c echo.Context) error {
 	svc := s.deps.Tournaments
 	var req playerUpdateRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	p, err := svc.UpdatePlayer(c.Request().Context(), actorOf(c), c.Param("tid"), c.Param("pid"), req.toUpdate())

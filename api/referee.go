@@ -7,7 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // refereeRoutes registers referee tokens: the organizer creates, lists and
@@ -41,7 +43,7 @@ func NewRefereeTokenResolver(next TokenResolver, refs RefereeIdentities) TokenRe
 
 // ResolveToken implements TokenResolver.
 func (r refereeTokens) ResolveToken(ctx context.Context, tid, token string) (Principal, error) {
-	if !tournament.LooksLikeRefereeToken(token) {
+	if !referee.LooksLikeRefereeToken(token) {
 		return r.next.ResolveToken(ctx, tid, token)
 	}
 	t, err := r.refs.Identify(ctx, token)
@@ -55,7 +57,7 @@ func (r refereeTokens) ResolveToken(ctx context.Context, tid, token string) (Pri
 // time (they can be revoked); the others are next's.
 func (r refereeTokens) CachedToken(tid, token string) (Principal, bool) {
 	next, ok := r.next.(cachedTokens)
-	if !ok || tournament.LooksLikeRefereeToken(token) {
+	if !ok || referee.LooksLikeRefereeToken(token) {
 		return Principal{}, false
 	}
 	return next.CachedToken(tid, token)
@@ -76,7 +78,7 @@ type refereeJSON struct {
 	Token     string     `json:"token,omitempty"` // only in the answer that creates it
 }
 
-func toReferee(t *tournament.RefereeToken) refereeJSON {
+func toReferee(t *referee.RefereeToken) refereeJSON {
 	return refereeJSON{ID: t.ID, Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: t.CreatedAt, RevokedAt: t.RevokedAt}
 }
 
@@ -84,7 +86,7 @@ func (s *Server) createReferee(c echo.Context) error {
 	refs := s.deps.Referees
 	var req refereeRequest
 	if c.Request().ContentLength != 0 {
-		if err := decodeJSON(c, &req); err != nil {
+		if err := httpx.DecodeJSON(c, &req); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // testClock is a clock the test moves.
@@ -52,10 +54,10 @@ func startRefereeServer(t *testing.T) *refServer {
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Register: tournament.NewRegister(store, store, clock.Now)})
+		Register: registry.New(store, store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

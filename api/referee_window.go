@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -98,7 +99,7 @@ type correctionWindowJSON struct {
 func (s *Server) setCorrectionWindow(c echo.Context) error {
 	refs := s.deps.Referees
 	var req correctionWindowJSON
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	if req.CorrectionMinutes == nil {
@@ -159,7 +160,7 @@ func (s *Server) revealSeed(c echo.Context) error {
 	return s.drawn(c, a, r)
 }
 
-// drawJSON is the public inputs of a round's draw (tournament.DrawInputs):
+// drawJSON is the public inputs of a round's draw (referee.DrawInputs):
 // what `revisor seat --draw` reads to recompute the tables.
 type drawJSON struct {
 	Format    string      `json:"format"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // registerRoutes registers the server's register of people, the series
@@ -40,7 +41,7 @@ type personJSON struct {
 	CreatedAt  time.Time `json:"created_at"`
 }
 
-func toPerson(p tournament.Person, admin bool) personJSON {
+func toPerson(p registry.Person, admin bool) personJSON {
 	out := personJSON{ID: p.ID, Name: p.Name, Club: p.Club, MergedInto: p.MergedInto, CreatedAt: p.CreatedAt}
 	if admin {
 		out.Membership = p.Membership
@@ -91,11 +92,11 @@ type personRequest struct {
 func (s *Server) addPerson(c echo.Context) error {
 	reg := s.deps.Register
 	var req personRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	p, err := reg.AddPerson(c.Request().Context(), actorOf(c),
-		tournament.NewPerson{Name: req.Name, Club: req.Club, Membership: req.Membership})
+		registry.NewPerson{Name: req.Name, Club: req.Club, Membership: req.Membership})
 	if err != nil {
 		return err
 	}
@@ -169,7 +170,7 @@ type mergeRequest struct {
 func (s *Server) mergePerson(c echo.Context) error {
 	reg := s.deps.Register
 	var req mergeRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -238,7 +239,7 @@ type seriesJSON struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
-func toSeries(sr *tournament.Series) seriesJSON {
+func toSeries(sr *registry.Series) seriesJSON {
 	ts := sr.Tournaments
 	if ts == nil {
 		ts = []string{}
@@ -250,11 +251,11 @@ func toSeries(sr *tournament.Series) seriesJSON {
 func (s *Server) createSeries(c echo.Context) error {
 	reg := s.deps.Register
 	var req seriesRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	sr, err := reg.CreateSeries(c.Request().Context(), actorOf(c), tournament.NewSeries{Name: req.Name,
-		Rule: tournament.SeriesRule{BestOf: req.BestOf, MinNights: req.MinNights}, Tournaments: req.Tournaments})
+	sr, err := reg.CreateSeries(c.Request().Context(), actorOf(c), registry.NewSeries{Name: req.Name,
+		Rule: registry.SeriesRule{BestOf: req.BestOf, MinNights: req.MinNights}, Tournaments: req.Tournaments})
 	if err != nil {
 		return err
 	}
@@ -288,7 +289,7 @@ func (s *Server) addSeriesTournament(c echo.Context) error {
 	var req struct {
 		Tournament string `json:"tournament"`
 	}
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	sr, err := reg.AddToSeries(c.Request().Context(), actorOf(c), c.Param("sid"), req.Tournament)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -67,7 +68,7 @@ func (s *Server) drawRound(c echo.Context) error {
 	svc := s.deps.Rounds
 	var req drawRequest
 	if c.Request().ContentLength != 0 {
-		if err := decodeJSON(c, &req); err != nil {
+		if err := httpx.DecodeJSON(c, &req); err != nil {
 			return err
 		}
 	}

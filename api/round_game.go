@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
@@ -103,7 +104,7 @@ func gameBody(c echo.Context) (tournament.GameKey, []byte, error) {
 	if err != nil {
 		return k, nil, err
 	}
-	body, err := readJSONBody(c)
+	body, err := httpx.ReadJSONBody(c)
 	return k, body, err
 }
 
@@ -114,7 +115,7 @@ func gameRequest[T any](c echo.Context, req *T) (tournament.GameKey, error) {
 	if err != nil {
 		return k, err
 	}
-	return k, decodeJSON(c, req)
+	return k, httpx.DecodeJSON(c, req)
 }
 
 func (s *Server) submitGame(c echo.Context) error {

@@ -16,6 +16,8 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // queryNames are every query parameter a route reads.
@@ -68,9 +70,9 @@ func FuzzRouteParameters(f *testing.F) {
 	pool := dbtest.New(f)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
-		Register: tournament.NewRegister(store, store, nil),
+		Register: registry.New(store, store, nil),
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
 	if err != nil {
 		f.Fatal(err)

@@ -174,7 +174,7 @@ func withDefaults(cfg Config) Config {
 // bind bodies).
 func (s *Server) Register(e *echo.Echo) {
 	before := routeSet(e)
-	e.Binder = binder{}
+	e.Binder = httpx.Binder{}
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metrics)

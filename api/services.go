@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // The services the handlers call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// tournament.Referees and tournament.Register satisfy them (the assertions
+// referee.Service and registry.Service satisfy them (the assertions
 // at the end); a test may pass a fake of one without the others.
 
 // Tournaments creates and reads tournaments and their players
@@ -56,40 +58,40 @@ type Room interface {
 // commitments and the audit log (api/referee.go, api/referee_window.go,
 // api/audit.go).
 type Referees interface {
-	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
-	RevokeToken(ctx context.Context, a tournament.Actor, tid, id string) (*tournament.RefereeToken, error)
-	Tokens(ctx context.Context, a tournament.Actor, tid string) ([]tournament.RefereeToken, error)
-	Window(ctx context.Context, tid string, n int) (*tournament.RoundWindow, error)
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*referee.IssuedRefereeToken, error)
+	RevokeToken(ctx context.Context, a tournament.Actor, tid, id string) (*referee.RefereeToken, error)
+	Tokens(ctx context.Context, a tournament.Actor, tid string) ([]referee.RefereeToken, error)
+	Window(ctx context.Context, tid string, n int) (*referee.RoundWindow, error)
 	SetCorrectionMinutes(ctx context.Context, a tournament.Actor, tid string, minutes int) error
-	Reopen(ctx context.Context, a tournament.Actor, tid string, n, minutes int, reason string) (*tournament.Reopening, error)
-	Commit(ctx context.Context, a tournament.Actor, tid string, n int, hexHash string) (*tournament.Commitment, error)
+	Reopen(ctx context.Context, a tournament.Actor, tid string, n, minutes int, reason string) (*referee.Reopening, error)
+	Commit(ctx context.Context, a tournament.Actor, tid string, n int, hexHash string) (*referee.Commitment, error)
 	Reveal(ctx context.Context, a tournament.Actor, tid string, n int, seed int64) (*tournament.Round, error)
-	DrawInputs(ctx context.Context, tid string, n int) (*tournament.DrawInputs, error)
-	Audit(ctx context.Context, a tournament.Actor, tid string, f tournament.AuditFilter) (*tournament.AuditPage, error)
+	DrawInputs(ctx context.Context, tid string, n int) (*referee.DrawInputs, error)
+	Audit(ctx context.Context, a tournament.Actor, tid string, f tournament.AuditFilter) (*referee.AuditPage, error)
 }
 
 // Disputes opens, lists and rules on disputes (api/dispute.go).
 type Disputes interface {
-	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
-	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
-	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
+	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*referee.Dispute, error)
+	Disputes(ctx context.Context, a tournament.Actor, tid string, f referee.DisputeFilter) (*referee.DisputePage, error)
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
 }
 
 // Register is the server's register of people, its series and the ratings
 // (api/register.go), and seeding a draw by rating (api/round.go).
 type Register interface {
-	AddPerson(ctx context.Context, a tournament.Actor, n tournament.NewPerson) (tournament.Person, error)
-	Person(ctx context.Context, id string) (tournament.Person, error)
-	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
+	AddPerson(ctx context.Context, a tournament.Actor, n registry.NewPerson) (registry.Person, error)
+	Person(ctx context.Context, id string) (registry.Person, error)
+	People(ctx context.Context, query string, limit int) ([]registry.Person, error)
 	Merge(ctx context.Context, a tournament.Actor, from, into, reason string) error
-	Log(ctx context.Context, person string) ([]tournament.RegisterChange, error)
-	CreateSeries(ctx context.Context, a tournament.Actor, n tournament.NewSeries) (*tournament.Series, error)
-	AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*tournament.Series, error)
-	ListSeries(ctx context.Context) ([]tournament.Series, error)
-	Series(ctx context.Context, id string) (*tournament.Series, error)
-	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
-	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
-	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
+	Log(ctx context.Context, person string) ([]registry.Change, error)
+	CreateSeries(ctx context.Context, a tournament.Actor, n registry.NewSeries) (*registry.Series, error)
+	AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*registry.Series, error)
+	ListSeries(ctx context.Context) ([]registry.Series, error)
+	Series(ctx context.Context, id string) (*registry.Series, error)
+	SeriesStandings(ctx context.Context, id string) (*registry.Series, []registry.SeriesRow, error)
+	Ratings(ctx context.Context) ([]registry.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (registry.Person, *registry.RatedPerson, []registry.RatingChange, error)
 	SeedByRating(ctx context.Context, tid string, o tournament.DrawOptions) (tournament.DrawOptions, error)
 }
 
@@ -103,7 +105,7 @@ type Identities interface {
 // RefereeIdentities finds the referee a referee token names
 // (NewRefereeTokenResolver).
 type RefereeIdentities interface {
-	Identify(ctx context.Context, token string) (*tournament.RefereeToken, error)
+	Identify(ctx context.Context, token string) (*referee.RefereeToken, error)
 }
 
 var (
@@ -112,8 +114,8 @@ var (
 	_ Games             = (*tournament.Service)(nil)
 	_ Room              = (*tournament.Service)(nil)
 	_ Identities        = (*tournament.Service)(nil)
-	_ Referees          = (*tournament.Referees)(nil)
-	_ Disputes          = (*tournament.Referees)(nil)
-	_ RefereeIdentities = (*tournament.Referees)(nil)
-	_ Register          = (*tournament.Register)(nil)
+	_ Referees          = (*referee.Service)(nil)
+	_ Disputes          = (*referee.Service)(nil)
+	_ RefereeIdentities = (*referee.Service)(nil)
+	_ Register          = (*registry.Service)(nil)
 )

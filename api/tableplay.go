@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
@@ -65,7 +66,7 @@ func (s *Server) correctDeal(c echo.Context) error {
 		return err
 	}
 	var req correctionRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	p, err := s.deps.Table.CorrectDeal(c.Request().Context(), app.CorrectDeal{Actor: actorOf(c), Game: k, Deal: n, Data: req.Deal, Reason: req.Reason})

@@ -9,7 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // tournamentRoutes registers the tournament resource.
@@ -70,20 +72,20 @@ func identityPrincipal(id tournament.Identity) Principal {
 
 // tournamentRequest is the body of POST /tournaments.
 type tournamentRequest struct {
-	Name            string               `json:"name"`
-	Format          string               `json:"format"`
-	Rules           json.RawMessage      `json:"rules,omitempty"`
-	GamesPerRound   *int                 `json:"games_per_round,omitempty"`
-	PlacementPoints []int                `json:"placement_points,omitempty"`
-	AdvancePerTable tournament.IntOrList `json:"advance_per_table,omitempty"`
-	Rounds          *int                 `json:"rounds,omitempty"`
-	FinalSize       *int                 `json:"final_size,omitempty"`
-	FinalGames      *int                 `json:"final_games,omitempty"`
-	DayBreaks       []int                `json:"day_breaks,omitempty"`
-	Tiebreaks       []string             `json:"tiebreaks,omitempty"`
-	Seating         string               `json:"seating,omitempty"`
-	Language        string               `json:"language,omitempty"`
-	TimeZone        string               `json:"time_zone,omitempty"`
+	Name            string             `json:"name"`
+	Format          string             `json:"format"`
+	Rules           json.RawMessage    `json:"rules,omitempty"`
+	GamesPerRound   *int               `json:"games_per_round,omitempty"`
+	PlacementPoints []int              `json:"placement_points,omitempty"`
+	AdvancePerTable transfer.IntOrList `json:"advance_per_table,omitempty"`
+	Rounds          *int               `json:"rounds,omitempty"`
+	FinalSize       *int               `json:"final_size,omitempty"`
+	FinalGames      *int               `json:"final_games,omitempty"`
+	DayBreaks       []int              `json:"day_breaks,omitempty"`
+	Tiebreaks       []string           `json:"tiebreaks,omitempty"`
+	Seating         string             `json:"seating,omitempty"`
+	Language        string             `json:"language,omitempty"`
+	TimeZone        string             `json:"time_zone,omitempty"`
 	// CorrectionMinutes is the correction window (default 30).
 	CorrectionMinutes *int `json:"correction_minutes,omitempty"`
 	// Public, Venue and Date: how visitors find it (the home page's list).
@@ -110,21 +112,21 @@ func (r tournamentRequest) toNew() (tournament.NewTournament, error) {
 
 // tournamentJSON is a tournament as the API shows it.
 type tournamentJSON struct {
-	ID              string               `json:"id"`
-	Name            string               `json:"name"`
-	Format          string               `json:"format"`
-	Rules           json.RawMessage      `json:"rules"`
-	GamesPerRound   int                  `json:"games_per_round"`
-	PlacementPoints []int                `json:"placement_points"`
-	AdvancePerTable tournament.IntOrList `json:"advance_per_table"`
-	Rounds          int                  `json:"rounds"`
-	FinalSize       int                  `json:"final_size"`
-	FinalGames      int                  `json:"final_games"`
-	DayBreaks       []int                `json:"day_breaks"`
-	Tiebreaks       []string             `json:"tiebreaks"`
-	Seating         string               `json:"seating"`
-	Language        string               `json:"language,omitempty"`
-	TimeZone        string               `json:"time_zone"`
+	ID              string             `json:"id"`
+	Name            string             `json:"name"`
+	Format          string             `json:"format"`
+	Rules           json.RawMessage    `json:"rules"`
+	GamesPerRound   int                `json:"games_per_round"`
+	PlacementPoints []int              `json:"placement_points"`
+	AdvancePerTable transfer.IntOrList `json:"advance_per_table"`
+	Rounds          int                `json:"rounds"`
+	FinalSize       int                `json:"final_size"`
+	FinalGames      int                `json:"final_games"`
+	DayBreaks       []int              `json:"day_breaks"`
+	Tiebreaks       []string           `json:"tiebreaks"`
+	Seating         string             `json:"seating"`
+	Language        string             `json:"language,omitempty"`
+	TimeZone        string             `json:"time_zone"`
 	// CorrectionMinutes is how long closed rounds stay provisional.
 	CorrectionMinutes int       `json:"correction_minutes"`
 	Status            string    `json:"status"`
@@ -160,7 +162,7 @@ func toTournament(t *tournament.Tournament) tournamentJSON {
 func (s *Server) createTournament(c echo.Context) error {
 	svc := s.deps.Tournaments
 	var req tournamentRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	nt, err := req.toNew()
@@ -190,20 +192,20 @@ func (s *Server) getTournament(c echo.Context) error {
 // settingsRequest is the body of PATCH /tournaments/{tid}: the fields
 // to change (left out or null: unchanged) and why.
 type settingsRequest struct {
-	Name              *string              `json:"name"`
-	GamesPerRound     *int                 `json:"games_per_round"`
-	PlacementPoints   []int                `json:"placement_points"`
-	AdvancePerTable   tournament.IntOrList `json:"advance_per_table"`
-	Rounds            *int                 `json:"rounds"`
-	FinalSize         *int                 `json:"final_size"`
-	FinalGames        *int                 `json:"final_games"`
-	DayBreaks         []int                `json:"day_breaks"`
-	Tiebreaks         []string             `json:"tiebreaks"`
-	Seating           *string              `json:"seating"`
-	Language          *string              `json:"language"`
-	TimeZone          *string              `json:"time_zone"`
-	CorrectionMinutes *int                 `json:"correction_minutes"`
-	Reason            string               `json:"reason"`
+	Name              *string            `json:"name"`
+	GamesPerRound     *int               `json:"games_per_round"`
+	PlacementPoints   []int              `json:"placement_points"`
+	AdvancePerTable   transfer.IntOrList `json:"advance_per_table"`
+	Rounds            *int               `json:"rounds"`
+	FinalSize         *int               `json:"final_size"`
+	FinalGames        *int               `json:"final_games"`
+	DayBreaks         []int              `json:"day_breaks"`
+	Tiebreaks         []string           `json:"tiebreaks"`
+	Seating           *string            `json:"seating"`
+	Language          *string            `json:"language"`
+	TimeZone          *string            `json:"time_zone"`
+	CorrectionMinutes *int               `json:"correction_minutes"`
+	Reason            string             `json:"reason"`
 	// Format and Rules are read only to refuse them: they stay as created.
 	Format json.RawMessage `json:"format"`
 	Rules  json.RawMessage `json:"rules"`
@@ -219,7 +221,7 @@ func (r settingsRequest) toChange() tournament.SettingsChange {
 // updateSettings changes a tournament's settings until round 1 is drawn.
 func (s *Server) updateSettings(c echo.Context) error {
 	var req settingsRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
 	if req.Format != nil || req.Rules != nil {
@@ -255,7 +257,7 @@ func roundBody[T any](c echo.Context, req *T) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return n, decodeJSON(c, req)
+	return n, httpx.DecodeJSON(c, req)
 }
 
 // readRound reads the round number {n} of a path and reads the round with

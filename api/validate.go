@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
@@ -22,7 +23,7 @@ func (s *Server) validateRoutes(g *echo.Group) {
 // validateDeal checks and scores one deal record: 200 with the engine's
 // result, also when the record is not valid.
 func (s *Server) validateDeal(c echo.Context) error {
-	body, err := readJSONBody(c)
+	body, err := httpx.ReadJSONBody(c)
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *Server) validateGame(c echo.Context) error {
 		}
 		opt.InProgress = b
 	}
-	body, err := readJSONBody(c)
+	body, err := httpx.ReadJSONBody(c)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func (s *Server) validateGame(c echo.Context) error {
 
 // validateBridge checks and scores one bridge match (docs/bridge.md).
 func (s *Server) validateBridge(c echo.Context) error {
-	body, err := readJSONBody(c)
+	body, err := httpx.ReadJSONBody(c)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,10 @@ var layers = []struct {
 	{name: "infrastructure", holds: []string{"internal/canonjson", "internal/tokens", "internal/csvtext", "internal/ratelimit"},
 		mustNot: []string{"engine", "tournament", "app", "api", "api/httpx", "web", "server", "cmd"}},
 	{name: "tournament", holds: []string{"tournament", "tournament/rating", "tournament/seating"},
-		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
+		mustNot: []string{"tournament/postgres", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
+	// The subdomains stand on tournament; it knows none of them.
+	{name: "subdomains", holds: []string{"tournament/referee", "tournament/registry", "tournament/transfer"},
+		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
 	{name: "postgres", holds: []string{"tournament/postgres"},
 		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
 	{name: "app", holds: []string{"app"},
@@ -140,7 +143,7 @@ func TestArchitectureCatches(t *testing.T) {
 		"engine": {}, "tournament": {"engine"}, "tournament/postgres": {"tournament", "engine"},
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
 		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
-		"cmd/revisor": {"server", "api", "tournament/postgres"},
+		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "engine"},
 	}
 	if v := violations(good); len(v) != 0 {
 		t.Fatalf("violations(the layout as drawn) = %q, want none", v)
@@ -150,6 +153,11 @@ func TestArchitectureCatches(t *testing.T) {
 		{"engine/bridge", "internal/ratelimit"},
 		{"tournament", "app"},
 		{"tournament", "tournament/postgres"},
+		{"tournament", "tournament/transfer"},
+		{"tournament", "tournament/referee"},
+		{"tournament", "tournament/registry"},
+		{"tournament/referee", "app"},
+		{"tournament/transfer", "tournament/postgres"},
 		{"tournament/seating", "api/httpx"},
 		{"tournament/postgres", "app"},
 		{"app", "api"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // Games is what the table's commands ask of the domain
@@ -23,9 +24,9 @@ type Games interface {
 }
 
 // Disputes is what a table asks of the referees' desk
-// (tournament.Referees).
+// (referee.Service).
 type Disputes interface {
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
 }
 
 // TablePlay is what the adapters ask of a round's games: the API's
@@ -36,7 +37,7 @@ type TablePlay interface {
 	EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.Confirmed, error)
-	OpenDispute(ctx context.Context, cmd OpenDispute) (*tournament.Dispute, error)
+	OpenDispute(ctx context.Context, cmd OpenDispute) (*referee.Dispute, error)
 	GameDeals(ctx context.Context, q GameDeals) (*tournament.TableGame, error)
 	RoundClock(ctx context.Context, q RoundClock) (*ClockReading, error)
 }
@@ -134,11 +135,11 @@ func (t *Table) ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.C
 type OpenDispute struct {
 	Actor      tournament.Actor
 	Tournament string
-	Dispute    tournament.NewDispute
+	Dispute    referee.NewDispute
 }
 
 // OpenDispute opens a dispute.
-func (t *Table) OpenDispute(ctx context.Context, cmd OpenDispute) (*tournament.Dispute, error) {
+func (t *Table) OpenDispute(ctx context.Context, cmd OpenDispute) (*referee.Dispute, error) {
 	if err := CheckJSONText(cmd.Dispute.Record); err != nil {
 		return nil, err
 	}

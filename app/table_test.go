@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // games is a fake app.Games that counts what reaches the domain.
@@ -39,9 +40,9 @@ func (g *games) Now() time.Time { return time.Date(2026, 1, 1, 11, 58, 59, 500_0
 
 type disputes struct{ calls int }
 
-func (d *disputes) OpenDispute(context.Context, tournament.Actor, string, tournament.NewDispute) (*tournament.Dispute, error) {
+func (d *disputes) OpenDispute(context.Context, tournament.Actor, string, referee.NewDispute) (*referee.Dispute, error) {
 	d.calls++
-	return &tournament.Dispute{}, nil
+	return &referee.Dispute{}, nil
 }
 
 // TestTableChecksText: text PostgreSQL cannot store, or that decoding
@@ -61,7 +62,7 @@ func TestTableChecksText(t *testing.T) {
 	if _, err := tb.SubmitGame(ctx, app.SubmitGame{Record: bad}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
 		t.Errorf("SubmitGame(NUL) = %v, want %s", err, tournament.CodeInvalidText)
 	}
-	if _, err := tb.OpenDispute(ctx, app.OpenDispute{Dispute: tournament.NewDispute{Record: bad}}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
+	if _, err := tb.OpenDispute(ctx, app.OpenDispute{Dispute: referee.NewDispute{Record: bad}}); tournament.ErrorCode(err) != tournament.CodeInvalidText {
 		t.Errorf("OpenDispute(NUL) = %v, want %s", err, tournament.CodeInvalidText)
 	}
 	if g.calls != 0 || d.calls != 0 {

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/revisor-sm/revisor/engine/cards"
+
 // phaseSources is read-only.
 var phaseSources = [2]string{SourceHand1, SourceHand2}
 
@@ -60,10 +62,10 @@ func (c *checker) phase(p int, list []Announcement) {
 // checkHolds reports whether seat holds cat, recording a false announcement
 // when not.
 func (c *checker) checkHolds(p, i, seat int, cat Category) bool {
-	if c.hand[seat].count() != 5 {
+	if c.hand[seat].Count() != 5 {
 		return true // the hand is already wrong; an error says so
 	}
-	got := evaluateSet(c.hand[seat]).Category()
+	got := cards.EvaluateSet(c.hand[seat]).Category()
 	if got >= cat {
 		return true
 	}
@@ -104,15 +106,15 @@ func (c *checker) best(in uint8, hands *[maxSeats]cardSet, holds *[maxSeats]bool
 // handKey is the comparison key of a seat's hand: holding, value, and the
 // suit tie-break when the rules have a suit order.
 func (c *checker) handKey(h cardSet, holds bool) [3]int64 {
-	v := evaluateSet(h)
+	v := cards.EvaluateSet(h)
 	k := [3]int64{0, int64(v), -1}
 	if holds {
 		k[0] = 1
 	}
 	if len(c.r.SuitOrder) == 4 {
-		r := v.topRank()
+		r := v.TopRank()
 		for st := 0; st < 4; st++ {
-			if h.has(NewCard(r, st)) {
+			if h.Has(NewCard(r, st)) {
 				k[2] = max(k[2], int64(c.r.suitRank(st)))
 			}
 		}

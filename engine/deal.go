@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/revisor-sm/revisor/engine/cards"
 )
 
 // maxSeats is the most players a table can have.
@@ -177,7 +179,7 @@ func (c *checker) dealHands(d *DealRecord) {
 			c.fail("invalid_hands", Location{Part: PartHands, Player: p}, p, "%s was dealt %d cards, want 5", p, len(cards))
 		}
 		for j, card := range cards {
-			if !card.Valid() || seen.has(card) {
+			if !card.Valid() || seen.Has(card) {
 				c.fail("duplicate_card", Location{Part: PartHands, Player: p, Card: j + 1}, p, "%s is dealt twice", card)
 				continue
 			}
@@ -201,10 +203,10 @@ func (c *checker) checkDeck(deck []Card) bool {
 		c.fail("invalid_deck", Location{Part: PartDeck}, "", "the deck has %d cards, want 52", len(deck))
 		return false
 	}
-	if setOf(deck) != 1<<52-1 {
+	if cards.SetOf(deck) != 1<<52-1 {
 		var seen cardSet
 		for i, card := range deck {
-			if seen.has(card) {
+			if seen.Has(card) {
 				c.fail("invalid_deck", Location{Part: PartDeck, Index: i + 1}, "", "%s is in the deck twice", card)
 			}
 			seen |= 1 << card
@@ -223,14 +225,14 @@ func (c *checker) matchDeck(d *DealRecord) {
 		for k := 0; k < 5; k++ {
 			want |= 1 << d.Deck[o+c.n*k]
 		}
-		if got, ok := d.Hands[c.players[seat]]; ok && setOf(got) != want {
+		if got, ok := d.Hands[c.players[seat]]; ok && cards.SetOf(got) != want {
 			p := c.players[seat]
 			c.fail("deal_does_not_match_deck", Location{Part: PartHands, Player: p}, p,
 				"%s's hand is not the cards the deck deals to that seat", p)
 		}
 	}
 	c.deck, c.deckPos, c.ordered = d.Deck, 5*c.n, true
-	c.stock = setOf(d.Deck[5*c.n:]) &^ (c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3])
+	c.stock = cards.SetOf(d.Deck[5*c.n:]) &^ (c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3])
 }
 
 // fail records an error.

@@ -24,8 +24,7 @@ type fastDecoder struct {
 	jsonscan.Scanner
 	slab []Card // the card lists of the current record are cut from it
 
-	names    []internedName // recently interned strings
-	nextName int            // the slot of names to reuse next once full
+	names jsonscan.Interner // recently interned strings
 
 	xs     []Exchange // scratch for the rounds of a record
 	as     []Announcement
@@ -40,15 +39,6 @@ type fastDecoder struct {
 	rules    Rules
 	hasRules bool
 }
-
-// internedName is an interned string and its packName, or longName.
-type internedName struct {
-	key uint64
-	s   string
-}
-
-// maxNames bounds the strings interned by a fastDecoder.
-const maxNames = 32
 
 // maxKeptScratch bounds the scratch buffers a fastDecoder keeps between
 // records (elements or bytes).
@@ -514,7 +504,7 @@ func playerMap[V any](f *fastDecoder, value func() (V, bool)) (map[string]V, boo
 		if !ok {
 			return nil, false
 		}
-		name := f.intern(k)
+		name := f.names.Intern(k)
 		out[name], ok = value()
 		if !ok {
 			return nil, false

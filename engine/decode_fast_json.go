@@ -3,57 +3,7 @@ package engine
 import "github.com/revisor-sm/revisor/engine/internal/jsonscan"
 
 // The record-specific reading of the fast path (decode_fast.go): cards and
-// interned names; the JSON tokens themselves are jsonscan's.
-
-// intern returns b as a string, reusing the string of an earlier call:
-// records repeat a few player names and categories many times. Strings of
-// up to 7 bytes are compared as one number.
-func (f *fastDecoder) intern(b []byte) string {
-	if len(b) > 7 {
-		for _, n := range f.names {
-			if n.key == longName && string(b) == n.s {
-				return n.s
-			}
-		}
-		return f.remember(longName, string(b))
-	}
-	return f.internShort(packName(b), b)
-}
-
-// internShort is intern for a string of up to 7 bytes and its packName.
-func (f *fastDecoder) internShort(key uint64, b []byte) string {
-	for _, n := range f.names {
-		if n.key == key {
-			return n.s
-		}
-	}
-	return f.remember(key, string(b))
-}
-
-// remember adds a string to the interned ones, replacing the oldest when
-// there are maxNames.
-func (f *fastDecoder) remember(key uint64, s string) string {
-	if len(f.names) < maxNames {
-		f.names = append(f.names, internedName{key, s})
-	} else {
-		f.names[f.nextName] = internedName{key, s}
-		f.nextName = (f.nextName + 1) % maxNames
-	}
-	return s
-}
-
-// longName is the key of interned strings longer than 7 bytes.
-const longName = ^uint64(0)
-
-// packName packs a string of up to 7 bytes into a number that no other
-// such string has: the bytes and the length.
-func packName(b []byte) uint64 {
-	var k uint64
-	for i, c := range b {
-		k |= uint64(c) << (8 * i)
-	}
-	return k | uint64(len(b))<<56
-}
+// names; the JSON tokens and the interning of names are jsonscan's.
 
 // cards reads a list of cards, cut from the slab.
 func (f *fastDecoder) cards() ([]Card, bool) {
@@ -136,14 +86,14 @@ func (f *fastDecoder) name() (string, bool) {
 	if p := f.Pos; p < len(f.Src) && f.Src[p] == '"' {
 		if w, n := jsonscan.ShortString(f.Src, p); n >= 0 {
 			f.Pos = p + n + 2
-			return f.internShort(w|uint64(n)<<56, f.Src[p+1:p+1+n]), true
+			return f.names.InternShort(w|uint64(n)<<56, f.Src[p+1:p+1+n]), true
 		}
 	}
 	b, ok := f.Str()
 	if !ok {
 		return "", false
 	}
-	return f.intern(b), true
+	return f.names.Intern(b), true
 }
 
 // rankTable and suitTable map a byte to the rank or suit it spells in a

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/revisor-sm/revisor/engine/cards"
+
 // turnPos returns how many seats after the dealer's left seat comes: 0 for
 // the player on the dealer's left, n-1 for the dealer.
 func (c *checker) turnPos(seat int) int { return (seat - c.dealer - 1 + 2*c.n) % c.n }
@@ -62,7 +64,7 @@ func (c *checker) exchange(round, i, seat int, x *Exchange) {
 			"%s had %d at the start of the deal (exchange stop %d) and may not exchange", x.Player, c.start[seat], stop.Value)
 	}
 	for j, card := range x.Show {
-		if !c.hand[seat].has(card) {
+		if !c.hand[seat].Has(card) {
 			c.fail("card_not_held", at.item("show", j), x.Player, "%s shows %s, which they do not hold", x.Player, card)
 		}
 	}
@@ -93,9 +95,9 @@ func (c *checker) discards(seat int, x *Exchange, at xloc) cardSet {
 	var disc cardSet
 	for j, card := range x.Discard {
 		switch {
-		case disc.has(card):
+		case disc.Has(card):
 			c.fail("duplicate_card", at.item("discard", j), x.Player, "%s is discarded twice", card)
-		case !c.hand[seat].has(card):
+		case !c.hand[seat].Has(card):
 			c.fail("card_not_held", at.item("discard", j), x.Player, "%s discards %s, which they do not hold", x.Player, card)
 		}
 		disc |= 1 << card
@@ -108,11 +110,11 @@ func (c *checker) discards(seat int, x *Exchange, at xloc) cardSet {
 // that breaks it.
 func (c *checker) checkShow(seat int, disc cardSet, x *Exchange, at xloc) {
 	cat := c.mustShow[seat]
-	if cat == HighCard || !c.r.ShowOnBreak || evaluateSet(c.hand[seat]&^disc).Category() >= cat {
+	if cat == HighCard || !c.r.ShowOnBreak || cards.EvaluateSet(c.hand[seat]&^disc).Category() >= cat {
 		return
 	}
-	show := setOf(x.Show)
-	if show&^c.hand[seat] == 0 && show.count() <= 5 && evaluateSet(show).Category() >= cat {
+	show := cards.SetOf(x.Show)
+	if show&^c.hand[seat] == 0 && show.Count() <= 5 && cards.EvaluateSet(show).Category() >= cat {
 		return
 	}
 	c.violate("unshown_break", at.loc(), seat, Penalty,
@@ -164,7 +166,7 @@ func (c *checker) take(seat int, own cardSet, card Card, at xloc, field string, 
 	reshuffled := false
 	if c.stockCount <= 0 {
 		c.stock = c.pile &^ own
-		c.stockCount = c.stock.count()
+		c.stockCount = c.stock.Count()
 		c.pile &= own
 		c.ordered = false
 		reshuffled = true
@@ -175,7 +177,7 @@ func (c *checker) take(seat int, own cardSet, card Card, at xloc, field string, 
 	switch {
 	case c.ordered && c.deckPos < len(c.deck) && c.deck[c.deckPos] != card:
 		c.fail(mismatch, c.cardPath(at, field, j), c.players[seat], "%s is not the next card of the stock (%s)", card, c.deck[c.deckPos])
-	case !c.stock.has(card):
+	case !c.stock.Has(card):
 		c.fail("card_not_in_stock", c.cardPath(at, field, j), c.players[seat], "%s is not in the stock (%s)", card, c.whereIs(card, own))
 	}
 	c.deckPos++
@@ -194,14 +196,14 @@ func (c *checker) cardPath(at xloc, field string, j int) Location {
 // whereIs says where a card that is not in the stock is.
 func (c *checker) whereIs(card Card, own cardSet) string {
 	for i := 0; i < c.n; i++ {
-		if c.hand[i].has(card) {
+		if c.hand[i].Has(card) {
 			return "it is in " + c.players[i] + "'s hand"
 		}
 	}
 	switch {
-	case own.has(card):
+	case own.Has(card):
 		return "it is the player's own discard"
-	case c.pile.has(card):
+	case c.pile.Has(card):
 		return "it is in the discard pile"
 	}
 	return "it was already taken"

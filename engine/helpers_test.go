@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/engine"
+	deck "github.com/revisor-sm/revisor/engine/cards"
 )
 
 // table builds a deal record by playing it from a chosen deck, so tests read
@@ -23,15 +24,11 @@ type table struct {
 // cards parses space-separated cards.
 func cards(t testing.TB, s string) []engine.Card {
 	t.Helper()
-	var out []engine.Card
-	for _, f := range strings.Fields(s) {
-		c, err := engine.ParseCard(f)
-		if err != nil {
-			t.Fatalf("ParseCard(%q): %v", f, err)
-		}
-		out = append(out, c)
+	cs, err := deck.ParseList(s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return cs
 }
 
 // newTable deals hands (player -> five cards) from a deck that is built so

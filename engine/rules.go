@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/revisor-sm/revisor/engine/cards"
 	"github.com/revisor-sm/revisor/engine/internal/jsontree"
 )
 
@@ -130,7 +131,7 @@ func (r *Rules) suitRank(s int) int {
 	if len(r.SuitOrder) != 4 {
 		return -1
 	}
-	i := strings.IndexByte(r.SuitOrder, suitChars[s])
+	i := strings.IndexByte(r.SuitOrder, cards.SuitChars[s])
 	return 3 - i
 }
 

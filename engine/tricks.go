@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/revisor-sm/revisor/engine/cards"
+
 // chicago checks a Chicago declaration: only a player with enough points at
 // that moment may declare.
 func (c *checker) chicago(name string) {
@@ -64,7 +66,7 @@ func (c *checker) trick(t int, plays []Play, leader int) int {
 		}
 		card := pl.Card
 		switch {
-		case !c.hand[seat].has(card):
+		case !c.hand[seat].Has(card):
 			c.fail("card_not_held", play(t, j).withMember("card"), pl.Player, "%s plays %s, which they do not hold", pl.Player, card)
 		case led >= 0 && card.Suit() != led && c.hand[seat]&suitMask(led) != 0:
 			c.violate("revoke", play(t, j), seat, Penalty,
@@ -105,7 +107,7 @@ func (c *checker) showdown() {
 		c.award(c.lastWinner, SourceLastTrick, c.r.LastTrickPoints, HighCard, false)
 	}
 	if w := c.best(1<<c.n-1, &c.played, nil); w >= 0 {
-		if cat := evaluateSet(c.played[w]).Category(); cat != HighCard {
+		if cat := cards.EvaluateSet(c.played[w]).Category(); cat != HighCard {
 			c.award(w, SourceHand3, c.r.Points(cat), cat, true)
 		}
 	}

@@ -92,7 +92,31 @@ check_plain() {
   return $bad
 }
 
+# gotest runs go test through gotestsum (scripts/tools/go.mod), which
+# prints what go test prints and keeps each test's time in $times, so that
+# the run ends with its slowest tests; plain go test when gotestsum cannot
+# be built (no module proxy).
+times=$(mktemp -d)
+gotestsum=(go tool -modfile=scripts/tools/go.mod gotestsum)
+gotest() {
+  local name=$1
+  shift
+  if [ -n "$have_gotestsum" ]; then
+    "${gotestsum[@]}" --format standard-quiet --jsonfile "$times/$name.json" -- "$@"
+  else
+    go test "$@"
+  fi
+}
+slowest() {
+  [ -n "$have_gotestsum" ] || return 0
+  cat "$times"/*.json >"$times/all"
+  echo "test.sh: the slowest tests (over 20 s; subtests under their test):"
+  "${gotestsum[@]}" tool slowest --jsonfile "$times/all" --threshold 20s | head -n 30
+}
+
 ensure_go
+have_gotestsum=
+if "${gotestsum[@]}" --version >/dev/null 2>&1; then have_gotestsum=1; fi
 if [ "${1:-}" = "-short" ]; then
   shift
   go vet ./...
@@ -118,11 +142,11 @@ esac
 check_plain
 race_pkgs=$(go list ./... | grep -vxF -f <(cd . && go list "${plain[@]}"))
 # shellcheck disable=SC2086 # one package a word
-go test -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
-go test -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
-go test -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
+gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }
@@ -130,3 +154,5 @@ if [ -n "${profiles:-}" ]; then
       if (all) printf "web, both passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles/race.out" "$profiles/browser.out"
   rm -rf "$profiles"
 fi
+slowest
+rm -rf "$times"

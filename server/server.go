@@ -26,6 +26,9 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
 
@@ -60,9 +63,11 @@ type Deps struct {
 	Snapshots web.Snapshots
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log.
-	Referees *tournament.Referees
+	Referees *referee.Service
 	// Register runs the register of people, series and ratings.
-	Register *tournament.Register
+	Register *registry.Service
+	// Transfer exports and imports whole tournaments.
+	Transfer *transfer.Service
 	// Events feeds the pages' live updates (a tournament.Broker when nothing
 	// else publishes).
 	Events tournament.EventSource
@@ -97,7 +102,7 @@ func (d Deps) webDeps(table *app.Table, once *app.Once) web.Deps {
 		snapshots = d.Tournaments
 	}
 	return web.Deps{Snapshots: snapshots, Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
-		Referees: d.Referees, Register: d.Register, Events: d.Events, Table: table, Once: once}
+		Referees: d.Referees, Register: d.Register, Transfer: d.Transfer, Events: d.Events, Table: table, Once: once}
 }
 
 // New builds the router. The API's Config is the server's: the pages get

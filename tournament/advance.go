@@ -127,15 +127,15 @@ func resolutionKeys(rs []TieResolution, n int) map[string]resolutionKey {
 	return m
 }
 
-// decideRound ranks every table of round r and decides who advances: the
+// DecideRound ranks every table of round r and decides who advances: the
 // best quota of each table among the players still in (withdrawn and
 // disqualified players do not go on). It returns the outcomes, or the ties
 // at advancement lines that nothing broke.
-func decideRound(st *State, r *Round, quota int) ([]Outcome, []Tie) {
+func DecideRound(st *State, r *Round, quota int) ([]Outcome, []Tie) {
 	stats := roundStats(st.Results, r.Number)
 	adjustStats(stats, st.Adjustments, r.Number)
 	res := resolutionKeys(st.Resolutions, r.Number)
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	var (
 		outcomes []Outcome
 		ties     []Tie
@@ -177,7 +177,7 @@ func inSeatOrder(t Table, ps []string) []string {
 	return out
 }
 
-func playerStatuses(ps []Player) map[string]PlayerStatus {
+func PlayerStatuses(ps []Player) map[string]PlayerStatus {
 	m := make(map[string]PlayerStatus, len(ps))
 	for _, p := range ps {
 		m[p.ID] = p.Status

@@ -42,13 +42,13 @@ func AuditActorFrom(ctx context.Context) AuditActor {
 	return SystemActor
 }
 
-// auditAs returns ctx carrying a as the actor of the writes made with it.
-func auditAs(ctx context.Context, a Actor) context.Context {
-	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID()})
+// AuditAs returns ctx carrying a as the actor of the writes made with it.
+func AuditAs(ctx context.Context, a Actor) context.Context {
+	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName()})
 }
 
-// tokenID names the actor's token for the audit log.
-func (a Actor) tokenID() string {
+// AuditName names the actor's token for the audit log.
+func (a Actor) AuditName() string {
 	if a.TokenID != "" {
 		return a.TokenID
 	}

@@ -46,9 +46,9 @@ func (a Actor) String() string {
 // The server's admin may too.
 func (a Actor) Organizes() bool { return a.Role == RoleOrganizer || a.Role == RoleAdmin }
 
-// requireOrganizer answers 401 for the public and 403 for everyone else
+// RequireOrganizer answers 401 for the public and 403 for everyone else
 // without the organizer's rights.
-func (a Actor) requireOrganizer() error {
+func (a Actor) RequireOrganizer() error {
 	switch {
 	case a.Organizes():
 		return nil
@@ -59,8 +59,8 @@ func (a Actor) requireOrganizer() error {
 	}
 }
 
-// requireTable admits the organizer and the code of table t in round n.
-func (a Actor) requireTable(n, t int) error {
+// RequireTable admits the organizer and the code of table t in round n.
+func (a Actor) RequireTable(n, t int) error {
 	switch {
 	case a.Organizes(), a.Role == RoleTable && a.Round == n && a.Table == t:
 		return nil
@@ -101,7 +101,7 @@ func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Ide
 	}
 	id, err := s.store.TournamentByTokenHash(ctx, hash[:])
 	if ErrorKind(err) == KindNotFound {
-		return Identity{}, unknownToken()
+		return Identity{}, UnknownToken()
 	}
 	if err != nil {
 		return Identity{}, err
@@ -112,7 +112,7 @@ func (s *Service) Identify(ctx context.Context, tid, token string, _ Where) (Ide
 		return Identity{}, err
 	}
 	if !tokens.TokenMatches(token, sec.OrganizerTokenHash) {
-		return Identity{}, unknownToken()
+		return Identity{}, UnknownToken()
 	}
 	s.organizers.put(hash, id, time.Now())
 	return Identity{Role: RoleOrganizer, Tournament: id}, nil
@@ -193,7 +193,7 @@ func (rc *roundCodes) lookup(code string) (int, bool) {
 // identifyCode finds the table of the latest round whose code is code.
 func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity, error) {
 	if tid == "" {
-		return Identity{}, unknownToken()
+		return Identity{}, UnknownToken()
 	}
 	// Codes are derived and never change: a code found among the cached
 	// codes of a round is good without asking the database. (If a later
@@ -214,7 +214,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 		return Identity{}, err
 	}
 	if t.CurrentRound == 0 {
-		return Identity{}, unknownToken()
+		return Identity{}, UnknownToken()
 	}
 	rc, err = s.roundCodes(ctx, tid, t.CurrentRound, gen)
 	if err != nil {
@@ -222,7 +222,7 @@ func (s *Service) identifyCode(ctx context.Context, tid, code string) (Identity,
 	}
 	table, ok := rc.tables[code]
 	if !ok {
-		return Identity{}, unknownToken()
+		return Identity{}, UnknownToken()
 	}
 	return Identity{Role: RoleTable, Tournament: tid, Round: t.CurrentRound, Table: table}, nil
 }
@@ -312,6 +312,22 @@ func (s *Service) roundCodes(ctx context.Context, tid string, n int, gen uint64)
 	return rc, nil
 }
 
-func unknownToken() error {
+func UnknownToken() error {
 	return Errorf(KindUnauthorized, CodeUnknownToken, "the token is not known")
+}
+
+// RoleReferee is the role of a referee token: rulings, corrections and the
+// audit log of one tournament.
+const RoleReferee Role = "referee"
+
+// RequireReferee admits referees and the organizer.
+func (a Actor) RequireReferee() error {
+	switch {
+	case a.Organizes(), a.Role == RoleReferee:
+		return nil
+	case a.Role == RolePublic:
+		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs a referee's or the organizer's token")
+	default:
+		return Errorf(KindForbidden, CodeRefereeOnly, "only a referee or the organizer may do this")
+	}
 }

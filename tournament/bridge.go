@@ -126,7 +126,7 @@ func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGam
 	if err != nil {
 		return nil, err
 	}
-	canon, err := canonicalJSON(data)
+	canon, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 		return nil, err
 	}
 	if idx < len(deals) {
-		stored, err := canonicalJSON(deals[idx])
+		stored, err := CanonicalJSON(deals[idx])
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +269,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
-	if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+	if err := s.store.AppendDeal(AuditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -313,7 +313,7 @@ func enteredDeal(data []byte, tb Table, dealer string) ([]byte, error) {
 			return nil, problemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
 		}
 	}
-	return canonicalJSON(d.AppendJSON(nil))
+	return CanonicalJSON(d.AppendJSON(nil))
 }
 
 // SheetDeal is one row of a printed Chicago bridge score sheet: the deal's

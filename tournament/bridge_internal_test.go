@@ -106,7 +106,7 @@ func TestBridgeTablesSameSeed(t *testing.T) {
 // the mistakes a table can make.
 func TestCheckMatch(t *testing.T) {
 	t.Parallel()
-	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.settings()
+	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.Settings()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func reseat(t *testing.T, s *bridgesim.Sim, rec *bridge.Record, first int) *brid
 
 func TestBridgeSettings(t *testing.T) {
 	t.Parallel()
-	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.settings()
+	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.Settings()
 	if err != nil || set.GamesPerRound != 1 || !slices.Equal(set.Tiebreaks, bridgeTiebreaks) {
 		t.Fatalf("defaults: %+v, %v", set, err)
 	}
@@ -195,13 +195,13 @@ func TestBridgeSettings(t *testing.T) {
 		"by standings":   {Name: "b", Format: FormatBridge, Rounds: ptr(4), Seating: SeatingByStandings},
 		"unknown format": {Name: "b", Format: "bridge", Rounds: ptr(4)},
 	} {
-		if _, err := n.settings(); ErrorKind(err) != KindInvalid {
+		if _, err := n.Settings(); ErrorKind(err) != KindInvalid {
 			t.Errorf("%s: %v, want invalid", name, err)
 		}
 	}
 	for raw, ok := range map[string]bool{`{"vulnerability":"non_dealer"}`: true, `{}`: true, `{"vulnerability":"all"}`: false, `{"preset":"sm"}`: false, `[]`: false} {
-		if err := checkRules(FormatBridge, []byte(raw)); (err == nil) != ok {
-			t.Errorf("checkRules(bridge, %s) = %v", raw, err)
+		if err := CheckRules(FormatBridge, []byte(raw)); (err == nil) != ok {
+			t.Errorf("CheckRules(bridge, %s) = %v", raw, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/revisor-sm/revisor/engine"
 )
@@ -19,9 +20,9 @@ import (
 //   - rules: absent (the tournament's rules apply) or equal to the
 //     tournament's rules.
 
-// checkRules validates a tournament's rules object with the engine of its
+// CheckRules validates a tournament's rules object with the engine of its
 // format's game.
-func checkRules(f Format, raw json.RawMessage) error {
+func CheckRules(f Format, raw json.RawMessage) error {
 	if raw == nil {
 		return nil
 	}
@@ -121,9 +122,27 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 	return checked(data, res, tb, g, s)
 }
 
+// result is the result row of g as game k: its kind, who sent it, when.
+func (g *checkedGame) result(k GameKey, kind ResultKind, by string, at time.Time) *GameResult {
+	return &GameResult{Key: k, Kind: kind, Record: g.record, RecordHash: g.hash, Result: g.json,
+		Places: g.places, SubmittedBy: by, CreatedAt: at}
+}
+
+// JudgeResult has the engine judge the finished record data of game k at
+// table tb of tournament t, as a submission is judged, and returns the
+// result row to store (of kind, sent by by at at), or the refusal. An
+// import (package transfer) judges every result of its file so.
+func JudgeResult(data []byte, tb Table, k GameKey, t *Tournament, kind ResultKind, by string, at time.Time) (*GameResult, error) {
+	g, err := checkGame(data, tb, k.Game, t.Format, t.Settings, engine.GameOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return g.result(k, kind, by, at), nil
+}
+
 // checked prepares what is stored of a game record the engine judged res.
 func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (*checkedGame, error) {
-	canon, err := canonicalJSON(data)
+	canon, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func FuzzCheckGame(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	set, err := NewTournament{Name: "f", Format: FormatSM}.settings()
+	set, err := NewTournament{Name: "f", Format: FormatSM}.Settings()
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -158,8 +158,8 @@ func (act ClockAction) check() error {
 	default:
 		return InvalidField("action", "action must be start, pause, resume, add, call_time or undo_call_time, not %q", act.Action)
 	}
-	if r := strings.TrimSpace(act.Reason); act.Action == ClockUndoCall && (r == "" || len(r) > maxReason) {
-		return InvalidField("reason", "undoing a call of time needs a reason of 1 to %d characters", maxReason)
+	if r := strings.TrimSpace(act.Reason); act.Action == ClockUndoCall && (r == "" || len(r) > MaxReason) {
+		return InvalidField("reason", "undoing a call of time needs a reason of 1 to %d characters", MaxReason)
 	}
 	return nil
 }
@@ -173,14 +173,14 @@ func (s *Service) RoundClock(ctx context.Context, tid string, n int) (*Clock, er
 // SetRoundClock applies the organizer's action to the clock of round n,
 // which must be open.
 func (s *Service) SetRoundClock(ctx context.Context, a Actor, tid string, n int, act ClockAction) (*Clock, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if err := act.check(); err != nil {
 		return nil, err
 	}
 	now := s.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: strings.TrimSpace(act.Reason)})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: strings.TrimSpace(act.Reason)})
 	return s.store.SetRoundClock(ctx, tid, n, func(r *Round, c *Clock) (*Clock, error) {
 		if err := roundOpen(r); err != nil {
 			return nil, err

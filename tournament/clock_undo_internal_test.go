@@ -40,7 +40,7 @@ func TestClockUndoCall(t *testing.T) {
 			t.Errorf("undo on a %s clock before any call = %v, want %s", before.State, err, CodeClockState)
 		}
 	}
-	for _, act := range []ClockAction{{Action: ClockUndoCall}, {Action: ClockUndoCall, Reason: "  "}, {Action: ClockUndoCall, Reason: string(make([]byte, maxReason+1))}} {
+	for _, act := range []ClockAction{{Action: ClockUndoCall}, {Action: ClockUndoCall, Reason: "  "}, {Action: ClockUndoCall, Reason: string(make([]byte, MaxReason+1))}} {
 		if err := act.check(); ErrorCode(err) != "invalid_reason" {
 			t.Errorf("check(undo with reason of %d bytes) = %v, want invalid_reason", len(act.Reason), err)
 		}

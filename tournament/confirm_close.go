@@ -42,7 +42,7 @@ type confirmedResults struct {
 // UnconfirmedGames lists the games of round n entered at the tables whose
 // players have not all confirmed them. Organizer only.
 func (s *Service) UnconfirmedGames(ctx context.Context, a Actor, tid string, n int) ([]UnconfirmedGame, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	c, err := s.confirmedResults(ctx, tid, n)

@@ -144,7 +144,7 @@ func (s *Service) commitFromState(ctx context.Context, a Actor, k GameKey, e *lo
 		if err := prepareAnswer(ctx, p); err != nil {
 			return err
 		}
-		return s.store.AppendNextDeal(auditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen)
+		return s.store.AppendNextDeal(AuditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen)
 	}
 	c := KeyClaimFrom(ctx)
 	if c != nil {
@@ -152,7 +152,7 @@ func (s *Service) commitFromState(ctx context.Context, a Actor, k GameKey, e *lo
 			return err
 		}
 	}
-	ok, err := s.store.AppendWarmDeal(auditAs(ctx, a), k, e.Deals, e.Version, deal, state, s.clock())
+	ok, err := s.store.AppendWarmDeal(AuditAs(ctx, a), k, e.Deals, e.Version, deal, state, s.clock())
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,7 @@
 package tournament_test
 
 import (
-	"encoding/hex"
 	"testing"
-	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -47,39 +45,5 @@ func TestStandingsWithAdjustments(t *testing.T) {
 		if rows[0].GamesPlayed != 1 {
 			t.Errorf("%s: games played = %d, want 1: an adjustment is not a game", tt.name, rows[0].GamesPlayed)
 		}
-	}
-}
-
-func TestWindowStatus(t *testing.T) {
-	t.Parallel()
-	closed := time.Date(2026, 5, 16, 12, 0, 0, 0, time.UTC)
-	ends := closed.Add(30 * time.Minute)
-	w := tournament.Window{Round: 1, ClosedAt: &closed, ClosesAt: &ends}
-	tests := []struct {
-		w    tournament.Window
-		at   time.Duration // after closing
-		want tournament.ResultStatus
-		left time.Duration
-	}{
-		{tournament.Window{Round: 1}, 0, tournament.ResultsOpen, 0},
-		{w, 0, tournament.ResultsProvisional, 30 * time.Minute},
-		{w, 29*time.Minute + 59*time.Second, tournament.ResultsProvisional, time.Second},
-		{w, 30 * time.Minute, tournament.ResultsFinal, 0},
-		{w, 48 * time.Hour, tournament.ResultsFinal, 0},
-	}
-	for _, tt := range tests {
-		now := closed.Add(tt.at)
-		if got, left := tt.w.Status(now), tt.w.Left(now); got != tt.want || left != tt.left {
-			t.Errorf("Window%+v at +%v = %s, %v left; want %s, %v", tt.w, tt.at, got, left, tt.want, tt.left)
-		}
-	}
-}
-
-func TestSeedHash(t *testing.T) {
-	t.Parallel()
-	// printf %s 424242 | sha256sum
-	const want = "833dfc7e3eb11230369904322cc8481b2b9a166d965557f97d4832cd92e072af"
-	if got := hex.EncodeToString(tournament.SeedHash(424242)); got != want {
-		t.Errorf("SeedHash(424242) = %s, want %s", got, want)
 	}
 }

@@ -24,7 +24,7 @@ type Listing struct {
 }
 
 // maxVenueLen bounds a venue like a name.
-const maxVenueLen = maxNameLen
+const maxVenueLen = MaxNameLen
 
 // The years a tournament's date may name, to catch a typed "0226".
 const (
@@ -33,7 +33,7 @@ const (
 )
 
 func (l Listing) validate() error {
-	if err := checkLine("venue", strings.TrimSpace(l.Venue), maxVenueLen, false); err != nil {
+	if err := CheckLine("venue", strings.TrimSpace(l.Venue), maxVenueLen, false); err != nil {
 		return err
 	}
 	if !l.Date.IsZero() && (l.Date.Year() < minYear || l.Date.Year() > maxYear) {

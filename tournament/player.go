@@ -18,9 +18,9 @@ const (
 
 // Limits on what a player's registration may hold.
 const (
-	maxPlayerName = 100
+	MaxPlayerName = 100
 	maxClubName   = 100
-	maxImportRows = 10000
+	MaxImportRows = 10000
 )
 
 // Player is one person registered in a tournament. The ID is what game
@@ -54,23 +54,25 @@ type PlayerUpdate struct {
 	Status *PlayerStatus
 }
 
-// normalize trims the registration and checks it; row is the CSV row number
+// Normalize trims the registration and checks it; row is the CSV row number
 // for error messages (0 when not importing).
-func (n NewPlayer) normalize() (NewPlayer, error) {
+func (n NewPlayer) Normalize() (NewPlayer, error) {
 	n.Name = strings.TrimSpace(n.Name)
 	n.Club = strings.TrimSpace(n.Club)
-	if err := checkPlayerName(n.Name); err != nil {
+	if err := CheckPlayerName(n.Name); err != nil {
 		return n, err
 	}
-	if n.Person != "" && !validPersonID(n.Person) {
+	if n.Person != "" && !ValidPersonID(n.Person) {
 		return n, InvalidField("person", "person must name an entry of the register (P and digits), not %q", n.Person)
 	}
-	return n, checkClubName(n.Club)
+	return n, CheckClubName(n.Club)
 }
 
-func checkPlayerName(name string) error { return checkLine("name", name, maxPlayerName, true) }
+// CheckPlayerName checks a player's (or a person's) name: one line, required.
+func CheckPlayerName(name string) error { return CheckLine("name", name, MaxPlayerName, true) }
 
-func checkClubName(club string) error { return checkLine("club", club, maxClubName, false) }
+// CheckClubName checks a club's name: one line, may be empty.
+func CheckClubName(club string) error { return CheckLine("club", club, maxClubName, false) }
 
 // validate checks an update against the player's current status. Only the
 // organizer's moves are allowed here: withdrawing and reinstating a
@@ -78,12 +80,12 @@ func checkClubName(club string) error { return checkLine("club", club, maxClubNa
 // and referees.
 func (u PlayerUpdate) validate(current PlayerStatus) error {
 	if u.Name != nil {
-		if err := checkPlayerName(strings.TrimSpace(*u.Name)); err != nil {
+		if err := CheckPlayerName(strings.TrimSpace(*u.Name)); err != nil {
 			return err
 		}
 	}
 	if u.Club != nil {
-		if err := checkClubName(strings.TrimSpace(*u.Club)); err != nil {
+		if err := CheckClubName(strings.TrimSpace(*u.Club)); err != nil {
 			return err
 		}
 	}
@@ -119,4 +121,17 @@ func (u PlayerUpdate) apply(p Player) Player {
 		p.Status = *u.Status
 	}
 	return p
+}
+
+// ValidPersonID reports whether id names a person of the register: "P" and digits, so that nothing else reaches a query.
+func ValidPersonID(id string) bool {
+	if len(id) < 2 || len(id) > 20 || id[0] != 'P' {
+		return false
+	}
+	for _, c := range id[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -82,7 +82,7 @@ func (s *Service) ReportQueue(ctx context.Context, a Actor, tid, phone string, c
 // tables whose phones hold entries waiting for a decision or refused.
 // The organizer's and the referees' view.
 func (s *Service) QueueTrouble(ctx context.Context, a Actor, tid string, n int) (map[int]QueueCounts, error) {
-	if err := a.requireReferee(); err != nil {
+	if err := a.RequireReferee(); err != nil {
 		return nil, err
 	}
 	return s.store.QueueReports(ctx, tid, n, s.clock().Add(-QueueReportFor))

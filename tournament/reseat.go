@@ -22,11 +22,11 @@ type Reseat struct {
 // tables as drawn are kept so that the draw still verifies from its seed
 // (docs/tournaments.md, "Re-seating a table").
 func (s *Service) ReseatTable(ctx context.Context, a Actor, tid string, n int, rs Reseat) (*Round, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	rs.Reason = strings.TrimSpace(rs.Reason)
-	if err := checkLine("reason", rs.Reason, maxReason, true); err != nil {
+	if err := CheckLine("reason", rs.Reason, MaxReason, true); err != nil {
 		return nil, err
 	}
 	switch {
@@ -35,7 +35,7 @@ func (s *Service) ReseatTable(ctx context.Context, a Actor, tid string, n int, r
 	case (rs.With == "") == (rs.Table == 0):
 		return nil, InvalidField("with", "give either with (a player to swap places with) or table (a table to move to), not both")
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: rs.Reason})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: rs.Reason})
 	return s.store.Reseat(ctx, tid, n, func(t *Tournament, r *Round, started []int) ([]Table, error) {
 		return planReseat(t, r, started, rs)
 	})

@@ -53,7 +53,7 @@ func (s *Service) Watch(ctx context.Context, a Actor, tid string, n int) (*Room,
 
 // room reads the room view of round n with the round's games.
 func (s *Service) room(ctx context.Context, a Actor, tid string, n int) (*Room, []TableGame, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, nil, err
 	}
 	t, err := s.store.Tournament(ctx, tid)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 func playerIDs(n int) []string {
@@ -18,12 +19,12 @@ func playerIDs(n int) []string {
 
 // drawAll draws rounds one after another with ReplayDraw (the code the
 // service draws with), seeds[w] seeding round w+1.
-func drawAll(t *testing.T, in tournament.DrawInputs, seeds []int64) []tournament.Round {
+func drawAll(t *testing.T, in referee.DrawInputs, seeds []int64) []tournament.Round {
 	t.Helper()
 	var rounds []tournament.Round
 	for w, seed := range seeds {
 		in.Round, in.Seed, in.History = w+1, seed, rounds
-		tables, err := tournament.ReplayDraw(in)
+		tables, err := referee.ReplayDraw(in)
 		if err != nil {
 			t.Fatalf("ReplayDraw(round %d) = %v", w+1, err)
 		}
@@ -64,7 +65,7 @@ func spread(c [4]int) int {
 // seed does.
 func TestSwissMixedFollowsPlan(t *testing.T) {
 	t.Parallel()
-	in := tournament.DrawInputs{Format: tournament.FormatSwiss, Seating: tournament.SeatingMixed, Rounds: 5, Players: playerIDs(16)}
+	in := referee.DrawInputs{Format: tournament.FormatSwiss, Seating: tournament.SeatingMixed, Rounds: 5, Players: playerIDs(16)}
 	rounds := drawAll(t, in, []int64{7, 8, 9, 10, 11})
 	met := map[[2]string]int{}
 	for _, r := range rounds {
@@ -109,9 +110,9 @@ func TestDrawReadsEmptySeats(t *testing.T) {
 	history := []tournament.Round{{Number: 1, Tables: []tournament.Table{past}}, {Number: 2, Tables: []tournament.Table{past}}}
 	for seed := range int64(40) {
 		for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
-			in := tournament.DrawInputs{Format: format, Seating: tournament.SeatingByStandings, Rounds: 5, Round: 3,
+			in := referee.DrawInputs{Format: format, Seating: tournament.SeatingByStandings, Rounds: 5, Round: 3,
 				Seed: seed, Players: ps, History: history, Standings: ps}
-			tables, err := tournament.ReplayDraw(in)
+			tables, err := referee.ReplayDraw(in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func TestDrawReadsEmptySeats(t *testing.T) {
 func TestDrawSpreadsSeatsAtTablesOf3(t *testing.T) {
 	t.Parallel()
 	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
-		in := tournament.DrawInputs{Format: format, Seating: tournament.SeatingMixed, Rounds: 6, Players: playerIDs(13)}
+		in := referee.DrawInputs{Format: format, Seating: tournament.SeatingMixed, Rounds: 6, Players: playerIDs(13)}
 		rounds := drawAll(t, in, []int64{1, 2, 3, 4, 5, 6})
 		for p, c := range seatCounts(t, rounds) {
 			if spread(c) > 2 {

@@ -76,6 +76,10 @@ func NewService(store Store, opts ...Option) *Service {
 	return s
 }
 
+// Rand is where the service draws its secrets from (crypto/rand unless
+// WithRand said otherwise), for the subdomains' own tokens.
+func (s *Service) Rand() io.Reader { return s.rand }
+
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 // Created is a new tournament with its organizer token, which is shown
@@ -93,16 +97,26 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 		}
 		return nil, Errorf(KindForbidden, CodeAdminOnly, "only the server's admin creates tournaments")
 	}
-	settings, err := n.settings()
+	settings, err := n.Settings()
 	if err != nil {
 		return nil, err
 	}
 	if err := n.Listing.validate(); err != nil {
 		return nil, err
 	}
-	if err := checkRules(n.Format, settings.Rules); err != nil {
+	if err := CheckRules(n.Format, settings.Rules); err != nil {
 		return nil, err
 	}
+	t := &Tournament{Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
+		Status: StatusRegistration, CreatedAt: s.clock(), Listing: n.Listing.normalized()}
+	return s.Establish(AuditAs(ctx, a), t, s.store.CreateTournament)
+}
+
+// Establish makes t a tournament of this server: a new ID, organizer token,
+// key of the table codes and short link, stored by write with its secrets
+// (a new short link is drawn while write finds the one drawn taken). Both
+// creating a tournament and importing one (package transfer) end here.
+func (s *Service) Establish(ctx context.Context, t *Tournament, write func(context.Context, *Tournament, Secrets) error) (*Created, error) {
 	id, err := s.newID()
 	if err != nil {
 		return nil, err
@@ -115,11 +129,9 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, n NewTournament
 	if err != nil {
 		return nil, err
 	}
-	t := &Tournament{ID: id, Name: strings.TrimSpace(n.Name), Format: n.Format, Settings: settings,
-		Status: StatusRegistration, CreatedAt: s.clock(), Listing: n.Listing.normalized()}
-	ctx = auditAs(ctx, a)
+	t.ID = id
 	if err := s.withShortCode(t, func() error {
-		return s.store.CreateTournament(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key})
+		return write(ctx, t, Secrets{OrganizerTokenHash: hash, CodeKey: key})
 	}); err != nil {
 		return nil, err
 	}
@@ -143,11 +155,11 @@ func (s *Service) Tournament(ctx context.Context, id string) (*Tournament, error
 // AddPlayers registers players: before round 1 in any format, and between
 // rounds in a Swiss tournament.
 func (s *Service) AddPlayers(ctx context.Context, a Actor, tid string, ps []NewPlayer) ([]Player, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	for i := range ps {
-		p, err := ps[i].normalize()
+		p, err := ps[i].Normalize()
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +171,7 @@ func (s *Service) AddPlayers(ctx context.Context, a Actor, tid string, ps []NewP
 		}
 		return s.roomFor(registered, len(ps))
 	}
-	return s.store.AddPlayers(auditAs(ctx, a), tid, check, ps, s.clock())
+	return s.store.AddPlayers(AuditAs(ctx, a), tid, check, ps, s.clock())
 }
 
 // roomFor checks that adding players to the registered ones stays within
@@ -196,10 +208,10 @@ func (s *Service) Players(ctx context.Context, tid string) ([]Player, error) {
 // UpdatePlayer changes a player's name, club or status (withdraw or
 // reinstate).
 func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u PlayerUpdate) (Player, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return Player{}, err
 	}
-	return s.store.UpdatePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) (Player, error) {
+	return s.store.UpdatePlayer(AuditAs(ctx, a), tid, pid, func(t *Tournament, p Player) (Player, error) {
 		if err := u.validate(p.Status); err != nil {
 			return p, err
 		}
@@ -221,10 +233,10 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, tid, pid string, u 
 // tournament's records, and withdrawing is the way out. The audit log keeps
 // the deleted registration.
 func (s *Service) DeletePlayer(ctx context.Context, a Actor, tid, pid string) error {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return err
 	}
-	return s.store.DeletePlayer(auditAs(ctx, a), tid, pid, func(t *Tournament, p Player) error {
+	return s.store.DeletePlayer(AuditAs(ctx, a), tid, pid, func(t *Tournament, p Player) error {
 		if t.Status != StatusRegistration || t.CurrentRound > 0 {
 			return Errorf(KindConflict, CodeRegistrationClosed,
 				"%s can be deleted only before round 1 is drawn; withdraw them instead", p.Name)

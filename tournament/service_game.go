@@ -53,7 +53,7 @@ func roundOpen(r *Round) error {
 // game is binding: the same record again is a repeat (Created false), a
 // different one is a conflict.
 func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byte) (*Submission, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	t, r, tb, err := s.gameTable(ctx, k)
@@ -74,7 +74,7 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 	}
 	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-	stored, created, err := s.store.SubmitResult(auditAs(ctx, a), res, roundOpen)
+	stored, created, err := s.store.SubmitResult(AuditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, d
 	if n < 0 {
 		return nil, InvalidField("deal", "the deal number must be 1 or more, not %d", n)
 	}
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	// Load what the deal is checked with (this process's memory of the
@@ -168,7 +168,7 @@ func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *l
 		}
 		return s.appendMatchDeal(ctx, a, k, n, t, tb, data)
 	}
-	deal, err := canonicalJSON(data)
+	deal, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, e.refused(err)
 	}
@@ -234,7 +234,7 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 		}
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-		if err := s.store.AppendDeal(auditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+		if err := s.store.AppendDeal(AuditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
 			return nil, err
 		}
 		return p, nil
@@ -245,7 +245,7 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 	if err := prepareAnswer(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := s.store.AppendNextDeal(auditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen); err != nil {
+	if err := s.store.AppendNextDeal(AuditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen); err != nil {
 		return nil, err
 	}
 	if gs, perr := engine.ParseGameState(state); perr == nil {
@@ -259,7 +259,7 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 // last says the deal is the game's last and the game has a result.
 func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte, last bool) (*DealProgress, error) {
 	n := len(deals)
-	stored, err := canonicalJSON(deals[n-1])
+	stored, err := CanonicalJSON(deals[n-1])
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 // TableCodes returns the code of each table of round n, by table number.
 // Only the organizer may see them.
 func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (map[int]string, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	r, err := s.store.Round(ctx, tid, n)

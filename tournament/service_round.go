@@ -24,7 +24,7 @@ func (s *Service) DrawRound(ctx context.Context, a Actor, tid string, seed *int6
 // organizer's constraints: fixed tables and players kept apart, stored
 // with the round.
 func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o DrawOptions) (*Round, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if o.Seed != nil && (*o.Seed < 0 || *o.Seed >= maxSeed) {
@@ -40,7 +40,7 @@ func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o Draw
 	// commit, for a lookup that raced with the draw.
 	s.codes.forget(tid)
 	defer s.codes.forget(tid)
-	return s.store.DrawRound(auditAs(ctx, a), tid, func(st *State) (*Round, error) {
+	return s.store.DrawRound(AuditAs(ctx, a), tid, func(st *State) (*Round, error) {
 		cons, err := o.drawConstraints(st.Players)
 		if err != nil {
 			return nil, err
@@ -102,7 +102,7 @@ func planRound(st *State, seed int64, cons *DrawConstraints, clock func() time.T
 func seatTables(st *State, active []string, seed int64, cons *DrawConstraints, clock func() time.Time) ([]Table, int, error) {
 	var order []string // by_standings: the players from the top down
 	if seatingMode(&st.Tournament) == seating.ByStandings {
-		order = standingOrder(st, active)
+		order = StandingOrder(st, active)
 	}
 	history := st.Rounds
 	if st.Tournament.Format == FormatSM {
@@ -140,8 +140,8 @@ func activePlayers(ps []Player) []string {
 	return out
 }
 
-// standingOrder returns the active players in the order of the standings.
-func standingOrder(st *State, active []string) []string {
+// StandingOrder returns the active players in the order of the standings.
+func StandingOrder(st *State, active []string) []string {
 	in := make(map[string]bool, len(active))
 	for _, p := range active {
 		in[p] = true
@@ -164,7 +164,7 @@ func standingOrder(st *State, active []string) []string {
 // players first (409 unconfirmed_games lists those that are not), unless
 // the organizer closes with AcceptUnconfirmed.
 func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, opts ...CloseOption) (*RoundChange, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	var o closeOptions
@@ -178,7 +178,7 @@ func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, op
 			return nil, err
 		}
 	}
-	return s.store.CloseRound(auditAs(ctx, a), tid, n, s.clock(), func(st *State) (*RoundChange, error) {
+	return s.store.CloseRound(AuditAs(ctx, a), tid, n, s.clock(), func(st *State) (*RoundChange, error) {
 		ch, err := decideClose(st, n, o.askLots)
 		if err != nil || conf == nil {
 			return ch, err
@@ -187,7 +187,7 @@ func (s *Service) CloseRound(ctx context.Context, a Actor, tid string, n int, op
 	})
 }
 
-func findRound(st *State, n int) (*Round, error) {
+func FindRound(st *State, n int) (*Round, error) {
 	if n < 1 || n > len(st.Rounds) {
 		return nil, RoundNotFound(n)
 	}
@@ -195,7 +195,7 @@ func findRound(st *State, n int) (*Round, error) {
 }
 
 func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
-	r, err := findRound(st, n)
+	r, err := FindRound(st, n)
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +217,16 @@ func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
 		// The same round without the seeded lot: a tie it leaves is the organizer's to break.
 		plain := *st
 		plain.Tournament.Settings.Tiebreaks = slices.DeleteFunc(slices.Clone(t.Settings.Tiebreaks), func(s string) bool { return s == TiebreakLot })
-		if _, ties := decideRound(&plain, r, quota); len(ties) > 0 {
+		if _, ties := DecideRound(&plain, r, quota); len(ties) > 0 {
 			return nil, tieError(st, ties)
 		}
 	}
-	outcomes, ties := decideRound(st, r, quota)
+	outcomes, ties := DecideRound(st, r, quota)
 	if len(ties) > 0 {
 		return nil, tieError(st, ties)
 	}
 	ch := &RoundChange{Outcomes: outcomes, TournamentStatus: StatusRunning}
-	status := playerStatuses(st.Players)
+	status := PlayerStatuses(st.Players)
 	for _, o := range outcomes {
 		switch {
 		case t.Format == FormatSM && r.Final && o.Advanced:
@@ -274,7 +274,7 @@ func allGamesPlayed(st *State, r *Round, only *Table) error {
 // tied in round n: players best first, decided by method (TieByLot or
 // TieByChoice). The players must sit at one table and be tied there.
 func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, players []string, method, note string) (*TieResolution, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	if method != TieByLot && method != TieByChoice {
@@ -287,7 +287,7 @@ func (s *Service) ResolveTie(ctx context.Context, a Actor, tid string, n int, pl
 		return nil, InvalidField("note", "note is longer than 1000 bytes")
 	}
 	res := &TieResolution{Round: n, Players: players, Method: method, Note: note, By: a.String(), CreatedAt: s.clock()}
-	err := s.store.AddTieResolution(auditAs(ctx, a), tid, res, func(st *State) error {
+	err := s.store.AddTieResolution(AuditAs(ctx, a), tid, res, func(st *State) error {
 		if err := checkTie(st, n, players); err != nil {
 			return err
 		}
@@ -322,7 +322,7 @@ func tieRoom(st *State, n int, player string) error {
 // checkTie checks that players are tied at one table of round n, with all
 // of that table's games played.
 func checkTie(st *State, n int, players []string) error {
-	r, err := findRound(st, n)
+	r, err := FindRound(st, n)
 	if err != nil {
 		return err
 	}
@@ -368,4 +368,20 @@ func duplicate(ps []string) string {
 		seen[p] = true
 	}
 	return ""
+}
+
+// Redraw recomputes the tables of a draw from its public inputs with the
+// code the draw used (package referee's ReplayDraw): the format, the
+// seating and number of rounds of a Swiss tournament, the players seated,
+// the rounds before, the standings order (by_standings), the seed, the
+// constraints and where the clock cut the search (steps; 0 when it did not).
+func Redraw(f Format, seating string, rounds int, players []string, history []Round, standings []string,
+	seed int64, c *DrawConstraints, steps int) ([]Table, error) {
+	t := &Tournament{Format: f, Settings: Settings{Rounds: rounds, Seating: seating}}
+	var order []string
+	if seating == SeatingByStandings && f == FormatSwiss {
+		order = standings
+	}
+	tables, _, err := drawTables(t, players, history, order, seed, c, searchRun{steps: steps})
+	return tables, err
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // SettingsChange is the organizer's change of a tournament's name and
-// settings before round 1 is drawn (a mistake in the create form, a rule
+// Settings before round 1 is drawn (a mistake in the create form, a rule
 // the club decided on at the door). Nil fields stay as they are; an empty
 // list is a value (DayBreaks: no day breaks; Tiebreaks: none). Format and
 // rules are not in it: they decide what the other settings mean, and a
@@ -69,16 +69,16 @@ func setTo[T any](to *T, from *T) {
 // changed. The audit log records who changed what, before and after,
 // with the change's reason.
 func (s *Service) UpdateSettings(ctx context.Context, a Actor, tid string, c SettingsChange) (*Tournament, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	c.Reason = strings.TrimSpace(c.Reason)
 	if c.Reason != "" {
-		if err := checkText("reason", c.Reason); err != nil {
+		if err := CheckText("reason", c.Reason); err != nil {
 			return nil, err
 		}
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: c.Reason})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: c.Reason})
 	return s.store.UpdateSettings(ctx, tid, func(t *Tournament) (*Tournament, error) {
 		if err := SettingsOpen(t); err != nil {
 			return nil, err

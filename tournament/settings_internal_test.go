@@ -52,7 +52,7 @@ func TestSMSettingsValidation(t *testing.T) {
 		{Name: "SM", Format: FormatSM, Language: ""},
 	}
 	for _, n := range ok {
-		if _, err := n.settings(); err != nil {
+		if _, err := n.Settings(); err != nil {
 			t.Errorf("settings(%+v) = %v, want no error", n, err)
 		}
 	}
@@ -71,12 +71,12 @@ func TestSMSettingsValidation(t *testing.T) {
 		{NewTournament{Name: "SM", Format: FormatSM, Language: "SV"}, "language"},
 	}
 	for _, b := range bad {
-		_, err := b.n.settings()
+		_, err := b.n.Settings()
 		if f := fieldOfErr(err); f != b.field {
 			t.Errorf("settings(%+v) = %v (field %q), want an error naming %q", b.n, err, f, b.field)
 		}
 	}
-	s, _ := NewTournament{Name: "SM", Format: FormatSM}.settings()
+	s, _ := NewTournament{Name: "SM", Format: FormatSM}.Settings()
 	if !slices.Equal(s.AdvancePerTable, []int{2}) || s.DayBreaks == nil || s.GamesIn(true) != 3 {
 		t.Errorf("defaults = %+v, want advance [2], no day breaks, final games = games per round", s)
 	}

@@ -103,8 +103,8 @@ type CorrectedDeal struct {
 	Version int
 }
 
-// maxCorrectionReason bounds the reason of a correction.
-const maxCorrectionReason = 500
+// MaxCorrectionReason bounds the reason of a correction.
+const MaxCorrectionReason = 500
 
 // CorrectDeal replaces deal n (1-based) of a game entered deal by deal with
 // a new version, for the table's code or the organizer, with a reason. The
@@ -112,15 +112,15 @@ const maxCorrectionReason = 500
 // every player has confirmed the game, after a referee's ruling on it, and
 // in a closed round.
 func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := checkText("reason", reason); err != nil {
+	if err := CheckText("reason", reason); err != nil {
 		return nil, err
 	}
-	if len(reason) > maxCorrectionReason {
-		return nil, InvalidField("reason", "reason is longer than %d bytes", maxCorrectionReason)
+	if len(reason) > MaxCorrectionReason {
+		return nil, InvalidField("reason", "reason is longer than %d bytes", MaxCorrectionReason)
 	}
 	t, r, tb, err := s.gameTable(ctx, k)
 	if err != nil {
@@ -133,19 +133,19 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 		return nil, Errorf(KindConflict, CodeCorrectionNotSupported,
 			"deals of a Chicago bridge match are not corrected at the table; open a dispute for the referees")
 	}
-	deal, err := canonicalJSON(data)
+	deal, err := CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
 	if deal[0] != '{' {
 		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
 	}
-	if err := storable(deal); err != nil {
+	if err := Storable(deal); err != nil {
 		return nil, err
 	}
 	out := &CorrectedDeal{}
 	now := s.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
 	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
 		if err := roundOpen(rd); err != nil {
 			return nil, err
@@ -178,7 +178,7 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 		return nil, nil, Errorf(KindConflict, CodeGameConfirmed,
 			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
 	}
-	cur, err := canonicalJSON(g.Deals[n-1].Deal)
+	cur, err := CanonicalJSON(g.Deals[n-1].Deal)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -250,7 +250,7 @@ type Confirmed struct {
 // is read under its lock, is prepared before the confirmation is stored,
 // to be stored with it.
 func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
-	if err := a.requireTable(k.Round, k.Table); err != nil {
+	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	player = strings.TrimSpace(player)
@@ -271,7 +271,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := s.store.ConfirmGame(auditAs(ctx, a), k, c, func(g *TableGame) error {
+	g, created, err := s.store.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) error {
 		if g.Result == nil {
 			return Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}

@@ -65,8 +65,8 @@ var (
 
 // Limits on settings, so that a tournament stays something a club can run.
 const (
-	maxNameLen       = 200
-	maxGamesPerRound = 20
+	MaxNameLen       = 200
+	MaxGamesPerRound = 20
 	maxRounds        = 100
 )
 
@@ -201,8 +201,8 @@ type NewTournament struct {
 	Listing Listing
 }
 
-// settings validates n and returns the settings with defaults filled in.
-func (n NewTournament) settings() (Settings, error) {
+// Settings validates n and returns the settings with defaults filled in.
+func (n NewTournament) Settings() (Settings, error) {
 	s := Settings{
 		Rules:           n.Rules,
 		GamesPerRound:   intOr(n.GamesPerRound, 3),
@@ -287,7 +287,7 @@ func (ps *problems) addErr(err error) {
 // order of the checks (the order NewTournament reports the first of).
 func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	var ps problems
-	ps.addErr(checkLine("name", name, maxNameLen, true))
+	ps.addErr(CheckLine("name", name, MaxNameLen, true))
 	if f != FormatSM && f != FormatSwiss && f != FormatBridge {
 		ps.add("format", "format must be \"sm\", \"swiss\" or \"bridge_chicago\", not %q", f)
 	}
@@ -297,8 +297,8 @@ func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	if f == FormatBridge && s.Seating != SeatingMixed {
 		ps.add("seating", "bridge_chicago seats players mixed (new partners every round)")
 	}
-	if s.GamesPerRound < 1 || s.GamesPerRound > maxGamesPerRound {
-		ps.add("games_per_round", "games_per_round must be between 1 and %d", maxGamesPerRound)
+	if s.GamesPerRound < 1 || s.GamesPerRound > MaxGamesPerRound {
+		ps.add("games_per_round", "games_per_round must be between 1 and %d", MaxGamesPerRound)
 	}
 	if len(s.PlacementPoints) != 4 {
 		ps.add("placement_points", "placement_points must list points for places 1 to 4")
@@ -308,8 +308,8 @@ func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	if s.FinalSize < 3 || s.FinalSize > 4 {
 		ps.add("final_size", "final_size must be 3 or 4")
 	}
-	if s.FinalGames < 0 || s.FinalGames > maxGamesPerRound {
-		ps.add("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", maxGamesPerRound)
+	if s.FinalGames < 0 || s.FinalGames > MaxGamesPerRound {
+		ps.add("final_games", "final_games must be between 1 and %d (or left out: games_per_round)", MaxGamesPerRound)
 	}
 	if s.Seating != SeatingMixed && s.Seating != SeatingByStandings {
 		ps.add("seating", "seating must be %q or %q", SeatingMixed, SeatingByStandings)
@@ -320,8 +320,8 @@ func settingsProblems(name string, f Format, s Settings) []FieldProblem {
 	if s.Language != "" && !slices.Contains(Languages, s.Language) {
 		ps.add("language", "language must be one of %s (or left out)", strings.Join(Languages, ", "))
 	}
-	if s.CorrectionMinutes < 0 || s.CorrectionMinutes > maxCorrectionMinutes {
-		ps.add("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+	if s.CorrectionMinutes < 0 || s.CorrectionMinutes > MaxCorrectionMinutes {
+		ps.add("correction_minutes", "correction_minutes must be between 0 and %d", MaxCorrectionMinutes)
 	}
 	ps.addErr(validateTiebreaks(s.Tiebreaks))
 	ps.addErr(validateDayBreaks(s.DayBreaks))
@@ -412,3 +412,10 @@ func validTimeZone(name string) bool {
 	_, err := time.LoadLocation(name)
 	return err == nil
 }
+
+// DefaultCorrectionMinutes is how long a closed round's results stay
+// provisional unless the tournament says otherwise.
+const DefaultCorrectionMinutes = 30
+
+// MaxCorrectionMinutes bounds the correction window and a reopening: a week.
+const MaxCorrectionMinutes = 7 * 24 * 60

@@ -50,11 +50,11 @@ type Withdrawal struct {
 // game's result, when the table enters it, and the table's later games in
 // the round place the player as the choice says (placesWithWithdrawals).
 func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n, t int, w Withdrawal) (*GameWithdrawal, error) {
-	if err := a.requireOrganizer(); err != nil {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	w.Reason = strings.TrimSpace(w.Reason)
-	if err := checkLine("reason", w.Reason, maxReason, true); err != nil {
+	if err := CheckLine("reason", w.Reason, MaxReason, true); err != nil {
 		return nil, err
 	}
 	if w.Handling != WithdrawFinish && w.Handling != WithdrawForfeit {
@@ -63,10 +63,10 @@ func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n
 	if strings.TrimSpace(w.Player) == "" {
 		return nil, InvalidField("player", "player is required")
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: w.Reason})
+	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: w.Reason})
 	return s.store.WithdrawDuringGame(ctx, tid, n, t, w.Player,
 		func(tn *Tournament, r *Round, played []int, p Player) (*GameWithdrawal, error) {
-			return planWithdrawal(tn, r, played, p, w, a.tokenID(), s.clock())
+			return planWithdrawal(tn, r, played, p, w, a.AuditName(), s.clock())
 		})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // axeVersion is the axe-core scripts/axe-install.sh installs.
@@ -78,7 +79,7 @@ func TestBrowserAxe(t *testing.T) {
 	// Behind a login (the admin may do what an organizer and a referee
 	// may): the admin page, the console's pages and the referees'.
 	d, err := s.refs.OpenDispute(context.Background(), tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}, f.ID,
-		tournament.NewDispute{Round: 1, Table: tb.Number, Game: 1, Description: "Giv 3 räknades fel", Deal: 3})
+		referee.NewDispute{Round: 1, Table: tb.Number, Game: 1, Description: "Giv 3 räknades fel", Deal: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

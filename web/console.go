@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // consoleRoutes registers the organizer's console under
@@ -110,7 +111,7 @@ type consoleData struct {
 	// Find is a search of the server's register from the players page,
 	// Found the entries it matched (at most maxFound).
 	Find  string
-	Found []tournament.Person
+	Found []registry.Person
 	// RefereeToken is a referee token just issued: shown this once.
 	RefereeToken, RefereeName string
 }
@@ -444,8 +445,7 @@ func (h *Handler) cardsPage(c echo.Context) error {
 // exportTournament downloads the whole tournament as JSON, the file that
 // `revisor import` loads into another server.
 func (h *Handler) exportTournament(c echo.Context) error {
-	svc := h.deps.Rounds
-	ex, err := svc.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
+	ex, err := h.deps.Transfer.Export(c.Request().Context(), consoleActor(c), c.Param("tid"))
 	if err != nil {
 		return h.fail(c, err)
 	}

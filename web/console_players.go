@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // importPreview is a parsed player list shown to the organizer before it
@@ -45,7 +46,7 @@ func (h *Handler) importPlayers(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	list, err := tournament.ReadPlayersCSV([]byte(text))
+	list, err := transfer.ReadPlayersCSV([]byte(text))
 	if err == nil && c.FormValue("confirm") == "1" {
 		_, err = h.deps.Players.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), list.Players)
 		if err == nil {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 var hiddenCSV = regexp.MustCompile(`name="csv" value="([^"]*)"`)
@@ -68,7 +69,7 @@ func TestImportPreviewThenImport(t *testing.T) {
 	if excel.Body != "\ufeffname;club\r\nÅsa Öberg;Göteborgs BK\r\nBjörn Ängel;Umeå\r\n" {
 		t.Errorf("players CSV for Excel = %q", excel.Body)
 	}
-	if got, err := tournament.ParsePlayersCSV(strings.NewReader(excel.Body)); err != nil || len(got) != 2 || got[0].Name != "Åsa Öberg" {
+	if got, err := transfer.ParsePlayersCSV(strings.NewReader(excel.Body)); err != nil || len(got) != 2 || got[0].Name != "Åsa Öberg" {
 		t.Errorf("the Excel download does not import again: %v, %v", got, err)
 	}
 }

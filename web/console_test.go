@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 var (
@@ -280,14 +281,14 @@ func TestExportDownload(t *testing.T) {
 	b := s.browser(t)
 	b.login(f.Token)
 	r := b.mustGet("/t/"+f.ID+"/console/export.json", http.StatusOK)
-	var ex tournament.Export
+	var ex transfer.Export
 	if err := json.Unmarshal([]byte(r.Body), &ex); err != nil {
 		t.Fatalf("export is not JSON: %v", err)
 	}
-	if ex.Format != tournament.ExportFormat || ex.Tournament.ID != f.ID || len(ex.Players) != 8 ||
+	if ex.Format != transfer.ExportFormat || ex.Tournament.ID != f.ID || len(ex.Players) != 8 ||
 		len(ex.Rounds) != 1 || len(ex.Rounds[0].Tables) != 2 || len(ex.Results) != 6 {
 		t.Errorf("export = format %q, id %q, %d players, %d rounds, %d results; want %q, %q, 8, 1 (2 tables), 6",
-			ex.Format, ex.Tournament.ID, len(ex.Players), len(ex.Rounds), len(ex.Results), tournament.ExportFormat, f.ID)
+			ex.Format, ex.Tournament.ID, len(ex.Players), len(ex.Rounds), len(ex.Results), transfer.ExportFormat, f.ID)
 	}
 	for _, res := range ex.Results {
 		if len(res.Record) == 0 || len(res.Places) == 0 || res.SubmittedBy == "" {

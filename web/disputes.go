@@ -13,6 +13,7 @@ import (
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // disputeRoutes registers the referees' pages: the disputes of a
@@ -76,7 +77,7 @@ func (h *Handler) disputesPage(c echo.Context) error {
 	for i, d := range page.Disputes {
 		rows[i] = disputeRow{ID: d.ID, Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 			Description: d.Description, Deal: dealOf(&d), Status: p.T("dstatus." + string(d.Status))}
-		if d.Status == tournament.DisputeOpen && d.SeenAt != nil {
+		if d.Status == referee.DisputeOpen && d.SeenAt != nil {
 			rows[i].Status = p.T("dstatus.seen")
 		}
 		if d.Ruling != nil {
@@ -97,8 +98,8 @@ func (h *Handler) disputesPage(c echo.Context) error {
 
 // disputePageOf reads the page of disputes the query asks for: after (the
 // last dispute of the previous page) and limit.
-func disputePageOf(c echo.Context) (tournament.DisputeFilter, error) {
-	var f tournament.DisputeFilter
+func disputePageOf(c echo.Context) (referee.DisputeFilter, error) {
+	var f referee.DisputeFilter
 	if v := c.QueryParam("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
@@ -109,7 +110,7 @@ func disputePageOf(c echo.Context) (tournament.DisputeFilter, error) {
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return f, tournament.InvalidParameter("limit", "limit must be a whole number from 1 to %d", tournament.MaxDisputeLimit)
+			return f, tournament.InvalidParameter("limit", "limit must be a whole number from 1 to %d", referee.MaxDisputeLimit)
 		}
 		f.Limit = n
 	}
@@ -126,7 +127,7 @@ type disputesData struct {
 
 // disputeData is one dispute's page.
 type disputeData struct {
-	Dispute  *tournament.Dispute
+	Dispute  *referee.Dispute
 	Deal     int         // the disputed deal; 0 when none is named
 	Players  []tiePlayer // the players of the dispute's table
 	Verdict  string      // the engine's verdict on the reconstruction, if any
@@ -230,7 +231,7 @@ func (h *Handler) openDispute(c echo.Context) error {
 	// The form names the deal and says in words what is wrong; the referee
 	// corrects the result in the dispute's grid, so no record is asked for.
 	deal, _ := strconv.Atoi(c.FormValue("deal"))
-	n := tournament.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"), Deal: deal}
+	n := referee.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"), Deal: deal}
 	tid := c.Param("tid")
 	disp, err := h.deps.Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
 	if err != nil {
@@ -256,7 +257,7 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 	}
 	values := map[string]string{"reason": c.FormValue("reason"),
 		"adjust_player": c.FormValue("adjust_player"), "adjust_points": c.FormValue("adjust_points")}
-	n := tournament.NewRuling{Decision: c.FormValue("decision"), Reason: values["reason"]}
+	n := referee.NewRuling{Decision: c.FormValue("decision"), Reason: values["reason"]}
 	form, _ := c.FormParams()
 	n.Disqualify = form["disqualify"]
 	again := disputeData{Values: values, Decision: n.Decision, Correct: c.FormValue("correct") == "1"}
@@ -266,7 +267,7 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 			again.Error, again.Field = translate(h.language(c), "d.e.points"), "adjust_points"
 			return h.renderDispute(c, http.StatusBadRequest, again)
 		}
-		n.Adjustments = []tournament.NewAdjustment{{Player: values["adjust_player"], Points: v}}
+		n.Adjustments = []referee.NewAdjustment{{Player: values["adjust_player"], Points: v}}
 	}
 	var dealRows []int
 	var t tournament.Table
@@ -274,7 +275,7 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 	var names map[string]tournament.Player
 	if again.Correct {
 		var st *tournament.State
-		var disp *tournament.Dispute
+		var disp *referee.Dispute
 		if p, st, disp, err = h.disputeOf(c, id); err != nil {
 			return h.fail(c, err)
 		}
@@ -314,7 +315,7 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 }
 
 // dealOf is the deal a dispute names, 0 for none.
-func dealOf(d *tournament.Dispute) int {
+func dealOf(d *referee.Dispute) int {
 	if d.Deal == nil {
 		return 0
 	}
@@ -322,7 +323,7 @@ func dealOf(d *tournament.Dispute) int {
 }
 
 // disputeOf loads the page, the tournament and dispute id.
-func (h *Handler) disputeOf(c echo.Context, id int64) (*page, *tournament.State, *tournament.Dispute, error) {
+func (h *Handler) disputeOf(c echo.Context, id int64) (*page, *tournament.State, *referee.Dispute, error) {
 	p, st, err := h.tournamentPageStart(c, "d.title", "disputes")
 	if err != nil {
 		return nil, nil, nil, err
@@ -334,7 +335,7 @@ func (h *Handler) disputeOf(c echo.Context, id int64) (*page, *tournament.State,
 // disputeGrid builds the score-sheet grid of a dispute's game: prefilled
 // with the game's effective result (the disputed record) when values is
 // nil, else with the form's values.
-func (h *Handler) disputeGrid(c echo.Context, p *page, st *tournament.State, disp *tournament.Dispute, values func(string) string) (*resultData, tournament.Table, error) {
+func (h *Handler) disputeGrid(c echo.Context, p *page, st *tournament.State, disp *referee.Dispute, values func(string) string) (*resultData, tournament.Table, error) {
 	k := disp.Key
 	r := roundOf(st, k.Round)
 	if r == nil {

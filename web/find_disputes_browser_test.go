@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // TestBrowserFindsNordicNamesAndWordsDisputes (issue 14, item 8): on the
@@ -37,15 +38,15 @@ func TestBrowserFindsNordicNamesAndWordsDisputes(t *testing.T) {
 	tb := r.Tables[0]
 	var ids []int64
 	for g := 1; g <= 2; g++ {
-		d, err := s.refs.OpenDispute(ctx, org, f.ID, tournament.NewDispute{Round: 1, Table: tb.Number, Game: g,
+		d, err := s.refs.OpenDispute(ctx, org, f.ID, referee.NewDispute{Round: 1, Table: tb.Number, Game: g,
 			Description: fmt.Sprintf("game %d: the last trick was miscounted", g)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, d.ID)
 	}
-	if _, err := s.refs.Rule(ctx, org, f.ID, ids[1], tournament.NewRuling{Decision: tournament.DecisionUpheld, Reason: "counted again",
-		Adjustments: []tournament.NewAdjustment{{Player: tb.Players[0], Points: -2}}}); err != nil {
+	if _, err := s.refs.Rule(ctx, org, f.ID, ids[1], referee.NewRuling{Decision: referee.DecisionUpheld, Reason: "counted again",
+		Adjustments: []referee.NewAdjustment{{Player: tb.Players[0], Points: -2}}}); err != nil {
 		t.Fatal(err)
 	}
 	tableOf := map[string]int{}

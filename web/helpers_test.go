@@ -24,7 +24,10 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // adminToken is the admin token of the test servers.
@@ -40,8 +43,8 @@ var (
 type site struct {
 	URL  string
 	svc  *tournament.Service
-	refs *tournament.Referees
-	reg  *tournament.Register
+	refs *referee.Service
+	reg  *registry.Service
 	pool *pgxpool.Pool
 	// down, when set, makes the server drop every connection unanswered,
 	// as a venue's network that is gone (live sites only).
@@ -75,7 +78,8 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: tournament.NewReferees(svc, store), Register: tournament.NewRegister(store, store, nil)}))
+				Referees: referee.New(svc, store), Register: registry.New(store, store, nil),
+				Transfer: transfer.New(svc, store)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
@@ -85,7 +89,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)
@@ -97,10 +101,10 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
-	reg := tournament.NewRegister(store, store, nil)
+	reg := registry.New(store, store, nil)
 	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
-			Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
+			Transfer: transfer.New(svc, store), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

@@ -16,7 +16,10 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
 
@@ -128,8 +131,8 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
 		web.Deps{Snapshots: s.svc, Tournaments: s.svc, Players: s.svc, Rounds: s.svc, Room: s.svc, Events: tournament.NewBroker(),
-			Referees: tournament.NewReferees(s.svc, nil), Table: app.NewTable(s.svc, tournament.NewReferees(s.svc, nil)),
-			Once: app.NewOnce(nil, nil), Register: tournament.NewRegister(nil, nil, nil)})
+			Referees: referee.New(s.svc, nil), Table: app.NewTable(s.svc, referee.New(s.svc, nil)),
+			Once: app.NewOnce(nil, nil), Register: registry.New(nil, nil, nil), Transfer: transfer.New(s.svc, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
-	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // registerRoutes adds the public pages of the server's register: the
@@ -61,7 +61,7 @@ type historyRow struct {
 }
 
 type personData struct {
-	Person  tournament.Person
+	Person  registry.Person
 	Rating  string
 	Games   int
 	History []historyRow
@@ -110,7 +110,7 @@ type seriesCell struct {
 }
 
 type seriesData struct {
-	Series *tournament.Series
+	Series *registry.Series
 	Nights []string // the tournaments' names, in order
 	Rows   []seriesRowView
 	Screen bool

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // registerFixture plays a round of an eight-player club night and puts
 // the night in a series, so that the register's pages have something to show.
-func registerFixture(t *testing.T, s *site) (series *tournament.Series, person string) {
+func registerFixture(t *testing.T, s *site) (series *registry.Series, person string) {
 	t.Helper()
 	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -22,8 +23,8 @@ func registerFixture(t *testing.T, s *site) (series *tournament.Series, person s
 			s.submit(t, f, 1, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
 		}
 	}
-	sr, err := s.reg.CreateSeries(context.Background(), admin, tournament.NewSeries{Name: "Säsong 2026/27",
-		Rule: tournament.SeriesRule{BestOf: 10, MinNights: 1}, Tournaments: []string{f.ID}})
+	sr, err := s.reg.CreateSeries(context.Background(), admin, registry.NewSeries{Name: "Säsong 2026/27",
+		Rule: registry.SeriesRule{BestOf: 10, MinNights: 1}, Tournaments: []string{f.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}

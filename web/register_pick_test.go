@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // TestConsolePickFromRegister: the players page searches the register by
@@ -21,7 +22,7 @@ func TestConsolePickFromRegister(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
-	anna, err := s.reg.AddPerson(ctx, admin, tournament.NewPerson{Name: "Anna Lund", Club: "BK Ess", Membership: "SE-4711"})
+	anna, err := s.reg.AddPerson(ctx, admin, registry.NewPerson{Name: "Anna Lund", Club: "BK Ess", Membership: "SE-4711"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestConsolePickFromRegister(t *testing.T) {
 func TestBrowserPickFromRegister(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	if _, err := s.reg.AddPerson(context.Background(), admin, tournament.NewPerson{Name: "Anna-Karin Lindqvist-Bergström", Club: "Chicagoklubben i Västerås"}); err != nil {
+	if _, err := s.reg.AddPerson(context.Background(), admin, registry.NewPerson{Name: "Anna-Karin Lindqvist-Bergström", Club: "Chicagoklubben i Västerås"}); err != nil {
 		t.Fatal(err)
 	}
 	f := s.mustTournament(t, tournament.FormatSwiss, 0, false)

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -94,7 +95,7 @@ func TestBrowserDisputeGrid(t *testing.T) {
 	tb := f.Round.Tables[0]
 	p := tb.Players
 	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
-	disp, err := s.refs.OpenDispute(context.Background(), org, f.ID, tournament.NewDispute{Round: 1, Table: tb.Number, Game: 1,
+	disp, err := s.refs.OpenDispute(context.Background(), org, f.ID, referee.NewDispute{Round: 1, Table: tb.Number, Game: 1,
 		Description: "the last trick was taken by the next player"})
 	if err != nil {
 		t.Fatal(err)

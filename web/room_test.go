@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -160,7 +161,7 @@ func TestDisputePageShowsDeal(t *testing.T) {
 	r := newRoomFixture(t)
 	tb := r.Round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-	d, err := r.s.refs.OpenDispute(context.Background(), table, r.ID, tournament.NewDispute{Round: 1, Table: tb.Number, Game: 1,
+	d, err := r.s.refs.OpenDispute(context.Background(), table, r.ID, referee.NewDispute{Round: 1, Table: tb.Number, Game: 1,
 		Description: "Deal 3 was scored wrong", Deal: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +241,7 @@ func TestDisputesPageIsPaged(t *testing.T) {
 	tb := r.Round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
 	for i := range 5 {
-		if _, err := r.s.refs.OpenDispute(context.Background(), table, r.ID, tournament.NewDispute{Round: 1, Table: tb.Number,
+		if _, err := r.s.refs.OpenDispute(context.Background(), table, r.ID, referee.NewDispute{Round: 1, Table: tb.Number,
 			Game: 1, Description: fmt.Sprintf("Tvist nummer %d", i+1)}); err != nil {
 			t.Fatal(err)
 		}

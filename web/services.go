@@ -6,11 +6,14 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // The services the pages call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// tournament.Referees and tournament.Register satisfy them (the assertions
+// referee.Service and registry.Service satisfy them (the assertions
 // at the end).
 
 // Snapshots reads a tournament's whole state in one consistent read, the
@@ -60,7 +63,11 @@ type Rounds interface {
 	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
 	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
 	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
-	Export(ctx context.Context, a tournament.Actor, tid string) (*tournament.Export, error)
+}
+
+// Transfer downloads a whole tournament (console.go).
+type Transfer interface {
+	Export(ctx context.Context, a tournament.Actor, tid string) (*transfer.Export, error)
 }
 
 // Room is the referee's view of a round in play: its tables, its clock and
@@ -78,24 +85,24 @@ type Room interface {
 // Referees runs referee tokens, disputes and rulings (session.go,
 // console.go, disputes.go).
 type Referees interface {
-	Identify(ctx context.Context, token string) (*tournament.RefereeToken, error)
-	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*tournament.IssuedRefereeToken, error)
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n tournament.NewDispute) (*tournament.Dispute, error)
-	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
-	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*tournament.Dispute, error)
-	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]tournament.Dispute, error)
+	Identify(ctx context.Context, token string) (*referee.RefereeToken, error)
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*referee.IssuedRefereeToken, error)
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
+	Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*referee.Dispute, error)
+	SeeDispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*referee.Dispute, error)
+	TableDisputes(ctx context.Context, a tournament.Actor, tid string, n, t int) ([]referee.Dispute, error)
 	OpenDisputeTables(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]int, error)
-	Disputes(ctx context.Context, a tournament.Actor, tid string, f tournament.DisputeFilter) (*tournament.DisputePage, error)
-	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n tournament.NewRuling) (*tournament.RulingChange, error)
+	Disputes(ctx context.Context, a tournament.Actor, tid string, f referee.DisputeFilter) (*referee.DisputePage, error)
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
 }
 
 // Register reads the register of people, the series and the ratings
 // (register.go, the console's player search).
 type Register interface {
-	People(ctx context.Context, query string, limit int) ([]tournament.Person, error)
-	Ratings(ctx context.Context) ([]tournament.RatedPerson, error)
-	RatingHistory(ctx context.Context, id string) (tournament.Person, *tournament.RatedPerson, []tournament.RatingChange, error)
-	SeriesStandings(ctx context.Context, id string) (*tournament.Series, []tournament.SeriesRow, error)
+	People(ctx context.Context, query string, limit int) ([]registry.Person, error)
+	Ratings(ctx context.Context) ([]registry.RatedPerson, error)
+	RatingHistory(ctx context.Context, id string) (registry.Person, *registry.RatedPerson, []registry.RatingChange, error)
+	SeriesStandings(ctx context.Context, id string) (*registry.Series, []registry.SeriesRow, error)
 }
 
 // Idempotent runs a command at most once per Idempotency-Key (table_once.go).
@@ -111,6 +118,7 @@ var (
 	_ Players     = (*tournament.Service)(nil)
 	_ Rounds      = (*tournament.Service)(nil)
 	_ Room        = (*tournament.Service)(nil)
-	_ Referees    = (*tournament.Referees)(nil)
-	_ Register    = (*tournament.Register)(nil)
+	_ Referees    = (*referee.Service)(nil)
+	_ Register    = (*registry.Service)(nil)
+	_ Transfer    = (*transfer.Service)(nil)
 )

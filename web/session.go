@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // sessionCookie holds the token the visitor logged in with. It is
@@ -93,7 +94,7 @@ func (h *Handler) identify(c echo.Context, tid, token string) (tournament.Actor,
 	if h.isAdminToken(token) {
 		return tournament.Actor{Role: tournament.RoleAdmin}, nil
 	}
-	if tournament.LooksLikeRefereeToken(token) {
+	if referee.LooksLikeRefereeToken(token) {
 		// Referee tokens can be revoked: they are checked every time.
 		ref, err := h.deps.Referees.Identify(c.Request().Context(), token)
 		if err != nil || ref.TournamentID != tid {
@@ -163,7 +164,7 @@ func (h *Handler) loginTarget(ctx context.Context, token, next string) (string, 
 		}
 		return "/admin", nil
 	}
-	if tournament.LooksLikeRefereeToken(token) {
+	if referee.LooksLikeRefereeToken(token) {
 		if ref, err := h.deps.Referees.Identify(ctx, token); err == nil {
 			home := "/t/" + urlPathEscape(ref.TournamentID) + "/"
 			if strings.HasPrefix(next, home+"disputes") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // tableConfirm is one player's line of a finished game's confirmations.
@@ -89,7 +90,7 @@ func (h *Handler) tableDispute(c echo.Context) error {
 		text = who.Name + ": " + text
 	}
 	cmd := app.OpenDispute{Actor: tableActor(id), Tournament: id.Tournament,
-		Dispute: tournament.NewDispute{Round: id.Round, Table: id.Table, Game: g, Deal: deal, Description: text}}
+		Dispute: referee.NewDispute{Round: id.Round, Table: id.Table, Game: g, Deal: deal, Description: text}}
 	o, err := h.once(c, code, false, "dispute\x00"+strconv.Itoa(g)+"\x00"+strconv.Itoa(deal)+"\x00"+text, disputeOutcome,
 		func(ctx context.Context) (any, error) { return h.deps.Table.OpenDispute(ctx, cmd) })
 	return h.tableAfter(c, id, g, o, err)

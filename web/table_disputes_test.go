@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // disputeState reads the state of the table page's first dispute
@@ -48,7 +49,7 @@ func TestTableDisputeState(t *testing.T) {
 	if state != "sent" || !strings.Contains(words, "Game 1, deal 2") || !strings.Contains(words, "waiting for a referee") {
 		t.Errorf("after sending, the table page says %q: %q; want sent, naming game 1, deal 2", state, words)
 	}
-	listed, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+	listed, err := s.refs.Disputes(context.Background(), org, f.ID, referee.DisputeFilter{})
 	if err != nil || len(listed.Disputes) != 1 {
 		t.Fatalf("disputes = %v, %v; want one", listed, err)
 	}
@@ -88,7 +89,7 @@ func TestTableDisputeState(t *testing.T) {
 		t.Errorf("the referees' list does not say the dispute was seen")
 	}
 	r = o.post("/t/"+f.ID+"/disputes/"+id, "/t/"+f.ID+"/disputes/"+id+"/ruling",
-		url.Values{"decision": {tournament.DecisionRejected}, "reason": {"The sheet adds up."}})
+		url.Values{"decision": {referee.DecisionRejected}, "reason": {"The sheet adds up."}})
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("ruling = %d, want 303\n%s", r.Status, r.Body)
 	}

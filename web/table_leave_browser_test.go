@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // wide is true when nothing on the tab's page scrolls sideways.
@@ -26,27 +27,9 @@ const wide = `document.documentElement.scrollWidth <= window.innerWidth`
 // once throughout, and phone B shows it.
 func TestBrowserTableLeaveWithQueue(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tabs := newTabs(t, 2, 360, 800)
-	a, b := tabs[0], tabs[1]
-	openTable(t, s, f, 1, a, b)
+	s, f, a, b := twoPhones(t)
 	theirs, mine := map[string]string{"s1_hand1": "2", "s2_last": "5"}, map[string]string{"s1_hand1": "4", "s2_last": "5"}
-	if err := a.typeDeal(mine); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.enterDeal(theirs); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.until("deal 1 shown live on phone A", serverHas(1, false), 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.click("save on phone A", "#save-deal"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.until("phone A's conflict", `document.querySelector('#decide li[data-deal="1"][data-state="conflict"]') !== null`, 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	conflictOn(t, a, b, "phone A", 1, mine, theirs)
 	tb, _ := f.Round.Table(1)
 	anna := nameOf(f, tb.Players[0])
 	if err := a.click("leave the table", "form.logout button"); err != nil {
@@ -163,7 +146,7 @@ func TestBrowserTableDisputeFeedback(t *testing.T) {
 		t.Errorf("phone A says %q, want game 1, deal 2 waiting for a referee", w)
 	}
 	a.screenshot(t, "table-dispute-sent-360-en")
-	ds, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+	ds, err := s.refs.Disputes(context.Background(), org, f.ID, referee.DisputeFilter{})
 	if err != nil || len(ds.Disputes) != 1 || ds.Disputes[0].SeenAt != nil {
 		t.Fatalf("the server's disputes = %+v, %v; want one, unseen", ds, err)
 	}
@@ -199,7 +182,7 @@ func TestBrowserTableDisputeFeedback(t *testing.T) {
 	}
 	b.screenshot(t, "table-dispute-seen-360-en")
 	if _, err := s.refs.Rule(context.Background(), tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:r1"}, f.ID, ds.Disputes[0].ID,
-		tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "The sheet adds up."}); err != nil {
+		referee.NewRuling{Decision: referee.DecisionRejected, Reason: "The sheet adds up."}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range tabs {

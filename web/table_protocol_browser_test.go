@@ -35,6 +35,17 @@ func openTable(t *testing.T, s *site, f *fixture, n int, tabs ...*tab) {
 	}
 }
 
+// twoPhones opens table 1 of a new 8-player Chicago-SM on two phones
+// (360 px), in English.
+func twoPhones(t *testing.T) (*site, *fixture, *tab, *tab) {
+	t.Helper()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	tabs := newTabs(t, 2, 360, 800)
+	openTable(t, s, f, 1, tabs...)
+	return s, f, tabs[0], tabs[1]
+}
+
 // typeDeal fills the entry form as a person does, with input events, and
 // does not save it.
 func (b *tab) typeDeal(fields map[string]string) error {
@@ -49,6 +60,29 @@ func (b *tab) typeDeal(fields map[string]string) error {
 		return true;
 	})(`+string(js)+`)`))
 	return err
+}
+
+// conflictOn has phone x (named who) type mine as deal n while phone y
+// enters theirs under the same number: x sees y's deal live, saves its
+// own, and holds a conflict at the top of its page.
+func conflictOn(t *testing.T, x, y *tab, who string, n int, mine, theirs map[string]string) {
+	t.Helper()
+	if err := x.typeDeal(mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.enterDeal(theirs); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.until(fmt.Sprintf("deal %d shown live on %s", n, who), serverHas(n, false), 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.click("save on "+who, "#save-deal"); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.until("the conflict at the top of "+who, fmt.Sprintf(`!document.getElementById("decide").hidden &&
+		document.querySelector('#decide li[data-deal="%d"][data-state="conflict"] .version-stored') !== null`, n), 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (b *tab) click(what, sel string) error {
@@ -96,11 +130,7 @@ func wantStored(t *testing.T, what string, got []map[string]string, want ...map[
 // keeps its number while the other phone's deal arrives live.
 func TestBrowserTableTwoPhones(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tabs := newTabs(t, 2, 360, 800)
-	a, b := tabs[0], tabs[1]
-	openTable(t, s, f, 1, a, b)
+	s, f, a, b := twoPhones(t)
 	deal1 := map[string]string{"s1_hand1": "2", "s2_last": "5"}
 	if err := b.typeDeal(deal1); err != nil {
 		t.Fatal(err)
@@ -124,22 +154,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 
 	// Deal 2: other points on each phone.
 	mine, theirs := map[string]string{"s3_hand1": "4", "s4_last": "5"}, map[string]string{"s3_hand1": "6", "s4_last": "5"}
-	if err := b.typeDeal(mine); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.enterDeal(theirs); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.until("deal 2 shown live on phone B", serverHas(2, false), 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.click("save on phone B", "#save-deal"); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.until("the conflict at the top of phone B", `!document.getElementById("decide").hidden &&
-		document.querySelector('#decide li[data-deal="2"][data-state="conflict"] .version-stored') !== null`, 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	conflictOn(t, b, a, "phone B", 2, mine, theirs)
 	tb, _ := f.Round.Table(1)
 	name := func(seat int) string {
 		for _, p := range f.Players {
@@ -194,11 +209,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 // is then stored.
 func TestBrowserTableOfflineConflict(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tabs := newTabs(t, 2, 360, 800)
-	a, b := tabs[0], tabs[1]
-	openTable(t, s, f, 1, a, b)
+	s, f, a, b := twoPhones(t)
 	d := []map[string]string{
 		{"s1_hand1": "2", "s2_last": "5"}, {"s2_hand1": "3", "s3_last": "5"},
 		{"s3_hand1": "4", "s4_last": "5"}, {"s4_hand1": "5", "s1_last": "5"},

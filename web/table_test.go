@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -431,7 +432,7 @@ func TestTableConfirmations(t *testing.T) {
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("dispute = %d, want 303\n%s", r.Status, r.Body)
 	}
-	listed, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+	listed, err := s.refs.Disputes(context.Background(), org, f.ID, referee.DisputeFilter{})
 	if err != nil || len(listed.Disputes) != 1 {
 		t.Fatalf("disputes = %v, %v; want one", listed, err)
 	}
@@ -459,7 +460,7 @@ func TestTableDisputeOnce(t *testing.T) {
 	}
 	count := func() int {
 		t.Helper()
-		listed, err := s.refs.Disputes(context.Background(), org, f.ID, tournament.DisputeFilter{})
+		listed, err := s.refs.Disputes(context.Background(), org, f.ID, referee.DisputeFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -120,6 +120,8 @@ type Deps struct {
 	Once Idempotent
 	// Register reads the register, series and ratings.
 	Register Register
+	// Transfer downloads whole tournaments.
+	Transfer Transfer
 }
 
 // Handler serves the pages.

@@ -11,6 +11,9 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // mapEnv is an environment for tests.
@@ -29,14 +32,15 @@ func startServer(t *testing.T, admin string) string {
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
 		Referees:    refs,
-		Register:    tournament.NewRegister(store, store, nil),
+		Register:    registry.New(store, store, nil),
+		Transfer:    transfer.New(svc, store),
 		Events:      tournament.NewBroker(),
 	})
 	if err != nil {

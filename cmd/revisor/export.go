@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // runExport writes a whole tournament as JSON (the file `revisor import`
@@ -44,7 +45,7 @@ func runExport(ctx context.Context, args []string, env func(string) string, _ io
 
 // openService connects to the database and returns the tournament
 // service over it.
-func openService(ctx context.Context, databaseURL string) (*tournament.Service, func(), error) {
+func openService(ctx context.Context, databaseURL string) (*transfer.Service, func(), error) {
 	if databaseURL == "" {
 		return nil, nil, fmt.Errorf("%w: set DATABASE_URL (or --database-url) to a postgres:// URL", errUsage)
 	}
@@ -54,7 +55,8 @@ func openService(ctx context.Context, databaseURL string) (*tournament.Service, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return tournament.NewService(postgres.NewStore(pool)), pool.Close, nil
+	store := postgres.NewStore(pool)
+	return transfer.New(tournament.NewService(store), store), pool.Close, nil
 }
 
 // writeJSONTo writes v as indented JSON to the file path, or to stdout

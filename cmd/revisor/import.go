@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // maxImportFile bounds the file `revisor import` reads: a large tournament
@@ -52,7 +53,7 @@ func runImport(ctx context.Context, args []string, env func(string) string, stdi
 // readExport reads and decodes an export file of at most limit bytes: a
 // larger file, a second value after the first, a field the format does not
 // know or a value of the wrong type are refused with what is wrong.
-func readExport(path string, stdin io.Reader, limit int64) (*tournament.Export, error) {
+func readExport(path string, stdin io.Reader, limit int64) (*transfer.Export, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -66,7 +67,7 @@ func readExport(path string, stdin io.Reader, limit int64) (*tournament.Export, 
 	tooLarge := func() error {
 		return fmt.Errorf("%s is larger than %d MiB, the most revisor import reads", path, limit>>20)
 	}
-	var ex tournament.Export
+	var ex transfer.Export
 	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ex); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // drawFile is the public inputs of one round's draw as
@@ -70,7 +71,7 @@ func verifyDraw(path string, stdin io.Reader, stdout io.Writer) error {
 		return fmt.Errorf("%w: %s has no seed or no players", errUsage, path)
 	}
 	in := f.inputs()
-	got, err := tournament.ReplayDraw(in)
+	got, err := referee.ReplayDraw(in)
 	if err != nil {
 		return fmt.Errorf("recomputing the draw: %w", err)
 	}
@@ -128,8 +129,8 @@ func readDraw(path string, stdin io.Reader) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-func (f *drawFile) inputs() tournament.DrawInputs {
-	in := tournament.DrawInputs{Format: tournament.Format(f.Format), Seating: f.Seating, Rounds: f.Rounds, Round: f.Round,
+func (f *drawFile) inputs() referee.DrawInputs {
+	in := referee.DrawInputs{Format: tournament.Format(f.Format), Seating: f.Seating, Rounds: f.Rounds, Round: f.Round,
 		Seed: *f.Seed, Players: f.Players, Standings: f.Standings, Constraints: f.Constraints.Constraints(), SearchSteps: f.SearchSteps}
 	for _, r := range f.History {
 		rd := tournament.Round{Number: r.Number, Seed: r.Seed}
@@ -149,7 +150,7 @@ func (t drawTable) table() tournament.Table {
 // published commitment.
 func checkCommitment(seed int64, published string) (bool, string) {
 	want, err := hex.DecodeString(published)
-	got := tournament.SeedHash(seed)
+	got := referee.SeedHash(seed)
 	if err != nil || subtle.ConstantTimeCompare(want, got) != 1 {
 		return false, fmt.Sprintf("SHA-256 of the seed %d is %x, not the published commitment %s", seed, got, published)
 	}

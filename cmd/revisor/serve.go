@@ -22,6 +22,9 @@ import (
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // HTTP server timeouts: a slow or stalled client cannot hold a connection
@@ -109,7 +112,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		// The register's reads are public (ratings, people, series): on
 		// the pages' pool, they never hold a connection the tables'
 		// writes wait for.
-		deps.Register = tournament.NewRegister(postgres.NewStore(pages), postgres.NewStore(pool), nil)
+		deps.Register = registry.New(postgres.NewStore(pages), postgres.NewStore(pool), nil)
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
@@ -159,7 +162,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
-	referees := tournament.NewReferees(tournaments, store)
+	referees := referee.New(tournaments, store)
 	return server.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,
@@ -167,7 +170,8 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Tournaments: tournaments,
 		Referees:    referees,
 		Failures:    fails,
-		Register:    tournament.NewRegister(store, store, nil),
+		Register:    registry.New(store, store, nil),
+		Transfer:    transfer.New(tournaments, store),
 		Registry:    reg,
 	}
 }

@@ -15,6 +15,9 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // Complete returns deps with each missing required service filled by its
@@ -33,10 +36,13 @@ func Complete(deps server.Deps) server.Deps {
 		deps.Tournaments = tournament.NewService(nil)
 	}
 	if deps.Referees == nil {
-		deps.Referees = tournament.NewReferees(deps.Tournaments, nil)
+		deps.Referees = referee.New(deps.Tournaments, nil)
 	}
 	if deps.Register == nil {
-		deps.Register = tournament.NewRegister(nil, nil, nil)
+		deps.Register = registry.New(nil, nil, nil)
+	}
+	if deps.Transfer == nil {
+		deps.Transfer = transfer.New(deps.Tournaments, nil)
 	}
 	if deps.Events == nil {
 		deps.Events = tournament.NewBroker()

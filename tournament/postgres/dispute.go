@@ -8,14 +8,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 const disputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
 	opened_role, opened_by, created_at, deal, seen_at, seen_by`
 
-func scanDispute(row pgx.Row) (*tournament.Dispute, error) {
+func scanDispute(row pgx.Row) (*referee.Dispute, error) {
 	var (
-		d               tournament.Dispute
+		d               referee.Dispute
 		record, verdict []byte
 	)
 	k := &d.Key
@@ -44,9 +45,9 @@ func jsonOrNil(b []byte) any {
 }
 
 // OpenDispute stores d after check approves the locked state.
-func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check func(*tournament.RefereeState, int) error) error {
+func (s *Store) OpenDispute(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error) error {
 	k := d.Key
-	return s.lockedReferee(ctx, k.TournamentID, "dispute", func(tx pgx.Tx, st *tournament.RefereeState) error {
+	return s.lockedReferee(ctx, k.TournamentID, "dispute", func(tx pgx.Tx, st *referee.State) error {
 		var onGame int
 		err := tx.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE tournament_id = $1 AND round = $2 AND table_no = $3
 			AND game = $4`, k.TournamentID, k.Round, k.Table, k.Game).Scan(&onGame)
@@ -65,8 +66,8 @@ func (s *Store) OpenDispute(ctx context.Context, d *tournament.Dispute, check fu
 }
 
 // Disputes lists the disputes f selects with their rulings.
-func (s *Store) Disputes(ctx context.Context, tid string, f tournament.DisputeFilter) ([]tournament.Dispute, error) {
-	var out []tournament.Dispute
+func (s *Store) Disputes(ctx context.Context, tid string, f referee.DisputeFilter) ([]referee.Dispute, error) {
+	var out []referee.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
 		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
@@ -97,8 +98,8 @@ func (s *Store) OpenDisputes(ctx context.Context, tid string, n int) (map[tourna
 }
 
 // Dispute returns one dispute with its ruling.
-func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.Dispute, error) {
-	var d *tournament.Dispute
+func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*referee.Dispute, error) {
+	var d *referee.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
 		d, err = oneDispute(ctx, tx, tid, id)
@@ -109,8 +110,8 @@ func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*tournament.
 
 // SeeDispute marks dispute id seen by by at at, unless it was seen
 // before, and returns it with its ruling.
-func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string, at time.Time) (*tournament.Dispute, error) {
-	var d *tournament.Dispute
+func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string, at time.Time) (*referee.Dispute, error) {
+	var d *referee.Dispute
 	err := s.write(ctx, "dispute", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE disputes SET seen_at = $3, seen_by = $4
 			WHERE tournament_id = $1 AND id = $2 AND seen_at IS NULL`, tid, id, at, by)
@@ -124,20 +125,20 @@ func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string,
 }
 
 // oneDispute reads dispute id with its ruling.
-func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*tournament.Dispute, error) {
+func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*referee.Dispute, error) {
 	d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
 	if err != nil {
 		return nil, MapError(err, "dispute")
 	}
-	one := []tournament.Dispute{*d}
+	one := []referee.Dispute{*d}
 	err = attachRulings(ctx, tx, tid, one)
 	return &one[0], err
 }
 
 // TableDisputes lists the disputes of table t of round n with their
 // rulings, oldest first.
-func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]tournament.Dispute, error) {
-	var out []tournament.Dispute
+func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]referee.Dispute, error) {
+	var out []referee.Dispute
 	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
 		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes
@@ -149,12 +150,12 @@ func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]tour
 
 // listDisputes runs query, which selects disputeColumns of tournament
 // tid's disputes, and attaches their rulings.
-func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]tournament.Dispute, error) {
+func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]referee.Dispute, error) {
 	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
 		d, err := scanDispute(r)
 		return *d, err
 	})
@@ -165,7 +166,7 @@ func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any
 }
 
 // attachRulings reads the rulings and adjustments of ds.
-func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.Dispute) error {
+func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []referee.Dispute) error {
 	ids := make([]int64, len(ds))
 	for i := range ds {
 		ids[i] = ds[i].ID
@@ -175,9 +176,9 @@ func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.D
 	if err != nil {
 		return err
 	}
-	rulings, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*tournament.Ruling, error) {
+	rulings, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*referee.Ruling, error) {
 		var (
-			ru      tournament.Ruling
+			ru      referee.Ruling
 			verdict []byte
 		)
 		err := r.Scan(&ru.ID, &ru.DisputeID, &ru.Decision, &ru.Reason, &ru.CorrectionID, &verdict, &ru.Disqualified,
@@ -195,8 +196,8 @@ func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.D
 	if err != nil {
 		return err
 	}
-	byDispute := map[int64]*tournament.Ruling{}
-	byID := map[int64]*tournament.Ruling{}
+	byDispute := map[int64]*referee.Ruling{}
+	byID := map[int64]*referee.Ruling{}
 	for _, ru := range rulings {
 		byDispute[ru.DisputeID], byID[ru.ID] = ru, ru
 	}
@@ -212,7 +213,7 @@ func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []tournament.D
 }
 
 // rulingAdjustments reads the adjustments of rulings.
-func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*tournament.Ruling) ([]tournament.Adjustment, error) {
+func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*referee.Ruling) ([]tournament.Adjustment, error) {
 	if len(rulings) == 0 {
 		return nil, nil
 	}
@@ -230,9 +231,9 @@ func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*to
 
 // Rule writes the ruling decide makes on the locked state and dispute.
 func (s *Store) Rule(ctx context.Context, tid string, id int64,
-	decide func(*tournament.RefereeState, *tournament.Dispute) (*tournament.RulingChange, error)) (*tournament.RulingChange, error) {
-	var ch *tournament.RulingChange
-	err := s.lockedReferee(ctx, tid, "ruling", func(tx pgx.Tx, st *tournament.RefereeState) error {
+	decide func(*referee.State, *referee.Dispute) (*referee.RulingChange, error)) (*referee.RulingChange, error) {
+	var ch *referee.RulingChange
+	err := s.lockedReferee(ctx, tid, "ruling", func(tx pgx.Tx, st *referee.State) error {
 		d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
 		if err != nil {
@@ -249,7 +250,7 @@ func (s *Store) Rule(ctx context.Context, tid string, id int64,
 // writeRuling writes a ruling's change: the corrected result, the ruling
 // and its adjustments, disqualifications, the advancement that follows,
 // and the dispute's status.
-func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *tournament.RefereeState, ch *tournament.RulingChange) error {
+func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, ch *referee.RulingChange) error {
 	ru := ch.Ruling
 	if c := ch.Correction; c != nil {
 		if err := insertCorrection(ctx, tx, c); err != nil {
@@ -307,7 +308,7 @@ func insertCorrection(ctx context.Context, tx pgx.Tx, c *tournament.GameResult) 
 
 // writeAdvancement writes the outcomes, statuses and champion a ruling
 // changed.
-func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *tournament.RefereeState, ch *tournament.RulingChange) error {
+func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, ch *referee.RulingChange) error {
 	old := map[string]tournament.Outcome{}
 	for _, o := range st.Outcomes {
 		old[o.Player+"/"+itoa(o.Round)] = o

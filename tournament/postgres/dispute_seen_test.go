@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -16,7 +17,7 @@ func TestDisputeSeen(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Seen", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 8)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
@@ -24,7 +25,7 @@ func TestDisputeSeen(t *testing.T) {
 	e.mustSubmit(t, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}, tournamenttest.SimGame(3, tb.Players, tb.FirstDealerOf(1), 0))
 	table1 := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
 	table2 := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 2}
-	d, err := refs.OpenDispute(e.ctx, table1, tid, tournament.NewDispute{Round: 1, Table: 1, Game: 1, Deal: 2, Description: "Anna: deal 2 was added wrongly"})
+	d, err := refs.OpenDispute(e.ctx, table1, tid, referee.NewDispute{Round: 1, Table: 1, Game: 1, Deal: 2, Description: "Anna: deal 2 was added wrongly"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +81,11 @@ func TestDisputeSeen(t *testing.T) {
 	if updates != 1 {
 		t.Errorf("%d audited updates of the dispute, want 1 (the first seeing)", updates)
 	}
-	if _, err := refs.Rule(e.ctx, first, tid, d.ID, tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "the sheet adds up"}); err != nil {
+	if _, err := refs.Rule(e.ctx, first, tid, d.ID, referee.NewRuling{Decision: referee.DecisionRejected, Reason: "the sheet adds up"}); err != nil {
 		t.Fatal(err)
 	}
 	ds, err = refs.TableDisputes(e.ctx, table1, tid, 1, 1)
-	if err != nil || len(ds) != 1 || ds[0].Status != tournament.DisputeRuled || ds[0].Ruling == nil || ds[0].Ruling.Reason != "the sheet adds up" || ds[0].SeenAt == nil {
+	if err != nil || len(ds) != 1 || ds[0].Status != referee.DisputeRuled || ds[0].Ruling == nil || ds[0].Ruling.Reason != "the sheet adds up" || ds[0].SeenAt == nil {
 		t.Fatalf("TableDisputes after the ruling = %+v, %v; want the ruling and the seeing", ds, err)
 	}
 	if open, err := refs.OpenDisputeTables(e.ctx, org, tid, 1); err != nil || len(open) != 0 {

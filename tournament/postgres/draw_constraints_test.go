@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // TestDrawConstraints: a draw keeps fixed tables and clubs apart, stores
 // them with the round, and its public inputs replay to the same tables.
 func TestDrawConstraints(t *testing.T) {
 	e := newEnv(t)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Clubs", Format: tournament.FormatSwiss, Rounds: intp(3)})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestDrawConstraints(t *testing.T) {
 	if in.Constraints == nil || in.Constraints.FixedTables["p1"] != 3 || !slices.EqualFunc(in.Constraints.KeepApart, want, slices.Equal) {
 		t.Fatalf("stored constraints = %+v, want p1 at table 3 and groups %v", in.Constraints, want)
 	}
-	got, err := tournament.ReplayDraw(*in)
+	got, err := referee.ReplayDraw(*in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestDrawConstraints(t *testing.T) {
 	}
 	// Without its constraints the draw replays differently: they matter.
 	in.Constraints = nil
-	plain, _ := tournament.ReplayDraw(*in)
+	plain, _ := referee.ReplayDraw(*in)
 	same := true
 	for i := range plain {
 		same = same && slices.Equal(plain[i].Players, r.Tables[i].Players)

@@ -8,6 +8,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // TestDrawCutByClockVerifies: when the clock cap cuts a draw's seating
@@ -34,7 +35,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	if r.SearchSteps != 63 {
 		t.Fatalf("round 1 drawn with SearchSteps %d, want 63 (the plan's search cut at iteration 64)", r.SearchSteps)
 	}
-	refs := tournament.NewReferees(svc, store)
+	refs := referee.New(svc, store)
 	in, err := refs.DrawInputs(e.ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	if in.SearchSteps != r.SearchSteps {
 		t.Fatalf("stored SearchSteps = %d, drawn %d", in.SearchSteps, r.SearchSteps)
 	}
-	got, err := tournament.ReplayDraw(*in)
+	got, err := referee.ReplayDraw(*in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	}
 	// Without the count the replay runs the full search: other tables.
 	in.SearchSteps = 0
-	full, err := tournament.ReplayDraw(*in)
+	full, err := referee.ReplayDraw(*in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 		// shown with fake clocks in tournament/seating's cut tests.
 		t.Logf("the full search gave the cut draw's tables on this machine (its own clock cut it too)")
 	}
-	ex, err := svc.Export(e.ctx, org, tid)
+	ex, err := e.transfer().Export(e.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,15 +7,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
-var _ tournament.Importer = (*Store)(nil)
+var _ transfer.Importer = (*Store)(nil)
 
 // ImportTournament writes an imported tournament — the tournament, its
 // players, rounds with tables, results, outcomes and tie resolutions — in
 // one transaction: all of it or nothing.
 func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State,
-	hist *tournament.ImportedHistory) error {
+	hist *transfer.ImportedHistory) error {
 	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
 		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
 			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
@@ -173,7 +174,7 @@ func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]t
 	return out, MapError(err, "result")
 }
 
-var _ tournament.ExportReader = (*Store)(nil)
+var _ transfer.ExportReader = (*Store)(nil)
 
 // ExportResults returns the effective result of every game with its record
 // and places but without the engine's judgement, which an export leaves

@@ -7,19 +7,21 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
-var _ tournament.HistoryStore = (*Store)(nil)
+var _ transfer.HistoryStore = (*Store)(nil)
 
 // ExportHistory reads everything of a tournament besides its effective
 // results, in one snapshot, each kind of row oldest first.
-func (s *Store) ExportHistory(ctx context.Context, tid string) (*tournament.ExportHistory, error) {
-	h := &tournament.ExportHistory{}
+func (s *Store) ExportHistory(ctx context.Context, tid string) (*transfer.ExportHistory, error) {
+	h := &transfer.ExportHistory{}
 	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT correction_minutes FROM tournaments WHERE id = $1`, tid).Scan(&h.CorrectionMinutes); err != nil {
 			return MapError(err, "tournament")
 		}
-		for _, read := range []func(context.Context, pgx.Tx, string, *tournament.ExportHistory) error{
+		for _, read := range []func(context.Context, pgx.Tx, string, *transfer.ExportHistory) error{
 			exportResultRows, exportDeals, exportDealCorrections, exportConfirmations, exportDisputes,
 			exportReopenings, exportAudit,
 		} {
@@ -49,29 +51,29 @@ func collect[T any](ctx context.Context, tx pgx.Tx, q string, tid string, scan f
 	return out, err
 }
 
-func exportResultRows(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportResultRows(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.Results, err = collect(ctx, tx, `SELECT id, supersedes, round, table_no, game, kind, record, places, submitted_by,
 		created_at FROM game_results WHERE tournament_id = $1 ORDER BY id`, tid,
-		func(r pgx.Row, x *tournament.ExportResultRow) error {
+		func(r pgx.Row, x *transfer.ExportResultRow) error {
 			var places []byte
 			err := r.Scan(&x.ID, &x.Supersedes, &x.Round, &x.Table, &x.Game, &x.Kind, &x.Record, &places, &x.SubmittedBy, &x.CreatedAt)
 			if err != nil {
 				return err
 			}
 			ps, err := decodePlaces(places)
-			x.Places, x.CreatedAt = make([]tournament.ExportPlace, len(ps)), x.CreatedAt.UTC()
+			x.Places, x.CreatedAt = make([]transfer.ExportPlace, len(ps)), x.CreatedAt.UTC()
 			for i, p := range ps {
-				x.Places[i] = tournament.ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit}
+				x.Places[i] = transfer.ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit}
 			}
 			return err
 		})
 	return err
 }
 
-func exportDeals(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportDeals(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.Deals, err = collect(ctx, tx, `SELECT round, table_no, game, seq, deal, created_at FROM game_deals
 		WHERE tournament_id = $1 ORDER BY round, table_no, game, seq`, tid,
-		func(r pgx.Row, x *tournament.ExportDeal) error {
+		func(r pgx.Row, x *transfer.ExportDeal) error {
 			err := r.Scan(&x.Round, &x.Table, &x.Game, &x.Seq, &x.Deal, &x.CreatedAt)
 			x.CreatedAt = x.CreatedAt.UTC()
 			return err
@@ -79,10 +81,10 @@ func exportDeals(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Expor
 	return err
 }
 
-func exportDealCorrections(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportDealCorrections(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.DealCorrections, err = collect(ctx, tx, `SELECT round, table_no, game, seq, deal, reason, corrected_by, created_at
 		FROM deal_corrections WHERE tournament_id = $1 ORDER BY id`, tid,
-		func(r pgx.Row, x *tournament.ExportDealCorrection) error {
+		func(r pgx.Row, x *transfer.ExportDealCorrection) error {
 			err := r.Scan(&x.Round, &x.Table, &x.Game, &x.Seq, &x.Deal, &x.Reason, &x.CorrectedBy, &x.CreatedAt)
 			x.CreatedAt = x.CreatedAt.UTC()
 			return err
@@ -90,10 +92,10 @@ func exportDealCorrections(ctx context.Context, tx pgx.Tx, tid string, h *tourna
 	return err
 }
 
-func exportConfirmations(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportConfirmations(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.Confirmations, err = collect(ctx, tx, `SELECT result_id, player_id, confirmed_by, created_at FROM game_confirmations
 		WHERE tournament_id = $1 ORDER BY created_at, result_id, player_id`, tid,
-		func(r pgx.Row, x *tournament.ExportConfirmation) error {
+		func(r pgx.Row, x *transfer.ExportConfirmation) error {
 			err := r.Scan(&x.Result, &x.Player, &x.ConfirmedBy, &x.CreatedAt)
 			x.CreatedAt = x.CreatedAt.UTC()
 			return err
@@ -101,12 +103,12 @@ func exportConfirmations(ctx context.Context, tx pgx.Tx, tid string, h *tourname
 	return err
 }
 
-func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) error {
+func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) error {
 	rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
 	if err != nil {
 		return err
 	}
-	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Dispute, error) {
+	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
 		d, err := scanDispute(r)
 		return *d, err
 	})
@@ -116,17 +118,17 @@ func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Ex
 	if err := attachRulings(ctx, tx, tid, ds); err != nil {
 		return err
 	}
-	h.Disputes = make([]tournament.ExportDispute, len(ds))
+	h.Disputes = make([]transfer.ExportDispute, len(ds))
 	for i, d := range ds {
-		h.Disputes[i] = tournament.ExportDispute{Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
+		h.Disputes[i] = transfer.ExportDispute{Round: d.Key.Round, Table: d.Key.Table, Game: d.Key.Game,
 			Description: d.Description, Record: d.Record, Result: d.ResultID, Deal: d.Deal, Status: string(d.Status),
 			OpenedRole: string(d.OpenedRole), OpenedBy: d.OpenedBy, CreatedAt: d.CreatedAt}
 		if ru := d.Ruling; ru != nil {
-			x := &tournament.ExportRuling{Decision: ru.Decision, Reason: ru.Reason, Correction: ru.CorrectionID,
-				Disqualified: nonNil(ru.Disqualified), Adjustments: []tournament.ExportAdjustment{}, RuledRole: string(ru.RuledRole),
+			x := &transfer.ExportRuling{Decision: ru.Decision, Reason: ru.Reason, Correction: ru.CorrectionID,
+				Disqualified: nonNil(ru.Disqualified), Adjustments: []transfer.ExportAdjustment{}, RuledRole: string(ru.RuledRole),
 				RuledBy: ru.RuledBy, CreatedAt: ru.CreatedAt}
 			for _, a := range ru.Adjustments {
-				x.Adjustments = append(x.Adjustments, tournament.ExportAdjustment{Player: a.Player, Points: a.Points,
+				x.Adjustments = append(x.Adjustments, transfer.ExportAdjustment{Player: a.Player, Points: a.Points,
 					Scale: a.Scale, Reason: a.Reason, CreatedAt: a.CreatedAt})
 			}
 			h.Disputes[i].Ruling = x
@@ -135,10 +137,10 @@ func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Ex
 	return nil
 }
 
-func exportReopenings(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportReopenings(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.Reopenings, err = collect(ctx, tx, `SELECT round, reason, until, opened_by, created_at FROM round_reopenings
 		WHERE tournament_id = $1 ORDER BY id`, tid,
-		func(r pgx.Row, x *tournament.ExportReopening) error {
+		func(r pgx.Row, x *transfer.ExportReopening) error {
 			err := r.Scan(&x.Round, &x.Reason, &x.Until, &x.By, &x.CreatedAt)
 			x.Until, x.CreatedAt = x.Until.UTC(), x.CreatedAt.UTC()
 			return err
@@ -146,10 +148,10 @@ func exportReopenings(ctx context.Context, tx pgx.Tx, tid string, h *tournament.
 	return err
 }
 
-func exportAudit(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ExportHistory) (err error) {
+func exportAudit(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) (err error) {
 	h.Audit, err = collect(ctx, tx, `SELECT at, actor_role, actor_token, reason, kind, subject, operation,
 		coalesce(round, 0), coalesce(table_no, 0), players, before, after FROM audit_log WHERE tournament_id = $1 ORDER BY id`, tid,
-		func(r pgx.Row, x *tournament.ExportAuditEntry) error {
+		func(r pgx.Row, x *transfer.ExportAuditEntry) error {
 			var before, after []byte
 			err := r.Scan(&x.At, &x.Role, &x.Token, &x.Reason, &x.Kind, &x.Subject, &x.Operation, &x.Round, &x.Table,
 				&x.Players, &before, &after)
@@ -170,7 +172,7 @@ func nullable(b []byte) json.RawMessage {
 // ImportTournament writes first, so that the carried entries come before
 // the import's own): every result row with a new id, the deals, corrections, confirmations,
 // disputes with rulings and adjustments, and reopenings.
-func importHistory(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ImportedHistory) error {
+func importHistory(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ImportedHistory) error {
 	if _, err := tx.Exec(ctx, `UPDATE tournaments SET correction_minutes = $2 WHERE id = $1`, tid, h.CorrectionMinutes); err != nil {
 		return err
 	}
@@ -189,7 +191,7 @@ func importHistory(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Imp
 	return nil
 }
 
-func importAudit(ctx context.Context, tx pgx.Tx, tid string, es []tournament.ExportAuditEntry) error {
+func importAudit(ctx context.Context, tx pgx.Tx, tid string, es []transfer.ExportAuditEntry) error {
 	rows := make([][]any, len(es))
 	for i, e := range es {
 		var round, table any
@@ -231,7 +233,7 @@ func importResultRows(ctx context.Context, tx pgx.Tx, tid string, rows []tournam
 	return nil
 }
 
-func importDeals(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ImportedHistory) error {
+func importDeals(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ImportedHistory) error {
 	deals := make([][]any, len(h.Deals))
 	for i, d := range h.Deals {
 		deals[i] = []any{tid, d.Round, d.Table, d.Game, d.Seq, string(d.Deal), d.CreatedAt}
@@ -252,7 +254,7 @@ func importDeals(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Impor
 	return nil
 }
 
-func importConfirmations(ctx context.Context, tx pgx.Tx, tid string, cs []tournament.ExportConfirmation, ids map[int64]int64) error {
+func importConfirmations(ctx context.Context, tx pgx.Tx, tid string, cs []transfer.ExportConfirmation, ids map[int64]int64) error {
 	for _, c := range cs {
 		_, err := tx.Exec(ctx, `INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id, player_id,
 			confirmed_by, created_at) SELECT $1, round, table_no, game, id, $3, $4, $5 FROM game_results WHERE id = $2`,
@@ -264,7 +266,7 @@ func importConfirmations(ctx context.Context, tx pgx.Tx, tid string, cs []tourna
 	return nil
 }
 
-func importDisputes(ctx context.Context, tx pgx.Tx, tid string, h *tournament.ImportedHistory, ids map[int64]int64) error {
+func importDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ImportedHistory, ids map[int64]int64) error {
 	mapped := func(id *int64) *int64 {
 		if id == nil {
 			return nil
@@ -291,7 +293,7 @@ func importDisputes(ctx context.Context, tx pgx.Tx, tid string, h *tournament.Im
 	return nil
 }
 
-func importRuling(ctx context.Context, tx pgx.Tx, tid string, dispute int64, d tournament.ExportDispute, verdict []byte, correction *int64) error {
+func importRuling(ctx context.Context, tx pgx.Tx, tid string, dispute int64, d transfer.ExportDispute, verdict []byte, correction *int64) error {
 	ru := d.Ruling
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO rulings (tournament_id, dispute_id, decision, reason, correction_id, verdict,
@@ -312,7 +314,7 @@ func importRuling(ctx context.Context, tx pgx.Tx, tid string, dispute int64, d t
 	return nil
 }
 
-func importReopenings(ctx context.Context, tx pgx.Tx, tid string, rs []tournament.ExportReopening) error {
+func importReopenings(ctx context.Context, tx pgx.Tx, tid string, rs []transfer.ExportReopening) error {
 	for _, r := range rs {
 		_, err := tx.Exec(ctx, `INSERT INTO round_reopenings (tournament_id, round, reason, until, opened_by, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6)`, tid, r.Round, r.Reason, r.Until, r.By, r.CreatedAt)

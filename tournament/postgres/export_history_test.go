@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // historyTournament plays a tournament with everything a history holds:
@@ -16,9 +18,9 @@ import (
 // a dispute with a reconstruction upheld with a corrected record and a
 // point adjustment, a rejected dispute, an open one, a reopened window
 // and the audit log all of it wrote.
-func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
+func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 	t.Helper()
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Historia", Format: tournament.FormatSwiss, Rounds: intp(2)}, 8)
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -54,8 +56,8 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 		t.Fatal(err)
 	}
 	t2 := r.Tables[1]
-	open := func(game int, rec []byte) *tournament.Dispute {
-		d, err := refs.OpenDispute(e.ctx, org, tid, tournament.NewDispute{Round: 1, Table: t2.Number, Game: game,
+	open := func(game int, rec []byte) *referee.Dispute {
+		d, err := refs.OpenDispute(e.ctx, org, tid, referee.NewDispute{Round: 1, Table: t2.Number, Game: game,
 			Description: "sista sticket räknades fel", Record: rec, Deal: 1})
 		if err != nil {
 			t.Fatalf("open a dispute: %v", err)
@@ -64,14 +66,14 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 	}
 	fixed := tournamenttest.SheetGame(rng, t2.Players, t2.FirstDealerOf(1))
 	upheld := open(1, fixed)
-	_, err := refs.Rule(e.ctx, org, tid, upheld.ID, tournament.NewRuling{Decision: tournament.DecisionUpheld,
+	_, err := refs.Rule(e.ctx, org, tid, upheld.ID, referee.NewRuling{Decision: referee.DecisionUpheld,
 		Reason: "protokollet var fel", Record: fixed,
-		Adjustments: []tournament.NewAdjustment{{Player: t2.Players[0], Points: -3, Reason: "sen ankomst"}}})
+		Adjustments: []referee.NewAdjustment{{Player: t2.Players[0], Points: -3, Reason: "sen ankomst"}}})
 	if err != nil {
 		t.Fatalf("rule upheld: %v", err)
 	}
 	rejected := open(2, nil)
-	if _, err := refs.Rule(e.ctx, org, tid, rejected.ID, tournament.NewRuling{Decision: tournament.DecisionRejected,
+	if _, err := refs.Rule(e.ctx, org, tid, rejected.ID, referee.NewRuling{Decision: referee.DecisionRejected,
 		Reason: "räkningen stämde"}); err != nil {
 		t.Fatalf("rule rejected: %v", err)
 	}
@@ -84,11 +86,11 @@ func historyTournament(t *testing.T, e *env) (string, *tournament.Referees) {
 
 // normalized is a history with the exporting server's result ids replaced
 // by the rows' places in the file, which an import keeps.
-func normalized(t *testing.T, h *tournament.ExportHistory) *tournament.ExportHistory {
+func normalized(t *testing.T, h *transfer.ExportHistory) *transfer.ExportHistory {
 	t.Helper()
 	out := *h
 	index := map[int64]int64{}
-	out.Results = append([]tournament.ExportResultRow(nil), h.Results...)
+	out.Results = append([]transfer.ExportResultRow(nil), h.Results...)
 	for i := range out.Results {
 		index[out.Results[i].ID] = int64(i + 1)
 	}
@@ -105,11 +107,11 @@ func normalized(t *testing.T, h *tournament.ExportHistory) *tournament.ExportHis
 	for i := range out.Results {
 		out.Results[i].ID, out.Results[i].Supersedes = *at(&out.Results[i].ID), at(out.Results[i].Supersedes)
 	}
-	out.Confirmations = append([]tournament.ExportConfirmation(nil), h.Confirmations...)
+	out.Confirmations = append([]transfer.ExportConfirmation(nil), h.Confirmations...)
 	for i := range out.Confirmations {
 		out.Confirmations[i].Result = *at(&out.Confirmations[i].Result)
 	}
-	out.Disputes = append([]tournament.ExportDispute(nil), h.Disputes...)
+	out.Disputes = append([]transfer.ExportDispute(nil), h.Disputes...)
 	for i := range out.Disputes {
 		out.Disputes[i].Result = at(out.Disputes[i].Result)
 		if ru := out.Disputes[i].Ruling; ru != nil {
@@ -131,7 +133,7 @@ func TestExportImportHistory(t *testing.T) {
 	t.Parallel()
 	src := newEnv(t)
 	tid, _ := historyTournament(t, src)
-	ex, err := src.svc.Export(src.ctx, org, tid)
+	ex, err := src.transfer().Export(src.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +148,12 @@ func TestExportImportHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file tournament.Export
+	var file transfer.Export
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
 	dst := newEnv(t)
-	created, err := dst.svc.Import(dst.ctx, admin, &file)
+	created, err := dst.transfer().Import(dst.ctx, admin, &file)
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
@@ -167,7 +169,7 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("standings after import differ:\ngot  %+v\nwant %+v", got, want)
 	}
-	again, err := dst.svc.Export(dst.ctx, org, nid)
+	again, err := dst.transfer().Export(dst.ctx, org, nid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,8 +201,8 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(again.Results, ex.Results) {
 		t.Errorf("effective results after import differ")
 	}
-	refs := tournament.NewReferees(dst.svc, dst.store)
-	page, err := refs.Disputes(dst.ctx, org, nid, tournament.DisputeFilter{})
+	refs := referee.New(dst.svc, dst.store)
+	page, err := refs.Disputes(dst.ctx, org, nid, referee.DisputeFilter{})
 	if err != nil || len(page.Disputes) != 3 || page.Disputes[0].Verdict == nil || page.Disputes[0].Ruling == nil ||
 		page.Disputes[0].Ruling.Verdict == nil || len(page.Disputes[0].Ruling.Adjustments) != 1 {
 		t.Errorf("the imported disputes: %v; want 3, the first with its verdict, ruling and adjustment", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // playRound submits a legal sheet game for every game of round r.
@@ -34,7 +35,7 @@ func exported(t *testing.T, e *env) (*tournament.Created, []byte) {
 	}
 	r2 := e.mustDraw(t, tid, 2)
 	e.playSheets(t, tid, &tournament.Round{Number: 2, Tables: r2.Tables[:1]}, 2, rng)
-	ex, err := e.svc.Export(e.ctx, org, tid)
+	ex, err := e.transfer().Export(e.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,11 @@ func TestExportImportRoundTrip(t *testing.T) {
 	src := newEnv(t)
 	c, data := exported(t, src)
 	dst := newEnv(t)
-	var ex tournament.Export
+	var ex transfer.Export
 	if err := json.Unmarshal(data, &ex); err != nil {
 		t.Fatal(err)
 	}
-	created, err := dst.svc.Import(dst.ctx, admin, &ex)
+	created, err := dst.transfer().Import(dst.ctx, admin, &ex)
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
@@ -106,13 +107,13 @@ func TestImportRejects(t *testing.T) {
 	_, data := exported(t, src)
 	tests := []struct {
 		name   string
-		change func(*tournament.Export)
+		change func(*transfer.Export)
 		path   string
 	}{
-		{"format", func(x *tournament.Export) { x.Format = "other/9" }, "/format"},
-		{"settings", func(x *tournament.Export) { x.Tournament.GamesPerRound = 0 }, "/tournament"},
-		{"duplicate player", func(x *tournament.Export) { x.Players[1].ID = x.Players[0].ID }, "/players/1/id"},
-		{"unknown seat", func(x *tournament.Export) {
+		{"format", func(x *transfer.Export) { x.Format = "other/9" }, "/format"},
+		{"settings", func(x *transfer.Export) { x.Tournament.GamesPerRound = 0 }, "/tournament"},
+		{"duplicate player", func(x *transfer.Export) { x.Players[1].ID = x.Players[0].ID }, "/players/1/id"},
+		{"unknown seat", func(x *transfer.Export) {
 			tb := &x.Rounds[0].Tables[0]
 			i := 0
 			if tb.Players[0] == tb.FirstDealer {
@@ -120,22 +121,22 @@ func TestImportRejects(t *testing.T) {
 			}
 			tb.Players[i] = "p999"
 		}, "/rounds/0/tables/0/players"},
-		{"open round before a later one", func(x *tournament.Export) { x.Rounds[0].Status = "open" }, "/rounds/0/status"},
-		{"negative search steps", func(x *tournament.Export) { x.Rounds[0].SearchSteps = -1 }, "/rounds/0/search_steps"},
-		{"record of another table", func(x *tournament.Export) { x.Results[0].Table = 2 }, "/results/0/record"},
-		{"game twice", func(x *tournament.Export) { x.Results[1] = x.Results[0] }, "/results/1"},
-		{"forged record", func(x *tournament.Export) {
+		{"open round before a later one", func(x *transfer.Export) { x.Rounds[0].Status = "open" }, "/rounds/0/status"},
+		{"negative search steps", func(x *transfer.Export) { x.Rounds[0].SearchSteps = -1 }, "/rounds/0/search_steps"},
+		{"record of another table", func(x *transfer.Export) { x.Results[0].Table = 2 }, "/results/0/record"},
+		{"game twice", func(x *transfer.Export) { x.Results[1] = x.Results[0] }, "/results/1"},
+		{"forged record", func(x *transfer.Export) {
 			x.Results[0].Record = json.RawMessage(`{"players":[],"first_dealer":"x","deals":[]}`)
 		}, "/results/0/record"},
 	}
 	dst := newEnv(t)
 	for _, tt := range tests {
-		var ex tournament.Export
+		var ex transfer.Export
 		if err := json.Unmarshal(data, &ex); err != nil {
 			t.Fatal(err)
 		}
 		tt.change(&ex)
-		_, err := dst.svc.Import(dst.ctx, admin, &ex)
+		_, err := dst.transfer().Import(dst.ctx, admin, &ex)
 		var te *tournament.Error
 		if !errorsAs(err, &te) || te.Kind != tournament.KindRejected || te.Details["path"] != tt.path {
 			t.Errorf("Import(%s) = %v, want a rejection at %s", tt.name, err, tt.path)
@@ -145,9 +146,9 @@ func TestImportRejects(t *testing.T) {
 	if err := dst.pool.QueryRow(dst.ctx, `SELECT count(*) FROM tournaments`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("tournaments after rejected imports = %d (%v), want 0", n, err)
 	}
-	var ex tournament.Export
+	var ex transfer.Export
 	_ = json.Unmarshal(data, &ex)
-	if _, err := dst.svc.Import(dst.ctx, org, &ex); tournament.ErrorKind(err) != tournament.KindForbidden {
+	if _, err := dst.transfer().Import(dst.ctx, org, &ex); tournament.ErrorKind(err) != tournament.KindForbidden {
 		t.Errorf("Import by an organizer = %v, want forbidden", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 var (
@@ -29,6 +30,9 @@ type env struct {
 	svc   *tournament.Service
 	ctx   context.Context
 }
+
+// transfer is the export and import of e's tournaments.
+func (e *env) transfer() *transfer.Service { return transfer.New(e.svc, e.store) }
 
 func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	tb.Helper()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -17,7 +18,7 @@ func TestSeedByRating(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	night, ps := e.mustTournament(t, tournament.NewTournament{Name: "Night", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(3)}, 8)
 	r := e.mustDraw(t, night.Tournament.ID, 5)
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -77,7 +78,7 @@ func TestSeedByRating(t *testing.T) {
 	if err != nil || in.Constraints == nil || !slices.EqualFunc(in.Constraints.KeepApart, opts.KeepApart, slices.Equal) {
 		t.Fatalf("published constraints = %+v, %v; want the pots", in, err)
 	}
-	got, err := tournament.ReplayDraw(*in)
+	got, err := referee.ReplayDraw(*in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -17,7 +18,7 @@ type countingStore struct {
 	played atomic.Int64
 }
 
-func (c *countingStore) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
+func (c *countingStore) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) {
 	c.played.Add(1)
 	return c.Store.PlayedGames(ctx)
 }
@@ -29,7 +30,7 @@ func (c *countingStore) PlayedGames(ctx context.Context) ([]tournament.PlayedGam
 func TestRatingsKeptWhileTheVersionStands(t *testing.T) {
 	e := newEnv(t)
 	store := &countingStore{Store: e.store}
-	reg := tournament.NewRegister(store, e.store, nil)
+	reg := registry.New(store, e.store, nil)
 	night, _ := e.mustTournament(t, tournament.NewTournament{Name: "Night", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(2)}, 8)
 	tid := night.Tournament.ID
 	r := e.mustDraw(t, tid, 5)

@@ -9,14 +9,15 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
-var _ tournament.RefereeStore = (*Store)(nil)
+var _ referee.Store = (*Store)(nil)
 
 const refereeColumns = `tournament_id, id, name, created_by, created_at, revoked_at`
 
-func scanReferee(row pgx.Row, extra ...any) (*tournament.RefereeToken, error) {
-	var t tournament.RefereeToken
+func scanReferee(row pgx.Row, extra ...any) (*referee.RefereeToken, error) {
+	var t referee.RefereeToken
 	err := row.Scan(append([]any{&t.TournamentID, &t.ID, &t.Name, &t.CreatedBy, &t.CreatedAt, &t.RevokedAt}, extra...)...)
 	t.CreatedAt = t.CreatedAt.UTC()
 	if t.RevokedAt != nil {
@@ -27,7 +28,7 @@ func scanReferee(row pgx.Row, extra ...any) (*tournament.RefereeToken, error) {
 }
 
 // AddRefereeToken stores a referee token under its hash.
-func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken, hash []byte, check func(int) error) error {
+func (s *Store) AddRefereeToken(ctx context.Context, t *referee.RefereeToken, hash []byte, check func(int) error) error {
 	return s.write(ctx, "referee token", func(tx pgx.Tx) error {
 		if _, err := lockTournament(ctx, tx, t.TournamentID); err != nil {
 			return err
@@ -47,8 +48,8 @@ func (s *Store) AddRefereeToken(ctx context.Context, t *tournament.RefereeToken,
 }
 
 // RevokeRefereeToken marks a token revoked.
-func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*tournament.RefereeToken, error) {
-	var out *tournament.RefereeToken
+func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*referee.RefereeToken, error) {
+	var out *referee.RefereeToken
 	err := s.write(ctx, "referee token", func(tx pgx.Tx) error {
 		t, err := scanReferee(tx.QueryRow(ctx, `SELECT `+refereeColumns+` FROM referee_tokens
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
@@ -67,12 +68,12 @@ func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time
 }
 
 // RefereeTokens lists a tournament's referee tokens.
-func (s *Store) RefereeTokens(ctx context.Context, tid string) ([]tournament.RefereeToken, error) {
+func (s *Store) RefereeTokens(ctx context.Context, tid string) ([]referee.RefereeToken, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+refereeColumns+` FROM referee_tokens WHERE tournament_id = $1 ORDER BY created_at, id`, tid)
 	if err != nil {
 		return nil, MapError(err, "referee token")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.RefereeToken, error) {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.RefereeToken, error) {
 		t, err := scanReferee(r)
 		return *t, err
 	})
@@ -80,7 +81,7 @@ func (s *Store) RefereeTokens(ctx context.Context, tid string) ([]tournament.Ref
 }
 
 // RefereeByTokenHash finds a referee token by its hash.
-func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*tournament.RefereeToken, []byte, error) {
+func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*referee.RefereeToken, []byte, error) {
 	var stored []byte
 	t, err := scanReferee(s.pool.QueryRow(ctx, `SELECT `+refereeColumns+`, token_hash FROM referee_tokens WHERE token_hash = $1`, hash), &stored)
 	if err != nil {
@@ -90,8 +91,8 @@ func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*tournamen
 }
 
 // RefereeState returns a consistent snapshot of what rulings look at.
-func (s *Store) RefereeState(ctx context.Context, tid string) (*tournament.RefereeState, error) {
-	var st *tournament.RefereeState
+func (s *Store) RefereeState(ctx context.Context, tid string) (*referee.State, error) {
+	var st *referee.State
 	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
 		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
@@ -105,12 +106,12 @@ func (s *Store) RefereeState(ctx context.Context, tid string) (*tournament.Refer
 
 // loadRefereeState reads the state with the correction window, reopenings
 // and commitments.
-func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tournament.RefereeState, error) {
+func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*referee.State, error) {
 	base, err := loadState(ctx, tx, t)
 	if err != nil {
 		return nil, err
 	}
-	st := &tournament.RefereeState{State: *base}
+	st := &referee.State{State: *base}
 	if err := tx.QueryRow(ctx, `SELECT correction_minutes FROM tournaments WHERE id = $1`, t.ID).Scan(&st.CorrectionMinutes); err != nil {
 		return nil, err
 	}
@@ -121,28 +122,28 @@ func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) 
 	return st, err
 }
 
-func queryReopenings(ctx context.Context, tx querier, tid string) ([]tournament.Reopening, error) {
+func queryReopenings(ctx context.Context, tx querier, tid string) ([]referee.Reopening, error) {
 	rows, err := tx.Query(ctx, `SELECT id, round, reason, until, opened_by, created_at FROM round_reopenings
 		WHERE tournament_id = $1 ORDER BY id`, tid)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Reopening, error) {
-		var ro tournament.Reopening
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Reopening, error) {
+		var ro referee.Reopening
 		err := r.Scan(&ro.ID, &ro.Round, &ro.Reason, &ro.Until, &ro.By, &ro.CreatedAt)
 		ro.Until, ro.CreatedAt = ro.Until.UTC(), ro.CreatedAt.UTC()
 		return ro, err
 	})
 }
 
-func queryCommitments(ctx context.Context, tx querier, tid string) ([]tournament.Commitment, error) {
+func queryCommitments(ctx context.Context, tx querier, tid string) ([]referee.Commitment, error) {
 	rows, err := tx.Query(ctx, `SELECT tournament_id, round, seed_sha256, committed_by, created_at FROM round_commitments
 		WHERE tournament_id = $1 ORDER BY round`, tid)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Commitment, error) {
-		var c tournament.Commitment
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Commitment, error) {
+		var c referee.Commitment
 		err := r.Scan(&c.TournamentID, &c.Round, &c.SeedSHA256, &c.By, &c.CreatedAt)
 		c.CreatedAt = c.CreatedAt.UTC()
 		return c, err
@@ -182,8 +183,8 @@ func (s *Store) SetCorrectionMinutes(ctx context.Context, tid string, minutes in
 }
 
 // Reopen stores a reopening after check approves the locked state.
-func (s *Store) Reopen(ctx context.Context, tid string, r *tournament.Reopening, check func(*tournament.RefereeState) error) error {
-	return s.lockedReferee(ctx, tid, "reopening", func(tx pgx.Tx, st *tournament.RefereeState) error {
+func (s *Store) Reopen(ctx context.Context, tid string, r *referee.Reopening, check func(*referee.State) error) error {
+	return s.lockedReferee(ctx, tid, "reopening", func(tx pgx.Tx, st *referee.State) error {
 		if err := check(st); err != nil {
 			return err
 		}
@@ -193,7 +194,7 @@ func (s *Store) Reopen(ctx context.Context, tid string, r *tournament.Reopening,
 }
 
 // Commit stores a draw commitment.
-func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
+func (s *Store) Commit(ctx context.Context, c *referee.Commitment) error {
 	err := s.write(ctx, "commitment", func(tx pgx.Tx) error {
 		if _, err := lockTournament(ctx, tx, c.TournamentID); err != nil {
 			return err
@@ -214,7 +215,7 @@ func (s *Store) Commit(ctx context.Context, c *tournament.Commitment) error {
 
 // lockedReferee runs fn in a write transaction holding the tournament's
 // row lock, on the referee state loaded inside it.
-func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *tournament.RefereeState) error) error {
+func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *referee.State) error) error {
 	return s.write(ctx, subject, func(tx pgx.Tx) error {
 		t, err := lockTournament(ctx, tx, tid)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -16,7 +17,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Live", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
@@ -25,16 +26,16 @@ func TestRulingIsAnnounced(t *testing.T) {
 	e.mustSubmit(t, k, tournamenttest.SimGame(3, tb.Players, tb.FirstDealerOf(1), 0))
 	ch, stop := b.Subscribe(tid)
 	defer stop()
-	d, err := refs.OpenDispute(e.ctx, org, tid, tournament.NewDispute{Round: 1, Table: 1, Game: 1, Description: "late"})
+	d, err := refs.OpenDispute(e.ctx, org, tid, referee.NewDispute{Round: 1, Table: 1, Game: 1, Description: "late"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ev := nextEvent(t, ch, "disputes"); ev.Round != 1 || ev.Table != 1 {
 		t.Errorf("dispute event = %+v, want round 1 table 1", ev)
 	}
-	referee := tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:r1"}
-	ch2, err := refs.Rule(e.ctx, referee, tid, d.ID, tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "slow play",
-		Adjustments: []tournament.NewAdjustment{{Player: tb.Players[0], Points: -2}}})
+	ref := tournament.Actor{Role: tournament.RoleReferee, TokenID: "referee:r1"}
+	ch2, err := refs.Rule(e.ctx, ref, tid, d.ID, referee.NewRuling{Decision: referee.DecisionRejected, Reason: "slow play",
+		Adjustments: []referee.NewAdjustment{{Player: tb.Players[0], Points: -2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,13 +58,13 @@ func TestRulingIsAnnounced(t *testing.T) {
 func TestCommitmentBeforeDraw(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "C", Format: tournament.FormatSM}, 4)
 	tid := c.Tournament.ID
 	if _, err := refs.Commit(e.ctx, org, tid, 1, "00"); tournament.ErrorCode(err) != "invalid_sha256" {
 		t.Errorf("Commit with a short hash = %v, want invalid_sha256", err)
 	}
-	h := tournament.SeedHash(77)
+	h := referee.SeedHash(77)
 	if _, err := refs.Commit(e.ctx, org, tid, 1, hex.EncodeToString(h)); err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +79,9 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 	if err != nil || r.Seed != 77 {
 		t.Fatalf("Reveal(77) = %+v, %v; want round 1 with seed 77", r, err)
 	}
-	err = e.store.Commit(e.ctx, &tournament.Commitment{TournamentID: tid, Round: 1, SeedSHA256: h, By: "organizer", CreatedAt: t0})
+	err = e.store.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 1, SeedSHA256: h, By: "organizer", CreatedAt: t0})
 	wantCode(t, "a commitment after the draw (store)", err, "round_drawn")
-	err = e.store.Commit(e.ctx, &tournament.Commitment{TournamentID: tid, Round: 2, SeedSHA256: h[:31], By: "organizer", CreatedAt: t0})
+	err = e.store.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 2, SeedSHA256: h[:31], By: "organizer", CreatedAt: t0})
 	wantCode(t, "a short hash at the store", err, "constraint_violation")
 }
 
@@ -89,13 +90,13 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 func TestConcurrentRulings(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "R", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
 	tb := r.Tables[0]
 	e.mustSubmit(t, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}, tournamenttest.SimGame(5, tb.Players, tb.FirstDealerOf(1), 0))
-	d, err := refs.OpenDispute(e.ctx, org, tid, tournament.NewDispute{Round: 1, Table: 1, Game: 1, Description: "x"})
+	d, err := refs.OpenDispute(e.ctx, org, tid, referee.NewDispute{Round: 1, Table: 1, Game: 1, Description: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +104,8 @@ func TestConcurrentRulings(t *testing.T) {
 	for i := range 2 {
 		go func() {
 			a := tournament.Actor{Role: tournament.RoleReferee, TokenID: fmt.Sprintf("referee:r%d", i)}
-			_, err := refs.Rule(e.ctx, a, tid, d.ID, tournament.NewRuling{Decision: tournament.DecisionRejected, Reason: "x",
-				Adjustments: []tournament.NewAdjustment{{Player: tb.Players[0], Points: -1}}})
+			_, err := refs.Rule(e.ctx, a, tid, d.ID, referee.NewRuling{Decision: referee.DecisionRejected, Reason: "x",
+				Adjustments: []referee.NewAdjustment{{Player: tb.Players[0], Points: -1}}})
 			errs <- err
 		}()
 	}

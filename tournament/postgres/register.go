@@ -9,21 +9,22 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
-var _ tournament.RegisterStore = (*Store)(nil)
+var _ registry.Store = (*Store)(nil)
 
 const personColumns = `id, name, club, membership, coalesce(merged_into, ''), created_at`
 
-func scanPerson(row pgx.Row) (tournament.Person, error) {
-	var p tournament.Person
+func scanPerson(row pgx.Row) (registry.Person, error) {
+	var p registry.Person
 	err := row.Scan(&p.ID, &p.Name, &p.Club, &p.Membership, &p.MergedInto, &p.CreatedAt)
 	p.CreatedAt = p.CreatedAt.UTC()
 	return p, err
 }
 
 // logRegister writes one line of the register's log in tx.
-func logRegister(ctx context.Context, tx pgx.Tx, c tournament.RegisterChange) error {
+func logRegister(ctx context.Context, tx pgx.Tx, c registry.Change) error {
 	_, err := tx.Exec(ctx, `INSERT INTO register_log (at, actor, action, person, other, series, reason)
 		VALUES ($1, $2, $3, nullif($4, ''), nullif($5, ''), nullif($6, ''), $7)`,
 		c.At, c.Actor, c.Action, c.Person, c.Other, c.Series, c.Reason)
@@ -31,37 +32,37 @@ func logRegister(ctx context.Context, tx pgx.Tx, c tournament.RegisterChange) er
 }
 
 // AddPerson stores a new person and logs it.
-func (s *Store) AddPerson(ctx context.Context, n tournament.NewPerson, actor string, now time.Time) (tournament.Person, error) {
-	var p tournament.Person
+func (s *Store) AddPerson(ctx context.Context, n registry.NewPerson, actor string, now time.Time) (registry.Person, error) {
+	var p registry.Person
 	err := s.write(ctx, "person", func(tx pgx.Tx) error {
 		var err error
 		if p, err = insertPerson(ctx, tx, n, now); err != nil {
 			return err
 		}
-		return logRegister(ctx, tx, tournament.RegisterChange{At: now, Actor: actor, Action: tournament.RegisterCreate, Person: p.ID})
+		return logRegister(ctx, tx, registry.Change{At: now, Actor: actor, Action: registry.RegisterCreate, Person: p.ID})
 	})
 	return p, err
 }
 
-func insertPerson(ctx context.Context, tx pgx.Tx, n tournament.NewPerson, now time.Time) (tournament.Person, error) {
+func insertPerson(ctx context.Context, tx pgx.Tx, n registry.NewPerson, now time.Time) (registry.Person, error) {
 	return scanPerson(tx.QueryRow(ctx, `INSERT INTO people (name, club, membership, created_at) VALUES ($1, $2, $3, $4)
 		RETURNING `+personColumns, n.Name, n.Club, n.Membership, now))
 }
 
 // Person returns one entry.
-func (s *Store) Person(ctx context.Context, id string) (tournament.Person, error) {
+func (s *Store) Person(ctx context.Context, id string) (registry.Person, error) {
 	p, err := scanPerson(s.pool.QueryRow(ctx, `SELECT `+personColumns+` FROM people WHERE id = $1`, id))
 	return p, MapError(err, "person")
 }
 
 // PeopleByID returns the entries named by ids (merged or not), in one
 // query; an id with no entry is not_found.
-func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]tournament.Person, error) {
+func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]registry.Person, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+personColumns+` FROM people WHERE id = ANY($1)`, ids)
 	if err != nil {
 		return nil, MapError(err, "person")
 	}
-	out := make(map[string]tournament.Person, len(ids))
+	out := make(map[string]registry.Person, len(ids))
 	_, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct{}, error) {
 		p, err := scanPerson(r)
 		out[p.ID] = p
@@ -79,7 +80,7 @@ func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]tourna
 }
 
 // People lists the entries not merged away that match query.
-func (s *Store) People(ctx context.Context, query string, limit int) ([]tournament.Person, error) {
+func (s *Store) People(ctx context.Context, query string, limit int) ([]registry.Person, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(query)) + "%"
 	rows, err := s.pool.Query(ctx, `SELECT `+personColumns+` FROM people
 		WHERE merged_into IS NULL AND (lower(name) LIKE $1 OR lower(club) LIKE $1 OR lower(membership) LIKE $1)
@@ -87,7 +88,7 @@ func (s *Store) People(ctx context.Context, query string, limit int) ([]tourname
 	if err != nil {
 		return nil, MapError(err, "person")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Person, error) { return scanPerson(r) })
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Person, error) { return scanPerson(r) })
 	return out, MapError(err, "person")
 }
 
@@ -107,7 +108,7 @@ func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason strin
 		if _, err := tx.Exec(ctx, `UPDATE people SET merged_into = $2 WHERE id = $1`, from, into); err != nil {
 			return err
 		}
-		return logRegister(ctx, tx, tournament.RegisterChange{At: now, Actor: actor, Action: tournament.RegisterMerge,
+		return logRegister(ctx, tx, registry.Change{At: now, Actor: actor, Action: registry.RegisterMerge,
 			Person: from, Other: into, Reason: reason})
 	})
 }
@@ -131,15 +132,15 @@ func (s *Store) Canonical(ctx context.Context) (map[string]string, error) {
 }
 
 // RegisterLog returns the log lines about a person, or all for "".
-func (s *Store) RegisterLog(ctx context.Context, person string) ([]tournament.RegisterChange, error) {
+func (s *Store) RegisterLog(ctx context.Context, person string) ([]registry.Change, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, at, actor, action, coalesce(person, ''), coalesce(other, ''),
 		coalesce(series, ''), reason FROM register_log
 		WHERE $1 = '' OR person = $1 OR other = $1 ORDER BY id LIMIT 1000`, person)
 	if err != nil {
 		return nil, MapError(err, "register")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.RegisterChange, error) {
-		var c tournament.RegisterChange
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Change, error) {
+		var c registry.Change
 		err := r.Scan(&c.ID, &c.At, &c.Actor, &c.Action, &c.Person, &c.Other, &c.Series, &c.Reason)
 		c.At = c.At.UTC()
 		return c, err
@@ -148,14 +149,14 @@ func (s *Store) RegisterLog(ctx context.Context, person string) ([]tournament.Re
 }
 
 // CreateSeries stores a series with its first tournaments.
-func (s *Store) CreateSeries(ctx context.Context, sr *tournament.Series, actor string, now time.Time) error {
+func (s *Store) CreateSeries(ctx context.Context, sr *registry.Series, actor string, now time.Time) error {
 	return s.write(ctx, "series", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO series (id, name, best_of, min_nights, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			sr.ID, sr.Name, sr.Rule.BestOf, sr.Rule.MinNights, sr.CreatedAt)
 		if err != nil {
 			return err
 		}
-		if err := logRegister(ctx, tx, tournament.RegisterChange{At: now, Actor: actor, Action: tournament.SeriesCreate, Series: sr.ID}); err != nil {
+		if err := logRegister(ctx, tx, registry.Change{At: now, Actor: actor, Action: registry.SeriesCreate, Series: sr.ID}); err != nil {
 			return err
 		}
 		for _, tid := range sr.Tournaments {
@@ -172,7 +173,7 @@ func addSeriesTournament(ctx context.Context, tx pgx.Tx, sid, tid, actor string,
 	if err != nil || tag.RowsAffected() == 0 {
 		return err
 	}
-	return logRegister(ctx, tx, tournament.RegisterChange{At: now, Actor: actor, Action: tournament.SeriesAdd, Series: sid,
+	return logRegister(ctx, tx, registry.Change{At: now, Actor: actor, Action: registry.SeriesAdd, Series: sid,
 		Reason: "tournament " + tid})
 }
 
@@ -188,15 +189,15 @@ const seriesQuery = `SELECT s.id, s.name, s.best_of, s.min_nights, s.created_at,
 	FROM series s LEFT JOIN series_tournaments st ON st.series_id = s.id
 	LEFT JOIN tournaments t ON t.id = st.tournament_id`
 
-func scanSeries(row pgx.Row) (tournament.Series, error) {
-	var sr tournament.Series
+func scanSeries(row pgx.Row) (registry.Series, error) {
+	var sr registry.Series
 	err := row.Scan(&sr.ID, &sr.Name, &sr.Rule.BestOf, &sr.Rule.MinNights, &sr.CreatedAt, &sr.Tournaments)
 	sr.CreatedAt = sr.CreatedAt.UTC()
 	return sr, err
 }
 
 // Series returns a series with its tournaments, oldest first.
-func (s *Store) Series(ctx context.Context, id string) (*tournament.Series, error) {
+func (s *Store) Series(ctx context.Context, id string) (*registry.Series, error) {
 	sr, err := scanSeries(s.pool.QueryRow(ctx, seriesQuery+` WHERE s.id = $1 GROUP BY s.id`, id))
 	if err != nil {
 		return nil, MapError(err, "series")
@@ -205,19 +206,19 @@ func (s *Store) Series(ctx context.Context, id string) (*tournament.Series, erro
 }
 
 // ListSeries returns every series, newest first.
-func (s *Store) ListSeries(ctx context.Context) ([]tournament.Series, error) {
+func (s *Store) ListSeries(ctx context.Context) ([]registry.Series, error) {
 	rows, err := s.pool.Query(ctx, seriesQuery+` GROUP BY s.id ORDER BY s.created_at DESC, s.id LIMIT 1000`)
 	if err != nil {
 		return nil, MapError(err, "series")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Series, error) { return scanSeries(r) })
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Series, error) { return scanSeries(r) })
 	return out, MapError(err, "series")
 }
 
 // PlayedGames returns the effective result of every game of the card
 // game's tournaments in the order they were played, each player named by
 // the person their entry ended in after merges.
-func (s *Store) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
+func (s *Store) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) {
 	canon, err := s.Canonical(ctx)
 	if err != nil {
 		return nil, err
@@ -234,9 +235,9 @@ func (s *Store) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error
 	if err != nil {
 		return nil, MapError(err, "result")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.PlayedGame, error) {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.PlayedGame, error) {
 		var (
-			g              tournament.PlayedGame
+			g              registry.PlayedGame
 			places, people []byte
 		)
 		if err := r.Scan(&g.Tournament, &g.TournamentName, &g.Round, &g.Table, &g.Game, &g.PlayedAt, &places, &people); err != nil {
@@ -251,13 +252,13 @@ func (s *Store) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error
 		if err := json.Unmarshal(people, &who); err != nil {
 			return g, err
 		}
-		g.Places = make([]tournament.PersonPlace, len(ps))
+		g.Places = make([]registry.PersonPlace, len(ps))
 		for i, p := range ps {
 			person := who[p.Player]
 			if c, ok := canon[person]; ok {
 				person = c
 			}
-			g.Places[i] = tournament.PersonPlace{Person: person, Player: p.Player, Place: p.Place, Forfeit: p.Forfeit}
+			g.Places[i] = registry.PersonPlace{Person: person, Player: p.Player, Place: p.Place, Forfeit: p.Forfeit}
 		}
 		return g, nil
 	})

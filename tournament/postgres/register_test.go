@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
-func newRegister(e *env) *tournament.Register {
-	return tournament.NewRegister(e.store, e.store, func() time.Time { return t0 })
+func newRegister(e *env) *registry.Service {
+	return registry.New(e.store, e.store, func() time.Time { return t0 })
 }
 
 // TestRegisterPeople: entries, the membership number unique among standing
@@ -17,17 +18,17 @@ func TestRegisterPeople(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
-	anna, err := reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: " Anna Berg ", Club: "Umeå", Membership: "U-1"})
+	anna, err := reg.AddPerson(e.ctx, admin, registry.NewPerson{Name: " Anna Berg ", Club: "Umeå", Membership: "U-1"})
 	if err != nil || anna.ID == "" || anna.Name != "Anna Berg" {
 		t.Fatalf("AddPerson = %+v, %v", anna, err)
 	}
-	_, err = reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: "Anna B", Membership: "U-1"})
+	_, err = reg.AddPerson(e.ctx, admin, registry.NewPerson{Name: "Anna B", Membership: "U-1"})
 	wantCode(t, "a taken membership number", err, "person_exists")
-	_, err = reg.AddPerson(e.ctx, org, tournament.NewPerson{Name: "X"})
+	_, err = reg.AddPerson(e.ctx, org, registry.NewPerson{Name: "X"})
 	wantCode(t, "an organizer adding to the register", err, "admin_only")
-	_, err = reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: ""})
+	_, err = reg.AddPerson(e.ctx, admin, registry.NewPerson{Name: ""})
 	wantCode(t, "no name", err, "invalid_name")
-	if _, err := reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: "50% Bo_"}); err != nil {
+	if _, err := reg.AddPerson(e.ctx, admin, registry.NewPerson{Name: "50% Bo_"}); err != nil {
 		t.Fatal(err)
 	}
 	for q, want := range map[string]int{"anna": 1, "umeå": 1, "%": 1, "_": 1, "": 2, "zzz": 0} {
@@ -56,7 +57,7 @@ func TestRegisterMergeChains(t *testing.T) {
 	reg := newRegister(e)
 	var ids []string
 	for _, n := range []string{"A", "B", "C"} {
-		p, err := reg.AddPerson(e.ctx, admin, tournament.NewPerson{Name: n})
+		p, err := reg.AddPerson(e.ctx, admin, registry.NewPerson{Name: n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,11 +100,11 @@ func TestSeriesRules(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
-	_, err := reg.CreateSeries(e.ctx, admin, tournament.NewSeries{Name: "S", Tournaments: []string{"aaaaaaaaaaaaaaaa"}})
+	_, err := reg.CreateSeries(e.ctx, admin, registry.NewSeries{Name: "S", Tournaments: []string{"aaaaaaaaaaaaaaaa"}})
 	wantCode(t, "a series of an unknown tournament", err, "tournament_not_found")
-	_, err = reg.CreateSeries(e.ctx, admin, tournament.NewSeries{Name: "S", Rule: tournament.SeriesRule{BestOf: -1}})
+	_, err = reg.CreateSeries(e.ctx, admin, registry.NewSeries{Name: "S", Rule: registry.SeriesRule{BestOf: -1}})
 	wantCode(t, "best_of -1", err, "invalid_best_of")
-	s, err := reg.CreateSeries(e.ctx, admin, tournament.NewSeries{Name: "S", Rule: tournament.SeriesRule{BestOf: 1, MinNights: 1}})
+	s, err := reg.CreateSeries(e.ctx, admin, registry.NewSeries{Name: "S", Rule: registry.SeriesRule{BestOf: 1, MinNights: 1}})
 	if err != nil || len(s.Tournaments) != 0 {
 		t.Fatalf("CreateSeries = %+v, %v", s, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // TestReseatKeepsTheDrawVerifiable: after a swap, the draw's published
@@ -14,7 +15,7 @@ import (
 func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := tournament.NewReferees(e.svc, e.store)
+	refs := referee.New(e.svc, e.store)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Reseat", Format: tournament.FormatSM}, 8)
 	tid := c.Tournament.ID
 	drawn := e.mustDraw(t, tid, 11)
@@ -26,7 +27,7 @@ func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := tournament.ReplayDraw(*in)
+	got, err := referee.ReplayDraw(*in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // TestRoundKeepsSeats: a drawn round is read back with every player's
@@ -74,7 +75,7 @@ func TestImportChecksSeats(t *testing.T) {
 	_, data := exported(t, src)
 	dst := newEnv(t)
 	for _, seats := range [][]int{{3, 2, 1, 4}, {1, 2, 3}, {0, 1, 2, 3}, {1, 2, 3, 5}} {
-		var ex tournament.Export
+		var ex transfer.Export
 		if err := json.Unmarshal(data, &ex); err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestImportChecksSeats(t *testing.T) {
 			t.Fatalf("exported seats %v, want the seats of %v", got, ex.Rounds[0].Tables[0].Players)
 		}
 		ex.Rounds[0].Tables[0].Seats = seats
-		_, err := dst.svc.Import(dst.ctx, admin, &ex)
+		_, err := dst.transfer().Import(dst.ctx, admin, &ex)
 		if tournament.ErrorKind(err) != tournament.KindRejected || !strings.Contains(fmt.Sprint(err), "seat") {
 			t.Errorf("Import(seats %v) = %v, want a rejection of the seats", seats, err)
 		}

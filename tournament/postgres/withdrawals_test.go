@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // playDeals enters deals at a table deal by deal: each gives scorer 17
@@ -184,7 +185,7 @@ func TestExportImportWithdrawals(t *testing.T) {
 		}
 		src.playDeals(t, k, p[0], 4)
 	}
-	ex, err := src.svc.Export(src.ctx, org, tid)
+	ex, err := src.transfer().Export(src.ctx, org, tid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestExportImportWithdrawals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back tournament.Export
+	var back transfer.Export
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestExportImportWithdrawals(t *testing.T) {
 		t.Fatalf("exported withdrawals of table 2 = %+v, want the forfeit", w)
 	}
 	dst := newEnv(t)
-	created, err := dst.svc.Import(dst.ctx, admin, &back)
+	created, err := dst.transfer().Import(dst.ctx, admin, &back)
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
@@ -218,10 +219,10 @@ func TestExportImportWithdrawals(t *testing.T) {
 		t.Errorf("round 1's tables after import:\ngot  %+v\nwant %+v", b.Round.Tables, a.Round.Tables)
 	}
 	bad := back
-	bad.Rounds = append([]tournament.ExportRound(nil), back.Rounds...)
-	bad.Rounds[0].Tables = append([]tournament.ExportTable(nil), back.Rounds[0].Tables...)
-	bad.Rounds[0].Tables[0].Withdrawals = []tournament.ExportWithdrawal{{Player: r.Tables[1].Players[0], Game: 1, Handling: "finish", Reason: "ill"}}
-	_, err = dst.svc.Import(dst.ctx, admin, &bad)
+	bad.Rounds = append([]transfer.ExportRound(nil), back.Rounds...)
+	bad.Rounds[0].Tables = append([]transfer.ExportTable(nil), back.Rounds[0].Tables...)
+	bad.Rounds[0].Tables[0].Withdrawals = []transfer.ExportWithdrawal{{Player: r.Tables[1].Players[0], Game: 1, Handling: "finish", Reason: "ill"}}
+	_, err = dst.transfer().Import(dst.ctx, admin, &bad)
 	if tournament.ErrorCode(err) != tournament.CodeInvalidImport || !strings.Contains(err.Error(), "/rounds/0/tables/0/withdrawals/0/player") {
 		t.Errorf("import of a withdrawal of a player from another table = %v, want invalid_import at its place", err)
 	}

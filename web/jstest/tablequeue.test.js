@@ -13,18 +13,7 @@ const test = require("node:test");
 const assert = require("node:assert");
 const Q = require("../static/tablequeue.js");
 
-// mulberry32: a small seeded generator, so that a failing night can be
-// run again from its seed.
-function rng(seed) {
-  let a = seed >>> 0;
-  return function () {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { rng } = require("./rng.js"); // seeded: a failing night runs again from its seed
 
 // Sim is a discrete-event night: actions run at whole ticks, in order.
 class Sim {

@@ -21,17 +21,7 @@ const Q = require("../static/tablequeue.js");
 
 const cfg = process.env.REVISOR_PROTOCOL ? JSON.parse(fs.readFileSync(process.env.REVISOR_PROTOCOL, "utf8")) : null;
 
-// mulberry32, as in tablequeue.test.js: a failing night runs again from its seed.
-function rng(seed) {
-  let a = seed >>> 0;
-  return function () {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { rng } = require("./rng.js"); // seeded: a failing night runs again from its seed
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

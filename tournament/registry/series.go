@@ -1,4 +1,4 @@
-package tournament
+package registry
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/internal/tokens"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Series is a set of tournaments ranked together: a club's season of
@@ -58,22 +59,22 @@ type SeriesRow struct {
 }
 
 // CreateSeries makes a series (admin).
-func (r *Register) CreateSeries(ctx context.Context, a Actor, n NewSeries) (*Series, error) {
+func (r *Service) CreateSeries(ctx context.Context, a tournament.Actor, n NewSeries) (*Series, error) {
 	if err := requireAdmin(a); err != nil {
 		return nil, err
 	}
 	n.Name = strings.TrimSpace(n.Name)
-	if err := checkLine("name", n.Name, maxNameLen, true); err != nil {
+	if err := tournament.CheckLine("name", n.Name, tournament.MaxNameLen, true); err != nil {
 		return nil, err
 	}
 	if n.Rule.BestOf < 0 || n.Rule.BestOf > maxSeriesNights {
-		return nil, InvalidField("best_of", "best_of must be between 0 (every night) and %d", maxSeriesNights)
+		return nil, tournament.InvalidField("best_of", "best_of must be between 0 (every night) and %d", maxSeriesNights)
 	}
 	if n.Rule.MinNights < 0 || n.Rule.MinNights > maxSeriesNights {
-		return nil, InvalidField("min_nights", "min_nights must be between 0 and %d", maxSeriesNights)
+		return nil, tournament.InvalidField("min_nights", "min_nights must be between 0 and %d", maxSeriesNights)
 	}
 	if len(n.Tournaments) > maxSeriesNights {
-		return nil, InvalidField("tournaments", "a series holds at most %d tournaments", maxSeriesNights)
+		return nil, tournament.InvalidField("tournaments", "a series holds at most %d tournaments", maxSeriesNights)
 	}
 	for _, tid := range n.Tournaments {
 		if _, err := r.tourns.Tournament(ctx, tid); err != nil {
@@ -93,7 +94,7 @@ func (r *Register) CreateSeries(ctx context.Context, a Actor, n NewSeries) (*Ser
 }
 
 // AddToSeries adds a tournament to a series (admin).
-func (r *Register) AddToSeries(ctx context.Context, a Actor, sid, tid string) (*Series, error) {
+func (r *Service) AddToSeries(ctx context.Context, a tournament.Actor, sid, tid string) (*Series, error) {
 	if err := requireAdmin(a); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (r *Register) AddToSeries(ctx context.Context, a Actor, sid, tid string) (*
 		return nil, err
 	}
 	if len(s.Tournaments) >= maxSeriesNights {
-		return nil, Errorf(KindConflict, CodeSeriesFull, "a series holds at most %d tournaments", maxSeriesNights)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeSeriesFull, "a series holds at most %d tournaments", maxSeriesNights)
 	}
 	if _, err := r.tourns.Tournament(ctx, tid); err != nil {
 		return nil, err
@@ -114,19 +115,19 @@ func (r *Register) AddToSeries(ctx context.Context, a Actor, sid, tid string) (*
 }
 
 // Series returns a series.
-func (r *Register) Series(ctx context.Context, id string) (*Series, error) {
+func (r *Service) Series(ctx context.Context, id string) (*Series, error) {
 	if !validSeriesID(id) {
-		return nil, Errorf(KindNotFound, CodeSeriesNotFound, "no series %q", id)
+		return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeSeriesNotFound, "no series %q", id)
 	}
 	return r.store.Series(ctx, id)
 }
 
 // ListSeries returns every series.
-func (r *Register) ListSeries(ctx context.Context) ([]Series, error) { return r.store.ListSeries(ctx) }
+func (r *Service) ListSeries(ctx context.Context) ([]Series, error) { return r.store.ListSeries(ctx) }
 
 // SeriesStandings ranks the people of a series by its rule, from each
 // tournament's standings as they are now.
-func (r *Register) SeriesStandings(ctx context.Context, id string) (*Series, []SeriesRow, error) {
+func (r *Service) SeriesStandings(ctx context.Context, id string) (*Series, []SeriesRow, error) {
 	s, err := r.Series(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -150,12 +151,12 @@ func (r *Register) SeriesStandings(ctx context.Context, id string) (*Series, []S
 // seriesNightOf is one tournament's standings by person.
 type seriesNightOf struct {
 	tournament string
-	byPerson   map[string]Stats
+	byPerson   map[string]tournament.Stats
 }
 
-func nightOf(st *State, canon map[string]string) seriesNightOf {
-	n := seriesNightOf{tournament: st.Tournament.ID, byPerson: map[string]Stats{}}
-	for _, row := range Standings(st) {
+func nightOf(st *tournament.State, canon map[string]string) seriesNightOf {
+	n := seriesNightOf{tournament: st.Tournament.ID, byPerson: map[string]tournament.Stats{}}
+	for _, row := range tournament.Standings(st) {
 		if row.Player.PersonID == "" || row.RoundReached == 0 {
 			continue // registered but never played
 		}
@@ -176,7 +177,7 @@ func resolvePerson(canon map[string]string, id string) string {
 	return id
 }
 
-func (r *Register) seriesRows(ctx context.Context, rule SeriesRule, nights []seriesNightOf) ([]SeriesRow, error) {
+func (r *Service) seriesRows(ctx context.Context, rule SeriesRule, nights []seriesNightOf) ([]SeriesRow, error) {
 	byPerson := map[string]*SeriesRow{}
 	var order []string
 	for _, n := range nights {

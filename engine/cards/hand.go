@@ -1,4 +1,6 @@
-package engine
+// Five-card poker hands: their categories and values.
+
+package cards
 
 import "math/bits"
 
@@ -60,8 +62,8 @@ type HandValue uint64
 // Category returns the category of the hand.
 func (v HandValue) Category() Category { return Category(v >> 52) }
 
-// topRank returns the most significant rank of the comparison.
-func (v HandValue) topRank() int {
+// TopRank returns the most significant rank of the comparison.
+func (v HandValue) TopRank() int {
 	return (63 - bits.LeadingZeros64(uint64(v)&(1<<52-1))) % 13
 }
 
@@ -71,12 +73,12 @@ const wheelMask = 1<<Ace | 1<<Two | 1<<Three | 1<<Four | 1<<Five
 // different valid cards.
 func Evaluate(h [5]Card) HandValue {
 	m := uint64(1)<<h[0] | uint64(1)<<h[1] | uint64(1)<<h[2] | uint64(1)<<h[3] | uint64(1)<<h[4]
-	return evaluateSet(cardSet(m))
+	return EvaluateSet(Set(m))
 }
 
-// evaluateSet values a set of at most five cards. For fewer than five cards
+// EvaluateSet values a set of at most five cards. For fewer than five cards
 // only the category counts (straights and flushes need five cards).
-func evaluateSet(m cardSet) HandValue {
+func EvaluateSet(m Set) HandValue {
 	c := uint64(m) & 0x1fff
 	d := uint64(m) >> 13 & 0x1fff
 	h := uint64(m) >> 26 & 0x1fff
@@ -140,11 +142,11 @@ func CategoryOf(cards []Card) Category {
 	if len(cards) > 5 {
 		return HighCard
 	}
-	m := setOf(cards)
-	if m.count() != len(cards) {
+	m := SetOf(cards)
+	if m.Count() != len(cards) {
 		return HighCard
 	}
-	return evaluateSet(m).Category()
+	return EvaluateSet(m).Category()
 }
 
 // Compare compares two five-card hands: -1 if a is lower, 0 for an exact tie,

@@ -1,7 +1,6 @@
-package tournament
+package referee
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // DisputeStatus says whether a dispute still waits for its ruling.
@@ -20,11 +20,8 @@ const (
 	DisputeRuled DisputeStatus = "ruled"
 )
 
-// maxDealNumber bounds the deal number a dispute names.
-const maxDealNumber = 1000
-
-// maxDescription bounds a dispute's description and a ruling's reason.
-const maxDescription = 4000
+// MaxDealNumber bounds the deal number a dispute names.
+const MaxDealNumber = 1000
 
 // Bounds on disputes (issue 13, item 3), so that no dispute and no page of
 // disputes costs more than a bounded amount to judge, store and send.
@@ -67,14 +64,14 @@ type DisputePage struct {
 // on it.
 type Dispute struct {
 	ID          int64
-	Key         GameKey
+	Key         tournament.GameKey
 	Description string
 	Record      json.RawMessage // the reconstruction; nil when none was given
 	Verdict     json.RawMessage // the engine's result on Record; nil without a record
 	ResultID    *int64          // the game's effective result when the dispute was opened
 	Deal        *int            // the disputed deal (1-based), when the dispute names one
 	Status      DisputeStatus
-	OpenedRole  Role
+	OpenedRole  tournament.Role
 	OpenedBy    string // the token id of who opened it
 	CreatedAt   time.Time
 	// SeenAt is when a referee or the organizer first opened the dispute
@@ -103,35 +100,35 @@ type Verdict struct {
 // the organizer, while the round is being played or its results are still
 // provisional. A reconstruction, when given, is judged by the engine and
 // its verdict stored with the dispute.
-func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDispute) (*Dispute, error) {
-	if err := a.requireTable(n.Round, n.Table); err != nil {
+func (r *Service) OpenDispute(ctx context.Context, a tournament.Actor, tid string, n NewDispute) (*Dispute, error) {
+	if err := a.RequireTable(n.Round, n.Table); err != nil {
 		return nil, err
 	}
 	desc := strings.TrimSpace(n.Description)
-	if err := checkText("description", desc); err != nil {
+	if err := tournament.CheckText("description", desc); err != nil {
 		return nil, err
 	}
-	if n.Deal < 0 || n.Deal > maxDealNumber {
-		return nil, InvalidField("deal", "deal must be a deal number from 1 to %d, not %d", maxDealNumber, n.Deal)
+	if n.Deal < 0 || n.Deal > MaxDealNumber {
+		return nil, tournament.InvalidField("deal", "deal must be a deal number from 1 to %d, not %d", MaxDealNumber, n.Deal)
 	}
-	d := &Dispute{Key: GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
-		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.tokenID(), CreatedAt: r.svc.clock()}
+	d := &Dispute{Key: tournament.GameKey{TournamentID: tid, Round: n.Round, Table: n.Table, Game: n.Game},
+		Description: desc, Status: DisputeOpen, OpenedRole: a.Role, OpenedBy: a.AuditName(), CreatedAt: r.svc.Now()}
 	if n.Deal > 0 {
 		d.Deal = &n.Deal
 	}
-	if rec := rawOrNil(n.Record); rec != nil {
-		canon, verdict, err := judge(rec)
+	if rec := RawOrNil(n.Record); rec != nil {
+		canon, verdict, err := Judge(rec)
 		if err != nil {
 			return nil, err
 		}
 		d.Record, d.Verdict = canon, verdict
 	}
-	err := r.store.OpenDispute(auditAs(ctx, a), d, func(st *RefereeState, onGame int) error {
+	err := r.store.OpenDispute(tournament.AuditAs(ctx, a), d, func(st *State, onGame int) error {
 		if _, err := gameOf(st, d.Key); err != nil {
 			return err
 		}
 		if onGame >= MaxDisputesPerGame {
-			return Errorf(KindConflict, CodeTooManyDisputes,
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeTooManyDisputes,
 				"game %d of table %d in round %d already has %d disputes, the most one game may have; add to a dispute already open instead",
 				d.Key.Game, d.Key.Table, d.Key.Round, onGame)
 		}
@@ -149,30 +146,30 @@ func (r *Referees) OpenDispute(ctx context.Context, a Actor, tid string, n NewDi
 	return d, nil
 }
 
-// judge lets the engine judge a reconstruction: a game record (it has
+// Judge lets the engine judge a reconstruction: a game record (it has
 // "deals") or a deal record. A record that is not JSON is a 400; the
 // engine's errors are part of the verdict, not a refusal, since the referee
 // needs to see them.
-func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
-	canon, err = canonicalJSON(rec)
+func Judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
+	canon, err = tournament.CanonicalJSON(rec)
 	if err != nil {
-		return nil, nil, InvalidField("record", "record is not JSON")
+		return nil, nil, tournament.InvalidField("record", "record is not JSON")
 	}
-	if err := storable(canon); err != nil {
+	if err := tournament.Storable(canon); err != nil {
 		return nil, nil, err
 	}
 	if len(canon) > MaxReconstruction {
-		return nil, nil, Errorf(KindTooLarge, CodeRecordTooLarge,
+		return nil, nil, tournament.Errorf(tournament.KindTooLarge, tournament.CodeRecordTooLarge,
 			"the reconstruction takes %d KiB; a dispute's reconstruction may take at most %d KiB: send only the disputed deals",
 			kib(len(canon)), MaxReconstruction>>10)
 	}
 	if n := dealsIn(canon); n > engine.MaxGameDeals {
-		return nil, nil, Errorf(KindTooLarge, CodeTooManyDeals,
+		return nil, nil, tournament.Errorf(tournament.KindTooLarge, tournament.CodeTooManyDeals,
 			"the reconstruction holds %d deals; a game holds at most %d", n, engine.MaxGameDeals)
 	}
 	out := engine.Validate(canon, engine.GameOptions{})
 	if out.Syntax {
-		return nil, nil, InvalidField("record", "record is not a JSON object")
+		return nil, nil, tournament.InvalidField("record", "record is not a JSON object")
 	}
 	v := Verdict{Kind: "deal"}
 	if out.Game {
@@ -185,7 +182,7 @@ func judge(rec json.RawMessage) (canon, verdict json.RawMessage, err error) {
 		return nil, nil, err
 	}
 	if len(verdict) > MaxVerdict {
-		return nil, nil, Errorf(KindTooLarge, CodeVerdictTooLarge,
+		return nil, nil, tournament.Errorf(tournament.KindTooLarge, tournament.CodeVerdictTooLarge,
 			"the engine's verdict on this reconstruction would take %d KiB, more than the %d KiB a dispute keeps: send only the disputed deals",
 			kib(len(verdict)), MaxVerdict>>10)
 	}
@@ -207,34 +204,25 @@ func dealsIn(canon json.RawMessage) int {
 	return len(g.Deals)
 }
 
-// storable refuses JSON that PostgreSQL's jsonb cannot hold: a string with
-// the NUL character (\u0000).
-func storable(canon []byte) error {
-	if bytes.Contains(canon, []byte(`\u0000`)) {
-		return InvalidField("record", "record contains a NUL character (\\u0000), which cannot be stored")
-	}
-	return nil
-}
-
 // gameOf finds the table of a game and checks the game number.
-func gameOf(st *RefereeState, k GameKey) (Table, error) {
-	r, err := findRound(&st.State, k.Round)
+func gameOf(st *State, k tournament.GameKey) (tournament.Table, error) {
+	r, err := tournament.FindRound(&st.State, k.Round)
 	if err != nil {
-		return Table{}, err
+		return tournament.Table{}, err
 	}
 	tb, ok := r.Table(k.Table)
 	if !ok {
-		return Table{}, Errorf(KindNotFound, CodeTableNotFound, "round %d has no table %d", k.Round, k.Table)
+		return tournament.Table{}, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", k.Round, k.Table)
 	}
 	if games := st.Tournament.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
-		return Table{}, Errorf(KindNotFound, CodeGameNotFound,
+		return tournament.Table{}, tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound,
 			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return tb, nil
 }
 
 // effective returns the effective result of a game, or nil.
-func effective(st *State, k GameKey) *GameResult {
+func effective(st *tournament.State, k tournament.GameKey) *tournament.GameResult {
 	for i := range st.Results {
 		r := &st.Results[i]
 		if r.Key.Round == k.Round && r.Key.Table == k.Table && r.Key.Game == k.Game {
@@ -247,23 +235,23 @@ func effective(st *State, k GameKey) *GameResult {
 // Disputes returns a page of a tournament's disputes, open and ruled or
 // those of f.Status, oldest first: at most f.Limit disputes and, past the
 // first, no more than MaxDisputePageBytes of reconstructions and verdicts.
-func (r *Referees) Disputes(ctx context.Context, a Actor, tid string, f DisputeFilter) (*DisputePage, error) {
-	if err := a.requireReferee(); err != nil {
+func (r *Service) Disputes(ctx context.Context, a tournament.Actor, tid string, f DisputeFilter) (*DisputePage, error) {
+	if err := a.RequireReferee(); err != nil {
 		return nil, err
 	}
 	if f.Limit == 0 {
 		f.Limit = DefaultDisputeLimit
 	}
 	if f.Limit < 1 || f.Limit > MaxDisputeLimit {
-		return nil, InvalidParameter("limit", "limit must be between 1 and %d", MaxDisputeLimit)
+		return nil, tournament.InvalidParameter("limit", "limit must be between 1 and %d", MaxDisputeLimit)
 	}
 	if f.After < 0 {
-		return nil, InvalidParameter("after", "after must be the id of a dispute")
+		return nil, tournament.InvalidParameter("after", "after must be the id of a dispute")
 	}
 	if f.Status != "" && f.Status != DisputeOpen && f.Status != DisputeRuled {
-		return nil, InvalidParameter("status", "status must be %q or %q", DisputeOpen, DisputeRuled)
+		return nil, tournament.InvalidParameter("status", "status must be %q or %q", DisputeOpen, DisputeRuled)
 	}
-	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+	if _, err := r.svc.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
 	limit := f.Limit
@@ -294,8 +282,8 @@ func pageOf(ds []Dispute, limit int) *DisputePage {
 }
 
 // Dispute returns one dispute with its verdict and ruling.
-func (r *Referees) Dispute(ctx context.Context, a Actor, tid string, id int64) (*Dispute, error) {
-	if err := a.requireReferee(); err != nil {
+func (r *Service) Dispute(ctx context.Context, a tournament.Actor, tid string, id int64) (*Dispute, error) {
+	if err := a.RequireReferee(); err != nil {
 		return nil, err
 	}
 	return r.store.Dispute(ctx, tid, id)

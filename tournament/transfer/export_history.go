@@ -1,4 +1,4 @@
-package tournament
+package transfer
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // ExportHistory is everything of a tournament besides its effective
@@ -151,7 +154,7 @@ const (
 // again and result rows checked again by the engine. It returns the
 // checked history with the recomputed results and verdicts, and the
 // state's effective results and adjustments drawn from it.
-func importHistory(h *ExportHistory, st *State) (*ImportedHistory, error) {
+func importHistory(h *ExportHistory, st *tournament.State) (*ImportedHistory, error) {
 	switch {
 	case len(h.Results) > maxImportResultRows:
 		return nil, importErr("/history/results", "at most %d result rows", maxImportResultRows)
@@ -161,8 +164,8 @@ func importHistory(h *ExportHistory, st *State) (*ImportedHistory, error) {
 		return nil, importErr("/history/disputes", "at most %d disputes", maxImportDisputes)
 	case len(h.Audit) > maxImportAudit:
 		return nil, importErr("/history/audit", "at most %d audit entries", maxImportAudit)
-	case h.CorrectionMinutes < 0 || h.CorrectionMinutes > maxCorrectionMinutes:
-		return nil, importErr("/history/correction_minutes", "between 0 and %d", maxCorrectionMinutes)
+	case h.CorrectionMinutes < 0 || h.CorrectionMinutes > tournament.MaxCorrectionMinutes:
+		return nil, importErr("/history/correction_minutes", "between 0 and %d", tournament.MaxCorrectionMinutes)
 	}
 	out := &ImportedHistory{ExportHistory: *h, ResultIndex: map[int64]int{}}
 	if err := out.checkResults(st); err != nil {
@@ -185,14 +188,14 @@ func importHistory(h *ExportHistory, st *State) (*ImportedHistory, error) {
 // verdicts.
 type ImportedHistory struct {
 	ExportHistory
-	Rows           []GameResult  // Rows[i] is Results[i] checked; ID and Supersedes are the file's
-	ResultIndex    map[int64]int // a file's result id → its index in Rows
-	Verdicts       [][]byte      // Verdicts[i] is the engine's verdict on Disputes[i]'s reconstruction
-	RulingVerdicts [][]byte      // the engine's result on the correction of Disputes[i]'s ruling
+	Rows           []tournament.GameResult // Rows[i] is Results[i] checked; ID and Supersedes are the file's
+	ResultIndex    map[int64]int           // a file's result id → its index in Rows
+	Verdicts       [][]byte                // Verdicts[i] is the engine's verdict on Disputes[i]'s reconstruction
+	RulingVerdicts [][]byte                // the engine's result on the correction of Disputes[i]'s ruling
 }
 
-func (h *ImportedHistory) checkResults(st *State) error {
-	latest := map[GameKey]int64{}
+func (h *ImportedHistory) checkResults(st *tournament.State) error {
+	latest := map[tournament.GameKey]int64{}
 	for i, x := range h.Results {
 		path := fmt.Sprintf("/history/results/%d", i)
 		r, err := importResult(x.ExportResult, st, path)
@@ -209,9 +212,9 @@ func (h *ImportedHistory) checkResults(st *State) error {
 		case x.Supersedes != nil && (!had || *x.Supersedes != prev):
 			return importErr(path+"/supersedes", "a correction supersedes the game's effective result, the latest row before it")
 		}
-		r.ID, r.Supersedes, r.Kind = x.ID, x.Supersedes, ResultSubmission
+		r.ID, r.Supersedes, r.Kind = x.ID, x.Supersedes, tournament.ResultSubmission
 		if x.Supersedes != nil {
-			r.Kind = ResultCorrection
+			r.Kind = tournament.ResultCorrection
 		}
 		latest[r.Key] = x.ID
 		h.ResultIndex[x.ID] = len(h.Rows)
@@ -227,21 +230,21 @@ func (h *ImportedHistory) checkResults(st *State) error {
 }
 
 // gameIn checks that round, table and game name a game of st.
-func gameIn(st *State, path string, round, table, game int) (Table, error) {
+func gameIn(st *tournament.State, path string, round, table, game int) (tournament.Table, error) {
 	if round < 1 || round > len(st.Rounds) {
-		return Table{}, importErr(path, "no round %d", round)
+		return tournament.Table{}, importErr(path, "no round %d", round)
 	}
 	tb, ok := st.Rounds[round-1].Table(table)
 	if !ok || game < 1 || game > st.Tournament.Settings.GamesIn(st.Rounds[round-1].Final) {
-		return Table{}, importErr(path, "no table %d or game %d in round %d", table, game, round)
+		return tournament.Table{}, importErr(path, "no table %d or game %d in round %d", table, game, round)
 	}
 	return tb, nil
 }
 
 // importText checks a text of the file: valid, without NUL, at most max bytes.
 func importText(path, s string, max int) error {
-	if err := checkText("text", s); err != nil {
-		return importErr(path, "%s", ErrorMessage(err))
+	if err := tournament.CheckText("text", s); err != nil {
+		return importErr(path, "%s", tournament.ErrorMessage(err))
 	}
 	if len(s) > max {
 		return importErr(path, "longer than %d bytes", max)
@@ -252,19 +255,19 @@ func importText(path, s string, max int) error {
 // importJSON checks a JSON value of the file: an object PostgreSQL can
 // store, at most max bytes.
 func importJSON(path string, v json.RawMessage, max int) (json.RawMessage, error) {
-	canon, err := canonicalJSON(v)
+	canon, err := tournament.CanonicalJSON(v)
 	if err != nil || len(canon) == 0 || canon[0] != '{' {
 		return nil, importErr(path, "not a JSON object")
 	}
-	if storable(canon) != nil || len(canon) > max {
+	if tournament.Storable(canon) != nil || len(canon) > max {
 		return nil, importErr(path, "holds a NUL character or takes more than %d KiB", max>>10)
 	}
 	return canon, nil
 }
 
-func (h *ImportedHistory) checkTablePlay(st *State) error {
+func (h *ImportedHistory) checkTablePlay(st *tournament.State) error {
 	type dealKey struct {
-		k   GameKey
+		k   tournament.GameKey
 		seq int
 	}
 	seen := map[dealKey]bool{}
@@ -274,13 +277,13 @@ func (h *ImportedHistory) checkTablePlay(st *State) error {
 		if _, err := gameIn(st, path, x.Round, x.Table, x.Game); err != nil {
 			return err
 		}
-		k := dealKey{GameKey{Round: x.Round, Table: x.Table, Game: x.Game}, x.Seq}
-		if x.Seq < 0 || x.Seq > maxDealNumber || seen[k] {
+		k := dealKey{tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}, x.Seq}
+		if x.Seq < 0 || x.Seq > referee.MaxDealNumber || seen[k] {
 			return importErr(path+"/seq", "deal %d is out of range or repeated", x.Seq)
 		}
 		seen[k] = true
 		var err error
-		if x.Deal, err = importJSON(path+"/deal", x.Deal, MaxReconstruction); err != nil {
+		if x.Deal, err = importJSON(path+"/deal", x.Deal, referee.MaxReconstruction); err != nil {
 			return err
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
@@ -288,17 +291,17 @@ func (h *ImportedHistory) checkTablePlay(st *State) error {
 	for i := range h.DealCorrections {
 		x := &h.DealCorrections[i]
 		path := fmt.Sprintf("/history/deal_corrections/%d", i)
-		if !seen[dealKey{GameKey{Round: x.Round, Table: x.Table, Game: x.Game}, x.Seq}] {
+		if !seen[dealKey{tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}, x.Seq}] {
 			return importErr(path, "corrects deal %d of a game that has no such deal", x.Seq)
 		}
 		if x.Reason == "" || x.CorrectedBy == "" {
 			return importErr(path, "a correction has a reason and who made it")
 		}
-		if err := importText(path+"/reason", x.Reason, maxCorrectionReason); err != nil {
+		if err := importText(path+"/reason", x.Reason, tournament.MaxCorrectionReason); err != nil {
 			return err
 		}
 		var err error
-		if x.Deal, err = importJSON(path+"/deal", x.Deal, MaxReconstruction); err != nil {
+		if x.Deal, err = importJSON(path+"/deal", x.Deal, referee.MaxReconstruction); err != nil {
 			return err
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
@@ -306,8 +309,8 @@ func (h *ImportedHistory) checkTablePlay(st *State) error {
 	return nil
 }
 
-func (h *ImportedHistory) checkDisputes(st *State) error {
-	perGame := map[GameKey]int{}
+func (h *ImportedHistory) checkDisputes(st *tournament.State) error {
+	perGame := map[tournament.GameKey]int{}
 	h.Verdicts = make([][]byte, len(h.Disputes))
 	h.RulingVerdicts = make([][]byte, len(h.Disputes))
 	for i := range h.Disputes {
@@ -317,29 +320,29 @@ func (h *ImportedHistory) checkDisputes(st *State) error {
 		if err != nil {
 			return err
 		}
-		k := GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
-		if perGame[k]++; perGame[k] > MaxDisputesPerGame {
-			return importErr(path, "more than %d disputes on one game", MaxDisputesPerGame)
+		k := tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
+		if perGame[k]++; perGame[k] > referee.MaxDisputesPerGame {
+			return importErr(path, "more than %d disputes on one game", referee.MaxDisputesPerGame)
 		}
-		if err := importText(path+"/description", x.Description, maxDescription); err != nil {
+		if err := importText(path+"/description", x.Description, tournament.MaxDescription); err != nil {
 			return err
 		}
 		if x.Result != nil && h.rowOf(*x.Result, k) == nil {
 			return importErr(path+"/result", "result %d is not a row of this game", *x.Result)
 		}
-		if x.Deal != nil && (*x.Deal < 1 || *x.Deal > maxDealNumber) {
-			return importErr(path+"/deal", "deal must be from 1 to %d", maxDealNumber)
+		if x.Deal != nil && (*x.Deal < 1 || *x.Deal > referee.MaxDealNumber) {
+			return importErr(path+"/deal", "deal must be from 1 to %d", referee.MaxDealNumber)
 		}
-		if rec := rawOrNil(x.Record); rec != nil {
-			canon, verdict, err := judge(rec)
+		if rec := referee.RawOrNil(x.Record); rec != nil {
+			canon, verdict, err := referee.Judge(rec)
 			if err != nil {
-				return importErr(path+"/record", "%s", ErrorMessage(err))
+				return importErr(path+"/record", "%s", tournament.ErrorMessage(err))
 			}
 			x.Record, h.Verdicts[i] = canon, verdict
 		}
 		x.CreatedAt = x.CreatedAt.UTC()
 		ruled := x.Ruling != nil
-		if x.Status != string(DisputeOpen) && x.Status != string(DisputeRuled) || ruled != (x.Status == string(DisputeRuled)) {
+		if x.Status != string(referee.DisputeOpen) && x.Status != string(referee.DisputeRuled) || ruled != (x.Status == string(referee.DisputeRuled)) {
 			return importErr(path+"/status", "a dispute is open without a ruling or ruled with one")
 		}
 		if ruled {
@@ -353,7 +356,7 @@ func (h *ImportedHistory) checkDisputes(st *State) error {
 
 // rowOf returns the result row of the file with id, when it is one of
 // game k's.
-func (h *ImportedHistory) rowOf(id int64, k GameKey) *GameResult {
+func (h *ImportedHistory) rowOf(id int64, k tournament.GameKey) *tournament.GameResult {
 	i, ok := h.ResultIndex[id]
 	if !ok || h.Rows[i].Key.Round != k.Round || h.Rows[i].Key.Table != k.Table || h.Rows[i].Key.Game != k.Game {
 		return nil
@@ -361,23 +364,23 @@ func (h *ImportedHistory) rowOf(id int64, k GameKey) *GameResult {
 	return &h.Rows[i]
 }
 
-func (h *ImportedHistory) checkRuling(st *State, path string, i int, k GameKey, tb Table) error {
+func (h *ImportedHistory) checkRuling(st *tournament.State, path string, i int, k tournament.GameKey, tb tournament.Table) error {
 	ru := h.Disputes[i].Ruling
-	n := NewRuling{Decision: ru.Decision, Reason: ru.Reason, Disqualify: ru.Disqualified}
+	n := referee.NewRuling{Decision: ru.Decision, Reason: ru.Reason, Disqualify: ru.Disqualified}
 	for _, a := range ru.Adjustments {
-		n.Adjustments = append(n.Adjustments, NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
+		n.Adjustments = append(n.Adjustments, referee.NewAdjustment{Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
 	}
-	if err := n.validate(); err != nil {
-		return importErr(path, "%s", ErrorMessage(err))
+	if err := n.Validate(); err != nil {
+		return importErr(path, "%s", tournament.ErrorMessage(err))
 	}
-	known := playerStatuses(st.Players)
+	known := tournament.PlayerStatuses(st.Players)
 	for j, a := range n.Adjustments {
 		if !slices.Contains(tb.Players, a.Player) {
 			return importErr(fmt.Sprintf("%s/adjustments/%d", path, j), "%s did not play at table %d of round %d", a.Player, k.Table, k.Round)
 		}
 		ru.Adjustments[j].Scale, ru.Adjustments[j].Reason = a.Scale, a.Reason
 		ru.Adjustments[j].CreatedAt = ru.Adjustments[j].CreatedAt.UTC()
-		st.Adjustments = append(st.Adjustments, Adjustment{Key: k, Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
+		st.Adjustments = append(st.Adjustments, tournament.Adjustment{Key: k, Player: a.Player, Points: a.Points, Scale: a.Scale, Reason: a.Reason})
 	}
 	for _, p := range ru.Disqualified {
 		if _, ok := known[p]; !ok {
@@ -386,7 +389,7 @@ func (h *ImportedHistory) checkRuling(st *State, path string, i int, k GameKey, 
 	}
 	if ru.Correction != nil {
 		row := h.rowOf(*ru.Correction, k)
-		if row == nil || ru.Decision != DecisionUpheld {
+		if row == nil || ru.Decision != referee.DecisionUpheld {
 			return importErr(path+"/correction", "a correction is a result row of the disputed game, of an upheld dispute")
 		}
 		h.RulingVerdicts[i] = row.Result
@@ -398,8 +401,8 @@ func (h *ImportedHistory) checkRuling(st *State, path string, i int, k GameKey, 
 	return nil
 }
 
-func (h *ImportedHistory) checkRest(st *State) error {
-	known := playerStatuses(st.Players)
+func (h *ImportedHistory) checkRest(st *tournament.State) error {
+	known := tournament.PlayerStatuses(st.Players)
 	seen := map[string]bool{}
 	for i, x := range h.Confirmations {
 		path := fmt.Sprintf("/history/confirmations/%d", i)
@@ -408,7 +411,7 @@ func (h *ImportedHistory) checkRest(st *State) error {
 			return importErr(path+"/result", "result %d is not a row of the file", x.Result)
 		}
 		key := fmt.Sprint(x.Result, "/", x.Player)
-		if _, ok := known[x.Player]; !ok || seen[key] || !slices.Contains(h.Rows[j].players(), x.Player) {
+		if _, ok := known[x.Player]; !ok || seen[key] || !slices.Contains(placed(&h.Rows[j]), x.Player) {
 			return importErr(path+"/player", "%q did not play the game or confirmed it twice", x.Player)
 		}
 		seen[key] = true
@@ -417,13 +420,13 @@ func (h *ImportedHistory) checkRest(st *State) error {
 	reopened := map[int]int{}
 	for i, x := range h.Reopenings {
 		path := fmt.Sprintf("/history/reopenings/%d", i)
-		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != RoundClosed {
+		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != tournament.RoundClosed {
 			return importErr(path+"/round", "round %d is not a closed round", x.Round)
 		}
-		if reopened[x.Round]++; reopened[x.Round] > MaxReopenings {
-			return importErr(path, "round %d is reopened more than %d times", x.Round, MaxReopenings)
+		if reopened[x.Round]++; reopened[x.Round] > referee.MaxReopenings {
+			return importErr(path, "round %d is reopened more than %d times", x.Round, referee.MaxReopenings)
 		}
-		if err := importText(path+"/reason", x.Reason, maxDescription); err != nil {
+		if err := importText(path+"/reason", x.Reason, tournament.MaxDescription); err != nil {
 			return err
 		}
 		h.Reopenings[i].Until, h.Reopenings[i].CreatedAt = x.Until.UTC(), x.CreatedAt.UTC()
@@ -435,11 +438,11 @@ func (h *ImportedHistory) checkRest(st *State) error {
 			return importErr(path, "an entry names its actor, kind, subject and operation")
 		}
 		for _, v := range []*json.RawMessage{&x.Before, &x.After} {
-			if rawOrNil(*v) == nil {
+			if referee.RawOrNil(*v) == nil {
 				*v = nil
 				continue
 			}
-			canon, err := importJSON(path, *v, MaxReconstruction+MaxVerdict)
+			canon, err := importJSON(path, *v, referee.MaxReconstruction+referee.MaxVerdict)
 			if err != nil {
 				return err
 			}
@@ -450,8 +453,8 @@ func (h *ImportedHistory) checkRest(st *State) error {
 	return nil
 }
 
-// players lists the players a result places.
-func (r *GameResult) players() []string {
+// placed lists the players a result places.
+func placed(r *tournament.GameResult) []string {
 	out := make([]string, len(r.Places))
 	for i, p := range r.Places {
 		out[i] = p.Player

@@ -1,4 +1,4 @@
-package tournament
+package referee
 
 import (
 	"context"
@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/internal/tokens"
+	"github.com/revisor-sm/revisor/tournament"
 )
-
-// RoleReferee is the role of a referee token: rulings, corrections and the
-// audit log of one tournament.
-const RoleReferee Role = "referee"
 
 // Referee tokens are "ref_" followed by 32 random bytes in base64url (47
 // characters); the prefix tells them from organizer tokens without a
@@ -37,10 +34,10 @@ type IssuedRefereeToken struct {
 	Token string
 }
 
-// RefereeStore keeps what referees work with. Each method is one
+// Store keeps what referees work with. Each method is one
 // transaction; methods that take a callback run it under the tournament's
 // row lock on a snapshot loaded inside the transaction.
-type RefereeStore interface {
+type Store interface {
 	// AddRefereeToken stores a referee token under its hash.
 	// AddRefereeToken stores a referee token under its hash after check
 	// approves the number of tokens, revoked ones included, the
@@ -54,16 +51,16 @@ type RefereeStore interface {
 	// RefereeByTokenHash finds a referee token by its hash.
 	RefereeByTokenHash(ctx context.Context, hash []byte) (*RefereeToken, []byte, error)
 
-	// RefereeState returns a consistent snapshot of what rulings look at.
-	RefereeState(ctx context.Context, tid string) (*RefereeState, error)
+	// State returns a consistent snapshot of what rulings look at.
+	RefereeState(ctx context.Context, tid string) (*State, error)
 	// OpenDispute stores d after check approves the locked state and the
 	// number of disputes d's game already has.
-	OpenDispute(ctx context.Context, d *Dispute, check func(st *RefereeState, onGame int) error) error
+	OpenDispute(ctx context.Context, d *Dispute, check func(st *State, onGame int) error) error
 	// Disputes lists the disputes f selects with their rulings, oldest
 	// first, at most f.Limit.
 	Disputes(ctx context.Context, tid string, f DisputeFilter) ([]Dispute, error)
 	// OpenDisputes counts the open disputes of each game of round n.
-	OpenDisputes(ctx context.Context, tid string, n int) (map[GameKey]int, error)
+	OpenDisputes(ctx context.Context, tid string, n int) (map[tournament.GameKey]int, error)
 	// Dispute returns one dispute with its ruling.
 	Dispute(ctx context.Context, tid string, id int64) (*Dispute, error)
 	// SeeDispute returns one dispute with its ruling after recording, when
@@ -76,38 +73,38 @@ type RefereeStore interface {
 	// Rule writes the ruling that decide makes on the locked state and the
 	// dispute: the ruling, its adjustments, the corrected result,
 	// disqualifications and the advancement that follows.
-	Rule(ctx context.Context, tid string, id int64, decide func(*RefereeState, *Dispute) (*RulingChange, error)) (*RulingChange, error)
+	Rule(ctx context.Context, tid string, id int64, decide func(*State, *Dispute) (*RulingChange, error)) (*RulingChange, error)
 
 	// Audit returns the audit entries f selects, oldest first.
-	Audit(ctx context.Context, tid string, f AuditFilter) ([]AuditEntry, error)
+	Audit(ctx context.Context, tid string, f tournament.AuditFilter) ([]tournament.AuditEntry, error)
 
 	// SetCorrectionMinutes sets a tournament's correction window.
 	SetCorrectionMinutes(ctx context.Context, tid string, minutes int) error
 	// Reopen stores a reopening after check approves the locked state.
-	Reopen(ctx context.Context, tid string, r *Reopening, check func(*RefereeState) error) error
+	Reopen(ctx context.Context, tid string, r *Reopening, check func(*State) error) error
 	// Commit stores a draw commitment; conflict when the round has one or is drawn.
 	Commit(ctx context.Context, c *Commitment) error
 }
 
-// RefereeState is the tournament's state with what referees add to it.
-type RefereeState struct {
-	State
+// State is the tournament's state with what referees add to it.
+type State struct {
+	tournament.State
 	CorrectionMinutes int
 	Reopenings        []Reopening
 	Commitments       []Commitment
 }
 
-// Referees runs the referee side of tournaments: referee tokens, disputes,
+// Service runs the referee side of tournaments: referee tokens, disputes,
 // rulings, the correction window, draw commitments and the audit log. It
 // shares the tournament service's clock and randomness.
-type Referees struct {
-	svc   *Service
-	store RefereeStore
+type Service struct {
+	svc   *tournament.Service
+	store Store
 }
 
-// NewReferees returns the referee service over store, next to svc.
-func NewReferees(svc *Service, store RefereeStore) *Referees {
-	return &Referees{svc: svc, store: store}
+// New returns the referee service over store, next to svc.
+func New(svc *tournament.Service, store Store) *Service {
+	return &Service{svc: svc, store: store}
 }
 
 // LooksLikeRefereeToken reports whether token has the form of a referee token.
@@ -122,31 +119,31 @@ const MaxRefereeTokens = 50
 
 // IssueToken creates a referee token. Only the organizer may, and at most
 // MaxRefereeTokens per tournament.
-func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*IssuedRefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*IssuedRefereeToken, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	name = strings.TrimSpace(name)
-	if err := checkLine("name", name, maxPlayerName, false); err != nil {
+	if err := tournament.CheckLine("name", name, tournament.MaxPlayerName, false); err != nil {
 		return nil, err
 	}
-	secret, err := tokens.NewSecret(r.svc.rand, tokens.TokenBytes)
+	secret, err := tokens.NewSecret(r.svc.Rand(), tokens.TokenBytes)
 	if err != nil {
 		return nil, err
 	}
-	idb, err := tokens.NewSecret(r.svc.rand, 5)
+	idb, err := tokens.NewSecret(r.svc.Rand(), 5)
 	if err != nil {
 		return nil, err
 	}
 	token := refereePrefix + base64.RawURLEncoding.EncodeToString(secret)
 	t := RefereeToken{ID: "r" + strings.ToLower(base32.StdEncoding.EncodeToString(idb)), TournamentID: tid,
-		Name: name, CreatedBy: a.tokenID(), CreatedAt: r.svc.clock()}
-	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+		Name: name, CreatedBy: a.AuditName(), CreatedAt: r.svc.Now()}
+	if _, err := r.svc.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
-	err = r.store.AddRefereeToken(auditAs(ctx, a), &t, tokens.HashToken(token), func(issued int) error {
+	err = r.store.AddRefereeToken(tournament.AuditAs(ctx, a), &t, tokens.HashToken(token), func(issued int) error {
 		if issued >= MaxRefereeTokens {
-			return Errorf(KindConflict, CodeTooManyRefereeTokens,
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeTooManyRefereeTokens,
 				"this tournament already has %d referee tokens, the most it may have (revoked ones count too)", issued)
 		}
 		return nil
@@ -158,19 +155,19 @@ func (r *Referees) IssueToken(ctx context.Context, a Actor, tid, name string) (*
 }
 
 // RevokeToken revokes a referee token; it is refused from then on.
-func (r *Referees) RevokeToken(ctx context.Context, a Actor, tid, id string) (*RefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) RevokeToken(ctx context.Context, a tournament.Actor, tid, id string) (*RefereeToken, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
-	return r.store.RevokeRefereeToken(auditAs(ctx, a), tid, id, r.svc.clock())
+	return r.store.RevokeRefereeToken(tournament.AuditAs(ctx, a), tid, id, r.svc.Now())
 }
 
 // Tokens lists a tournament's referee tokens without their secrets.
-func (r *Referees) Tokens(ctx context.Context, a Actor, tid string) ([]RefereeToken, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) Tokens(ctx context.Context, a tournament.Actor, tid string) ([]RefereeToken, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
-	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+	if _, err := r.svc.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
 	return r.store.RefereeTokens(ctx, tid)
@@ -178,61 +175,49 @@ func (r *Referees) Tokens(ctx context.Context, a Actor, tid string) ([]RefereeTo
 
 // Identify finds the referee token token; 401 unknown_token when there is
 // none or it was revoked.
-func (r *Referees) Identify(ctx context.Context, token string) (*RefereeToken, error) {
+func (r *Service) Identify(ctx context.Context, token string) (*RefereeToken, error) {
 	if !LooksLikeRefereeToken(token) {
-		return nil, unknownToken()
+		return nil, tournament.UnknownToken()
 	}
 	t, hash, err := r.store.RefereeByTokenHash(ctx, tokens.HashToken(token))
-	if ErrorKind(err) == KindNotFound {
-		return nil, unknownToken()
+	if tournament.ErrorKind(err) == tournament.KindNotFound {
+		return nil, tournament.UnknownToken()
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !tokens.TokenMatches(token, hash) {
-		return nil, unknownToken()
+		return nil, tournament.UnknownToken()
 	}
 	if t.RevokedAt != nil {
-		return nil, Errorf(KindUnauthorized, CodeTokenRevoked, "this referee token was revoked at %s", t.RevokedAt.Format(time.RFC3339))
+		return nil, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeTokenRevoked, "this referee token was revoked at %s", t.RevokedAt.Format(time.RFC3339))
 	}
 	return t, nil
-}
-
-// requireReferee admits referees and the organizer.
-func (a Actor) requireReferee() error {
-	switch {
-	case a.Organizes(), a.Role == RoleReferee:
-		return nil
-	case a.Role == RolePublic:
-		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs a referee's or the organizer's token")
-	default:
-		return Errorf(KindForbidden, CodeRefereeOnly, "only a referee or the organizer may do this")
-	}
 }
 
 // AuditPage is one page of the audit log; Next is the AuditFilter.After
 // of the next page, 0 on the last.
 type AuditPage struct {
-	Entries []AuditEntry
+	Entries []tournament.AuditEntry
 	Next    int64
 }
 
 // Audit returns a page of the audit log. Only referees and the organizer
 // may read it.
-func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter) (*AuditPage, error) {
-	if err := a.requireReferee(); err != nil {
+func (r *Service) Audit(ctx context.Context, a tournament.Actor, tid string, f tournament.AuditFilter) (*AuditPage, error) {
+	if err := a.RequireReferee(); err != nil {
 		return nil, err
 	}
 	if f.Limit == 0 {
-		f.Limit = DefaultAuditLimit
+		f.Limit = tournament.DefaultAuditLimit
 	}
-	if f.Limit < 1 || f.Limit > MaxAuditLimit {
-		return nil, InvalidField("limit", "limit must be between 1 and %d", MaxAuditLimit)
+	if f.Limit < 1 || f.Limit > tournament.MaxAuditLimit {
+		return nil, tournament.InvalidField("limit", "limit must be between 1 and %d", tournament.MaxAuditLimit)
 	}
 	if f.Round < 0 || f.Table < 0 || f.After < 0 {
-		return nil, InvalidField("filter", "round, table and after must not be negative")
+		return nil, tournament.InvalidField("filter", "round, table and after must not be negative")
 	}
-	if _, err := r.svc.store.Tournament(ctx, tid); err != nil {
+	if _, err := r.svc.Tournament(ctx, tid); err != nil {
 		return nil, err
 	}
 	limit := f.Limit
@@ -249,8 +234,8 @@ func (r *Referees) Audit(ctx context.Context, a Actor, tid string, f AuditFilter
 	return p, nil
 }
 
-// rawOrNil returns nil for an empty or null JSON value.
-func rawOrNil(b json.RawMessage) json.RawMessage {
+// RawOrNil returns nil for an empty or null JSON value.
+func RawOrNil(b json.RawMessage) json.RawMessage {
 	if len(b) == 0 || string(b) == "null" {
 		return nil
 	}

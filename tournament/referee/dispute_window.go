@@ -1,17 +1,12 @@
-package tournament
+package referee
 
 import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
-
-// DefaultCorrectionMinutes is how long a closed round's results stay
-// provisional unless the tournament says otherwise.
-const DefaultCorrectionMinutes = 30
-
-// maxCorrectionMinutes bounds the correction window and a reopening: a week.
-const maxCorrectionMinutes = 7 * 24 * 60
 
 // ResultStatus says whether a round's results can still be disputed.
 type ResultStatus string
@@ -44,9 +39,9 @@ type Window struct {
 
 // windowOf computes round n's window: closed_at plus the correction
 // minutes, or the latest reopening when that ends later.
-func windowOf(st *RefereeState, n int) Window {
+func windowOf(st *State, n int) Window {
 	w := Window{Round: n}
-	if n < 1 || n > len(st.Rounds) || st.Rounds[n-1].ClosedAt == nil || st.Rounds[n-1].Status != RoundClosed {
+	if n < 1 || n > len(st.Rounds) || st.Rounds[n-1].ClosedAt == nil || st.Rounds[n-1].Status != tournament.RoundClosed {
 		return w
 	}
 	closed := *st.Rounds[n-1].ClosedAt
@@ -88,7 +83,7 @@ func (w Window) admits(now time.Time) error {
 		return nil
 	}
 	at := w.ClosesAt.UTC().Format(time.RFC3339)
-	e := Errorf(KindConflict, CodeCorrectionWindowClosed,
+	e := tournament.Errorf(tournament.KindConflict, tournament.CodeCorrectionWindowClosed,
 		"the results of round %d are final: the correction window closed at %s; only the organizer can reopen them", w.Round, at)
 	e.Details = map[string]any{"closed_at": at, "round": w.Round}
 	return e
@@ -100,25 +95,25 @@ type RoundWindow struct {
 	CorrectionMinutes int // the tournament's setting
 	Status            ResultStatus
 	Left              time.Duration
-	Results           []GameResult
-	Open              map[GameKey]int // open disputes per game
+	Results           []tournament.GameResult
+	Open              map[tournament.GameKey]int // open disputes per game
 }
 
 // Window returns round n's correction window and its results' status at
 // the service's clock.
-func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow, error) {
+func (r *Service) Window(ctx context.Context, tid string, n int) (*RoundWindow, error) {
 	st, err := r.store.RefereeState(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := findRound(&st.State, n); err != nil {
+	if _, err := tournament.FindRound(&st.State, n); err != nil {
 		return nil, err
 	}
 	open, err := r.store.OpenDisputes(ctx, tid, n)
 	if err != nil {
 		return nil, err
 	}
-	now := r.svc.clock()
+	now := r.svc.Now()
 	w := windowOf(st, n)
 	out := &RoundWindow{Window: w, CorrectionMinutes: st.CorrectionMinutes, Status: w.Status(now), Left: w.Left(now),
 		Open: open}
@@ -131,14 +126,14 @@ func (r *Referees) Window(ctx context.Context, tid string, n int) (*RoundWindow,
 }
 
 // SetCorrectionMinutes sets how long closed rounds stay provisional.
-func (r *Referees) SetCorrectionMinutes(ctx context.Context, a Actor, tid string, minutes int) error {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) SetCorrectionMinutes(ctx context.Context, a tournament.Actor, tid string, minutes int) error {
+	if err := a.RequireOrganizer(); err != nil {
 		return err
 	}
-	if minutes < 0 || minutes > maxCorrectionMinutes {
-		return InvalidField("correction_minutes", "correction_minutes must be between 0 and %d", maxCorrectionMinutes)
+	if minutes < 0 || minutes > tournament.MaxCorrectionMinutes {
+		return tournament.InvalidField("correction_minutes", "correction_minutes must be between 0 and %d", tournament.MaxCorrectionMinutes)
 	}
-	return r.store.SetCorrectionMinutes(auditAs(ctx, a), tid, minutes)
+	return r.store.SetCorrectionMinutes(tournament.AuditAs(ctx, a), tid, minutes)
 }
 
 // MaxReopenings bounds how often one round's results may be reopened
@@ -147,27 +142,27 @@ const MaxReopenings = 10
 
 // Reopen reopens round n's results for disputes for minutes, with a
 // reason. Only the organizer may, and only for a closed round.
-func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes int, reason string) (*Reopening, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) Reopen(ctx context.Context, a tournament.Actor, tid string, n, minutes int, reason string) (*Reopening, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := checkText("reason", reason); err != nil {
+	if err := tournament.CheckText("reason", reason); err != nil {
 		return nil, err
 	}
-	if minutes < 1 || minutes > maxCorrectionMinutes {
-		return nil, InvalidField("minutes", "minutes must be between 1 and %d", maxCorrectionMinutes)
+	if minutes < 1 || minutes > tournament.MaxCorrectionMinutes {
+		return nil, tournament.InvalidField("minutes", "minutes must be between 1 and %d", tournament.MaxCorrectionMinutes)
 	}
-	now := r.svc.clock()
-	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.tokenID(), CreatedAt: now}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: reason})
-	err := r.store.Reopen(ctx, tid, ro, func(st *RefereeState) error {
-		rd, err := findRound(&st.State, n)
+	now := r.svc.Now()
+	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.AuditName(), CreatedAt: now}
+	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
+	err := r.store.Reopen(ctx, tid, ro, func(st *State) error {
+		rd, err := tournament.FindRound(&st.State, n)
 		if err != nil {
 			return err
 		}
-		if rd.Status != RoundClosed {
-			return Errorf(KindConflict, CodeRoundOpen, "round %d is still open; its results are not final", n)
+		if rd.Status != tournament.RoundClosed {
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundOpen, "round %d is still open; its results are not final", n)
 		}
 		count := 0
 		for _, ro := range st.Reopenings {
@@ -176,7 +171,7 @@ func (r *Referees) Reopen(ctx context.Context, a Actor, tid string, n, minutes i
 			}
 		}
 		if count >= MaxReopenings {
-			return Errorf(KindConflict, CodeTooManyReopenings,
+			return tournament.Errorf(tournament.KindConflict, tournament.CodeTooManyReopenings,
 				"round %d was already reopened %d times, the most a round may be; reopen it for longer instead", n, count)
 		}
 		return nil

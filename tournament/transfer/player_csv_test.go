@@ -1,4 +1,4 @@
-package tournament_test
+package transfer_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 func TestParsePlayersCSV(t *testing.T) {
@@ -26,7 +27,7 @@ func TestParsePlayersCSV(t *testing.T) {
 		{"Björn\tUmeå\nCia\tLuleå\n", []tournament.NewPlayer{{Name: "Björn", Club: "Umeå"}, {Name: "Cia", Club: "Luleå"}}},
 	}
 	for _, c := range cases {
-		got, err := tournament.ParsePlayersCSV(strings.NewReader(c.in))
+		got, err := transfer.ParsePlayersCSV(strings.NewReader(c.in))
 		if err != nil || len(got) != len(c.want) {
 			t.Errorf("ParsePlayersCSV(%q) = %v, %v, want %v", c.in, got, err, c.want)
 			continue
@@ -58,14 +59,14 @@ func TestReadPlayersCSVEncodings(t *testing.T) {
 		name, in, enc string
 		delim         rune
 	}{
-		{"utf-8", list, tournament.EncodingUTF8, ';'},
-		{"utf-8 bom", "\ufeff" + list, tournament.EncodingUTF8BOM, ';'},
-		{"windows-1252", win1252, tournament.EncodingWin1252, ';'},
-		{"utf-16 tabs", utf16, tournament.EncodingUTF16, '\t'},
-		{"utf-8 commas", strings.ReplaceAll(list, ";", ","), tournament.EncodingUTF8, ','},
+		{"utf-8", list, transfer.EncodingUTF8, ';'},
+		{"utf-8 bom", "\ufeff" + list, transfer.EncodingUTF8BOM, ';'},
+		{"windows-1252", win1252, transfer.EncodingWin1252, ';'},
+		{"utf-16 tabs", utf16, transfer.EncodingUTF16, '\t'},
+		{"utf-8 commas", strings.ReplaceAll(list, ";", ","), transfer.EncodingUTF8, ','},
 	}
 	for _, c := range cases {
-		got, err := tournament.ReadPlayersCSV([]byte(c.in))
+		got, err := transfer.ReadPlayersCSV([]byte(c.in))
 		if err != nil {
 			t.Errorf("%s: ReadPlayersCSV = %v", c.name, err)
 			continue
@@ -94,7 +95,7 @@ func TestParsePlayersCSVErrors(t *testing.T) {
 		{"Namn;Klubb\nAnna;A\nBo;B;extra\n", "invalid_csv", []int{3}},
 	}
 	for _, c := range cases {
-		_, err := tournament.ParsePlayersCSV(strings.NewReader(c.in))
+		_, err := transfer.ParsePlayersCSV(strings.NewReader(c.in))
 		if tournament.ErrorCode(err) != c.code {
 			t.Errorf("ParsePlayersCSV(%q) error = %v, want code %s", c.in, err, c.code)
 			continue
@@ -126,8 +127,8 @@ func FuzzParsePlayersCSV(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		ps, err := tournament.ParsePlayersCSV(strings.NewReader(in))
-		if l, err2 := tournament.ReadPlayersCSV([]byte(in)); (err == nil) != (err2 == nil) || !slices.Equal(l.Players, ps) {
+		ps, err := transfer.ParsePlayersCSV(strings.NewReader(in))
+		if l, err2 := transfer.ReadPlayersCSV([]byte(in)); (err == nil) != (err2 == nil) || !slices.Equal(l.Players, ps) {
 			t.Fatalf("ReadPlayersCSV(%q) = %v, %v; ParsePlayersCSV = %v, %v", in, l.Players, err2, ps, err)
 		} else if err == nil && !slices.Contains([]rune{',', ';', '\t'}, l.Delimiter) {
 			t.Fatalf("ReadPlayersCSV(%q) delimiter %q", in, l.Delimiter)

@@ -1,4 +1,4 @@
-package tournament
+package transfer
 
 import (
 	"context"
@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/revisor-sm/revisor/engine"
-	"github.com/revisor-sm/revisor/internal/tokens"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Importer is what a store needs to take an exported tournament: the
@@ -18,7 +17,7 @@ import (
 type Importer interface {
 	// ImportTournament writes t with its secrets, st and, when not nil,
 	// the history hist; every row of hist gets a new id.
-	ImportTournament(ctx context.Context, t *Tournament, sec Secrets, st *State, hist *ImportedHistory) error
+	ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State, hist *ImportedHistory) error
 }
 
 // Import loads an exported tournament as a new tournament of this server:
@@ -26,9 +25,9 @@ type Importer interface {
 // results, outcomes and tie resolutions as exported. Every result is
 // checked again by the engine against its table, so a file cannot bring in
 // what a submission could not. Only the admin may import.
-func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, error) {
-	if a.Role != RoleAdmin {
-		return nil, Errorf(KindForbidden, CodeAdminOnly, "only the server's admin imports tournaments")
+func (s *Service) Import(ctx context.Context, a tournament.Actor, ex *Export) (*tournament.Created, error) {
+	if a.Role != tournament.RoleAdmin {
+		return nil, tournament.Errorf(tournament.KindForbidden, tournament.CodeAdminOnly, "only the server's admin imports tournaments")
 	}
 	st, err := stateOf(ex)
 	if err != nil {
@@ -42,42 +41,29 @@ func (s *Service) Import(ctx context.Context, a Actor, ex *Export) (*Created, er
 	}
 	imp, ok := s.store.(Importer)
 	if !ok {
-		return nil, Errorf(KindUnavailable, CodeImportUnavailable, "this server's storage cannot import tournaments")
-	}
-	if st.Tournament.ID, err = s.newID(); err != nil {
-		return nil, err
-	}
-	token, hash, err := tokens.NewOrganizerToken(s.rand)
-	if err != nil {
-		return nil, err
-	}
-	key, err := tokens.NewSecret(s.rand, tokens.KeyBytes)
-	if err != nil {
-		return nil, err
+		return nil, tournament.Errorf(tournament.KindUnavailable, tournament.CodeImportUnavailable, "this server's storage cannot import tournaments")
 	}
 	t := st.Tournament
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(),
+	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(),
 		Reason: fmt.Sprintf("imported from tournament %s, exported %s", ex.Tournament.ID, ex.ExportedAt.UTC().Format(time.RFC3339))})
 	// An imported tournament is private (the admin lists it) and has a
 	// short link of this server.
-	t.Listing = Listing{}
-	if err := s.withShortCode(&t, func() error {
-		return imp.ImportTournament(ctx, &t, Secrets{OrganizerTokenHash: hash, CodeKey: key}, st, hist)
-	}); err != nil {
-		return nil, err
-	}
-	return &Created{Tournament: &t, OrganizerToken: token}, nil
+	t.Listing = tournament.Listing{}
+	return s.core.Establish(ctx, &t, func(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets) error {
+		st.Tournament.ID = t.ID
+		return imp.ImportTournament(ctx, t, sec, st, hist)
+	})
 }
 
 // importError is a 422 about a place in the file.
 func importErr(path, format string, args ...any) error {
-	e := Errorf(KindRejected, CodeInvalidImport, "%s: %s", path, fmt.Sprintf(format, args...))
+	e := tournament.Errorf(tournament.KindRejected, tournament.CodeInvalidImport, "%s: %s", path, fmt.Sprintf(format, args...))
 	e.Details = map[string]any{"path": path}
 	return e
 }
 
 // stateOf checks an export and turns it into a state.
-func stateOf(ex *Export) (*State, error) {
+func stateOf(ex *Export) (*tournament.State, error) {
 	if ex.Format != ExportFormat {
 		return nil, importErr("/format", "format is %q; this server reads %q", ex.Format, ExportFormat)
 	}
@@ -85,7 +71,7 @@ func stateOf(ex *Export) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Tournament: *t}
+	st := &tournament.State{Tournament: *t}
 	if st.Players, err = importPlayers(ex.Players); err != nil {
 		return nil, err
 	}
@@ -104,86 +90,86 @@ func stateOf(ex *Export) (*State, error) {
 	return st, nil
 }
 
-func importTournament(x ExportTournament) (*Tournament, error) {
-	n := NewTournament{Name: x.Name, Format: Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
+func importTournament(x ExportTournament) (*tournament.Tournament, error) {
+	n := tournament.NewTournament{Name: x.Name, Format: tournament.Format(x.Format), Rules: x.Rules, GamesPerRound: &x.GamesPerRound,
 		PlacementPoints: x.PlacementPoints, FinalSize: &x.FinalSize, FinalGames: &x.FinalGames,
 		DayBreaks: x.DayBreaks, Tiebreaks: x.Tiebreaks, Seating: x.Seating, Language: x.Language, TimeZone: x.TimeZone}
-	if n.Format == FormatSM {
+	if n.Format == tournament.FormatSM {
 		n.AdvancePerTable = x.AdvancePerTable
 	} else {
 		n.Rounds = &x.Rounds
 	}
-	settings, err := n.settings()
+	settings, err := n.Settings()
 	if err == nil {
-		err = checkRules(n.Format, settings.Rules)
+		err = tournament.CheckRules(n.Format, settings.Rules)
 	}
 	if err != nil {
-		return nil, importErr("/tournament", "%s", ErrorMessage(err))
+		return nil, importErr("/tournament", "%s", tournament.ErrorMessage(err))
 	}
-	status := Status(x.Status)
-	if status != StatusRegistration && status != StatusRunning && status != StatusFinished {
+	status := tournament.Status(x.Status)
+	if status != tournament.StatusRegistration && status != tournament.StatusRunning && status != tournament.StatusFinished {
 		return nil, importErr("/tournament/status", "unknown status %q", x.Status)
 	}
-	return &Tournament{Name: n.Name, Format: n.Format, Settings: settings, Status: status,
+	return &tournament.Tournament{Name: n.Name, Format: n.Format, Settings: settings, Status: status,
 		Champion: x.Champion, CreatedAt: x.CreatedAt.UTC()}, nil
 }
 
-func importPlayers(xs []ExportPlayer) ([]Player, error) {
+func importPlayers(xs []ExportPlayer) ([]tournament.Player, error) {
 	ids, seqs := map[string]bool{}, map[int]bool{}
-	out := make([]Player, len(xs))
+	out := make([]tournament.Player, len(xs))
 	for i, x := range xs {
 		path := fmt.Sprintf("/players/%d", i)
-		np, err := NewPlayer{Name: x.Name, Club: x.Club}.normalize()
+		np, err := tournament.NewPlayer{Name: x.Name, Club: x.Club}.Normalize()
 		switch {
 		case err != nil:
-			return nil, importErr(path, "%s", ErrorMessage(err))
+			return nil, importErr(path, "%s", tournament.ErrorMessage(err))
 		case x.ID == "" || ids[x.ID]:
 			return nil, importErr(path+"/id", "player id %q is empty or repeated", x.ID)
 		case x.Seq < 1 || seqs[x.Seq]:
 			return nil, importErr(path+"/seq", "seq %d is not positive or is repeated", x.Seq)
 		}
-		switch PlayerStatus(x.Status) {
-		case PlayerActive, PlayerWithdrawn, PlayerEliminated, PlayerDisqualified:
+		switch tournament.PlayerStatus(x.Status) {
+		case tournament.PlayerActive, tournament.PlayerWithdrawn, tournament.PlayerEliminated, tournament.PlayerDisqualified:
 		default:
 			return nil, importErr(path+"/status", "unknown status %q", x.Status)
 		}
 		ids[x.ID], seqs[x.Seq] = true, true
-		out[i] = Player{ID: x.ID, Name: np.Name, Club: np.Club, Status: PlayerStatus(x.Status), Seq: x.Seq,
+		out[i] = tournament.Player{ID: x.ID, Name: np.Name, Club: np.Club, Status: tournament.PlayerStatus(x.Status), Seq: x.Seq,
 			CreatedAt: x.CreatedAt.UTC()}
 	}
 	return out, nil
 }
 
-func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
+func importRounds(xs []ExportRound, players []tournament.Player) ([]tournament.Round, error) {
 	known := map[string]bool{}
 	for _, p := range players {
 		known[p.ID] = true
 	}
-	out := make([]Round, len(xs))
+	out := make([]tournament.Round, len(xs))
 	withdrawn := map[string]bool{} // a player is withdrawn once
 	for i, x := range xs {
 		path := fmt.Sprintf("/rounds/%d", i)
-		status := RoundStatus(x.Status)
+		status := tournament.RoundStatus(x.Status)
 		switch {
 		case x.Number != i+1:
 			return nil, importErr(path+"/number", "round %d where round %d was expected", x.Number, i+1)
-		case status != RoundOpen && status != RoundClosed:
+		case status != tournament.RoundOpen && status != tournament.RoundClosed:
 			return nil, importErr(path+"/status", "unknown status %q", x.Status)
-		case status == RoundOpen && i != len(xs)-1:
+		case status == tournament.RoundOpen && i != len(xs)-1:
 			return nil, importErr(path+"/status", "only the last round may be open")
 		case len(x.Tables) == 0:
 			return nil, importErr(path+"/tables", "a round has at least one table")
 		case x.SearchSteps < 0 || x.SearchSteps > math.MaxInt32:
 			return nil, importErr(path+"/search_steps", "where the seating search stopped is a count from 0 to %d", math.MaxInt32)
 		}
-		r := Round{Number: x.Number, Seed: x.Seed, Constraints: x.Constraints.Constraints(), SearchSteps: x.SearchSteps, Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
+		r := tournament.Round{Number: x.Number, Seed: x.Seed, Constraints: x.Constraints.Constraints(), SearchSteps: x.SearchSteps, Final: x.Final, Status: status, CreatedAt: x.CreatedAt.UTC(), ClosedAt: x.ClosedAt}
 		seated := map[string]bool{}
 		for j, tb := range x.Tables {
 			tpath := fmt.Sprintf("%s/tables/%d", path, j)
 			if tb.Number != j+1 || len(tb.Players) < 3 || len(tb.Players) > 4 || !slices.Contains(tb.Players, tb.FirstDealer) {
 				return nil, importErr(tpath, "a table is numbered in order, seats 3 or 4 players and its first dealer sits at it")
 			}
-			if tb.Seats != nil && !ValidSeats(tb.Seats, len(tb.Players)) {
+			if tb.Seats != nil && !tournament.ValidSeats(tb.Seats, len(tb.Players)) {
 				return nil, importErr(tpath+"/seats", "seats lists the seat (1 to 4) of each player, increasing")
 			}
 			for _, p := range tb.Players {
@@ -196,7 +182,7 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 			if err != nil {
 				return nil, err
 			}
-			r.Tables = append(r.Tables, Table{Number: tb.Number, Players: slices.Clone(tb.Players), Seats: slices.Clone(tb.Seats),
+			r.Tables = append(r.Tables, tournament.Table{Number: tb.Number, Players: slices.Clone(tb.Players), Seats: slices.Clone(tb.Seats),
 				FirstDealer: tb.FirstDealer, Withdrawals: gone})
 		}
 		out[i] = r
@@ -207,23 +193,23 @@ func importRounds(xs []ExportRound, players []Player) ([]Round, error) {
 // importWithdrawals checks the withdrawals of a table of round n: each a
 // player of the table, withdrawn once in the tournament, in a game, by the
 // organizer's choice, with a reason.
-func importWithdrawals(tpath string, tb ExportTable, n int, withdrawn map[string]bool) ([]GameWithdrawal, error) {
-	var out []GameWithdrawal
+func importWithdrawals(tpath string, tb ExportTable, n int, withdrawn map[string]bool) ([]tournament.GameWithdrawal, error) {
+	var out []tournament.GameWithdrawal
 	for k, w := range tb.Withdrawals {
 		wpath := fmt.Sprintf("%s/withdrawals/%d", tpath, k)
-		h := WithdrawalHandling(w.Handling)
+		h := tournament.WithdrawalHandling(w.Handling)
 		switch {
 		case !slices.Contains(tb.Players, w.Player) || withdrawn[w.Player]:
 			return nil, importErr(wpath+"/player", "player %q does not sit at the table or was withdrawn before", w.Player)
-		case w.Game < 1 || w.Game > maxGamesPerRound:
+		case w.Game < 1 || w.Game > tournament.MaxGamesPerRound:
 			return nil, importErr(wpath+"/game", "game %d is not a game of the round", w.Game)
-		case h != WithdrawFinish && h != WithdrawForfeit:
+		case h != tournament.WithdrawFinish && h != tournament.WithdrawForfeit:
 			return nil, importErr(wpath+"/handling", "handling is %q, not finish or forfeit", w.Handling)
-		case strings.TrimSpace(w.Reason) == "" || checkLine("reason", w.Reason, maxReason, true) != nil || len(w.By) > maxReason:
-			return nil, importErr(wpath+"/reason", "a withdrawal has a reason of one line of at most %d characters", maxReason)
+		case strings.TrimSpace(w.Reason) == "" || tournament.CheckLine("reason", w.Reason, tournament.MaxReason, true) != nil || len(w.By) > tournament.MaxReason:
+			return nil, importErr(wpath+"/reason", "a withdrawal has a reason of one line of at most %d characters", tournament.MaxReason)
 		}
 		withdrawn[w.Player] = true
-		out = append(out, GameWithdrawal{Player: w.Player, Round: n, Table: tb.Number, Game: w.Game, Handling: h,
+		out = append(out, tournament.GameWithdrawal{Player: w.Player, Round: n, Table: tb.Number, Game: w.Game, Handling: h,
 			Reason: w.Reason, By: w.By, CreatedAt: w.At.UTC()})
 	}
 	return out, nil
@@ -231,9 +217,9 @@ func importWithdrawals(tpath string, tb ExportTable, n int, withdrawn map[string
 
 // importResults checks every result again with the engine, as a submission
 // is checked, and recomputes its places.
-func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
-	seen := map[GameKey]bool{}
-	out := make([]GameResult, len(xs))
+func importResults(xs []ExportResult, st *tournament.State) ([]tournament.GameResult, error) {
+	seen := map[tournament.GameKey]bool{}
+	out := make([]tournament.GameResult, len(xs))
 	for i, x := range xs {
 		path := fmt.Sprintf("/results/%d", i)
 		r, err := importResult(x, st, path)
@@ -250,45 +236,44 @@ func importResults(xs []ExportResult, st *State) ([]GameResult, error) {
 }
 
 // importResult checks one result row of the file at path.
-func importResult(x ExportResult, st *State, path string) (GameResult, error) {
-	k := GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
+func importResult(x ExportResult, st *tournament.State, path string) (tournament.GameResult, error) {
+	k := tournament.GameKey{Round: x.Round, Table: x.Table, Game: x.Game}
 	tb, err := gameIn(st, path, x.Round, x.Table, x.Game)
 	if err != nil {
-		return GameResult{}, err
-	}
-	g, err := checkGame(x.Record, tb, x.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
-	if err != nil {
-		return GameResult{}, importErr(path+"/record", "%s", ErrorMessage(err))
+		return tournament.GameResult{}, err
 	}
 	by := x.SubmittedBy
 	if by == "" {
 		by = "import"
 	}
-	return GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-		Places: g.places, SubmittedBy: by, CreatedAt: x.CreatedAt.UTC()}, nil
+	res, err := tournament.JudgeResult(x.Record, tb, k, &st.Tournament, tournament.ResultSubmission, by, x.CreatedAt.UTC())
+	if err != nil {
+		return tournament.GameResult{}, importErr(path+"/record", "%s", tournament.ErrorMessage(err))
+	}
+	return *res, nil
 }
 
-func importOutcomes(xs []ExportOutcome, st *State) ([]Outcome, error) {
-	out := make([]Outcome, len(xs))
+func importOutcomes(xs []ExportOutcome, st *tournament.State) ([]tournament.Outcome, error) {
+	out := make([]tournament.Outcome, len(xs))
 	for i, x := range xs {
-		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != RoundClosed {
+		if x.Round < 1 || x.Round > len(st.Rounds) || st.Rounds[x.Round-1].Status != tournament.RoundClosed {
 			return nil, importErr(fmt.Sprintf("/outcomes/%d", i), "round %d is not a closed round", x.Round)
 		}
 		if tb, ok := st.Rounds[x.Round-1].TableOf(x.Player); !ok || tb.Number != x.Table {
 			return nil, importErr(fmt.Sprintf("/outcomes/%d", i), "player %q did not sit at table %d of round %d", x.Player, x.Table, x.Round)
 		}
-		out[i] = Outcome{Round: x.Round, Table: x.Table, Player: x.Player, Rank: x.Rank, Advanced: x.Advanced}
+		out[i] = tournament.Outcome{Round: x.Round, Table: x.Table, Player: x.Player, Rank: x.Rank, Advanced: x.Advanced}
 	}
 	return out, nil
 }
 
-func importResolutions(xs []ExportResolution, st *State) ([]TieResolution, error) {
-	out := make([]TieResolution, len(xs))
+func importResolutions(xs []ExportResolution, st *tournament.State) ([]tournament.TieResolution, error) {
+	out := make([]tournament.TieResolution, len(xs))
 	for i, x := range xs {
-		if x.Round < 1 || x.Round > len(st.Rounds) || (x.Method != TieByLot && x.Method != TieByChoice) || len(x.Players) < 2 {
+		if x.Round < 1 || x.Round > len(st.Rounds) || (x.Method != tournament.TieByLot && x.Method != tournament.TieByChoice) || len(x.Players) < 2 {
 			return nil, importErr(fmt.Sprintf("/tie_resolutions/%d", i), "a resolution names a round, lot or choice, and 2 to 4 players")
 		}
-		out[i] = TieResolution{Round: x.Round, Players: slices.Clone(x.Players), Method: x.Method, Note: x.Note,
+		out[i] = tournament.TieResolution{Round: x.Round, Players: slices.Clone(x.Players), Method: x.Method, Note: x.Note,
 			By: x.By, CreatedAt: x.CreatedAt.UTC()}
 	}
 	return out, nil

@@ -1,19 +1,13 @@
-package tournament
+package transfer
 
 import (
 	"context"
 	"encoding/json"
 	"reflect"
 	"time"
-)
 
-// Snapshot returns a consistent read of everything a tournament holds that
-// the public may see (no secrets): the tournament, players, rounds with
-// their tables, effective results, outcomes and tie resolutions. The web
-// pages build each view from one snapshot.
-func (s *Service) Snapshot(ctx context.Context, tid string) (*State, error) {
-	return s.store.State(ctx, tid)
-}
+	"github.com/revisor-sm/revisor/tournament"
+)
 
 // ExportFormat names the file format of an exported tournament.
 const ExportFormat = "revisor-tournament/1"
@@ -73,7 +67,7 @@ type ExportRound struct {
 	Number int   `json:"number"`
 	Seed   int64 `json:"seed"`
 	// Constraints are the fixed tables and players kept apart the round was drawn under.
-	Constraints *ExportConstraints `json:"constraints,omitempty"`
+	Constraints *tournament.ExportConstraints `json:"constraints,omitempty"`
 	// SearchSteps is where the clock cut the draw's search (Round.SearchSteps).
 	SearchSteps int           `json:"search_steps,omitempty"`
 	Final       bool          `json:"final"`
@@ -149,8 +143,8 @@ type ExportResolution struct {
 }
 
 // Export returns the whole tournament for the organizer to download.
-func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (s *Service) Export(ctx context.Context, a tournament.Actor, tid string) (*Export, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	st, err := s.store.State(ctx, tid)
@@ -158,7 +152,7 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 		return nil, err
 	}
 	// The state holds places only; the export carries the records too.
-	var full []GameResult
+	var full []tournament.GameResult
 	if r, ok := s.store.(ExportReader); ok {
 		full, err = r.ExportResults(ctx, tid)
 	} else {
@@ -168,7 +162,7 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 		return nil, err
 	}
 	st.Results = full
-	ex := ExportOf(st, s.clock())
+	ex := ExportOf(st, s.core.Now())
 	if hs, ok := s.store.(HistoryStore); ok {
 		if ex.History, err = hs.ExportHistory(ctx, tid); err != nil {
 			return nil, err
@@ -178,7 +172,7 @@ func (s *Service) Export(ctx context.Context, a Actor, tid string) (*Export, err
 }
 
 // ExportOf converts a state into the export format.
-func ExportOf(st *State, now time.Time) *Export {
+func ExportOf(st *tournament.State, now time.Time) *Export {
 	t := &st.Tournament
 	ex := &Export{Format: ExportFormat, ExportedAt: now, Tournament: ExportTournament{ID: t.ID, Name: t.Name,
 		Format: string(t.Format), Rules: t.Settings.Rules, GamesPerRound: t.Settings.GamesPerRound,
@@ -227,33 +221,7 @@ func ExportOf(st *State, now time.Time) *Export {
 // ExportReader is a store that reads every game's effective record and
 // places without the engine's judgement, which an export leaves out.
 type ExportReader interface {
-	ExportResults(ctx context.Context, tid string) ([]GameResult, error)
-}
-
-// TableResultReader is a store that reads one table's results without the
-// rest of the round's (a score sheet or a result page needs only those).
-// tournament/postgres implements it beside Store.
-type TableResultReader interface {
-	TableResults(ctx context.Context, tid string, n, table int) ([]GameResult, error)
-}
-
-// TableResults returns the effective results, records included, of the
-// games of table t in round n.
-func (s *Service) TableResults(ctx context.Context, tid string, n, t int) ([]GameResult, error) {
-	if r, ok := s.store.(TableResultReader); ok {
-		return r.TableResults(ctx, tid, n, t)
-	}
-	all, err := s.store.Results(ctx, tid, n)
-	if err != nil {
-		return nil, err
-	}
-	var out []GameResult
-	for _, res := range all {
-		if res.Key.Table == t {
-			out = append(out, res)
-		}
-	}
-	return out, nil
+	ExportResults(ctx context.Context, tid string) ([]tournament.GameResult, error)
 }
 
 // IntOrList is a list of numbers written in JSON as one number when it has

@@ -1,9 +1,11 @@
-package tournament
+package registry
 
 import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Person is someone in the server's register of players: one identity
@@ -24,9 +26,9 @@ type NewPerson struct {
 	Name, Club, Membership string
 }
 
-// RegisterChange is one line of the register's log: who changed what,
+// Change is one line of the register's log: who changed what,
 // when and why. The log is append-only.
-type RegisterChange struct {
+type Change struct {
 	ID     int64
 	At     time.Time
 	Actor  string
@@ -48,14 +50,13 @@ const (
 // Limits of the register.
 const (
 	maxMembership   = 40
-	maxReason       = 1000
 	maxPeopleListed = 500
 	maxSeriesNights = 200
 )
 
-// RegisterStore keeps the register of people and the series. Each method is
+// Store keeps the register of people and the series. Each method is
 // one transaction; every change also writes its line of the register's log.
-type RegisterStore interface {
+type Store interface {
 	// AddPerson stores a new person; a conflict when another person holds
 	// the membership number.
 	AddPerson(ctx context.Context, n NewPerson, actor string, now time.Time) (Person, error)
@@ -72,7 +73,7 @@ type RegisterStore interface {
 	// Canonical maps every merged person to the entry it ended in.
 	Canonical(ctx context.Context) (map[string]string, error)
 	// RegisterLog returns the log lines about a person (or every line for "").
-	RegisterLog(ctx context.Context, person string) ([]RegisterChange, error)
+	RegisterLog(ctx context.Context, person string) ([]Change, error)
 
 	// CreateSeries stores a new series.
 	CreateSeries(ctx context.Context, s *Series, actor string, now time.Time) error
@@ -111,47 +112,47 @@ type PersonPlace struct {
 
 func (n NewPerson) normalize() (NewPerson, error) {
 	n.Name, n.Club, n.Membership = strings.TrimSpace(n.Name), strings.TrimSpace(n.Club), strings.TrimSpace(n.Membership)
-	if err := checkPlayerName(n.Name); err != nil {
+	if err := tournament.CheckPlayerName(n.Name); err != nil {
 		return n, err
 	}
-	if err := checkClubName(n.Club); err != nil {
+	if err := tournament.CheckClubName(n.Club); err != nil {
 		return n, err
 	}
-	return n, checkLine("membership", n.Membership, maxMembership, false)
+	return n, tournament.CheckLine("membership", n.Membership, maxMembership, false)
 }
 
-// Register runs the server's register of people, the series and the
+// Service runs the server's register of people, the series and the
 // ratings. Changes are the admin's; reading is public (membership numbers
 // are the admin's and the organizers' to see).
-type Register struct {
-	store   RegisterStore
-	tourns  Store
+type Service struct {
+	store   Store
+	tourns  tournament.Store
 	now     func() time.Time
 	ratings ratingsCache
 }
 
-// NewRegister returns the register over its store and the tournaments'.
-func NewRegister(store RegisterStore, tournaments Store, now func() time.Time) *Register {
+// New returns the register over its store and the tournaments'.
+func New(store Store, tournaments tournament.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Register{store: store, tourns: tournaments, now: now}
+	return &Service{store: store, tourns: tournaments, now: now}
 }
 
-func (r *Register) clock() time.Time { return r.now().UTC().Truncate(time.Microsecond) }
+func (r *Service) clock() time.Time { return r.now().UTC().Truncate(time.Microsecond) }
 
-func requireAdmin(a Actor) error {
+func requireAdmin(a tournament.Actor) error {
 	switch a.Role {
-	case RoleAdmin:
+	case tournament.RoleAdmin:
 		return nil
-	case RolePublic:
-		return Errorf(KindUnauthorized, CodeTokenRequired, "this needs the admin token")
+	case tournament.RolePublic:
+		return tournament.Errorf(tournament.KindUnauthorized, tournament.CodeTokenRequired, "this needs the admin token")
 	}
-	return Errorf(KindForbidden, CodeAdminOnly, "only the server's admin may change the register")
+	return tournament.Errorf(tournament.KindForbidden, tournament.CodeAdminOnly, "only the server's admin may change the register")
 }
 
 // AddPerson adds a person to the register (admin).
-func (r *Register) AddPerson(ctx context.Context, a Actor, n NewPerson) (Person, error) {
+func (r *Service) AddPerson(ctx context.Context, a tournament.Actor, n NewPerson) (Person, error) {
 	if err := requireAdmin(a); err != nil {
 		return Person{}, err
 	}
@@ -163,17 +164,17 @@ func (r *Register) AddPerson(ctx context.Context, a Actor, n NewPerson) (Person,
 }
 
 // Person returns one entry of the register.
-func (r *Register) Person(ctx context.Context, id string) (Person, error) {
-	if !validPersonID(id) {
-		return Person{}, Errorf(KindNotFound, CodePersonNotFound, "no person %q in the register", id)
+func (r *Service) Person(ctx context.Context, id string) (Person, error) {
+	if !tournament.ValidPersonID(id) {
+		return Person{}, tournament.Errorf(tournament.KindNotFound, tournament.CodePersonNotFound, "no person %q in the register", id)
 	}
 	return r.store.Person(ctx, id)
 }
 
 // People searches the register.
-func (r *Register) People(ctx context.Context, query string, limit int) ([]Person, error) {
+func (r *Service) People(ctx context.Context, query string, limit int) ([]Person, error) {
 	query = strings.TrimSpace(query)
-	if err := checkLine("q", query, maxPlayerName, false); err != nil {
+	if err := tournament.CheckLine("q", query, tournament.MaxPlayerName, false); err != nil {
 		return nil, err
 	}
 	if limit < 1 || limit > maxPeopleListed {
@@ -184,16 +185,16 @@ func (r *Register) People(ctx context.Context, query string, limit int) ([]Perso
 
 // Merge records that from is a duplicate of into (admin, with a reason):
 // from's games count as into's from now on, in ratings and series alike.
-func (r *Register) Merge(ctx context.Context, a Actor, from, into, reason string) error {
+func (r *Service) Merge(ctx context.Context, a tournament.Actor, from, into, reason string) error {
 	if err := requireAdmin(a); err != nil {
 		return err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := checkLine("reason", reason, maxReason, true); err != nil {
+	if err := tournament.CheckLine("reason", reason, tournament.MaxReason, true); err != nil {
 		return err
 	}
 	if from == into {
-		return InvalidField("into", "a person cannot be merged into themself")
+		return tournament.InvalidField("into", "a person cannot be merged into themself")
 	}
 	for _, id := range []string{from, into} {
 		p, err := r.Person(ctx, id)
@@ -201,26 +202,13 @@ func (r *Register) Merge(ctx context.Context, a Actor, from, into, reason string
 			return err
 		}
 		if p.MergedInto != "" {
-			return Errorf(KindConflict, CodePersonMerged, "%s (%s) was already merged into %s", p.Name, p.ID, p.MergedInto)
+			return tournament.Errorf(tournament.KindConflict, tournament.CodePersonMerged, "%s (%s) was already merged into %s", p.Name, p.ID, p.MergedInto)
 		}
 	}
 	return r.store.MergePeople(ctx, from, into, a.String(), reason, r.clock())
 }
 
 // Log returns the register's log about a person ("" for all).
-func (r *Register) Log(ctx context.Context, person string) ([]RegisterChange, error) {
+func (r *Service) Log(ctx context.Context, person string) ([]Change, error) {
 	return r.store.RegisterLog(ctx, person)
-}
-
-// validPersonID is "P" and digits, so that nothing else reaches a query.
-func validPersonID(id string) bool {
-	if len(id) < 2 || len(id) > 20 || id[0] != 'P' {
-		return false
-	}
-	for _, c := range id[1:] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -1,4 +1,4 @@
-package tournament_test
+package registry_test
 
 import (
 	"context"
@@ -8,40 +8,41 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // historyStore serves a history of stored games to the register: games
 // of four among people, a version that stands.
 type historyStore struct {
-	tournament.RegisterStore
-	games  []tournament.PlayedGame
-	people map[string]tournament.Person
+	registry.Store
+	games  []registry.PlayedGame
+	people map[string]registry.Person
 }
 
 func newHistoryStore(games, people int) *historyStore {
-	s := &historyStore{people: map[string]tournament.Person{}}
+	s := &historyStore{people: map[string]registry.Person{}}
 	for i := range people {
 		id := fmt.Sprintf("p%04d", i)
-		s.people[id] = tournament.Person{ID: id, Name: "Person " + id}
+		s.people[id] = registry.Person{ID: id, Name: "Person " + id}
 	}
 	t0 := time.Date(2026, 1, 1, 19, 0, 0, 0, time.UTC)
 	for g := range games {
-		places := make([]tournament.PersonPlace, 4)
+		places := make([]registry.PersonPlace, 4)
 		for i := range places {
-			places[i] = tournament.PersonPlace{Person: fmt.Sprintf("p%04d", (g*7+i*13)%people), Place: (g+i)%4 + 1}
+			places[i] = registry.PersonPlace{Person: fmt.Sprintf("p%04d", (g*7+i*13)%people), Place: (g+i)%4 + 1}
 		}
-		s.games = append(s.games, tournament.PlayedGame{Tournament: fmt.Sprintf("t%d", g/300), Round: 1, Table: g % 20,
+		s.games = append(s.games, registry.PlayedGame{Tournament: fmt.Sprintf("t%d", g/300), Round: 1, Table: g % 20,
 			Game: g%3 + 1, PlayedAt: t0.Add(time.Duration(g) * time.Minute), Places: places})
 	}
 	return s
 }
 
-func (s *historyStore) PlayedGames(context.Context) ([]tournament.PlayedGame, error) {
+func (s *historyStore) PlayedGames(context.Context) ([]registry.PlayedGame, error) {
 	return s.games, nil
 }
 func (s *historyStore) RatingsVersion(context.Context) (int64, error) { return 1, nil }
-func (s *historyStore) PeopleByID(_ context.Context, ids []string) (map[string]tournament.Person, error) {
-	out := make(map[string]tournament.Person, len(ids))
+func (s *historyStore) PeopleByID(_ context.Context, ids []string) (map[string]registry.Person, error) {
+	out := make(map[string]registry.Person, len(ids))
 	for _, id := range ids {
 		out[id] = s.people[id]
 	}
@@ -55,7 +56,7 @@ func (s *historyStore) PeopleByID(_ context.Context, ids []string) (map[string]t
 func BenchmarkRatings(b *testing.B) {
 	for _, games := range []int{2000, 20000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
-			reg := tournament.NewRegister(newHistoryStore(games, 200), nil, nil)
+			reg := registry.New(newHistoryStore(games, 200), nil, nil)
 			ctx := context.Background()
 			if _, err := reg.Ratings(ctx); err != nil { // the first read replays
 				b.Fatal(err)
@@ -82,7 +83,7 @@ func BenchmarkRatingsReplay(b *testing.B) {
 	for _, games := range []int{2000, 20000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 			st := &replayStore{newHistoryStore(games, 200), 0}
-			reg := tournament.NewRegister(st, nil, nil)
+			reg := registry.New(st, nil, nil)
 			for b.Loop() {
 				st.version++
 				if _, err := reg.Ratings(context.Background()); err != nil {
@@ -107,7 +108,7 @@ type slowStore struct {
 	release chan struct{}
 }
 
-func (s *slowStore) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
+func (s *slowStore) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) {
 	<-s.release
 	return s.historyStore.PlayedGames(ctx)
 }
@@ -118,7 +119,7 @@ func (s *slowStore) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, e
 // take 6.9 s).
 func TestRatingsReadersDoNotQueue(t *testing.T) {
 	st := &slowStore{newHistoryStore(10, 8), make(chan struct{})}
-	reg := tournament.NewRegister(st, nil, nil)
+	reg := registry.New(st, nil, nil)
 	first := make(chan error, 1)
 	go func() { _, err := reg.Ratings(context.Background()); first <- err }()
 	time.Sleep(50 * time.Millisecond)
@@ -140,7 +141,7 @@ func TestRatingsReadersDoNotQueue(t *testing.T) {
 // kept, though the store's version did not move again.
 func TestRatingsHeardChange(t *testing.T) {
 	st := &replayCounter{historyStore: newHistoryStore(10, 8)}
-	reg := tournament.NewRegister(st, nil, nil)
+	reg := registry.New(st, nil, nil)
 	for range 3 {
 		if _, err := reg.Ratings(context.Background()); err != nil {
 			t.Fatal(err)
@@ -161,7 +162,7 @@ type replayCounter struct {
 	replays int
 }
 
-func (s *replayCounter) PlayedGames(ctx context.Context) ([]tournament.PlayedGame, error) {
+func (s *replayCounter) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) {
 	s.replays++
 	return s.historyStore.PlayedGames(ctx)
 }

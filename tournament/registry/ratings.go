@@ -1,4 +1,4 @@
-package tournament
+package registry
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/rating"
 )
 
@@ -50,7 +51,7 @@ type ratingState struct {
 // (RatingsVersioner), so that a read costs the same whatever the history:
 // the version's read and a copy, not a replay of every game (issue 25:
 // 0.7 s per read with 2,000 games).
-func (r *Register) Ratings(ctx context.Context) ([]RatedPerson, error) {
+func (r *Service) Ratings(ctx context.Context) ([]RatedPerson, error) {
 	c, err := r.ratings.get(ctx, r)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func (r *Register) Ratings(ctx context.Context) ([]RatedPerson, error) {
 }
 
 // ratingsList makes the rating list of a replay.
-func (r *Register) ratingsList(ctx context.Context, rs *ratingState) ([]RatedPerson, error) {
+func (r *Service) ratingsList(ctx context.Context, rs *ratingState) ([]RatedPerson, error) {
 	ids := make([]string, 0, len(rs.ratings))
 	for pid := range rs.ratings {
 		ids = append(ids, pid)
@@ -81,7 +82,7 @@ func (r *Register) ratingsList(ctx context.Context, rs *ratingState) ([]RatedPer
 	return out, nil
 }
 
-// RatingsVersioner is a RegisterStore that tells the version of what the
+// RatingsVersioner is a Store that tells the version of what the
 // ratings are computed from (postgres.Store: a sequence its triggers
 // advance): the register keeps the ratings while it stands. A store
 // without it has its ratings computed on every read.
@@ -94,7 +95,7 @@ type RatingsVersioner interface {
 // a time holds the turn, so that readers arriving together replay once
 // (one connection), the others waiting without one, up to ratingsWait.
 type ratingsCache struct {
-	heard   atomic.Int64 // changes heard after their commit (Register.Heard)
+	heard   atomic.Int64 // changes heard after their commit (Service.Heard)
 	once    sync.Once
 	turn    chan struct{} // the one replay's turn (a mutex a reader can stop waiting for)
 	version [2]int64      // the store's version and heard, when state was replayed
@@ -108,7 +109,7 @@ type cachedRatings struct {
 	list  []RatedPerson
 }
 
-func (c *ratingsCache) get(ctx context.Context, r *Register) (cachedRatings, error) {
+func (c *ratingsCache) get(ctx context.Context, r *Service) (cachedRatings, error) {
 	vs, ok := r.store.(RatingsVersioner)
 	if !ok {
 		rs, err := r.replay(ctx, allHistories)
@@ -125,7 +126,7 @@ func (c *ratingsCache) get(ctx context.Context, r *Register) (cachedRatings, err
 	case c.turn <- struct{}{}:
 		defer func() { <-c.turn }()
 	case <-wait.C:
-		return cachedRatings{}, Errorf(KindUnavailable, CodeBusy,
+		return cachedRatings{}, tournament.Errorf(tournament.KindUnavailable, tournament.CodeBusy,
 			"the ratings are being computed again; try again in a few seconds")
 	case <-ctx.Done():
 		return cachedRatings{}, ctx.Err()
@@ -162,7 +163,7 @@ const ratingsWait = 3 * time.Second
 // sequence moves before a writer commits, so a replay that read it then
 // and the data just before the commit would be kept stale; the change's
 // notification, sent at commit, ends it.
-func (r *Register) Heard(e Event) {
+func (r *Service) Heard(e tournament.Event) {
 	switch e.Kind {
 	case "game_results", "players", "tournaments", "rounds", "resync", "":
 		r.ratings.heard.Add(1)
@@ -174,7 +175,7 @@ const allHistories = "*"
 
 // RatingHistory returns a person's rating now and every rated game that
 // moved it, oldest first. A merged entry answers for the entry it became.
-func (r *Register) RatingHistory(ctx context.Context, id string) (Person, *RatedPerson, []RatingChange, error) {
+func (r *Service) RatingHistory(ctx context.Context, id string) (Person, *RatedPerson, []RatingChange, error) {
 	p, err := r.Person(ctx, id)
 	if err != nil {
 		return Person{}, nil, nil, err
@@ -202,7 +203,7 @@ func (r *Register) RatingHistory(ctx context.Context, id string) (Person, *Rated
 
 // replay rates every played game in order; it keeps the history of one
 // person (none when follow is "", everyone's when it is allHistories).
-func (r *Register) replay(ctx context.Context, follow string) (*ratingState, error) {
+func (r *Service) replay(ctx context.Context, follow string) (*ratingState, error) {
 	games, err := r.store.PlayedGames(ctx)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,7 @@
-package api
+// Request bodies of JSON: read within the limit, decoded strictly, and
+// every failure a problem in the client's terms (which field, what type).
+
+package httpx
 
 import (
 	"bytes"
@@ -13,7 +16,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/app"
-
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -25,15 +27,15 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// readJSONBody checks that the request says it carries JSON and returns its
+// ReadJSONBody checks that the request says it carries JSON and returns its
 // body, within the body limit.
-func readJSONBody(c echo.Context) ([]byte, error) {
+func ReadJSONBody(c echo.Context) ([]byte, error) {
 	if err := requireJSON(c.Request()); err != nil {
 		return nil, err
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		return nil, bodyReadError(err)
+		return nil, BodyReadError(err)
 	}
 	if err := app.CheckJSONText(body); err != nil {
 		return nil, err
@@ -56,20 +58,20 @@ func requireJSON(r *http.Request) error {
 		fmt.Sprintf("the body must be JSON with Content-Type: application/json (got %s)", ct))
 }
 
-// decodeJSON reads the request body as JSON into v. A body that is not JSON
+// DecodeJSON reads the request body as JSON into v. A body that is not JSON
 // is a 400 "malformed_json"; a field of the wrong type a 400
 // "invalid_field_type" whose errors name the field; trailing data after the
 // value is malformed too.
-func decodeJSON(c echo.Context, v any) error {
-	body, err := readJSONBody(c)
+func DecodeJSON(c echo.Context, v any) error {
+	body, err := ReadJSONBody(c)
 	if err != nil {
 		return err
 	}
-	return unmarshalJSON(body, v)
+	return UnmarshalJSON(body, v)
 }
 
-// unmarshalJSON is decodeJSON on bytes already read.
-func unmarshalJSON(body []byte, v any) error {
+// UnmarshalJSON is DecodeJSON on bytes already read.
+func UnmarshalJSON(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err)
@@ -141,13 +143,13 @@ func typeName(typ *json.UnmarshalTypeError) string {
 	return "another type"
 }
 
-// binder is echo's Binder for this API: path and query parameters as echo
-// binds them, and the body through decodeJSON, so that handlers using
-// c.Bind get the same 415, 400 and 413 problems as those using decodeJSON.
-type binder struct{ echo.DefaultBinder }
+// Binder is echo's Binder for the API: path and query parameters as echo
+// binds them, and the body through DecodeJSON, so that handlers using
+// c.Bind get the same 415, 400 and 413 problems as those using DecodeJSON.
+type Binder struct{ echo.DefaultBinder }
 
 // Bind implements echo.Binder.
-func (b binder) Bind(v any, c echo.Context) error {
+func (b Binder) Bind(v any, c echo.Context) error {
 	if err := b.BindPathParams(c, v); err != nil {
 		return err
 	}
@@ -158,5 +160,16 @@ func (b binder) Bind(v any, c echo.Context) error {
 	if req.ContentLength == 0 {
 		return nil
 	}
-	return decodeJSON(c, v)
+	return DecodeJSON(c, v)
+}
+
+// BodyReadError describes a failure to read a request body: 413 past the
+// body limit.
+func BodyReadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return BodyTooLarge(tooLarge.Limit)
+	}
+	return &tournament.Error{Kind: tournament.KindInvalid, Code: tournament.CodeUnreadableBody,
+		Message: "the request body could not be read", Err: err}
 }

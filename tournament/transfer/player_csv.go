@@ -1,4 +1,4 @@
-package tournament
+package transfer
 
 import (
 	"encoding/csv"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/revisor-sm/revisor/internal/csvtext"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // RowError is one bad row of a CSV import.
@@ -28,7 +29,7 @@ const (
 // PlayerList is a player list read from a CSV file, with what was found
 // out about the file, so that the organizer can check it before importing.
 type PlayerList struct {
-	Players   []NewPlayer
+	Players   []tournament.NewPlayer
 	Delimiter rune   // ',', ';' or '\t'
 	Encoding  string // one of the Encoding constants
 	Header    bool   // the first row named the columns
@@ -36,10 +37,10 @@ type PlayerList struct {
 
 // ParsePlayersCSV reads a player list in CSV (see ReadPlayersCSV) and
 // returns its players.
-func ParsePlayersCSV(r io.Reader) ([]NewPlayer, error) {
+func ParsePlayersCSV(r io.Reader) ([]tournament.NewPlayer, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
+		return nil, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidCSV, "reading the CSV: %v", err)
 	}
 	l, err := ReadPlayersCSV(b)
 	return l.Players, err
@@ -72,7 +73,7 @@ func ReadPlayersCSV(b []byte) (PlayerList, error) {
 				bad = append(bad, RowError{Row: pe.StartLine, Message: pe.Err.Error()})
 				return PlayerList{}, importError(bad)
 			}
-			return PlayerList{}, Errorf(KindInvalid, CodeInvalidCSV, "reading the CSV: %v", err)
+			return PlayerList{}, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidCSV, "reading the CSV: %v", err)
 		}
 		rec = csvtext.TrimEmptyTail(rec)
 		if row == 1 && isHeader(rec) {
@@ -86,15 +87,15 @@ func ReadPlayersCSV(b []byte) (PlayerList, error) {
 			continue
 		}
 		l.Players = append(l.Players, p)
-		if len(l.Players) > maxImportRows {
-			return PlayerList{}, Errorf(KindTooLarge, CodeTooManyRows, "an import holds at most %d players", maxImportRows)
+		if len(l.Players) > tournament.MaxImportRows {
+			return PlayerList{}, tournament.Errorf(tournament.KindTooLarge, tournament.CodeTooManyRows, "an import holds at most %d players", tournament.MaxImportRows)
 		}
 	}
 	if len(bad) > 0 {
 		return PlayerList{}, importError(bad)
 	}
 	if len(l.Players) == 0 {
-		return PlayerList{}, Errorf(KindInvalid, CodeEmptyImport, "the CSV holds no players")
+		return PlayerList{}, tournament.Errorf(tournament.KindInvalid, tournament.CodeEmptyImport, "the CSV holds no players")
 	}
 	return l, nil
 }
@@ -120,17 +121,17 @@ func oneOf(s string, words []string) bool {
 	return false
 }
 
-func parseRow(rec []string, line int) (NewPlayer, *RowError) {
+func parseRow(rec []string, line int) (tournament.NewPlayer, *RowError) {
 	if len(rec) > 2 {
-		return NewPlayer{}, &RowError{Row: line, Message: fmt.Sprintf("%d columns; want name and club", len(rec))}
+		return tournament.NewPlayer{}, &RowError{Row: line, Message: fmt.Sprintf("%d columns; want name and club", len(rec))}
 	}
-	p := NewPlayer{Name: rec[0]}
+	p := tournament.NewPlayer{Name: rec[0]}
 	if len(rec) == 2 {
 		p.Club = rec[1]
 	}
-	p, err := p.normalize()
+	p, err := p.Normalize()
 	if err != nil {
-		var e *Error
+		var e *tournament.Error
 		errors.As(err, &e)
 		return p, &RowError{Row: line, Column: e.Field(), Message: e.Message}
 	}
@@ -142,7 +143,7 @@ func importError(bad []RowError) error {
 	for i, b := range bad {
 		rows[i] = map[string]any{"row": b.Row, "column": b.Column, "message": b.Message}
 	}
-	e := Errorf(KindRejected, CodeInvalidCSV, "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
+	e := tournament.Errorf(tournament.KindRejected, tournament.CodeInvalidCSV, "%d bad row(s) in the CSV, first at row %d: %s; nothing was imported",
 		len(bad), bad[0].Row, bad[0].Message)
 	e.Details = map[string]any{"rows": rows}
 	return e

@@ -1,4 +1,4 @@
-package tournament
+package referee
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // The decisions of a ruling.
@@ -17,28 +17,8 @@ const (
 	DecisionRejected = "rejected"
 )
 
-// The scales a point adjustment applies to.
-const (
-	ScalePlacementPoints = "placement_points" // the points that rank the standings (default)
-	ScaleGamePoints      = "game_points"      // the game points (a tiebreak)
-)
-
 // maxAdjustment bounds one adjustment's points either way.
 const maxAdjustment = 1000
-
-// Adjustment is a point adjustment decided by a ruling: its own record,
-// never an edit of the game. The standings add it to the player's totals
-// (and to the round's, for advancement).
-type Adjustment struct {
-	ID        int64
-	RulingID  int64
-	Key       GameKey // the disputed game
-	Player    string
-	Points    int // negative: a deduction
-	Scale     string
-	Reason    string
-	CreatedAt time.Time
-}
 
 // Ruling is a referee's (or the organizer's) decision of a dispute.
 type Ruling struct {
@@ -49,8 +29,8 @@ type Ruling struct {
 	CorrectionID *int64          // the result row the corrected record became
 	Verdict      json.RawMessage // the engine's result on the corrected record
 	Disqualified []string
-	Adjustments  []Adjustment
-	RuledRole    Role
+	Adjustments  []tournament.Adjustment
+	RuledRole    tournament.Role
 	RuledBy      string
 	CreatedAt    time.Time
 }
@@ -75,49 +55,49 @@ type NewAdjustment struct {
 // RulingChange is everything a ruling writes.
 type RulingChange struct {
 	Ruling     *Ruling
-	Correction *GameResult // the corrected result; nil when the record stands
-	Disqualify []string    // players who become disqualified
+	Correction *tournament.GameResult // the corrected result; nil when the record stands
+	Disqualify []string               // players who become disqualified
 	// Outcomes replaces the recorded outcomes of the dispute's round when
 	// the round is closed and advancement changes; nil leaves them.
-	Outcomes  []Outcome
-	Statuses  map[string]PlayerStatus // other player status changes (eliminated ↔ active)
-	Champion  *string                 // a new champion after a ruling on the final
-	Note      string                  // why advancement was left as it was, when it was
-	Standings []Standing              // the standings after the ruling
+	Outcomes  []tournament.Outcome
+	Statuses  map[string]tournament.PlayerStatus // other player status changes (eliminated ↔ active)
+	Champion  *string                            // a new champion after a ruling on the final
+	Note      string                             // why advancement was left as it was, when it was
+	Standings []tournament.Standing              // the standings after the ruling
 }
 
 // Rule decides a dispute: upheld or rejected with a reason; point
 // adjustments; disqualifications; a corrected game record that becomes the
 // game's effective result while the original stays. The standings and,
 // for a closed round that is still the latest, who advances follow at once.
-func (r *Referees) Rule(ctx context.Context, a Actor, tid string, id int64, n NewRuling) (*RulingChange, error) {
-	if err := a.requireReferee(); err != nil {
+func (r *Service) Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n NewRuling) (*RulingChange, error) {
+	if err := a.RequireReferee(); err != nil {
 		return nil, err
 	}
-	if err := n.validate(); err != nil {
+	if err := n.Validate(); err != nil {
 		return nil, err
 	}
-	now := r.svc.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.tokenID(), Reason: n.Reason})
-	return r.store.Rule(ctx, tid, id, func(st *RefereeState, d *Dispute) (*RulingChange, error) {
+	now := r.svc.Now()
+	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(), Reason: n.Reason})
+	return r.store.Rule(ctx, tid, id, func(st *State, d *Dispute) (*RulingChange, error) {
 		return decideRuling(st, d, n, a, now)
 	})
 }
 
-func (n *NewRuling) validate() error {
+func (n *NewRuling) Validate() error {
 	n.Reason = strings.TrimSpace(n.Reason)
 	if n.Decision != DecisionUpheld && n.Decision != DecisionRejected {
-		return InvalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
+		return tournament.InvalidField("decision", "decision must be %q or %q, not %q", DecisionUpheld, DecisionRejected, n.Decision)
 	}
-	if err := checkText("reason", n.Reason); err != nil {
+	if err := tournament.CheckText("reason", n.Reason); err != nil {
 		return err
 	}
-	n.Record = rawOrNil(n.Record)
+	n.Record = RawOrNil(n.Record)
 	if n.Record != nil && n.Decision != DecisionUpheld {
-		return InvalidField("record", "a corrected record comes only with an upheld dispute")
+		return tournament.InvalidField("record", "a corrected record comes only with an upheld dispute")
 	}
 	if len(n.Adjustments) > 16 || len(n.Disqualify) > 4 {
-		return InvalidField("adjustments", "at most 16 adjustments and 4 disqualifications per ruling")
+		return tournament.InvalidField("adjustments", "at most 16 adjustments and 4 disqualifications per ruling")
 	}
 	for i := range n.Adjustments {
 		if err := n.Adjustments[i].normalize(n.Reason); err != nil {
@@ -133,34 +113,34 @@ func (a *NewAdjustment) normalize(reason string) error {
 		a.Reason = reason
 	}
 	if a.Scale == "" {
-		a.Scale = ScalePlacementPoints
+		a.Scale = tournament.ScalePlacementPoints
 	}
 	switch {
 	case a.Player == "":
-		return InvalidField("adjustments", "each adjustment names a player")
+		return tournament.InvalidField("adjustments", "each adjustment names a player")
 	case a.Points == 0 || a.Points < -maxAdjustment || a.Points > maxAdjustment:
-		return InvalidField("adjustments", "an adjustment's points must be non-zero and between -%d and %d", maxAdjustment, maxAdjustment)
-	case a.Scale != ScalePlacementPoints && a.Scale != ScaleGamePoints:
-		return InvalidField("adjustments", "scale must be %q or %q", ScalePlacementPoints, ScaleGamePoints)
+		return tournament.InvalidField("adjustments", "an adjustment's points must be non-zero and between -%d and %d", maxAdjustment, maxAdjustment)
+	case a.Scale != tournament.ScalePlacementPoints && a.Scale != tournament.ScaleGamePoints:
+		return tournament.InvalidField("adjustments", "scale must be %q or %q", tournament.ScalePlacementPoints, tournament.ScaleGamePoints)
 	}
-	return checkText("adjustments", a.Reason)
+	return tournament.CheckText("adjustments", a.Reason)
 }
 
 // decideRuling makes the change a ruling writes, on the locked state.
-func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.Time) (*RulingChange, error) {
+func decideRuling(st *State, d *Dispute, n NewRuling, a tournament.Actor, now time.Time) (*RulingChange, error) {
 	if d.Status != DisputeOpen {
-		return nil, Errorf(KindConflict, CodeDisputeRuled, "dispute %d was already ruled", d.ID)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeDisputeRuled, "dispute %d was already ruled", d.ID)
 	}
 	if n.Decision == DecisionUpheld && n.Record == nil && len(n.Adjustments) == 0 && len(n.Disqualify) == 0 {
 		// Upholding a dispute says the result was wrong: the ruling must say what replaces it.
-		return nil, Errorf(KindRejected, CodeRemedyRequired,
+		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodeRemedyRequired,
 			"an upheld dispute needs a remedy: a corrected record, a point adjustment or a disqualification")
 	}
 	tb, err := gameOf(st, d.Key)
 	if err != nil {
 		return nil, err
 	}
-	ru := &Ruling{DisputeID: d.ID, Decision: n.Decision, Reason: n.Reason, RuledRole: a.Role, RuledBy: a.tokenID(), CreatedAt: now}
+	ru := &Ruling{DisputeID: d.ID, Decision: n.Decision, Reason: n.Reason, RuledRole: a.Role, RuledBy: a.AuditName(), CreatedAt: now}
 	ch := &RulingChange{Ruling: ru}
 	if n.Record != nil {
 		if ch.Correction, ru.Verdict, err = correction(st, d.Key, tb, n.Record, a, now); err != nil {
@@ -169,54 +149,52 @@ func decideRuling(st *RefereeState, d *Dispute, n NewRuling, a Actor, now time.T
 	}
 	for _, adj := range n.Adjustments {
 		if !slices.Contains(tb.Players, adj.Player) {
-			return nil, InvalidField("adjustments", "%s did not play at table %d of round %d", adj.Player, d.Key.Table, d.Key.Round)
+			return nil, tournament.InvalidField("adjustments", "%s did not play at table %d of round %d", adj.Player, d.Key.Table, d.Key.Round)
 		}
-		ru.Adjustments = append(ru.Adjustments, Adjustment{Key: d.Key, Player: adj.Player, Points: adj.Points,
+		ru.Adjustments = append(ru.Adjustments, tournament.Adjustment{Key: d.Key, Player: adj.Player, Points: adj.Points,
 			Scale: adj.Scale, Reason: adj.Reason, CreatedAt: now})
 	}
-	status := playerStatuses(st.Players)
+	status := tournament.PlayerStatuses(st.Players)
 	for _, p := range n.Disqualify {
 		if _, ok := status[p]; !ok {
-			return nil, InvalidField("disqualify", "%s is not a player of this tournament", p)
+			return nil, tournament.InvalidField("disqualify", "%s is not a player of this tournament", p)
 		}
 		if !slices.Contains(ru.Disqualified, p) {
 			ru.Disqualified = append(ru.Disqualified, p)
 		}
-		if status[p] != PlayerDisqualified && !slices.Contains(ch.Disqualify, p) {
+		if status[p] != tournament.PlayerDisqualified && !slices.Contains(ch.Disqualify, p) {
 			ch.Disqualify = append(ch.Disqualify, p)
 		}
 	}
 	after := applyRuling(&st.State, ch)
 	follow(after, d.Key.Round, ch)
-	ch.Standings = Standings(after)
+	ch.Standings = tournament.Standings(after)
 	return ch, nil
 }
 
 // correction checks a corrected game record as a submission is checked and
 // makes the result row that supersedes the game's effective result.
-func correction(st *RefereeState, k GameKey, tb Table, rec json.RawMessage, a Actor, now time.Time) (*GameResult, json.RawMessage, error) {
-	g, err := checkGame(rec, tb, k.Game, st.Tournament.Format, st.Tournament.Settings, engine.GameOptions{})
+func correction(st *State, k tournament.GameKey, tb tournament.Table, rec json.RawMessage, a tournament.Actor, now time.Time) (*tournament.GameResult, json.RawMessage, error) {
+	res, err := tournament.JudgeResult(rec, tb, k, &st.Tournament, tournament.ResultCorrection, a.AuditName(), now)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := storable(g.record); err != nil {
+	if err := tournament.Storable(res.Record); err != nil {
 		return nil, nil, err
 	}
-	res := &GameResult{Key: k, Kind: ResultCorrection, Record: g.record, RecordHash: g.hash, Result: g.json,
-		Places: g.places, SubmittedBy: a.tokenID(), CreatedAt: now}
 	if prev := effective(&st.State, k); prev != nil {
 		id := prev.ID
 		res.Supersedes = &id
 	} else {
-		res.Kind = ResultSubmission // a game without a result gets the referee's as its first
+		res.Kind = tournament.ResultSubmission // a game without a result gets the referee's as its first
 	}
-	return res, g.json, nil
+	return res, res.Result, nil
 }
 
 // applyRuling returns a copy of st with the ruling's effects: the
 // correction as the game's effective result, the adjustments, the
 // disqualifications.
-func applyRuling(st *State, ch *RulingChange) *State {
+func applyRuling(st *tournament.State, ch *RulingChange) *tournament.State {
 	out := *st
 	out.Results = slices.Clone(st.Results)
 	if c := ch.Correction; c != nil {
@@ -230,7 +208,7 @@ func applyRuling(st *State, ch *RulingChange) *State {
 	out.Players = slices.Clone(st.Players)
 	for i := range out.Players {
 		if slices.Contains(ch.Disqualify, out.Players[i].ID) {
-			out.Players[i].Status = PlayerDisqualified
+			out.Players[i].Status = tournament.PlayerDisqualified
 		}
 	}
 	return &out
@@ -239,9 +217,9 @@ func applyRuling(st *State, ch *RulingChange) *State {
 // follow re-decides who advances from round n when it is closed and still
 // the latest round, writing the differences into ch (and into st, so the
 // standings show them).
-func follow(st *State, n int, ch *RulingChange) {
+func follow(st *tournament.State, n int, ch *RulingChange) {
 	r := &st.Rounds[n-1]
-	if r.Status != RoundClosed {
+	if r.Status != tournament.RoundClosed {
 		return // advancement is decided when the round closes
 	}
 	if n < len(st.Rounds) {
@@ -250,31 +228,31 @@ func follow(st *State, n int, ch *RulingChange) {
 	}
 	t := &st.Tournament
 	quota := 0
-	if t.Format == FormatSM {
+	if t.Format == tournament.FormatSM {
 		quota = t.Settings.AdvanceIn(r.Number)
 		if r.Final {
 			quota = 1
 		}
 	}
-	outcomes, ties := decideRound(undoElimination(st, r), r, quota)
+	outcomes, ties := tournament.DecideRound(undoElimination(st, r), r, quota)
 	if len(ties) > 0 {
 		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d that the tiebreaks do not break; advancement stands as recorded", n)
 		return
 	}
-	ch.Outcomes, ch.Statuses = outcomes, map[string]PlayerStatus{}
-	status := playerStatuses(st.Players)
+	ch.Outcomes, ch.Statuses = outcomes, map[string]tournament.PlayerStatus{}
+	status := tournament.PlayerStatuses(st.Players)
 	for _, o := range outcomes {
 		switch {
-		case t.Format == FormatSM && r.Final && o.Advanced && t.Champion != o.Player:
+		case t.Format == tournament.FormatSM && r.Final && o.Advanced && t.Champion != o.Player:
 			champ := o.Player
 			ch.Champion, t.Champion = &champ, champ
-		case t.Format == FormatSM && !r.Final && o.Advanced && status[o.Player] == PlayerEliminated:
-			ch.Statuses[o.Player] = PlayerActive
-		case t.Format == FormatSM && !r.Final && !o.Advanced && status[o.Player] == PlayerActive:
-			ch.Statuses[o.Player] = PlayerEliminated
+		case t.Format == tournament.FormatSM && !r.Final && o.Advanced && status[o.Player] == tournament.PlayerEliminated:
+			ch.Statuses[o.Player] = tournament.PlayerActive
+		case t.Format == tournament.FormatSM && !r.Final && !o.Advanced && status[o.Player] == tournament.PlayerActive:
+			ch.Statuses[o.Player] = tournament.PlayerEliminated
 		}
 	}
-	st.Outcomes = append(slices.DeleteFunc(slices.Clone(st.Outcomes), func(o Outcome) bool { return o.Round == n }), outcomes...)
+	st.Outcomes = append(slices.DeleteFunc(slices.Clone(st.Outcomes), func(o tournament.Outcome) bool { return o.Round == n }), outcomes...)
 	for i := range st.Players {
 		if s, ok := ch.Statuses[st.Players[i].ID]; ok {
 			st.Players[i].Status = s
@@ -284,35 +262,13 @@ func follow(st *State, n int, ch *RulingChange) {
 
 // undoElimination returns st with the players that round r eliminated
 // active again, so that deciding r anew may let them go on.
-func undoElimination(st *State, r *Round) *State {
+func undoElimination(st *tournament.State, r *tournament.Round) *tournament.State {
 	out := *st
 	out.Players = slices.Clone(st.Players)
 	for i, p := range out.Players {
-		if _, seated := r.TableOf(p.ID); seated && p.Status == PlayerEliminated {
-			out.Players[i].Status = PlayerActive
+		if _, seated := r.TableOf(p.ID); seated && p.Status == tournament.PlayerEliminated {
+			out.Players[i].Status = tournament.PlayerActive
 		}
 	}
 	return &out
-}
-
-// adjustStats adds round n's placement-point and game-point adjustments to
-// the round's stats (n = 0: every round's).
-func adjustStats(m map[string]Stats, adjs []Adjustment, n int) {
-	for _, a := range adjs {
-		if n != 0 && a.Key.Round != n {
-			continue
-		}
-		s := m[a.Player]
-		s.adjust(a)
-		m[a.Player] = s
-	}
-}
-
-// adjust adds an adjustment to the stats.
-func (s *Stats) adjust(a Adjustment) {
-	if a.Scale == ScaleGamePoints {
-		s.GamePoints += a.Points
-		return
-	}
-	s.PlacementPoints += a.Points
 }

@@ -1,9 +1,11 @@
-package tournament
+package registry
 
 import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // SeedByRating returns o with the players of the tournament's next draw
@@ -15,7 +17,7 @@ import (
 // over the tables. The pots are ordinary keep-apart groups: stored with the
 // round and replayed by `revisor seat --draw` like any constraint, so the
 // draw stays reproducible although ratings move later.
-func (r *Register) SeedByRating(ctx context.Context, tid string, o DrawOptions) (DrawOptions, error) {
+func (r *Service) SeedByRating(ctx context.Context, tid string, o tournament.DrawOptions) (tournament.DrawOptions, error) {
 	players, err := r.tourns.Players(ctx, tid)
 	if err != nil {
 		return o, err
@@ -32,19 +34,19 @@ func (r *Register) SeedByRating(ctx context.Context, tid string, o DrawOptions) 
 	for i, rp := range rated {
 		rank[rp.Person.ID] = i
 	}
-	var active []Player
+	var active []tournament.Player
 	for _, p := range players {
-		if p.Status == PlayerActive {
+		if p.Status == tournament.PlayerActive {
 			active = append(active, p)
 		}
 	}
-	place := func(p Player) int {
+	place := func(p tournament.Player) int {
 		if i, ok := rank[resolvePerson(canon, p.PersonID)]; ok && p.PersonID != "" {
 			return i
 		}
 		return len(rated) // unrated: after every rated player
 	}
-	slices.SortStableFunc(active, func(a, b Player) int { return cmp.Compare(place(a), place(b)) })
+	slices.SortStableFunc(active, func(a, b tournament.Player) int { return cmp.Compare(place(a), place(b)) })
 	order := make([]string, len(active))
 	for i, p := range active {
 		order[i] = p.ID

@@ -1,4 +1,4 @@
-package tournament_test
+package transfer_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
 // FuzzImport feeds arbitrary files to Import: it must never panic, and a
@@ -38,10 +39,10 @@ func FuzzImport(f *testing.F) {
 		`"audit":[{"role":"system","kind":"registration","subject":"players","operation":"INSERT","players":["p1"],"after":{"id":"p1"}}]}}`))
 	f.Add([]byte(`{"format":"revisor-tournament/1"}`))
 	f.Add([]byte(`{"format":"x","rounds":[{"number":1,"tables":[{}]}]}`))
-	svc := tournament.NewService(nil)
+	svc := transfer.New(tournament.NewService(nil), nil)
 	admin := tournament.Actor{Role: tournament.RoleAdmin}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var ex tournament.Export
+		var ex transfer.Export
 		if json.Unmarshal(data, &ex) != nil {
 			return
 		}

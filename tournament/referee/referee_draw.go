@@ -1,4 +1,4 @@
-package tournament
+package referee
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Commitment is the organizer's published SHA-256 of a round's seed, made
@@ -32,23 +34,23 @@ func SeedHash(seed int64) []byte {
 
 // Commit publishes the commitment to the seed of round n, which must not
 // be drawn yet. hexHash is 64 hexadecimal digits.
-func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHash string) (*Commitment, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) Commit(ctx context.Context, a tournament.Actor, tid string, n int, hexHash string) (*Commitment, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	h, err := hex.DecodeString(strings.TrimSpace(hexHash))
 	if err != nil || len(h) != sha256.Size {
-		return nil, InvalidField("sha256", "sha256 must be 64 hexadecimal digits: the SHA-256 of the seed's decimal digits")
+		return nil, tournament.InvalidField("sha256", "sha256 must be 64 hexadecimal digits: the SHA-256 of the seed's decimal digits")
 	}
-	t, err := r.svc.store.Tournament(ctx, tid)
+	t, err := r.svc.Tournament(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	if n <= t.CurrentRound {
-		return nil, Errorf(KindConflict, CodeRoundDrawn, "round %d is already drawn; a commitment must come before the draw", n)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundDrawn, "round %d is already drawn; a commitment must come before the draw", n)
 	}
-	c := &Commitment{TournamentID: tid, Round: n, SeedSHA256: h, By: a.tokenID(), CreatedAt: r.svc.clock()}
-	if err := r.store.Commit(auditAs(ctx, a), c); err != nil {
+	c := &Commitment{TournamentID: tid, Round: n, SeedSHA256: h, By: a.AuditName(), CreatedAt: r.svc.Now()}
+	if err := r.store.Commit(tournament.AuditAs(ctx, a), c); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -58,8 +60,8 @@ func (r *Referees) Commit(ctx context.Context, a Actor, tid string, n int, hexHa
 // the commitment: 409 no_commitment without one, 422 seed_mismatch when the
 // seed does not hash to it. (The database refuses a draw of a committed
 // round with another seed by any route.)
-func (r *Referees) Reveal(ctx context.Context, a Actor, tid string, n int, seed int64) (*Round, error) {
-	if err := a.requireOrganizer(); err != nil {
+func (r *Service) Reveal(ctx context.Context, a tournament.Actor, tid string, n int, seed int64) (*tournament.Round, error) {
+	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	st, err := r.store.RefereeState(ctx, tid)
@@ -67,20 +69,20 @@ func (r *Referees) Reveal(ctx context.Context, a Actor, tid string, n int, seed 
 		return nil, err
 	}
 	if n != len(st.Rounds)+1 {
-		return nil, Errorf(KindConflict, CodeNotNextRound, "the next round to draw is %d, not %d", len(st.Rounds)+1, n)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeNotNextRound, "the next round to draw is %d, not %d", len(st.Rounds)+1, n)
 	}
 	c := commitmentOf(st, n)
 	if c == nil {
-		return nil, Errorf(KindConflict, CodeNoCommitment, "round %d has no published commitment; draw it with POST …/rounds", n)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeNoCommitment, "round %d has no published commitment; draw it with POST …/rounds", n)
 	}
 	if subtle.ConstantTimeCompare(SeedHash(seed), c.SeedSHA256) != 1 {
-		return nil, Errorf(KindRejected, CodeSeedMismatch, "SHA-256 of %d is %x, not the commitment %x published at %s",
+		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodeSeedMismatch, "SHA-256 of %d is %x, not the commitment %x published at %s",
 			seed, SeedHash(seed), c.SeedSHA256, c.CreatedAt.Format(time.RFC3339))
 	}
 	return r.svc.DrawRound(ctx, a, tid, &seed)
 }
 
-func commitmentOf(st *RefereeState, n int) *Commitment {
+func commitmentOf(st *State, n int) *Commitment {
 	for i := range st.Commitments {
 		if st.Commitments[i].Round == n {
 			return &st.Commitments[i]
@@ -92,17 +94,17 @@ func commitmentOf(st *RefereeState, n int) *Commitment {
 // DrawInputs are the public inputs of round n's draw: everything the
 // seating reads, so that anyone can recompute the tables (ReplayDraw).
 type DrawInputs struct {
-	Format      Format
-	Seating     string           // swiss: SeatingMixed or SeatingByStandings
-	Rounds      int              // swiss: the number of rounds (the mixed plan covers them all)
-	Round       int              // the round drawn
-	Seed        int64            // the round's seed, revealed by the draw
-	Constraints *DrawConstraints // the fixed tables and players kept apart, nil for none
+	Format      tournament.Format
+	Seating     string                      // swiss: SeatingMixed or SeatingByStandings
+	Rounds      int                         // swiss: the number of rounds (the mixed plan covers them all)
+	Round       int                         // the round drawn
+	Seed        int64                       // the round's seed, revealed by the draw
+	Constraints *tournament.DrawConstraints // the fixed tables and players kept apart, nil for none
 	Players     []string
-	History     []Round     // rounds 1..Round-1 with their seeds and tables
-	Standings   []string    // by_standings: the players best first at the draw
-	Tables      []Table     // the tables drawn
-	Commitment  *Commitment // nil when the round had none
+	History     []tournament.Round // rounds 1..Round-1 with their seeds and tables
+	Standings   []string           // by_standings: the players best first at the draw
+	Tables      []tournament.Table // the tables drawn
+	Commitment  *Commitment        // nil when the round had none
 	// SearchSteps is Round.SearchSteps: where the clock cut the draw's
 	// search, which the replay stops at; 0 when it did not.
 	SearchSteps int
@@ -111,26 +113,20 @@ type DrawInputs struct {
 // ReplayDraw recomputes a round's tables from its public inputs with the
 // code the draw used: the mixed Swiss plan when it applies, else the
 // seating of one round from the players, the earlier rounds and the seed.
-func ReplayDraw(in DrawInputs) ([]Table, error) {
-	t := &Tournament{Format: in.Format, Settings: Settings{Rounds: in.Rounds, Seating: in.Seating}}
-	var order []string
-	if in.Seating == SeatingByStandings && in.Format == FormatSwiss {
-		order = in.Standings
-	}
-	tables, _, err := drawTables(t, in.Players, in.History, order, in.Seed, in.Constraints, searchRun{steps: in.SearchSteps})
-	return tables, err
+func ReplayDraw(in DrawInputs) ([]tournament.Table, error) {
+	return tournament.Redraw(in.Format, in.Seating, in.Rounds, in.Players, in.History, in.Standings, in.Seed, in.Constraints, in.SearchSteps)
 }
 
 // DrawInputs returns the public inputs of round n's draw. The players are
 // those seated in round n, in registration order (the order the draw
 // reads them in); by_standings rounds add the standings order the draw
 // used, recomputed from the results of the rounds before.
-func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInputs, error) {
+func (r *Service) DrawInputs(ctx context.Context, tid string, n int) (*DrawInputs, error) {
 	st, err := r.store.RefereeState(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
-	rd, err := findRound(&st.State, n)
+	rd, err := tournament.FindRound(&st.State, n)
 	if err != nil {
 		return nil, err
 	}
@@ -143,15 +139,15 @@ func (r *Referees) DrawInputs(ctx context.Context, tid string, n int) (*DrawInpu
 			in.Players = append(in.Players, p.ID)
 		}
 	}
-	if t.Format == FormatSwiss && t.Settings.Seating == SeatingByStandings {
-		in.Standings = standingOrder(before(&st.State, n), in.Players)
+	if t.Format == tournament.FormatSwiss && t.Settings.Seating == tournament.SeatingByStandings {
+		in.Standings = tournament.StandingOrder(before(&st.State, n), in.Players)
 	}
 	return in, nil
 }
 
 // before returns st as it was before round n was drawn: the rounds and
 // results before it.
-func before(st *State, n int) *State {
+func before(st *tournament.State, n int) *tournament.State {
 	out := *st
 	out.Rounds = st.Rounds[:n-1]
 	out.Results = nil
@@ -172,8 +168,8 @@ func before(st *State, n int) *State {
 // asDrawn returns the tables as the draw made them, before any re-seating:
 // what the seed must reproduce. (Later rounds were drawn with the tables as
 // re-seated in their history, which is what History holds.)
-func asDrawn(tables []Table) []Table {
-	out := make([]Table, len(tables))
+func asDrawn(tables []tournament.Table) []tournament.Table {
+	out := make([]tournament.Table, len(tables))
 	for i, t := range tables {
 		if t.Drawn != nil {
 			t = *t.Drawn

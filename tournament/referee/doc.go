@@ -1,0 +1,12 @@
+// Package referee is the referee's side of a tournament: referee tokens,
+// disputes and their reconstructions judged by the engine, rulings
+// (corrections, point adjustments, disqualifications) and what follows
+// from them, the correction window and its reopenings, the commitment to
+// a draw's seed and its replay, and the audit log.
+//
+// It is a subdomain on top of package tournament: Service works through
+// its own Store (which tournament/postgres and the in-memory store
+// implement) beside tournament.Service, whose clock and randomness it
+// shares. The standings read the rulings' point adjustments
+// (tournament.Adjustment) from the tournament's state.
+package referee

@@ -92,7 +92,7 @@ func TestBrowserAxe(t *testing.T) {
 	bt := brRound.Tables[0]
 	s.submit(t, br, 1, bt, 1, []byte(fmt.Sprintf(`{"game":"bridge_chicago","players":["%s"],"first_dealer":%q,"deals":[%s]}`,
 		strings.Join(bt.Players, `","`), bt.FirstDealer, chicagoDeals())))
-	bd, err := s.refs.OpenDispute(context.Background(), org, br.ID, tournament.NewDispute{Round: 1, Table: bt.Number, Game: 1, Description: "ett stick för mycket"})
+	bd, err := s.refs.OpenDispute(context.Background(), org, br.ID, referee.NewDispute{Round: 1, Table: bt.Number, Game: 1, Description: "ett stick för mycket"})
 	if err != nil {
 		t.Fatal(err)
 	}

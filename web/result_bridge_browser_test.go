@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // bridgeChoice is one deal of the bridge result form as a test fills it.
@@ -92,7 +93,7 @@ func TestBrowserBridgeCorrection(t *testing.T) {
 			p[0], p[1], p[2], p[3], tb.FirstDealer, chicagoDeals())
 		s.submit(t, f, 1, tb, 1, []byte(rec))
 		before := sidePoints(t, s, f, tb)
-		disp, err := s.refs.OpenDispute(context.Background(), org, f.ID, tournament.NewDispute{Round: 1, Table: tb.Number, Game: 1,
+		disp, err := s.refs.OpenDispute(context.Background(), org, f.ID, referee.NewDispute{Round: 1, Table: tb.Number, Game: 1,
 			Description: "deal 1 took one trick more"})
 		if err != nil {
 			t.Fatal(err)

@@ -38,6 +38,15 @@ type wall struct {
 	Heads   bool
 }
 
+// wallSite is a site and a browser the size of a 1080p wall screen.
+func wallSite(t *testing.T) (*site, *chrome) {
+	t.Helper()
+	s := newSite(t)
+	c := newChrome(t, 1920, 1080)
+	c.do("viewport", chromedp.EmulateViewport(1920, 1080))
+	return s, c
+}
+
 // lookAtWall opens page of f's standings on the big screen in lang and
 // reads it, and reports rows outside the window, a page that scrolls
 // sideways, or names smaller than 24 px.
@@ -93,9 +102,7 @@ func wallPages(t *testing.T, c *chrome, s *site, f *fixture, lang, shot string) 
 // least 24 px, and the columns where they were on the first page.
 func TestBrowserBigScreenOnAWall(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	c := newChrome(t, 1920, 1080)
-	c.do("viewport", chromedp.EmulateViewport(1920, 1080))
+	s, c := wallSite(t)
 	for _, n := range []int{13, 100} {
 		f := s.mustTournament(t, tournament.FormatSM, n, true)
 		if _, err := s.svc.SetRoundClock(context.Background(), org, f.ID, 1, tournament.ClockAction{Action: tournament.ClockStart, Minutes: 75}); err != nil {
@@ -119,9 +126,7 @@ func TestBrowserBigScreenOnAWall(t *testing.T) {
 // 157 px below the window.
 func TestBrowserBigScreenWithTies(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	c := newChrome(t, 1920, 1080)
-	c.do("viewport", chromedp.EmulateViewport(1920, 1080))
+	s, c := wallSite(t)
 	for _, n := range []int{13, 100} {
 		f := s.mustTournament(t, tournament.FormatSM, n, true)
 		s.playAll(t, f, f.Round, 5)

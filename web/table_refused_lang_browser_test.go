@@ -34,12 +34,7 @@ func TestBrowserRefusedDealFollowsTheLanguage(t *testing.T) {
 		c.allow("status of 422") // the refused deal, on purpose
 		c.do("open the table in Swedish", chromedp.Navigate(s.URL+"/lang/sv?next="+url.QueryEscape(page)),
 			chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+page+"#code="+code), chromedp.WaitVisible(chromedp.ID("deal-form")))
-		c.do("paste a deal of nobody", chromedp.Evaluate[chromedp.Void](`(function () {
-			var f = document.getElementById("deal-form");
-			f.querySelector("details.paste").open = true;
-			f.elements.namedItem("record").value = '{"sheet": {"nobody": {"hand1": 3}}}';
-			document.getElementById("save-deal").click();
-		})()`))
+		c.do("paste a deal of nobody", chromedp.Evaluate[chromedp.Void](pasteDealOfNobody))
 		waitJS(t, c, "the refusal", `!!document.querySelector('#decide li[data-state="refused"]')`, 20*time.Second)
 		sv := c.eval(refusedWords)
 		words := map[string]string{"sv": sv}

@@ -61,8 +61,11 @@ type resultData struct {
 	RecordErrors       []string
 	Errors             []string
 	Stored             *storedResult
-	// Bridge is the form of a bridge table's match, in place of Rows.
+	// Bridge is the form of a bridge table's match, in place of Rows;
+	// Match tells that the game is a bridge match, whose points are its
+	// score (no placement points to show).
 	Bridge *bridgeForm
+	Match  bool
 	ids    []string // the players' IDs in seat order
 	// The dispute form's error, the field it concerns and its values.
 	DisputeError, DisputeField string
@@ -102,7 +105,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	}
 	names := playerIndex(st)
 	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players,
-		Columns: 2 + len(sheetSources)*len(t.Players)}
+		Columns: 2 + len(sheetSources)*len(t.Players), Match: st.Tournament.Format == tournament.FormatBridge}
 	for _, pid := range t.Players {
 		d.Players = append(d.Players, names[pid].Name)
 	}

@@ -75,6 +75,15 @@ func TestBrowserBridgeResultForm(t *testing.T) {
 		if err != nil || len(res) != 1 || len(res[0].Places) != 4 {
 			t.Fatalf("the table's results after the form = %+v, %v, want the match stored", res, err)
 		}
+		// The stored match's page offers its four deals to dispute.
+		c.do("open the stored match", chromedp.Navigate(s.URL+page), chromedp.WaitVisible(chromedp.ID("dispute-form")))
+		if got := c.eval(`String(document.querySelectorAll("#dispute-deal option").length)`); got != "5" {
+			t.Errorf("the stored match's dispute form offers %s choices, want none and its 4 deals", got)
+		}
+		if got := c.eval(`String(document.querySelectorAll("#stored-result thead th").length)`); got != "3" {
+			t.Errorf("the stored match shows %s columns, want name, place and score (no placement points of the card game)", got)
+		}
+		c.screenshot(fmt.Sprintf("result-bridge-stored-%s-%s", lang, size.name))
 	})
 }
 

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
@@ -21,28 +19,15 @@ import (
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
-// roundTrips counts what a pool sends the database: each statement sent on
-// its own (BEGIN and COMMIT included) and each batch is one round trip.
-// (The one-time preparation of a statement on a connection is not counted.)
-type roundTrips struct{ n atomic.Int64 }
-
-func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	r.n.Add(1)
-	return ctx
-}
-func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	r.n.Add(1)
-	return ctx
-}
-func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+// roundTrips counts what a pool sends the database (dbtest.RoundTrips).
+type roundTrips = dbtest.RoundTrips
 
 // maxDealRoundTrips is what a deal that does not end its game may cost,
 // sent with an Idempotency-Key (issue 17), when the server entered the
 // game's deal before it: one statement checks that nothing changed,
-// stores the deal and claims the key with its answer
-// (Store.AppendWarmDeal). maxColdDealRoundTrips is the first deal's (or
+// stores the deal and claims the key with its answer (the key's unit of
+// work, app.Unit: postgres.Idempotency.AppendDealClaiming).
+// maxColdDealRoundTrips is the first deal's (or
 // one after another server entered the game's last): the key's claim and
 // the table's state in one batch, the deal with its answer in one
 // statement. It was 4 before the claim and the answer went with the
@@ -97,10 +82,10 @@ func TestDealRoundTrips(t *testing.T) {
 		if n != 0 {
 			p = fmt.Sprintf("%s?deal=%d", path, n)
 		}
-		before := trips.n.Load()
+		before := trips.N.Load()
 		resp, out := s.do(t, request{method: "POST", path: p, contentType: "application/json",
 			body: strings.NewReader(string(b)), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
-		return resp, out, trips.n.Load() - before
+		return resp, out, trips.N.Load() - before
 	}
 	send := func(key string, n int, body any) (*http.Response, []byte, int64) {
 		t.Helper()
@@ -196,11 +181,11 @@ func TestDealRoundTrips(t *testing.T) {
 	confirmPath := gamePath(tt.ID, 1, tb.Number, 1) + "/confirmations"
 	confirm := func(key, player string) (*http.Response, []byte, int64) {
 		t.Helper()
-		before := trips.n.Load()
+		before := trips.N.Load()
 		resp, body := s.do(t, request{method: "POST", path: confirmPath, contentType: "application/json",
 			body:   strings.NewReader(fmt.Sprintf(`{"player":%q}`, player)),
 			header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
-		return resp, body, trips.n.Load() - before
+		return resp, body, trips.N.Load() - before
 	}
 	early, earlyBody, _ := confirm("confirm-early", tb.Players[0])
 	wantProblem(t, "confirming the game in progress", early, earlyBody, http.StatusConflict, "game_not_finished")
@@ -305,10 +290,10 @@ func TestGameRoundTrips(t *testing.T) {
 	for g := 1; g <= 3; g++ {
 		body := string(tournamenttest.SimGame(uint64(g), tb.Players, firstDealerOf(tb, g), 1))
 		put := func() (*http.Response, []byte, int64) {
-			before := trips.n.Load()
+			before := trips.N.Load()
 			resp, out := s.do(t, request{method: "PUT", path: gamePath(tt.ID, 1, tb.Number, g), contentType: "application/json",
 				body: strings.NewReader(body), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": fmt.Sprintf("game-%d", g)}})
-			return resp, out, trips.n.Load() - before
+			return resp, out, trips.N.Load() - before
 		}
 		resp, out, cost := put()
 		if resp.StatusCode != http.StatusCreated {
@@ -324,6 +309,46 @@ func TestGameRoundTrips(t *testing.T) {
 		}
 		if cost > 1 {
 			t.Errorf("game %d replayed in %d round trips, want 1", g, cost)
+		}
+	}
+}
+
+// TestBridgeDealRoundTrips: a bridge table's deal sent with an
+// Idempotency-Key is answered with the deal's own statement, as a Chicago
+// deal is (the key's unit of work makes the bridge table's answer, not a
+// Chicago deal's): the claim with the table's entry (1 round trip), the
+// match's deals (4: a read-only transaction of the deals and the result),
+// the deal with its answer (1); no round trip of its own to store the
+// answer. Sent again, the first answer is replayed.
+func TestBridgeDealRoundTrips(t *testing.T) {
+	t.Parallel()
+	s, trips, _, _ := startTraced(t)
+	tt := s.createTournament(t, `{"name":"Bridge round trips","format":"bridge_chicago","rounds":1}`)
+	s.importPlayers(t, tt, 4)
+	tb := s.draw(t, tt, 1).Tables[0]
+	path := gamePath(tt.ID, 1, tb.Number, 1) + "/deals"
+	send := func(key, body string) (*http.Response, []byte, int64) {
+		t.Helper()
+		before := trips.N.Load()
+		resp, out := s.do(t, request{method: "POST", path: path, contentType: "application/json",
+			body: strings.NewReader(body), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
+		return resp, out, trips.N.Load() - before
+	}
+	const maxBridgeDealRoundTrips = 6
+	for n := 1; n <= 2; n++ { // deal 1 warms the statement caches and the table's code
+		key := fmt.Sprintf("bridge-%d", n)
+		resp, body, cost := send(key, `{"passed_out":true}`)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("deal %d = %d %s, want 201", n, resp.StatusCode, body)
+		}
+		t.Logf("bridge deal %d: %d round trips", n, cost)
+		if n > 1 && cost > maxBridgeDealRoundTrips {
+			t.Errorf("bridge deal %d took %d round trips, want at most %d (its answer stored with the deal)", n, cost, maxBridgeDealRoundTrips)
+		}
+		again, againBody, _ := send(key, `{"passed_out":true}`)
+		if again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+			t.Errorf("bridge deal %d again = %d replayed %q %s, want the first answer %s", n, again.StatusCode,
+				again.Header.Get("Idempotent-Replayed"), againBody, body)
 		}
 	}
 }

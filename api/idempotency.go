@@ -104,8 +104,11 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		scope, fp := idempotencyScope(req), fingerprint(req, body)
-		if d, ok := s.deps.Idempotency.(keyDeferrer); ok && s.storeClaims[c.Path()] {
-			return s.handleOnce(c, next, scope, key, d.Defer(scope, key, fp))
+		if ks, ok := s.deps.Idempotency.(app.KeyedStore); ok && s.storeClaims[c.Path()] {
+			ru := &requestUnit{key: key}
+			ru.unit = app.NewUnit(ks, app.Key{Scope: scope, Key: key, Fingerprint: fp}, ru.answer)
+			c.Set(unitKey, ru)
+			return s.handleOnce(c, next, scope, key, ru.unit)
 		}
 		ctx := context.WithoutCancel(req.Context())
 		stored, err := s.deps.Idempotency.Claim(ctx, scope, key, fp)
@@ -119,14 +122,39 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// keyDeferrer is an IdempotencyStore that can hand a claim to the
-// tournament store (postgres.Idempotency with postgres.Store): the claim is
-// made with the write's first read and the answer stored by the write
-// itself (tournament.KeyClaim). Server.storeClaims names the routes whose
-// handlers take it: their service claims the key before any write
-// (tournament.Ensure) and prepares the answer (KeyClaim.Prepare).
-type keyDeferrer interface {
-	Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim
+// requestUnit is the unit of work (app.Unit) of a request whose key the
+// store claims with the command's first read and answers with its write:
+// the routes of Server.storeClaims. Their handler runs its command in it
+// (unitOf) and says how the command's outcome is answered (encode,
+// prepareAnswer).
+type requestUnit struct {
+	unit   *app.Unit
+	key    string
+	encode func(outcome any) ([]byte, error)
+}
+
+// answer is the answer to the command's outcome as the handler encodes
+// it; nil when it does not.
+func (ru *requestUnit) answer(outcome any) ([]byte, error) {
+	if ru.encode == nil {
+		return nil, nil
+	}
+	return ru.encode(outcome)
+}
+
+// unitKey is where the request's unit is kept in its echo.Context.
+const unitKey = "revisor.unit"
+
+// unitOf returns the request's unit of work with encode as the answer to
+// its command's outcome, and the unit's Wrap to run the command in; nil
+// and nil when the request has none.
+func unitOf(c echo.Context, encode func(c echo.Context, key string, outcome any) ([]byte, error)) tournament.Wrap {
+	ru, _ := c.Get(unitKey).(*requestUnit)
+	if ru == nil {
+		return nil
+	}
+	ru.encode = func(outcome any) ([]byte, error) { return encode(c, ru.key, outcome) }
+	return ru.unit.Wrap
 }
 
 // preparedKey is where a handler keeps the answer it prepared for the
@@ -134,12 +162,13 @@ type keyDeferrer interface {
 const preparedKey = "revisor.prepared-answer"
 
 // handleOnce runs the handler for a claimed key and stores its response.
-// With kc, the key is not claimed yet: the store claims it with the
-// write's first read (or the service, through tournament.Ensure, before
-// any write), and stores the answer with the write when it can.
-func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key string, kc *tournament.KeyClaim) (err error) {
+// With u, the key is not claimed yet: the command's unit of work claims
+// it with the command's first read (or after the command, when it was
+// refused before it read), and stores the answer with the write when it
+// can.
+func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key string, u *app.Unit) (err error) {
 	ctx := context.WithoutCancel(c.Request().Context())
-	owned := func() bool { return kc == nil || kc.Owned() }
+	owned := func() bool { return u == nil || u.Owned() }
 	res := c.Response()
 	rec := &recorder{ResponseWriter: res.Writer}
 	res.Writer = rec
@@ -166,25 +195,22 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 		rctx, cancel = context.WithDeadline(rctx, d)
 		defer cancel()
 	}
-	if kc != nil {
-		rctx = tournament.WithKeyClaim(rctx, kc)
-	}
 	c.SetRequest(c.Request().WithContext(rctx))
 	herr := next(c)
-	if kc != nil && !kc.IsMade() {
+	if u != nil && !u.Made() {
 		if res.Committed { // a route in storeClaims must not answer before its key is claimed
 			s.log.Error("idempotency key not claimed before the answer", "path", c.Path())
 			return nil
 		}
 		// The handler stopped before the store's first read (its request
 		// was refused): nothing was written, the key is claimed now.
-		_ = tournament.Ensure(rctx)
+		_ = u.Claim(rctx)
 	}
-	if kc != nil && !kc.Owned() {
-		if kc.Stored != nil {
-			return replay(c, unseal(c.Request(), key, kc.Stored))
+	if u != nil && !u.Owned() {
+		if stored := u.Stored(); stored != nil {
+			return replay(c, unseal(c.Request(), key, stored))
 		}
-		return kc.ClaimErr
+		return u.ClaimErr()
 	}
 	if herr != nil {
 		c.Error(herr) // write the problem now, so that it is recorded
@@ -195,7 +221,7 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
 		Location: res.Header().Get(echo.HeaderLocation), CacheControl: res.Header().Get(echo.HeaderCacheControl),
 		Body: rec.body.Bytes()})
-	if prepared, _ := c.Get(preparedKey).([]byte); err == nil && kc != nil && kc.Answered() && bytes.Equal(saved, prepared) {
+	if prepared, _ := c.Get(preparedKey).([]byte); err == nil && u != nil && u.Answer() != nil && bytes.Equal(saved, prepared) {
 		completed = true // stored with the write
 		return nil
 	}
@@ -245,7 +271,7 @@ func (s *Server) retryRelease(ctx context.Context, scope, key string) {
 
 // prepareAnswer builds the answer (status and v as JSON) a handler is
 // about to send, sealed for the idempotency store, for a write that stores
-// it with its own statement (tournament.KeyClaim.Prepare). It is made by
+// it with its own statement (requestUnit.encode). It is made by
 // the router's JSON serializer, as c.JSON makes it; handleOnce stores the
 // answer sent again in the unlikely case it differs.
 func prepareAnswer(c echo.Context, key string, status int, v any) ([]byte, error) {
@@ -261,12 +287,6 @@ func prepareAnswer(c echo.Context, key string, status int, v any) ([]byte, error
 	}
 	c.Set(preparedKey, plain)
 	return seal(c.Request(), key, plain)
-}
-
-// keyClaimOf returns the claim of the request's Idempotency-Key that the
-// store is to make, or nil.
-func keyClaimOf(c echo.Context) *tournament.KeyClaim {
-	return tournament.KeyClaimFrom(c.Request().Context())
 }
 
 // bufferWriter is a ResponseWriter into memory.

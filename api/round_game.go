@@ -123,7 +123,10 @@ func (s *Server) submitGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sub, err := s.deps.Table.SubmitGame(c.Request().Context(), app.SubmitGame{Actor: actorOf(c), Game: k, Record: body})
+	// The key is claimed with the table's read (requestUnit); the answer
+	// is stored after the result, which it holds as stored.
+	via := unitOf(c, func(echo.Context, string, any) ([]byte, error) { return nil, nil })
+	sub, err := s.deps.Table.SubmitGame(c.Request().Context(), app.SubmitGame{Actor: actorOf(c), Game: k, Record: body, Via: via})
 	if err != nil {
 		return err
 	}
@@ -198,17 +201,22 @@ func (s *Server) appendDeal(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if kc := keyClaimOf(c); kc != nil {
-		// A deal that does not end its game is answered before it is
-		// stored (tournament.KeyClaim): the answer commits with the deal.
-		kc.Prepare = func(outcome any) ([]byte, error) {
-			return prepareAnswer(c, kc.Key, http.StatusCreated, toDealJSON(outcome.(*tournament.DealProgress)))
-		}
-	}
-	p, err := s.deps.Table.EnterDeal(c.Request().Context(), app.EnterDeal{Actor: actorOf(c), Game: k, Deal: n, Data: body})
+	// A deal that does not end its game is answered before it is stored
+	// (requestUnit): the answer commits with the deal.
+	via := unitOf(c, func(c echo.Context, key string, outcome any) ([]byte, error) {
+		status, out := dealAnswer(outcome.(*tournament.DealProgress))
+		return prepareAnswer(c, key, status, out)
+	})
+	p, err := s.deps.Table.EnterDeal(c.Request().Context(), app.EnterDeal{Actor: actorOf(c), Game: k, Deal: n, Data: body, Via: via})
 	if err != nil {
 		return err
 	}
+	return c.JSON(dealAnswer(p))
+}
+
+// dealAnswer is the status and the body of the answer to an entered deal:
+// a Chicago table's or a bridge table's.
+func dealAnswer(p *tournament.DealProgress) (int, any) {
 	status := http.StatusCreated
 	if p.Repeat {
 		status = http.StatusOK
@@ -219,9 +227,9 @@ func (s *Server) appendDeal(c echo.Context) error {
 			g := toResult(p.Final, false, true)
 			out.Game = &g
 		}
-		return c.JSON(status, out)
+		return status, out
 	}
-	return c.JSON(status, toDealJSON(p))
+	return status, toDealJSON(p)
 }
 
 // dealNumber reads the optional ?deal=n of an appended deal: the number the

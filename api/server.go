@@ -125,7 +125,7 @@ type Server struct {
 	metrics echo.HandlerFunc // /metrics
 	routes  []Route          // what Register added, for Routes
 	// storeClaims are the routes (echo paths) whose Idempotency-Key the
-	// tournament store claims with the write's first read (keyDeferrer).
+	// tournament store claims with the write's first read (requestUnit, app.Unit).
 	storeClaims map[string]bool
 	// codeLookups lets one request at a time look up the table codes of a
 	// tournament that are not cached yet (auth.go).

@@ -163,15 +163,13 @@ func (s *Server) confirmGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if kc := keyClaimOf(c); kc != nil {
-		// The answer is known before the confirmation is stored (under the
-		// game's lock): it commits with it (tournament.KeyClaim).
-		kc.Prepare = func(outcome any) ([]byte, error) {
-			res := outcome.(*tournament.Confirmed)
-			return prepareAnswer(c, kc.Key, confirmStatus(res), toConfirmedJSON(res))
-		}
-	}
-	res, err := s.deps.Table.ConfirmGame(c.Request().Context(), app.ConfirmGame{Actor: actorOf(c), Game: k, Player: req.Player})
+	// The answer is known before the confirmation is stored (under the
+	// game's lock): it commits with it (requestUnit).
+	via := unitOf(c, func(c echo.Context, key string, outcome any) ([]byte, error) {
+		res := outcome.(*tournament.Confirmed)
+		return prepareAnswer(c, key, confirmStatus(res), toConfirmedJSON(res))
+	})
+	res, err := s.deps.Table.ConfirmGame(c.Request().Context(), app.ConfirmGame{Actor: actorOf(c), Game: k, Player: req.Player, Via: via})
 	if err != nil {
 		return err
 	}

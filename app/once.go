@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"sync"
@@ -63,13 +62,6 @@ func Renewing(ctx context.Context, r Renewer, scope, key string, every time.Dura
 		stopped = true
 		t.Stop()
 	}
-}
-
-// keyDeferrer is a Keys that lets the tournament store claim the key with
-// the command's first read and store the answer with its write
-// (tournament.KeyClaim): postgres.Idempotency.
-type keyDeferrer interface {
-	Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim
 }
 
 // Key is a client's idempotency key for one command: Scope keeps the keys
@@ -134,36 +126,33 @@ func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 	return a, false, nil
 }
 
-// DoWithRead is Do for a command whose first read may claim the key and
-// whose write may store the answer (tournament.Service's AppendDealAt and
-// ConfirmGame, on postgres.Store): one round trip fewer for each. A Keys
-// that cannot defer its claims runs Do.
-func (o *Once) DoWithRead(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
-	d, ok := o.keys.(keyDeferrer)
+// DoIn is Do for a command whose reads and write go through the game
+// store (tournament.GameStore): when the keys are kept by the storage
+// adapter (KeyedStore), the command runs in one unit of work with its key
+// (Unit): the key is claimed in the round trip of the command's first
+// read and the answer stored by its write, one round trip fewer for
+// each. Otherwise it runs as Do.
+func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, tournament.Wrap) (any, error)) (a []byte, replayed bool, err error) {
+	keys, ok := o.keys.(KeyedStore)
 	if k == nil || !ok {
-		return o.Do(ctx, k, answer, cmd)
+		return o.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
 	}
 	ctx, cancel := detached(ctx)
 	defer cancel()
-	kc := d.Defer(k.Scope, k.Key, k.Fingerprint)
-	kc.Prepare = func(result any) ([]byte, error) {
+	u := NewUnit(keys, *k, func(result any) ([]byte, error) {
 		a, _ := answer(result, nil)
 		return a, nil
-	}
-	ctx = tournament.WithKeyClaim(ctx, kc)
-	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, kc.Owned, o.log)
-	result, cerr := cmd(ctx)
+	})
+	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, u.Owned, o.log)
+	result, cerr := cmd(ctx, u.Wrap)
 	stop()
-	if !kc.IsMade() {
-		// The command stopped before the store's first read (it was
-		// refused): nothing was written, the key is claimed now.
-		_ = tournament.Ensure(ctx)
-	}
-	if !kc.Owned() {
-		return kc.Stored, kc.Stored != nil, kc.ClaimErr
+	// The command stopped before its first read (it was refused):
+	// nothing was written, the key is claimed now.
+	if err := u.Claim(ctx); err != nil {
+		return u.Stored(), u.Stored() != nil, u.ClaimErr()
 	}
 	a, keep := answer(result, cerr)
-	if kc.Answered() && bytes.Equal(a, kc.Answer) {
+	if u.answered(a) {
 		return a, false, nil // stored with the write
 	}
 	o.finish(ctx, k, a, keep)

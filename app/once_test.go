@@ -75,13 +75,42 @@ func (m *memKeys) renewed() int {
 	return m.renewals
 }
 
-// deferringKeys is memKeys that hands its claims to the store
-// (tournament.KeyClaim), as postgres.Idempotency does.
-type deferringKeys struct{ *memKeys }
+// keyedKeys is memKeys kept by the storage adapter (app.KeyedStore), as
+// postgres.Idempotency is: its claiming reads claim the key; its writes
+// are not used here.
+type keyedKeys struct{ *memKeys }
 
-func (d deferringKeys) Defer(scope, key string, fp []byte) *tournament.KeyClaim {
-	return &tournament.KeyClaim{Scope: scope, Key: key, Fingerprint: fp,
-		ClaimNow: func(ctx context.Context) ([]byte, error) { return d.Claim(ctx, scope, key, fp) }}
+func (k keyedKeys) TableClaiming(ctx context.Context, scope, key string, fp []byte, tid string, n, t int) (
+	*tournament.Tournament, *tournament.Round, []byte, error, error) {
+	stored, err := k.Claim(ctx, scope, key, fp)
+	return &tournament.Tournament{ID: tid}, &tournament.Round{Number: n}, stored, err, nil
+}
+
+func (k keyedKeys) DealEntryClaiming(ctx context.Context, scope, key string, fp []byte, g tournament.GameKey) (
+	*tournament.DealEntry, []byte, error, error) {
+	stored, err := k.Claim(ctx, scope, key, fp)
+	return &tournament.DealEntry{}, stored, err, nil
+}
+
+func (keyedKeys) AppendDealClaiming(context.Context, *tournament.DealWrite, string, string, []byte, []byte) (bool, error) {
+	return false, errors.New("not used")
+}
+
+func (keyedKeys) AppendDealAnswered(context.Context, *tournament.DealWrite, string, string, []byte) (bool, bool, error) {
+	return false, false, errors.New("not used")
+}
+
+func (keyedKeys) ConfirmGameAnswered(context.Context, tournament.GameKey, tournament.Confirmation,
+	func(*tournament.TableGame) (*tournament.Confirmed, error), string, string,
+	func(*tournament.Confirmed) ([]byte, error)) (*tournament.TableGame, bool, bool, error) {
+	return nil, false, false, errors.New("not used")
+}
+
+// plainGames is a game store whose table read answers at once.
+type plainGames struct{ tournament.GameStore }
+
+func (plainGames) Table(_ context.Context, tid string, n, _ int) (*tournament.Tournament, *tournament.Round, error) {
+	return &tournament.Tournament{ID: tid}, &tournament.Round{Number: n}, nil
 }
 
 // counted is a command that counts its runs and answers its run number,
@@ -89,17 +118,30 @@ func (d deferringKeys) Defer(scope, key string, fp []byte) *tournament.KeyClaim 
 type counted struct {
 	runs int
 	err  error
-	read bool // claim the key before the write, as the store does (tournament.Ensure)
+	read bool // read the game's table first, through the unit it runs in
 }
 
-func (c *counted) run(ctx context.Context) (any, error) {
-	if c.read {
-		if err := tournament.Ensure(ctx); err != nil {
+func (c *counted) run(ctx context.Context, via tournament.Wrap) (any, error) {
+	if c.read && via != nil {
+		if _, _, err := via(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
 			return nil, err
 		}
 	}
 	c.runs++
 	return c.runs, c.err
+}
+
+// doer is Once.Do or Once.DoIn.
+type doer func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, tournament.Wrap) (any, error)) ([]byte, bool, error)
+
+// doOf is once's DoIn when inUnit, else its Do.
+func doOf(once *app.Once, inUnit bool) doer {
+	if inUnit {
+		return once.DoIn
+	}
+	return func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, tournament.Wrap) (any, error)) ([]byte, bool, error) {
+		return once.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
+	}
 }
 
 func answer(result any, err error) ([]byte, bool) {
@@ -117,15 +159,11 @@ func TestOnce(t *testing.T) {
 		withRead bool
 	}{
 		{"claim first", func() app.Keys { return newMemKeys() }, false},
-		{"with read, keys that cannot defer", func() app.Keys { return newMemKeys() }, true},
-		{"with read, claimed by the store", func() app.Keys { return deferringKeys{newMemKeys()} }, true},
+		{"in a unit, keys not kept by the store", func() app.Keys { return newMemKeys() }, true},
+		{"in a unit, claimed with the read", func() app.Keys { return keyedKeys{newMemKeys()} }, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			once := app.NewOnce(tt.keys(), nil)
-			do := once.Do
-			if tt.withRead {
-				do = once.DoWithRead
-			}
+			do := doOf(app.NewOnce(tt.keys(), nil), tt.withRead)
 			cmd := &counted{read: tt.withRead}
 			for try := range 3 {
 				a, replayed, err := do(context.Background(), key, answer, cmd.run)
@@ -161,12 +199,8 @@ func TestOnce(t *testing.T) {
 // the rules is kept and replayed.
 func TestOnceServerError(t *testing.T) {
 	for _, withRead := range []bool{false, true} {
-		keys := deferringKeys{newMemKeys()}
-		once := app.NewOnce(keys, nil)
-		do := once.Do
-		if withRead {
-			do = once.DoWithRead
-		}
+		keys := keyedKeys{newMemKeys()}
+		do := doOf(app.NewOnce(keys, nil), withRead)
 		key := &app.Key{Scope: "s", Key: "k", Fingerprint: []byte("fp")}
 		cmd := &counted{read: withRead, err: errors.New("the database went away")}
 		for range 2 {
@@ -215,15 +249,11 @@ func TestOnceOutlivesTheClient(t *testing.T) {
 // that ends sooner never renews.
 func TestOnceRenews(t *testing.T) {
 	for _, withRead := range []bool{false, true} {
-		keys := deferringKeys{newMemKeys()}
-		once := app.NewOnce(keys, nil).WithRenewal(5 * time.Millisecond)
-		do := once.Do
-		if withRead {
-			do = once.DoWithRead
-		}
-		slow := func(ctx context.Context) (any, error) {
+		keys := keyedKeys{newMemKeys()}
+		do := doOf(app.NewOnce(keys, nil).WithRenewal(5*time.Millisecond), withRead)
+		slow := func(ctx context.Context, via tournament.Wrap) (any, error) {
 			if withRead {
-				if err := tournament.Ensure(ctx); err != nil {
+				if _, _, err := via(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
 					return nil, err
 				}
 			}
@@ -236,11 +266,11 @@ func TestOnceRenews(t *testing.T) {
 		if n := keys.renewed(); n < 2 {
 			t.Errorf("withRead %v: a command of 8 renewal periods renewed its claim %d times, want several", withRead, n)
 		}
-		keys = deferringKeys{newMemKeys()} // the slow command's last renewal may still be under way
+		keys = keyedKeys{newMemKeys()} // the slow command's last renewal may still be under way
 		before := keys.renewed()
 		fast := &counted{read: withRead}
 		quick := app.NewOnce(keys, nil).WithRenewal(200 * time.Millisecond)
-		if _, _, err := quick.Do(context.Background(), &app.Key{Scope: "s", Key: "fast", Fingerprint: []byte("fp")}, answer, fast.run); err != nil {
+		if _, _, err := doOf(quick, false)(context.Background(), &app.Key{Scope: "s", Key: "fast", Fingerprint: []byte("fp")}, answer, fast.run); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(300 * time.Millisecond) // past the first renewal, had the timer not been stopped

@@ -14,10 +14,10 @@ import (
 // (tournament.Service): the deal-by-deal entry of a game, its corrections,
 // its confirmations and the game as it stands.
 type Games interface {
-	SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
-	AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
+	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
+	AppendDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
-	ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
+	ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
 	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
 	Now() time.Time
@@ -66,6 +66,9 @@ type EnterDeal struct {
 	// again is answered rather than entered twice; 0 takes the next.
 	Deal int
 	Data []byte
+	// Via is the unit of work the command runs in (Once.DoIn, Unit.Wrap);
+	// nil: none.
+	Via tournament.Wrap
 }
 
 // EnterDeal enters a deal. The deal that ends the game makes its result;
@@ -75,7 +78,7 @@ func (t *Table) EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealP
 	if err := CheckJSONText(cmd.Data); err != nil {
 		return nil, err
 	}
-	return t.games.AppendDealAt(ctx, cmd.Actor, cmd.Game, cmd.Deal, cmd.Data)
+	return t.games.AppendDealIn(ctx, cmd.Via, cmd.Actor, cmd.Game, cmd.Deal, cmd.Data)
 }
 
 // SubmitGame is the command to enter a whole game at once: a game record,
@@ -84,6 +87,7 @@ type SubmitGame struct {
 	Actor  tournament.Actor
 	Game   tournament.GameKey
 	Record []byte
+	Via    tournament.Wrap // as EnterDeal's
 }
 
 // SubmitGame enters a game's result; the same record sent again is a
@@ -92,7 +96,7 @@ func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Sub
 	if err := CheckJSONText(cmd.Record); err != nil {
 		return nil, err
 	}
-	return t.games.SubmitGame(ctx, cmd.Actor, cmd.Game, cmd.Record)
+	return t.games.SubmitGameIn(ctx, cmd.Via, cmd.Actor, cmd.Game, cmd.Record)
 }
 
 // CorrectDeal is the command to replace a stored deal of a game with a
@@ -122,13 +126,14 @@ func (t *Table) CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.C
 type ConfirmGame struct {
 	Actor  tournament.Actor
 	Game   tournament.GameKey
-	Player string // the player's id
+	Player string          // the player's id
+	Via    tournament.Wrap // as EnterDeal's
 }
 
 // ConfirmGame records a player's confirmation; confirming again is
 // harmless (Created false).
 func (t *Table) ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.Confirmed, error) {
-	return t.games.ConfirmGame(ctx, cmd.Actor, cmd.Game, cmd.Player)
+	return t.games.ConfirmGameIn(ctx, cmd.Via, cmd.Actor, cmd.Game, cmd.Player)
 }
 
 // OpenDispute is the command that asks the referees to look at a game.

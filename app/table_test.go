@@ -13,11 +13,11 @@ import (
 // games is a fake app.Games that counts what reaches the domain.
 type games struct{ calls int }
 
-func (g *games) SubmitGame(context.Context, tournament.Actor, tournament.GameKey, []byte) (*tournament.Submission, error) {
+func (g *games) SubmitGameIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, []byte) (*tournament.Submission, error) {
 	g.calls++
 	return &tournament.Submission{Created: true}, nil
 }
-func (g *games) AppendDealAt(context.Context, tournament.Actor, tournament.GameKey, int, []byte) (*tournament.DealProgress, error) {
+func (g *games) AppendDealIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, int, []byte) (*tournament.DealProgress, error) {
 	g.calls++
 	return &tournament.DealProgress{Deal: 1}, nil
 }
@@ -25,7 +25,7 @@ func (g *games) CorrectDeal(context.Context, tournament.Actor, tournament.GameKe
 	g.calls++
 	return &tournament.CorrectedDeal{Version: 2}, nil
 }
-func (g *games) ConfirmGame(context.Context, tournament.Actor, tournament.GameKey, string) (*tournament.Confirmed, error) {
+func (g *games) ConfirmGameIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, string) (*tournament.Confirmed, error) {
 	g.calls++
 	return &tournament.Confirmed{}, nil
 }

@@ -212,7 +212,8 @@ func matchPlaces(tb Table, res *bridge.Result) []GamePlace {
 // record's deal with its auction, checked live against the deals before
 // it, and stored as a record's deal. The deal that ends the match makes
 // the table's result.
-func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int, t *Tournament, tb Table, data []byte) (*DealProgress, error) {
+func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
+	t, tb := e.Tournament, e.Round.Tables[0]
 	deals, over, err := s.store.Deals(ctx, k)
 	if err != nil {
 		return nil, err
@@ -269,7 +270,9 @@ func (s *Service) appendMatchDeal(ctx context.Context, a Actor, k GameKey, n int
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
-	if err := s.store.AppendDeal(AuditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
+	w := e.write(k, len(deals), deal, s.clock(), p)
+	w.Final = p.Final
+	if err := commitDeal(ctx, gs, a, w); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/revisor-sm/revisor/engine"
 )
@@ -23,17 +24,16 @@ type DealEntry struct {
 	State      json.RawMessage
 	// Version names the state of what the deal is checked with besides
 	// the game's deals (the tournament, the round, the table, its
-	// withdrawals, the round's clock): Store.AppendWarmDeal writes only
-	// under the version read. Empty when the store keeps none.
+	// withdrawals, the round's clock): Store.AppendDeal writes only
+	// under the version read.
 	Version string
 }
 
 // loadedEntry is a DealEntry as a deal is decided with: its running state
 // parsed (nil before the first deal, or when it is not kept or does not
 // follow the deals), and warm when it comes from this process's memory
-// (warmGames) rather than the store: its write then stands only under
-// its Version (Store.AppendWarmDeal), and the key of the request is
-// still to be claimed.
+// (warmGames) rather than the store. Either way its write stands only
+// under its Version (GameStore.AppendDeal).
 type loadedEntry struct {
 	DealEntry
 	state *engine.GameState
@@ -77,34 +77,35 @@ func (e *loadedEntry) fast() bool {
 	return !e.HasResult && !e.Round.TimeCalled && !e.Corrected && (e.Deals == 0 || e.state != nil)
 }
 
-// loadEntry reads k's entry from the store; the request's Idempotency-Key
-// is claimed with the read (the store claims it when it can) or right
-// after it, before anything is written.
-func (s *Service) loadEntry(ctx context.Context, k GameKey) (*loadedEntry, error) {
-	e, err := s.store.DealEntry(ctx, k)
+// loadEntry reads k's entry through gs.
+func (s *Service) loadEntry(ctx context.Context, gs GameStore, k GameKey) (*loadedEntry, error) {
+	e, err := gs.DealEntry(ctx, k)
 	if err != nil {
-		return nil, err
-	}
-	if err := Ensure(ctx); err != nil {
 		return nil, err
 	}
 	l := &loadedEntry{DealEntry: *e}
 	if e.Deals > 0 && e.State != nil {
-		if gs, err := engine.ParseGameState(e.State); err == nil && gs.Deals == e.Deals {
-			l.state = gs
+		if st, err := engine.ParseGameState(e.State); err == nil && st.Deals == e.Deals {
+			l.state = st
 		}
 	}
 	return l, nil
 }
 
+// write is the write of deal (number seq, 0-based) under entry e, which
+// answers p once stored.
+func (e *loadedEntry) write(k GameKey, seq int, deal []byte, at time.Time, p *DealProgress) *DealWrite {
+	return &DealWrite{Game: k, Seq: seq, Deal: deal, Version: e.Version, Corrected: e.Corrected, At: at, Outcome: p}
+}
+
 // appendFromState enters deal as the next deal of a game that goes on,
 // checked by the engine against the entry's running state without reading
 // or checking the earlier deals again, and committed only while the entry
-// stands (an entry from memory: under its version). It answers nil and no
-// error when it cannot (the state does not take the deal, the deal is not
-// valid or ends the game, the table has a withdrawn player), errReload
-// when an entry from memory no longer stands; nothing was written then.
-func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, e *loadedEntry, deal []byte) (*DealProgress, error) {
+// stands. It answers nil and no error when it cannot (the state does not
+// take the deal, the deal is not valid or ends the game, the table has a
+// withdrawn player), errReload when the entry no longer stands; nothing
+// was written then.
+func (s *Service) appendFromState(ctx context.Context, gs GameStore, a Actor, k GameKey, e *loadedEntry, deal []byte) (*DealProgress, error) {
 	tb := e.Round.Tables[0]
 	if !e.fast() {
 		return nil, e.pass(false)
@@ -126,41 +127,11 @@ func (s *Service) appendFromState(ctx context.Context, a Actor, k GameKey, e *lo
 		return nil, fmt.Errorf("encoding the game's state: %w", err)
 	}
 	p := progressFromState(e.Deals+1, dr, tb.Players, next)
-	// The answer is known before the deal is stored: it is stored with it.
-	if err := s.commitFromState(ctx, a, k, e, p, deal, state); err != nil {
+	w := e.write(k, e.Deals, deal, s.clock(), p)
+	w.State = state
+	if err := commitDeal(ctx, gs, a, w); err != nil {
 		return nil, err
 	}
 	s.rememberDeal(k, &e.DealEntry, e.Deals+1, next)
 	return p, nil
-}
-
-// commitFromState stores deal with the running state after it and the
-// request's answer p: an entry from memory in one statement under its
-// version, with the request's key claimed in it (errReload when the
-// version no longer stands), a stored entry after its read claimed the
-// key.
-func (s *Service) commitFromState(ctx context.Context, a Actor, k GameKey, e *loadedEntry, p *DealProgress, deal, state []byte) error {
-	if !e.warm {
-		if err := prepareAnswer(ctx, p); err != nil {
-			return err
-		}
-		return s.store.AppendNextDeal(AuditAs(ctx, a), k, e.Deals, deal, state, s.clock(), roundOpen)
-	}
-	c := KeyClaimFrom(ctx)
-	if c != nil {
-		if err := c.PrepareUnclaimed(p); err != nil {
-			return err
-		}
-	}
-	ok, err := s.store.AppendWarmDeal(AuditAs(ctx, a), k, e.Deals, e.Version, deal, state, s.clock())
-	if err != nil {
-		return err
-	}
-	if !ok {
-		if c != nil {
-			c.Answer = nil
-		}
-		return errReload
-	}
-	return nil
 }

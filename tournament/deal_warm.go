@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -13,8 +12,8 @@ import (
 // read for the deal before, their version (DealEntry.Version), the number
 // of deals and the engine's running state after the last. It decorates
 // the load of a deal's entry (Service.warmEntry before Store.DealEntry):
-// the next deal of the game is then checked at once and stored in one
-// statement (Store.AppendWarmDeal) that writes only while all of that
+// the next deal of the game is then checked at once and stored by the
+// one write of a deal (Store.AppendDeal), which writes only while all of that
 // still stands; nothing read from the cache is trusted without that
 // check, so an entry that went stale (another process entered the deal, a
 // referee corrected one, the round was closed) costs one refused
@@ -85,14 +84,9 @@ func (s *Service) rememberDeal(k GameKey, e *DealEntry, deals int, state *engine
 }
 
 // warmEntry is k's entry as this process kept it after the game's deal
-// before, nil when it kept none, or when the request's Idempotency-Key
-// was claimed already (the store's entry then stores the answer). The
-// entry is taken: a request whose deal does not fit it puts it back
-// (loadedEntry.pass).
-func (s *Service) warmEntry(ctx context.Context, k GameKey) *loadedEntry {
-	if c, _ := ctx.Value(keyClaimCtx{}).(*KeyClaim); c != nil && c.IsMade() {
-		return nil
-	}
+// before, nil when it kept none. The entry is taken: a request whose deal
+// does not fit it puts it back (loadedEntry.pass).
+func (s *Service) warmEntry(k GameKey) *loadedEntry {
 	w := s.warm.take(k, time.Now())
 	if w == nil {
 		return nil

@@ -47,7 +47,7 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 func WithSeatingClock(now func() time.Time) Option { return func(s *Service) { s.seatClock = now } }
 
 // WithWarmGames(false) makes every deal of a game entered deal by deal
-// read the game's entry first (two round trips with an Idempotency-Key),
+// read the game's entry first (two round trips),
 // as before the warm games (deal_warm.go) stored the next deal in one;
 // benchmarks set the two side by side with it. On by default.
 func WithWarmGames(on bool) Option { return func(s *Service) { s.warm.off = !on } }

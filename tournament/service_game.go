@@ -22,7 +22,12 @@ type Submission struct {
 // gameTable finds the table of a game and checks that the game number is
 // one the round plays.
 func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round, Table, error) {
-	t, r, err := s.store.Table(ctx, k.TournamentID, k.Round, k.Table)
+	return s.gameTableIn(ctx, s.store, k)
+}
+
+// gameTableIn is gameTable read through gs.
+func (s *Service) gameTableIn(ctx context.Context, gs GameStore, k GameKey) (*Tournament, *Round, Table, error) {
+	t, r, err := gs.Table(ctx, k.TournamentID, k.Round, k.Table)
 	if err != nil {
 		return nil, nil, Table{}, err
 	}
@@ -53,16 +58,18 @@ func roundOpen(r *Round) error {
 // game is binding: the same record again is a repeat (Created false), a
 // different one is a conflict.
 func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byte) (*Submission, error) {
+	return s.SubmitGameIn(ctx, nil, a, k, data)
+}
+
+// SubmitGameIn is SubmitGame with its reads and its write through the
+// game store as wrap decorates it (a command's unit of work).
+func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, data []byte) (*Submission, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
-	t, r, tb, err := s.gameTable(ctx, k)
+	gs := s.games(wrap)
+	t, r, tb, err := s.gameTableIn(ctx, gs, k)
 	if err != nil {
-		return nil, err
-	}
-	// The request's Idempotency-Key is claimed before anything is written
-	// (the store claims it with the table's read when it can).
-	if err := Ensure(ctx); err != nil {
 		return nil, err
 	}
 	if err := roundOpen(r); err != nil {
@@ -74,7 +81,7 @@ func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byt
 	}
 	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-	stored, created, err := s.store.SubmitResult(AuditAs(ctx, a), res, roundOpen)
+	stored, created, err := gs.SubmitResult(AuditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -125,35 +132,56 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 // answer) never enters it twice. Another deal n, or a gap before n, is a
 // conflict.
 func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
+	return s.AppendDealIn(ctx, nil, a, k, n, data)
+}
+
+// maxDealAttempts bounds how often a deal is decided again after its
+// write found the entry changed (another deal, a closed round, a
+// reseated table between the read and the write).
+const maxDealAttempts = 4
+
+// AppendDealIn is AppendDealAt with its reads and its write through the
+// game store as wrap decorates it (a command's unit of work). It loads
+// what the deal is checked with (this process's memory of the game's deal
+// before, else the store), lets the engine decide, and commits only if
+// what was loaded still stands (GameStore.AppendDeal); when it does not,
+// nothing was written and the entry is loaded again from the store, which
+// words every refusal.
+func (s *Service) AppendDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
 	if n < 0 {
 		return nil, InvalidField("deal", "the deal number must be 1 or more, not %d", n)
 	}
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
-	// Load what the deal is checked with (this process's memory of the
-	// game's deal before, else the store), let the engine decide, and
-	// commit only if what was loaded still stands. An entry from memory
-	// that does not take the deal (anything changed in the store, or the
-	// deal needs more than the running state) is loaded again from the
-	// store, which words every refusal.
-	if w := s.warmEntry(ctx, k); w != nil {
-		if p, err := s.enterDeal(ctx, a, k, n, w, data); !errors.Is(err, errReload) {
+	gs := s.games(wrap)
+	if w := s.warmEntry(k); w != nil {
+		if p, err := s.enterDeal(ctx, gs, a, k, n, w, data); !errors.Is(err, errReload) {
 			return p, err
 		}
 	}
-	e, err := s.loadEntry(ctx, k)
-	if err != nil {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		e, err := s.loadEntry(ctx, gs, k)
+		if err != nil {
+			return nil, err
+		}
+		p, err := s.enterDeal(ctx, gs, a, k, n, e, data)
+		if !errors.Is(err, errReload) {
+			return p, err
+		}
+		if attempt == maxDealAttempts {
+			return nil, Errorf(KindConflict, CodeDealConflict,
+				"the game changed while its deal %d was entered; reload the game and try again", e.Deals+1)
+		}
 	}
-	return s.enterDeal(ctx, a, k, n, e, data)
 }
 
 // enterDeal enters deal n of k as entry e has the game: from the running
 // state when the deal goes on from it, else by checking the whole game
-// again. With an entry from memory it answers errReload, having written
-// nothing, whenever it cannot enter the deal from the running state.
-func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
+// again. It answers errReload, having written nothing, when the entry no
+// longer stands, or when an entry from memory cannot enter the deal from
+// the running state.
+func (s *Service) enterDeal(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	if err := gameNumber(t, r, k); err != nil {
@@ -166,7 +194,7 @@ func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *l
 		if e.warm {
 			return nil, e.pass(false)
 		}
-		return s.appendMatchDeal(ctx, a, k, n, t, tb, data)
+		return s.appendMatchDeal(ctx, gs, a, k, n, e, data)
 	}
 	deal, err := CanonicalJSON(data)
 	if err != nil {
@@ -178,20 +206,20 @@ func (s *Service) enterDeal(ctx context.Context, a Actor, k GameKey, n int, e *l
 	// A table with a player withdrawn takes the checked way: its deals are
 	// checked for the withdrawn player's points (refuseWithdrawnScore).
 	if (n == 0 || n == e.Deals+1) && len(tb.withdrawnIn(k.Game)) == 0 {
-		if p, err := s.appendFromState(ctx, a, k, e, deal); p != nil || err != nil {
+		if p, err := s.appendFromState(ctx, gs, a, k, e, deal); p != nil || err != nil {
 			return p, err
 		}
 	}
 	if e.warm {
 		return nil, e.pass(true) // another number: checked against the game's deals
 	}
-	return s.appendChecked(ctx, a, k, n, e, deal)
+	return s.appendChecked(ctx, gs, a, k, n, e, deal)
 }
 
 // appendChecked enters deal as deal n of k after checking the whole game
 // with it: a deal sent again, a deal out of order, the deal that ends the
 // game, a game whose running state is not kept or does not take the deal.
-func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, e *loadedEntry, deal []byte) (*DealProgress, error) {
+func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, deal []byte) (*DealProgress, error) {
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	deals, over, err := s.store.Deals(ctx, k)
@@ -225,6 +253,7 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 		return nil, err
 	}
 	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
+	w := e.write(k, len(deals), deal, s.clock(), p)
 	if res.GameOver || r.TimeCalled {
 		// The engine judged the game above; what is left is the record's
 		// canonical form, its hash and the result's JSON.
@@ -233,25 +262,33 @@ func (s *Service) appendChecked(ctx context.Context, a Actor, k GameKey, n int, 
 			return nil, err
 		}
 		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
-			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-		if err := s.store.AppendDeal(AuditAs(ctx, a), k, len(deals), deal, s.clock(), p.Final, roundOpen); err != nil {
-			return nil, err
-		}
-		return p, nil
+			Places: g.places, SubmittedBy: a.String(), CreatedAt: w.At}
+		w.Final = p.Final
+		return p, commitDeal(ctx, gs, a, w)
 	}
 	// The game goes on: store the running state with the deal, so that
-	// the next deal is checked against it (appendFromState), and the
-	// answer with it.
-	if err := prepareAnswer(ctx, p); err != nil {
+	// the next deal is checked against it (appendFromState).
+	w.State = state
+	if err := commitDeal(ctx, gs, a, w); err != nil {
 		return nil, err
 	}
-	if err := s.store.AppendNextDeal(AuditAs(ctx, a), k, len(deals), deal, state, s.clock(), roundOpen); err != nil {
-		return nil, err
-	}
-	if gs, perr := engine.ParseGameState(state); perr == nil {
-		s.rememberDeal(k, &e.DealEntry, len(deals)+1, gs)
+	if st, perr := engine.ParseGameState(state); perr == nil {
+		s.rememberDeal(k, &e.DealEntry, len(deals)+1, st)
 	}
 	return p, nil
+}
+
+// commitDeal writes w under the entry it was decided with: errReload,
+// having written nothing, when that entry no longer stands.
+func commitDeal(ctx context.Context, gs GameStore, a Actor, w *DealWrite) error {
+	ok, err := gs.AppendDeal(AuditAs(ctx, a), w)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errReload
+	}
+	return nil
 }
 
 // repeatDeal answers a deal sent again: deals are the game's first n deals

@@ -31,6 +31,7 @@ type RoundChange struct {
 // refusal the store has already decided (see there).
 type Store interface {
 	QueueReportStore
+	GameStore
 
 	// CreateTournament stores a new tournament with its secrets.
 	CreateTournament(ctx context.Context, t *Tournament, s Secrets) error
@@ -81,24 +82,11 @@ type Store interface {
 	Reseat(ctx context.Context, tid string, n int, decide func(*Tournament, *Round, []int) ([]Table, error)) (*Round, error)
 	// Round returns round n and its tables.
 	Round(ctx context.Context, tid string, n int) (*Round, error)
-	// Table returns the tournament and round n holding only its table t:
-	// what a game submission needs, in one read. When the context carries
-	// an Idempotency-Key still to be claimed (KeyClaim: a confirmation's),
-	// a store may claim it with the read, as DealEntry does.
-	Table(ctx context.Context, tid string, n, t int) (*Tournament, *Round, error)
 	// CloseRound closes round n with the change decide makes from the state.
 	CloseRound(ctx context.Context, tid string, n int, now time.Time, decide func(*State) (*RoundChange, error)) (*RoundChange, error)
 	// AddTieResolution stores a resolution after check approves the state.
 	AddTieResolution(ctx context.Context, tid string, r *TieResolution, check func(*State) error) error
 
-	// SubmitResult stores r as its game's first result while the game's
-	// round is open, deciding that under a shared lock on the round (closing
-	// a round waits for it): it returns r as stored and true. When the game
-	// already has a result it stores nothing and returns that effective
-	// result and false. When the round is not open it stores nothing and
-	// returns the error closed makes of the round as it read it (its number
-	// and status).
-	SubmitResult(ctx context.Context, r *GameResult, closed func(*Round) error) (*GameResult, bool, error)
 	// Outcomes returns the recorded outcomes of round n (none while it is open).
 	Outcomes(ctx context.Context, tid string, n int) ([]Outcome, error)
 	// Results returns the effective results of round n (of every round
@@ -107,37 +95,6 @@ type Store interface {
 	// Deals returns the deals appended so far to a game in progress, and
 	// whether the game already has a result.
 	Deals(ctx context.Context, k GameKey) (deals []json.RawMessage, hasResult bool, err error)
-	// AppendDeal stores deal number seq (0-based) of a game in progress;
-	// a conflict when that number is taken. When final is not nil the
-	// deal ended the game and final is stored as its result in the same
-	// transaction.
-	AppendDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, now time.Time, final *GameResult, check func(*Round) error) error
-	// DealEntry reads at once what entering the next deal of a game
-	// needs (one round trip): the tournament, the round with only the
-	// game's table, and the game's deals as a count with the engine's
-	// running state after the last.
-	DealEntry(ctx context.Context, k GameKey) (*DealEntry, error)
-	// AppendNextDeal stores deal number seq (0-based) of a game in
-	// progress that it does not end, with the engine's running state
-	// after it, while the round is open and the game has no result, in
-	// one statement (one round trip, the audit entry in the same
-	// transaction). A taken seq is a conflict; a round not open is the
-	// error closed makes of it.
-	AppendNextDeal(ctx context.Context, k GameKey, seq int, deal, state json.RawMessage, now time.Time, closed func(*Round) error) error
-	// AppendWarmDeal stores deal number seq (0-based) of a game in
-	// progress that it does not end, with the running state after it, in
-	// one statement and without reading the game first: the server
-	// checked the deal against what it read for the deal before
-	// (Service's warm games). It writes only while the entry read then
-	// still stands: the same DealEntry.Version, the round open, no result
-	// and no corrected deal, and deal seq-1 (and no deal seq) stored; when
-	// the context carries an Idempotency-Key still to be claimed
-	// (KeyClaim), the key is claimed with its prepared Answer in the same
-	// transaction and the claim marked made and answered. It answers
-	// false, having written nothing, when it cannot; the caller then
-	// enters the deal the usual way.
-	AppendWarmDeal(ctx context.Context, k GameKey, seq int, version string, deal, state json.RawMessage, now time.Time) (bool, error)
-
 	// TableGame returns a game as it stands: its deals (latest versions),
 	// its effective result and that result's confirmations.
 	TableGame(ctx context.Context, k GameKey) (*TableGame, error)
@@ -151,23 +108,88 @@ type Store interface {
 	// same transaction; Repeat writes nothing.
 	CorrectDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
 		decide func(*Round, *TableGame) (*DealCorrection, error)) error
-	// ConfirmGame stores c as a confirmation of the game's effective result
-	// after check approves the game as it stands (under the same lock as
-	// CorrectDeal); a player's second confirmation of the same result
-	// stores nothing (false). It returns the game with its confirmations.
-	// The game check sees and the one returned hold only what a
-	// confirmation needs (issue 17): the effective result without its
-	// record and engine result (Record and Result nil), and that result's
-	// confirmations; no deals. When the request owns an Idempotency-Key
-	// and check prepared its answer (KeyClaim.Answer, made from the game
-	// check sees, under the lock), a store may commit the answer with the
-	// confirmation, when the insert went as that read foretold, and mark
-	// the claim answered.
-	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, check func(*TableGame) error) (*TableGame, bool, error)
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.
 	RoundClock(ctx context.Context, tid string, n int) (*Clock, error)
 	// SetRoundClock stores the clock decide makes from round n and its
 	// clock as they are, holding the clock's lock.
 	SetRoundClock(ctx context.Context, tid string, n int, decide func(*Round, *Clock) (*Clock, error)) (*Clock, error)
+}
+
+// GameStore is what a table's writes go through: the reads that start
+// them and the writes that end them (Service.AppendDealIn, SubmitGameIn,
+// ConfirmGameIn). Store holds it; a command's unit of work may decorate
+// it (Wrap).
+type GameStore interface {
+	// Table returns the tournament and round n holding only its table t:
+	// what a game submission needs, in one read.
+	Table(ctx context.Context, tid string, n, t int) (*Tournament, *Round, error)
+	// SubmitResult stores r as its game's first result while the game's
+	// round is open, deciding that under a shared lock on the round (closing
+	// a round waits for it): it returns r as stored and true. When the game
+	// already has a result it stores nothing and returns that effective
+	// result and false. When the round is not open it stores nothing and
+	// returns the error closed makes of the round as it read it (its number
+	// and status).
+	SubmitResult(ctx context.Context, r *GameResult, closed func(*Round) error) (*GameResult, bool, error)
+	// DealEntry reads at once what entering the next deal of a game
+	// needs (one round trip): the tournament, the round with only the
+	// game's table, and the game's deals as a count with the engine's
+	// running state after the last, and the entry's version.
+	DealEntry(ctx context.Context, k GameKey) (*DealEntry, error)
+	// AppendDeal is the one write of a deal: it stores w (the deal, the
+	// running state after it, and the game's result when the deal ends
+	// the game) with its audit entry in one transaction, only while the
+	// entry w was decided with still stands: the same Version, the round
+	// open, the game without a result, a corrected deal in it exactly when
+	// w.Corrected, deal w.Seq-1 stored and no deal w.Seq. It answers
+	// false, having written nothing, when it does not: the caller loads
+	// the entry again and decides again.
+	AppendDeal(ctx context.Context, w *DealWrite) (bool, error)
+	// ConfirmGame stores c as a confirmation of the game's effective
+	// result after decide approves the game as it stands (under the same
+	// lock as CorrectDeal); a player's second confirmation of the same
+	// result stores nothing (false). It returns the game with its
+	// confirmations. The game decide sees and the one returned hold only
+	// what a confirmation needs (issue 17): the effective result without
+	// its record and engine result (Record and Result nil), and that
+	// result's confirmations; no deals. decide answers the confirmation's
+	// outcome as it will be (what the read under the lock foretells),
+	// which a unit of work may store its answer with (Wrap).
+	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, decide func(*TableGame) (*Confirmed, error)) (*TableGame, bool, error)
+}
+
+// DealWrite is what entering a deal decided to write (GameStore.AppendDeal).
+type DealWrite struct {
+	Game GameKey
+	Seq  int // the deal's number, 0-based
+	Deal json.RawMessage
+	// State is the engine's running state after the deal (nil: not kept).
+	State json.RawMessage
+	// Final is the game's result when the deal ends the game: it is
+	// stored with the deal.
+	Final *GameResult
+	// Version and Corrected are the entry's the deal was decided with
+	// (DealEntry): the write stands only while they do.
+	Version   string
+	Corrected bool
+	At        time.Time
+	// Outcome is what entering the deal answers once it is stored. The
+	// store does not keep it; a unit of work may store an answer made
+	// from it with the deal (Wrap).
+	Outcome *DealProgress
+}
+
+// A Wrap decorates the game store for one command: the application layer
+// wraps it in the command's unit of work (app.Once: the client's key
+// claimed with the first read, the answer stored with the write). A nil
+// Wrap leaves the store as it is.
+type Wrap func(GameStore) GameStore
+
+// games is the service's game store as wrap decorates it.
+func (s *Service) games(wrap Wrap) GameStore {
+	if wrap == nil {
+		return s.store
+	}
+	return wrap(s.store)
 }

@@ -244,12 +244,17 @@ type Confirmed struct {
 
 // ConfirmGame records that player confirms the effective result of a
 // finished game, for the table's code (or the organizer). A player who is
-// not at the table is refused (422); confirming again is harmless. With
-// an Idempotency-Key (KeyClaim), the store claims it with the table's read
-// (or Ensure does, before any write), and the answer, known once the game
-// is read under its lock, is prepared before the confirmation is stored,
-// to be stored with it.
+// not at the table is refused (422); confirming again is harmless.
 func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
+	return s.ConfirmGameIn(ctx, nil, a, k, player)
+}
+
+// ConfirmGameIn is ConfirmGame with its reads and its write through the
+// game store as wrap decorates it (a command's unit of work). The answer
+// is known once the game is read under its lock, before the confirmation
+// is stored: the store's decide hands it to the unit, which may store it
+// with the confirmation.
+func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, player string) (*Confirmed, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
@@ -257,23 +262,21 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 	if player == "" {
 		return nil, InvalidField("player", "player is required: the id of the player who confirms")
 	}
-	_, r, tb, err := s.gameTable(ctx, k)
+	gs := s.games(wrap)
+	_, r, tb, err := s.gameTableIn(ctx, gs, k)
 	if err != nil {
 		return nil, err
 	}
 	if err := tableRoundOpen(a, r); err != nil {
 		return nil, err
 	}
-	if err := Ensure(ctx); err != nil {
-		return nil, err
-	}
 	if !slices.Contains(tb.Players, player) {
 		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
 	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := s.store.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) error {
+	g, created, err := gs.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) (*Confirmed, error) {
 		if g.Result == nil {
-			return Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
+			return nil, Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}
 		// The answer as it will be: under the game's lock, the player's
 		// confirmation is new unless the read holds it.
@@ -283,7 +286,7 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 			x.ResultID, x.At = g.Result.ID, x.At.UTC()
 			next.Confirmations = append(slices.Clip(g.Confirmations), x)
 		}
-		return prepareAnswer(ctx, confirmed(&next, created, tb.Present(k.Game), player))
+		return confirmed(&next, created, tb.Present(k.Game), player), nil
 	})
 	if err != nil {
 		return nil, err

@@ -62,7 +62,8 @@ func (h *Handler) tableConfirmGame(c echo.Context) error {
 	}
 	cmd := app.ConfirmGame{Actor: tableActor(id), Player: c.FormValue("player"),
 		Game: tournament.GameKey{TournamentID: id.Tournament, Round: id.Round, Table: id.Table, Game: g}}
-	o, err := h.once(c, code, true, "confirm\x00"+cmd.Player, confirmOutcome, func(ctx context.Context) (any, error) {
+	o, err := h.once(c, code, true, "confirm\x00"+cmd.Player, confirmOutcome, func(ctx context.Context, via tournament.Wrap) (any, error) {
+		cmd.Via = via
 		return h.deps.Table.ConfirmGame(ctx, cmd)
 	})
 	return h.tableAfter(c, id, g, o, err)
@@ -92,7 +93,7 @@ func (h *Handler) tableDispute(c echo.Context) error {
 	cmd := app.OpenDispute{Actor: tableActor(id), Tournament: id.Tournament,
 		Dispute: referee.NewDispute{Round: id.Round, Table: id.Table, Game: g, Deal: deal, Description: text}}
 	o, err := h.once(c, code, false, "dispute\x00"+strconv.Itoa(g)+"\x00"+strconv.Itoa(deal)+"\x00"+text, disputeOutcome,
-		func(ctx context.Context) (any, error) { return h.deps.Table.OpenDispute(ctx, cmd) })
+		func(ctx context.Context, _ tournament.Wrap) (any, error) { return h.deps.Table.OpenDispute(ctx, cmd) })
 	return h.tableAfter(c, id, g, o, err)
 }
 

@@ -138,7 +138,8 @@ func (h *Handler) tableDeal(c echo.Context) error {
 		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, e.entryRefused(c, noMessages))
 	}
 	cmd := app.EnterDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body}
-	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context) (any, error) {
+	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context, via tournament.Wrap) (any, error) {
+		cmd.Via = via
 		return h.deps.Table.EnterDeal(ctx, cmd)
 	})
 	if o.Status >= 300 || err != nil {
@@ -171,7 +172,7 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 	}
 	cmd := app.CorrectDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body, Reason: reason}
 	o, err := h.once(c, e.code, false, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
-		func(ctx context.Context) (any, error) { return h.deps.Table.CorrectDeal(ctx, cmd) })
+		func(ctx context.Context, _ tournament.Wrap) (any, error) { return h.deps.Table.CorrectDeal(ctx, cmd) })
 	if o.Status >= 300 || err != nil {
 		ans, status, ferr := h.refusal(c, e.st, e.id, o, err)
 		if ferr != nil {

@@ -100,10 +100,13 @@ func disputeOutcome(_ any, err error) tableOutcome {
 // once runs one of the table's commands under the post's Idempotency-Key
 // (the script's header, or the form's field; none: the command just
 // runs). content names what the command does, so that the key sent again
-// with another content is refused; withRead says the command's first read
-// may claim the key (app.Once.DoWithRead). Its error is the key's refusal.
-func (h *Handler) once(c echo.Context, code string, withRead bool, content string,
-	outcome func(any, error) tableOutcome, cmd func(context.Context) (any, error)) (tableOutcome, error) {
+// with another content is refused. With inUnit, cmd runs the command in
+// the unit of work it is given (app.Once.DoIn: the key claimed with the
+// command's first read, the answer stored with its write); else the key
+// is claimed before cmd runs (app.Once.Do) and cmd gets nil. Its error is
+// the key's refusal.
+func (h *Handler) once(c echo.Context, code string, inUnit bool, content string,
+	outcome func(any, error) tableOutcome, cmd func(context.Context, tournament.Wrap) (any, error)) (tableOutcome, error) {
 	answer := func(result any, err error) ([]byte, bool) {
 		o := outcome(result, err)
 		b, _ := json.Marshal(o)
@@ -113,11 +116,12 @@ func (h *Handler) once(c echo.Context, code string, withRead bool, content strin
 	if err != nil {
 		return tableOutcome{}, err
 	}
-	do := h.deps.Once.Do
-	if withRead {
-		do = h.deps.Once.DoWithRead
+	var b []byte
+	if inUnit {
+		b, _, err = h.deps.Once.DoIn(c.Request().Context(), key, answer, cmd)
+	} else {
+		b, _, err = h.deps.Once.Do(c.Request().Context(), key, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
 	}
-	b, _, err := do(c.Request().Context(), key, answer, cmd)
 	if err != nil {
 		return tableOutcome{}, err
 	}

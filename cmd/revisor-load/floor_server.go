@@ -37,8 +37,8 @@ const floorSchemaSQL = `
 		PRIMARY KEY (run, table_no, game, seq))`
 
 // The two round trips, as Revisor's deal path makes them for the first
-// deal of a game a process enters (tournament/postgres DealEntry, then
-// AppendNextDeal). The first is a batch in one implicit transaction
+// deal of a game a process enters (tournament/postgres
+// Idempotency.DealEntryClaiming, then AppendDealAnswered). The first is a batch in one implicit transaction
 // committed without waiting for the disk: the key's claim and the read of
 // the game (the number of its deals and the running state kept with the
 // last). The second stores the deal and, in the same statement, the answer
@@ -62,7 +62,7 @@ const (
 
 // floorOneTripSQL is the one round trip variant, as Revisor's deal path
 // makes it for a game's next deal in the process that entered the one
-// before (warm games, Store.AppendWarmDeal): the deal inserted only after
+// before (warm games, Idempotency.AppendDealClaiming): the deal inserted only after
 // the one before it, and the key with its answer only with the deal, in
 // one statement committed synchronously. A deal number or key already
 // taken is a unique violation, which undoes the whole statement.

@@ -116,10 +116,7 @@ func TestDealAuditEntry(t *testing.T) {
 	r := e.mustDraw(t, tid, 1)
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: r.Tables[0].Number, Game: 1}
 	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleTable, Token: "table:1", Reason: "entered"})
-	closed := func(*tournament.Round) error { return nil }
-	if err := e.store.AppendNextDeal(ctx, k, 0, []byte(`{"sheet":{"x":[2,0]}}`), []byte(`{"deals":1}`), t0, closed); err != nil {
-		t.Fatal(err)
-	}
+	e.mustAppendDeal(t, ctx, k, 0, `{"sheet":{"x":[2,0]}}`, `{"deals":1}`)
 	// The same insert audited by the generic function, for comparison.
 	for _, q := range []string{`ALTER TABLE game_deals DISABLE TRIGGER revisor_audit_insert`,
 		`CREATE TRIGGER generic_insert AFTER INSERT ON game_deals FOR EACH ROW EXECUTE FUNCTION revisor_audit()`} {
@@ -127,9 +124,7 @@ func TestDealAuditEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := e.store.AppendNextDeal(ctx, k, 1, []byte(`{"sheet":{"x":[2,0]}}`), []byte(`{"deals":2}`), t0, closed); err != nil {
-		t.Fatal(err)
-	}
+	e.mustAppendDeal(t, ctx, k, 1, `{"sheet":{"x":[2,0]}}`, `{"deals":2}`)
 	var same, asStored bool
 	var n int
 	err := e.pool.QueryRow(e.ctx, `SELECT count(*),

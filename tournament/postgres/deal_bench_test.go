@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -37,19 +38,22 @@ func BenchmarkAppendDeal(b *testing.B) {
 // Idempotency-Key, as every table sends them (issue 17), the store's side
 // of the API's claim and stored answer: Separate claims the key and
 // stores the answer in statements of their own, as the API did before
-// (4 round trips for a deal that does not end its game); WithTheDeal hands
-// the claim to the store (tournament.KeyClaim), which claims the key in
-// the batch of its first read and stores the answer with the deal (2);
-// Warm is WithTheDeal with the service's warm games: a game's next deal is
-// checked against what was read for the deal before and stored with the
-// key's claim and answer in one statement (1; the first deal of a game 2).
+// (4 round trips for a deal that does not end its game); WithTheDeal runs
+// the deal in the key's unit of work (app.Unit on postgres.Idempotency),
+// which claims the key in the batch of its first read and stores the
+// answer with the deal (2); Warm is WithTheDeal with the service's warm
+// games: a game's next deal is checked against what was read for the deal
+// before and stored with the key's claim and answer in one statement (1;
+// the first deal of a game 2).
 func BenchmarkAppendDealKeyed(b *testing.B) {
 	answer := bytes.Repeat([]byte("a"), 300) // a sealed answer's size
 	for _, mode := range []string{"Separate", "WithTheDeal", "Warm"} {
 		b.Run(mode, func(b *testing.B) {
 			e, jobs := appendDealJobs(b, tournament.WithWarmGames(mode == "Warm"))
+			e, trips := traced(b, e, tournament.WithWarmGames(mode == "Warm"))
 			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
 			b.ResetTimer()
+			defer func() { b.ReportMetric(float64(trips.N.Load())/float64(b.N), "trips/op") }()
 			for i := range b.N {
 				j := jobs[i]
 				a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}
@@ -61,12 +65,11 @@ func BenchmarkAppendDealKeyed(b *testing.B) {
 					})
 					continue
 				}
-				kc := idem.Defer(scope, key, fp)
-				kc.Prepare = func(any) ([]byte, error) { return answer, nil }
-				if _, err := e.svc.AppendDealAt(tournament.WithKeyClaim(e.ctx, kc), a, j.k, j.n, j.deal); err != nil {
+				u := app.NewUnit(idem, app.Key{Scope: scope, Key: key, Fingerprint: fp}, func(any) ([]byte, error) { return answer, nil })
+				if _, err := e.svc.AppendDealIn(e.ctx, u.Wrap, a, j.k, j.n, j.deal); err != nil {
 					b.Fatal(err)
 				}
-				if !kc.Answered() { // the last deal of a game: its answer on its own
+				if u.Answer() == nil { // the last deal of a game: its answer on its own
 					if err := idem.Complete(e.ctx, scope, key, answer); err != nil {
 						b.Fatal(err)
 					}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
@@ -15,10 +14,13 @@ import (
 )
 
 // entryReads is the store, counting the reads of a game's entry before a
-// deal and the deals stored in one statement from a warm entry.
+// deal and the deals stored. Every read of an entry in these tests comes
+// before a deal stored, or a refusal that stores nothing, so the deals
+// stored beyond the reads are the ones stored from a warm entry
+// (warmDeals).
 type entryReads struct {
 	*postgres.Store
-	entries, warm atomic.Int64
+	entries, appends atomic.Int64
 }
 
 func (d *entryReads) DealEntry(ctx context.Context, k tournament.GameKey) (*tournament.DealEntry, error) {
@@ -26,14 +28,16 @@ func (d *entryReads) DealEntry(ctx context.Context, k tournament.GameKey) (*tour
 	return d.Store.DealEntry(ctx, k)
 }
 
-func (d *entryReads) AppendWarmDeal(ctx context.Context, k tournament.GameKey, seq int, version string, deal, state json.RawMessage,
-	now time.Time) (bool, error) {
-	ok, err := d.Store.AppendWarmDeal(ctx, k, seq, version, deal, state, now)
+func (d *entryReads) AppendDeal(ctx context.Context, w *tournament.DealWrite) (bool, error) {
+	ok, err := d.Store.AppendDeal(ctx, w)
 	if ok {
-		d.warm.Add(1)
+		d.appends.Add(1)
 	}
 	return ok, err
 }
+
+// warmDeals is the number of deals stored beyond the entries read.
+func (d *entryReads) warmDeals() int64 { return d.appends.Load() - d.entries.Load() }
 
 // TestWarmDeals enters simulated games deal by deal through two services
 // on one database, as two processes behind one address, and holds the
@@ -61,7 +65,7 @@ func TestWarmDeals(t *testing.T) {
 		}
 		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: g}
 		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-		entries, warm := one.entries.Load(), one.warm.Load()
+		entries, warm := one.entries.Load(), one.warmDeals()
 		for i := range rec.Deals {
 			d, err := json.Marshal(rec.Deals[i])
 			if err != nil {
@@ -82,7 +86,7 @@ func TestWarmDeals(t *testing.T) {
 			if got := one.entries.Load() - entries; got != 2 {
 				t.Errorf("game 1 of %d deals read its entry %d times, want twice (the first deal and the last)", len(rec.Deals), got)
 			}
-			if got := one.warm.Load() - warm; got != int64(last-1) {
+			if got := one.warmDeals() - warm; got != int64(last-1) {
 				t.Errorf("game 1 of %d deals: %d deals stored from the warm entry, want %d", len(rec.Deals), got, last-1)
 			}
 		}
@@ -107,14 +111,14 @@ func TestWarmDeals(t *testing.T) {
 	if _, err := svcs[1].SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: tournament.ClockCallTime}); err != nil {
 		t.Fatal(err)
 	}
-	warm := one.warm.Load()
+	warm := one.warmDeals()
 	got, err := svcs[0].AppendDealAt(e.ctx, a, k, 3, sheet(p[2], 2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Final == nil || !got.EndedByTime || one.warm.Load() != warm {
+	if got.Final == nil || !got.EndedByTime || one.warmDeals() != warm {
 		t.Errorf("the deal after time was called = final %v ended by time %v (stored warm: %v); want the game ended by time",
-			got.Final != nil, got.EndedByTime, one.warm.Load() != warm)
+			got.Final != nil, got.EndedByTime, one.warmDeals() != warm)
 	}
 }
 
@@ -140,14 +144,14 @@ func TestWarmEntryOutlivesARefusal(t *testing.T) {
 	if _, err := svc.AppendDealAt(e.ctx, a, k, 3, twoLastTricks); tournament.ErrorKind(err) != tournament.KindRejected {
 		t.Fatalf("two last tricks = %v, want the engine's refusal", err)
 	}
-	entries, warm := st.entries.Load(), st.warm.Load()
+	entries, warm := st.entries.Load(), st.warmDeals()
 	if _, err := svc.AppendDealAt(e.ctx, a, k, 3, sheet(p[3], 2, 0)); err != nil {
 		t.Fatal(err)
 	}
 	if got := st.entries.Load() - entries; got != 0 {
 		t.Errorf("the deal after the refusal read the game's entry %d times, want 0 (the warm entry kept)", got)
 	}
-	if got := st.warm.Load() - warm; got != 1 {
+	if got := st.warmDeals() - warm; got != 1 {
 		t.Errorf("the deal after the refusal: %d stored from the warm entry, want 1", got)
 	}
 }

@@ -44,19 +44,18 @@ func NewIdempotency(pool *pgxpool.Pool, ttl, stale time.Duration) *Idempotency {
 func (s *Idempotency) Claim(ctx context.Context, scope, key string, fingerprint []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	return claimKey(ctx, s.pool, s.claim(scope, key, fingerprint))
+	return s.claimKey(ctx, s.claim(scope, key, fingerprint))
 }
 
-// Defer returns the claim of key for the request's context: the store
-// makes it with the write's first read (tournament.KeyClaim).
-func (s *Idempotency) Defer(scope, key string, fingerprint []byte) *tournament.KeyClaim {
-	c := s.claim(scope, key, fingerprint)
-	c.ClaimNow = func(ctx context.Context) ([]byte, error) { return s.Claim(ctx, scope, key, fingerprint) }
-	return c
+// keyClaim is a claim of a client's key: its scope, the key and the
+// fingerprint of the command it came with.
+type keyClaim struct {
+	scope, key  string
+	fingerprint []byte
 }
 
-func (s *Idempotency) claim(scope, key string, fingerprint []byte) *tournament.KeyClaim {
-	return &tournament.KeyClaim{Scope: scope, Key: key, Fingerprint: fingerprint, TTL: s.ttl, Stale: s.stale}
+func (s *Idempotency) claim(scope, key string, fingerprint []byte) keyClaim {
+	return keyClaim{scope: scope, key: key, fingerprint: fingerprint}
 }
 
 // claimKeySQL claims a key in one statement: it inserts the claim (or
@@ -79,14 +78,14 @@ const claimKeySQL = `WITH ins AS (
 // for its WAL to reach the disk (set_config's true: this transaction only).
 const asyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true)`
 
-func claimKeyArgs(c *tournament.KeyClaim) []any {
-	return []any{c.Scope, c.Key, c.Fingerprint, c.TTL.Seconds(), c.Stale.Seconds()}
+func (s *Idempotency) claimKeyArgs(c keyClaim) []any {
+	return []any{c.scope, c.key, c.fingerprint, s.ttl.Seconds(), s.stale.Seconds()}
 }
 
 // claimOutcome reads claimKeySQL's answer: the stored response (nil when
 // the key is now the caller's), or the error the claim answers; retry
 // says the other claim was not visible (send the statement again).
-func claimOutcome(row pgx.Row, c *tournament.KeyClaim) (response []byte, retry bool, err error) {
+func claimOutcome(row pgx.Row, c keyClaim) (response []byte, retry bool, err error) {
 	var (
 		claimed bool
 		stored  []byte
@@ -99,25 +98,25 @@ func claimOutcome(row pgx.Row, c *tournament.KeyClaim) (response []byte, retry b
 		return nil, false, nil
 	case stored == nil:
 		return nil, true, nil
-	case !bytes.Equal(stored, c.Fingerprint):
+	case !bytes.Equal(stored, c.fingerprint):
 		return nil, false, tournament.Errorf(tournament.KindRejected, tournament.CodeIdempotencyKeyReused,
-			"the Idempotency-Key %q was already used with a different request", c.Key)
+			"the Idempotency-Key %q was already used with a different request", c.key)
 	case response == nil:
 		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
-			"a request with the Idempotency-Key %q is still being handled; retry later", c.Key)
+			"a request with the Idempotency-Key %q is still being handled; retry later", c.key)
 	}
 	return response, false, nil
 }
 
-// claimKey claims c's key on q: nil when the caller owns it now, the
+// claimKey claims c's key: nil when the caller owns it now, the
 // response stored before, or the error of a refused claim.
-func claimKey(ctx context.Context, q *pgxpool.Pool, c *tournament.KeyClaim) ([]byte, error) {
+func (s *Idempotency) claimKey(ctx context.Context, c keyClaim) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
-		response, retry, err := claimOutcome(q.QueryRow(ctx, claimKeySQL, claimKeyArgs(c)...), c)
+		response, retry, err := claimOutcome(s.pool.QueryRow(ctx, claimKeySQL, s.claimKeyArgs(c)...), c)
 		if !retry || attempt == 3 {
 			if retry {
 				err = tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
-					"a request with the Idempotency-Key %q is still being handled; retry later", c.Key)
+					"a request with the Idempotency-Key %q is still being handled; retry later", c.key)
 			}
 			return response, err
 		}

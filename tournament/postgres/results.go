@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -54,24 +53,9 @@ func lockRound(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.R
 }
 
 // Table returns the tournament, round n (with only table t) and table t,
-// in one query; not found when any of them does not exist. When the
-// context carries an Idempotency-Key still to be claimed
-// (tournament.KeyClaim: a confirmation's), the claim goes with the read,
-// as one batch (readClaiming).
+// in one query; not found when any of them does not exist.
 func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.Tournament, *tournament.Round, error) {
-	var (
-		tt  *tournament.Tournament
-		rd  *tournament.Round
-		err error
-	)
-	scan := func(row pgx.Row) error {
-		tt, rd, err = scanTable(row, n, t)
-		return nil // err: the read's own error, after the claim's
-	}
-	if cerr := s.readClaiming(ctx, tableSQL, []any{tid, n, t}, scan); cerr != nil {
-		return nil, nil, cerr
-	}
-	return tt, rd, err
+	return scanTable(s.pool.QueryRow(ctx, tableSQL, tid, n, t), n, t)
 }
 
 // tableSelect reads the tournament $1, its round $2 and the round's table
@@ -305,42 +289,6 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 		return nil
 	})
 	return out, over, err
-}
-
-// AppendDeal stores deal seq of a game in progress, and the game's result
-// when the deal ended it. A taken seq (another deal appended at the same
-// time) or a game that already has a result is a conflict.
-func (s *Store) AppendDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
-	final *tournament.GameResult, check func(*tournament.Round) error) error {
-	return s.write(ctx, "deal", func(tx pgx.Tx) error {
-		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
-		if err != nil {
-			return err
-		}
-		if err := check(rd); err != nil {
-			return err
-		}
-		if err := checkNoResult(ctx, tx, k); err != nil {
-			return err
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO game_deals (tournament_id, round, table_no, game, seq, deal, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-			k.TournamentID, k.Round, k.Table, k.Game, seq, string(deal), now)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return dealConflictError(seq)
-		}
-		if final == nil {
-			return nil
-		}
-		created, err := insertResult(ctx, tx, final)
-		if err == nil && !created {
-			err = gameOverError()
-		}
-		return err
-	})
 }
 
 func checkNoResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -254,15 +255,35 @@ func TestAppendDealTakenSeq(t *testing.T) {
 	tid := c.Tournament.ID
 	e.mustDraw(t, tid, 1)
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
-	none := func(*tournament.Round) error { return nil }
-	deal := []byte(`{"sheet":{}}`)
-	if err := e.store.AppendDeal(e.ctx, k, 0, deal, t0, nil, none); err != nil {
+	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleOrganizer})
+	e.mustAppendDeal(t, ctx, k, 0, `{"sheet":{}}`, "")
+	entry, err := e.store.DealEntry(e.ctx, k)
+	if err != nil {
 		t.Fatal(err)
 	}
-	err := e.store.AppendDeal(e.ctx, k, 0, deal, t0, nil, none)
-	wantCode(t, "AppendDeal at a taken seq", err, "deal_conflict")
+	w := &tournament.DealWrite{Game: k, Seq: 0, Deal: []byte(`{"sheet":{}}`), Version: entry.Version, At: t0}
+	if ok, err := e.store.AppendDeal(ctx, w); ok || err != nil {
+		t.Errorf("AppendDeal at a taken seq = %v, %v; want nothing written", ok, err)
+	}
 	deals, over, err := e.store.Deals(e.ctx, k)
 	if err != nil || len(deals) != 1 || over {
 		t.Errorf("Deals = %d, %v, %v; want 1 deal, no result", len(deals), over, err)
+	}
+}
+
+// mustAppendDeal stores deal seq of k (with state, when not empty) under
+// the game's entry as the store reads it now.
+func (e *env) mustAppendDeal(t testing.TB, ctx context.Context, k tournament.GameKey, seq int, deal, state string) {
+	t.Helper()
+	entry, err := e.store.DealEntry(ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &tournament.DealWrite{Game: k, Seq: seq, Deal: []byte(deal), Version: entry.Version, Corrected: entry.Corrected, At: t0}
+	if state != "" {
+		w.State = []byte(state)
+	}
+	if ok, err := e.store.AppendDeal(ctx, w); !ok || err != nil {
+		t.Fatalf("AppendDeal %d = %v, %v; want it written", seq, ok, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -68,9 +69,10 @@ func BenchmarkConfirmGame(b *testing.B) {
 // with an Idempotency-Key, as tables send them (issue 17), the store's
 // side of the API's claim and stored answer: Separate claims the key and
 // stores the answer in statements of their own, as the API did before (5
-// round trips); WithTheConfirmation hands the claim to the store
-// (tournament.KeyClaim), which claims the key in the batch of the table's
-// read and stores the answer in the confirmation's statement (3).
+// round trips); WithTheConfirmation runs it in the key's unit of work
+// (app.Unit on postgres.Idempotency), which claims the key in the batch of
+// the table's read and stores the answer in the confirmation's statement
+// (3).
 func BenchmarkConfirmGameKeyed(b *testing.B) {
 	answer := bytes.Repeat([]byte("a"), 400) // a sealed answer's size
 	for _, mode := range []string{"Separate", "WithTheConfirmation"} {
@@ -88,12 +90,11 @@ func BenchmarkConfirmGameKeyed(b *testing.B) {
 					})
 					continue
 				}
-				kc := idem.Defer(scope, key, fp)
-				kc.Prepare = func(any) ([]byte, error) { return answer, nil }
-				if _, err := e.svc.ConfirmGame(tournament.WithKeyClaim(e.ctx, kc), a, k, player); err != nil {
+				u := app.NewUnit(idem, app.Key{Scope: scope, Key: key, Fingerprint: fp}, func(any) ([]byte, error) { return answer, nil })
+				if _, err := e.svc.ConfirmGameIn(e.ctx, u.Wrap, a, k, player); err != nil {
 					b.Fatal(err)
 				}
-				if !kc.Answered() {
+				if u.Answer() == nil {
 					b.Fatal("the answer was not stored with the confirmation")
 				}
 			}

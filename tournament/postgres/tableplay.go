@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -237,26 +238,42 @@ var (
 )
 
 // ConfirmGame stores a player's confirmation of the game's effective
-// result after check approves the game, in one transaction on one
+// result after decide approves the game, in one transaction on one
 // connection and two round trips: the transaction's start, its audit
 // actor, the game's lock and the read of the result and its confirmations
-// go as one batch; check runs; the confirmation and the commit go as
+// go as one batch; decide runs; the confirmation and the commit go as
 // another. The game's deals are not read (a confirmation does not need
-// them), nor the result's record. When the request owns an
-// Idempotency-Key and check prepared its answer (tournament.KeyClaim),
-// the answer is stored in the confirmation's statement: under the game's
+// them), nor the result's record. Idempotency.ConfirmGameAnswered stores
+// a client's answer in the confirmation's statement: under the game's
 // lock the read tells whether the player's confirmation is new, so the
-// answer is known before the insert.
+// answer (made from what decide foretells) is known before the insert.
 func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
-	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
-	conn, err := s.pool.Acquire(ctx)
+	decide func(*tournament.TableGame) (*tournament.Confirmed, error)) (*tournament.TableGame, bool, error) {
+	g, created, _, err := confirmGame(ctx, s.pool, k, c, decide, nil)
+	return g, created, err
+}
+
+// confirmAnswer stores the answer to a confirmation under a client's key
+// claimed before (Idempotency.ConfirmGameAnswered): answer makes it from
+// the confirmation's outcome as decide foretold it.
+type confirmAnswer struct {
+	scope, key string
+	answer     func(*tournament.Confirmed) ([]byte, error)
+}
+
+// confirmGame is ConfirmGame on pool, storing the answer with the
+// confirmation when ans is not nil (answered says it was).
+func confirmGame(ctx context.Context, pool *pgxpool.Pool, k tournament.GameKey, c tournament.Confirmation,
+	decide func(*tournament.TableGame) (*tournament.Confirmed, error), ans *confirmAnswer) (*tournament.TableGame, bool, bool, error) {
+	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return nil, false, MapError(err, "confirmation")
+		return nil, false, false, MapError(err, "confirmation")
 	}
 	defer conn.Release() // a connection left in a transaction is closed, not reused
 	var (
 		g                 = &tournament.TableGame{Key: k}
 		created, answered bool
+		outcome           *tournament.Confirmed
 		key               = []any{k.TournamentID, itoa(k.Round), itoa(k.Table), itoa(k.Game)}
 	)
 	b := &pgx.Batch{}
@@ -266,36 +283,37 @@ func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournam
 	b.Queue(confirmReadSQL, k.TournamentID, k.Round, k.Table, k.Game).QueryRow(func(row pgx.Row) error { return scanConfirmRead(row, g) })
 	err = conn.SendBatch(ctx, b).Close()
 	if err == nil {
-		err = check(g)
+		outcome, err = decide(g)
 	}
 	if err == nil && g.Result == nil {
-		err = fmt.Errorf("ConfirmGame's check approved a game without a result")
+		err = fmt.Errorf("ConfirmGame's decide approved a game without a result")
 	}
-	kc := tournament.OwnedKeyClaim(ctx)
 	if err == nil {
 		sql, args := confirmInsertSQL, []any{k.TournamentID, k.Round, k.Table, k.Game, g.Result.ID, c.Player, c.ConfirmedBy, c.At}
-		if kc != nil && kc.Answer != nil {
-			sql, args = confirmAnsweredSQL, append(args, kc.Scope, kc.Key, kc.Answer, !g.HasConfirmed(c.Player))
+		if ans != nil {
+			var a []byte
+			if a, err = ans.answer(outcome); err == nil && a != nil {
+				sql, args = confirmAnsweredSQL, append(args, ans.scope, ans.key, a, !g.HasConfirmed(c.Player))
+			}
 		}
-		b = &pgx.Batch{}
-		b.Queue(sql, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&created, &answered) })
-		b.Queue(`COMMIT`)
-		err = conn.SendBatch(ctx, b).Close()
+		if err == nil {
+			b = &pgx.Batch{}
+			b.Queue(sql, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&created, &answered) })
+			b.Queue(`COMMIT`)
+			err = conn.SendBatch(ctx, b).Close()
+		}
 	}
 	if err != nil {
 		if conn.Conn().PgConn().TxStatus() != 'I' {
 			_, _ = conn.Exec(ctx, `ROLLBACK`)
 		}
-		return nil, false, MapError(err, "confirmation")
-	}
-	if answered {
-		kc.SetAnswered()
+		return nil, false, false, MapError(err, "confirmation")
 	}
 	if created {
 		c.ResultID, c.At = g.Result.ID, c.At.UTC()
 		g.Confirmations = append(g.Confirmations, c)
 	}
-	return g, created, nil
+	return g, created, answered, nil
 }
 
 // RoundClock returns the clock of round n.

@@ -280,29 +280,26 @@ func TestStoreConfirmAnswer(t *testing.T) {
 	ctx := tournament.WithAuditActor(e.ctx, tournament.AuditActor{Role: tournament.RoleTable, Token: "table:1/1"})
 	confirm := func(key, player string, beside bool) (created, answered bool, stored []byte) {
 		t.Helper()
-		kc := idem.Defer("POST /confirmations", key, []byte(player))
-		ctx := tournament.WithKeyClaim(ctx, kc)
-		if err := tournament.Ensure(ctx); err != nil {
-			t.Fatal(err)
+		if s, err := idem.Claim(ctx, "POST /confirmations", key, []byte(player)); err != nil || s != nil {
+			t.Fatal(s, err)
 		}
-		kc.Answer = []byte("answer to " + key)
-		_, created, err := e.store.ConfirmGame(ctx, k, tournament.Confirmation{Player: player, ConfirmedBy: "table:1/1", At: t0},
-			func(g *tournament.TableGame) error {
+		_, created, answered, err := idem.ConfirmGameAnswered(ctx, k, tournament.Confirmation{Player: player, ConfirmedBy: "table:1/1", At: t0},
+			func(g *tournament.TableGame) (*tournament.Confirmed, error) {
 				if !beside {
-					return nil
+					return nil, nil
 				}
 				_, err := e.pool.Exec(e.ctx, `WITH act AS (SELECT set_config('revisor.actor_role', 'table', true) AS r)
 					INSERT INTO game_confirmations (tournament_id, round, table_no, game, result_id, player_id, confirmed_by, created_at)
 					SELECT $1, 1, 1, 1, $2, $3, 'beside', $4 FROM act`, tid, g.Result.ID, player, t0)
-				return err
-			})
+				return nil, err
+			}, "POST /confirmations", key, func(*tournament.Confirmed) ([]byte, error) { return []byte("answer to " + key), nil })
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := e.pool.QueryRow(e.ctx, `SELECT response FROM idempotency_keys WHERE key = $1`, key).Scan(&stored); err != nil {
 			t.Fatal(err)
 		}
-		return created, kc.Answered(), stored
+		return created, answered, stored
 	}
 	if created, answered, stored := confirm("first", p[0], false); !created || !answered || string(stored) != "answer to first" {
 		t.Errorf("a new confirmation = created %v, answered %v, stored %q; want the answer stored with it", created, answered, stored)

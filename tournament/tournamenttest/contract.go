@@ -122,8 +122,8 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 	})
 	t.Run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
 	t.Run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
-	t.Run("AppendNextDeal", func(t *testing.T) { appendNextDealContract(t, newStore(t)) })
-	t.Run("AppendWarmDeal", func(t *testing.T) { appendWarmDealContract(t, newStore(t)) })
+	t.Run("AppendDealUnderEntry", func(t *testing.T) { appendDealEntryContract(t, newStore(t)) })
+	t.Run("ConfirmGame", func(t *testing.T) { confirmGameContract(t, newStore(t)) })
 	t.Run("Reseat", func(t *testing.T) { reseatContract(t, newStore(t)) })
 	t.Run("UpdateSettings", func(t *testing.T) { settingsContract(t, newStore(t)) })
 	t.Run("Listing", func(t *testing.T) { listingContract(t, newStore(t)) })
@@ -240,48 +240,129 @@ func firstGame(t *testing.T, st tournament.Store) (string, *tournament.Round, to
 	return tid, mustDraw(t, svc, tid), tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
 }
 
+// appendDeal stores deal seq of k (its content {"deal":seq+1}) under
+// entry e with st.AppendDeal, final as the game's result when not nil.
+func appendDeal(t *testing.T, st tournament.Store, k tournament.GameKey, e *tournament.DealEntry, seq int, final *tournament.GameResult) bool {
+	t.Helper()
+	w := &tournament.DealWrite{Game: k, Seq: seq, Deal: json.RawMessage(fmt.Sprintf(`{"deal":%d}`, seq+1)),
+		Final: final, Version: e.Version, Corrected: e.Corrected, At: T0}
+	if final == nil {
+		w.State = json.RawMessage(fmt.Sprintf(`{"deals":%d}`, seq+1))
+	}
+	ok, err := st.AppendDeal(auditCtx(), w)
+	if err != nil {
+		t.Fatalf("AppendDeal %d: %v", seq, err)
+	}
+	return ok
+}
+
+// appendDealContract: deals stored with their running state and the deal
+// that ends the game with its result; a taken number, a gap and a game
+// with a result write nothing.
 func appendDealContract(t *testing.T, st tournament.Store) {
 	tid, rd, k := firstGame(t, st)
-	open := func(r *tournament.Round) error {
-		if r.Status != tournament.RoundOpen {
-			return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
+	e, err := st.DealEntry(context.Background(), k)
+	if err != nil || e.Deals != 0 || e.State != nil || e.HasResult || e.Corrected || e.Round.Tables[0].Number != 1 ||
+		e.Tournament.ID != tid || !slices.Equal(e.Round.Tables[0].Players, rd.Tables[0].Players) || e.Version == "" {
+		t.Fatalf("DealEntry of a new game = %+v, %v", e, err)
+	}
+	for seq := range 2 {
+		if !appendDeal(t, st, k, e, seq, nil) {
+			t.Fatalf("AppendDeal %d under the entry read: not written", seq)
 		}
-		return nil
 	}
-	if err := st.AppendDeal(auditCtx(), k, 0, json.RawMessage(`{"deal":1}`), T0, nil, open); err != nil {
-		t.Fatalf("AppendDeal 0: %v", err)
+	e, err = st.DealEntry(context.Background(), k)
+	if err != nil || e.Deals != 2 || !jsonEqual(e.State, json.RawMessage(`{"deals":2}`)) || e.HasResult {
+		t.Fatalf("DealEntry after two deals = %+v (state %s), %v", e, e.State, err)
 	}
-	err := st.AppendDeal(auditCtx(), k, 0, json.RawMessage(`{"deal":"again"}`), T0, nil, open)
-	if tournament.ErrorCode(err) != tournament.CodeDealConflict {
-		t.Fatalf("AppendDeal of a taken number = %v, want %s", err, tournament.CodeDealConflict)
-	}
-	refused := errors.New("refused")
-	if err := st.AppendDeal(auditCtx(), k, 1, json.RawMessage(`{}`), T0, nil, func(*tournament.Round) error { return refused }); !errors.Is(err, refused) {
-		t.Fatalf("AppendDeal with a refusing check = %v", err)
+	if appendDeal(t, st, k, e, 1, nil) || appendDeal(t, st, k, e, 3, nil) {
+		t.Fatal("AppendDeal of a taken number or after a gap: written")
 	}
 	final := result(tid, rd, 1, `{"game":1}`)
-	if err := st.AppendDeal(auditCtx(), k, 1, json.RawMessage(`{"deal":2}`), T0, final, open); err != nil {
-		t.Fatalf("AppendDeal ending the game: %v", err)
+	if !appendDeal(t, st, k, e, 2, final) {
+		t.Fatal("AppendDeal ending the game: not written")
 	}
 	deals, over, err := st.Deals(context.Background(), k)
-	if err != nil || !over || len(deals) != 2 || !jsonEqual(deals[0], json.RawMessage(`{"deal":1}`)) {
-		t.Fatalf("Deals = %s, %v, %v, want the two deals and the game over", deals, over, err)
+	if err != nil || !over || len(deals) != 3 || !jsonEqual(deals[0], json.RawMessage(`{"deal":1}`)) {
+		t.Fatalf("Deals = %s, %v, %v, want the three deals and the game over", deals, over, err)
 	}
-	err = st.AppendDeal(auditCtx(), k, 2, json.RawMessage(`{}`), T0, nil, open)
-	if tournament.ErrorCode(err) != tournament.CodeGameOver {
-		t.Fatalf("AppendDeal after the result = %v, want %s", err, tournament.CodeGameOver)
+	if e, err := st.DealEntry(context.Background(), k); err != nil || !e.HasResult || e.Deals != 3 {
+		t.Fatalf("DealEntry of a finished game = %+v, %v", e, err)
+	} else if appendDeal(t, st, k, e, 3, nil) {
+		t.Fatal("AppendDeal after the game's result: written")
 	}
 	g, err := st.TableGame(context.Background(), k)
-	if err != nil || len(g.Deals) != 2 || g.Result == nil || g.Result.ID != final.ID || g.Deals[1].Version != 1 {
-		t.Fatalf("TableGame = %+v, %v, want two deals and the result", g, err)
+	if err != nil || len(g.Deals) != 3 || g.Result == nil || g.Result.ID != final.ID || g.Deals[2].Version != 1 {
+		t.Fatalf("TableGame = %+v, %v, want three deals and the result", g, err)
 	}
+	if _, err := st.DealEntry(context.Background(), tournament.GameKey{TournamentID: tid, Round: 1, Table: 99, Game: 1}); tournament.ErrorCode(err) != tournament.CodeTableNotFound {
+		t.Fatalf("DealEntry of table 99 = %v, want %s", err, tournament.CodeTableNotFound)
+	}
+}
+
+// appendDealEntryContract: a deal is written only while the entry it was
+// decided with stands: its version (time called changes it), its
+// corrections; otherwise nothing is written.
+func appendDealEntryContract(t *testing.T, st tournament.Store) {
+	tid, rd, k := firstGame(t, st)
+	ctx := auditCtx()
+	e, err := st.DealEntry(ctx, k)
+	if err != nil || e.Version == "" {
+		t.Fatalf("DealEntry of a new game = %+v, %v; want a version", e, err)
+	}
+	other := *e
+	other.Version += "0"
+	if appendDeal(t, st, k, &other, 0, nil) {
+		t.Fatal("AppendDeal under another version: written")
+	}
+	other = *e
+	other.Corrected = true
+	if appendDeal(t, st, k, &other, 0, nil) {
+		t.Fatal("AppendDeal of a game read with a corrected deal it does not have: written")
+	}
+	if !appendDeal(t, st, k, e, 0, nil) {
+		t.Fatal("AppendDeal of deal 1 under the entry read: not written")
+	}
+	_, err = st.SetRoundClock(ctx, tid, rd.Number, func(_ *tournament.Round, c *tournament.Clock) (*tournament.Clock, error) {
+		return &tournament.Clock{Round: rd.Number, State: tournament.ClockTimeCalled, CalledAt: &T0, Action: "call_time",
+			UpdatedBy: "organizer", UpdatedAt: T0}, nil
+	})
+	if err != nil {
+		t.Fatalf("SetRoundClock: %v", err)
+	}
+	e2, err := st.DealEntry(ctx, k)
+	if err != nil || e2.Version == e.Version || !e2.Round.TimeCalled || e2.Deals != 1 {
+		t.Fatalf("DealEntry after time was called = %+v, %v; want another version", e2, err)
+	}
+	if appendDeal(t, st, k, e, 1, nil) {
+		t.Fatal("AppendDeal under the version before time was called: written")
+	}
+	if !appendDeal(t, st, k, e2, 1, result(tid, rd, 1, `{"game":1}`)) {
+		t.Fatal("AppendDeal ending the game under the version read: not written")
+	}
+}
+
+// confirmGameContract: a confirmation is stored once, after decide
+// approves the game as it stands, which holds only what a confirmation
+// needs.
+func confirmGameContract(t *testing.T, st tournament.Store) {
+	tid, rd, k := firstGame(t, st)
+	e, err := st.DealEntry(context.Background(), k)
+	if err != nil {
+		t.Fatalf("DealEntry: %v", err)
+	}
+	final := result(tid, rd, 1, `{"game":1}`)
+	if !appendDeal(t, st, k, e, 0, final) {
+		t.Fatal("AppendDeal ending the game: not written")
+	}
+	refused := errors.New("refused")
 	if _, _, err := st.ConfirmGame(auditCtx(), k, tournament.Confirmation{Player: rd.Tables[0].Players[0], ConfirmedBy: "table:1/1", At: T0},
-		func(*tournament.TableGame) error { return refused }); !errors.Is(err, refused) {
-		t.Fatalf("ConfirmGame with a refusing check = %v", err)
+		func(*tournament.TableGame) (*tournament.Confirmed, error) { return nil, refused }); !errors.Is(err, refused) {
+		t.Fatalf("ConfirmGame with a refusing decide = %v", err)
 	}
 	c := tournament.Confirmation{Player: rd.Tables[0].Players[0], ConfirmedBy: "table:1/1", At: T0}
 	var checked *tournament.TableGame
-	g, created, err := st.ConfirmGame(auditCtx(), k, c, func(g *tournament.TableGame) error { checked = g; return nil })
+	g, created, err := st.ConfirmGame(auditCtx(), k, c, func(g *tournament.TableGame) (*tournament.Confirmed, error) { checked = g; return nil, nil })
 	if err != nil || !created || len(g.Confirmations) != 1 || g.Confirmations[0].ResultID != final.ID {
 		t.Fatalf("ConfirmGame = %+v, %v, %v, want one confirmation of the result", g, created, err)
 	}
@@ -296,7 +377,7 @@ func appendDealContract(t *testing.T, st tournament.Store) {
 		t.Errorf("ConfirmGame read %d deals, a record of %d bytes and a result of %d bytes; a confirmation needs none of them",
 			len(g.Deals), len(g.Result.Record), len(g.Result.Result))
 	}
-	if _, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) error { return nil }); err != nil || created {
+	if _, created, err := st.ConfirmGame(auditCtx(), k, c, func(*tournament.TableGame) (*tournament.Confirmed, error) { return nil, nil }); err != nil || created {
 		t.Fatalf("second ConfirmGame by the same player = %v, %v, want nothing stored", created, err)
 	}
 	games, err := st.TableGames(context.Background(), tid, 1)
@@ -384,111 +465,4 @@ func playRounds(tb testing.TB, svc *tournament.Service, ev *Evening, draw func(t
 		tb.Fatalf("Standings: %v", err)
 	}
 	return st
-}
-
-// appendNextDealContract: a deal stored with its running state is read
-// back by DealEntry with the count, the state and the game's status; a
-// taken number and a game with a result are refused.
-func appendNextDealContract(t *testing.T, st tournament.Store) {
-	tid, rd, k := firstGame(t, st)
-	closed := func(r *tournament.Round) error {
-		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
-	}
-	e, err := st.DealEntry(context.Background(), k)
-	if err != nil || e.Deals != 0 || e.State != nil || e.HasResult || e.Corrected || e.Round.Tables[0].Number != 1 ||
-		e.Tournament.ID != tid || !slices.Equal(e.Round.Tables[0].Players, rd.Tables[0].Players) {
-		t.Fatalf("DealEntry of a new game = %+v, %v", e, err)
-	}
-	for seq := range 2 {
-		state := json.RawMessage(fmt.Sprintf(`{"deals":%d}`, seq+1))
-		if err := st.AppendNextDeal(auditCtx(), k, seq, json.RawMessage(`{"deal":1}`), state, T0, closed); err != nil {
-			t.Fatalf("AppendNextDeal %d: %v", seq, err)
-		}
-	}
-	e, err = st.DealEntry(context.Background(), k)
-	if err != nil || e.Deals != 2 || !jsonEqual(e.State, json.RawMessage(`{"deals":2}`)) || e.HasResult {
-		t.Fatalf("DealEntry after two deals = %+v (state %s), %v", e, e.State, err)
-	}
-	err = st.AppendNextDeal(auditCtx(), k, 1, json.RawMessage(`{}`), json.RawMessage(`{}`), T0, closed)
-	if tournament.ErrorCode(err) != tournament.CodeDealConflict {
-		t.Fatalf("AppendNextDeal of a taken number = %v, want %s", err, tournament.CodeDealConflict)
-	}
-	final := result(tid, rd, 1, `{"game":1}`)
-	if err := st.AppendDeal(auditCtx(), k, 2, json.RawMessage(`{"deal":3}`), T0, final, func(*tournament.Round) error { return nil }); err != nil {
-		t.Fatalf("AppendDeal ending the game: %v", err)
-	}
-	err = st.AppendNextDeal(auditCtx(), k, 3, json.RawMessage(`{}`), json.RawMessage(`{}`), T0, closed)
-	if tournament.ErrorCode(err) != tournament.CodeGameOver {
-		t.Fatalf("AppendNextDeal after the result = %v, want %s", err, tournament.CodeGameOver)
-	}
-	if e, err := st.DealEntry(context.Background(), k); err != nil || !e.HasResult || e.Deals != 3 {
-		t.Fatalf("DealEntry of a finished game = %+v, %v", e, err)
-	}
-	if _, err := st.DealEntry(context.Background(), tournament.GameKey{TournamentID: tid, Round: 1, Table: 99, Game: 1}); tournament.ErrorCode(err) != tournament.CodeTableNotFound {
-		t.Fatalf("DealEntry of table 99 = %v, want %s", err, tournament.CodeTableNotFound)
-	}
-}
-
-// appendWarmDealContract: a deal stored under the entry version its check
-// was made with is written only while that version, the deal before it
-// and the game's status still stand; otherwise nothing is written.
-func appendWarmDealContract(t *testing.T, st tournament.Store) {
-	tid, rd, k := firstGame(t, st)
-	ctx := auditCtx()
-	e, err := st.DealEntry(ctx, k)
-	if err != nil || e.Version == "" {
-		t.Fatalf("DealEntry of a new game = %+v, %v; want a version", e, err)
-	}
-	warm := func(seq int, version string) bool {
-		t.Helper()
-		ok, err := st.AppendWarmDeal(ctx, k, seq, version, json.RawMessage(fmt.Sprintf(`{"deal":%d}`, seq+1)),
-			json.RawMessage(fmt.Sprintf(`{"deals":%d}`, seq+1)), T0)
-		if err != nil {
-			t.Fatalf("AppendWarmDeal %d: %v", seq, err)
-		}
-		return ok
-	}
-	deals := func(want int) *tournament.DealEntry {
-		t.Helper()
-		e, err := st.DealEntry(ctx, k)
-		if err != nil || e.Deals != want {
-			t.Fatalf("DealEntry = %+v, %v; want %d deals", e, err, want)
-		}
-		return e
-	}
-	if !warm(0, e.Version) {
-		t.Fatal("AppendWarmDeal of deal 1 under the version read: not written")
-	}
-	if warm(0, e.Version) || warm(2, e.Version) || warm(1, e.Version+"0") {
-		t.Fatal("AppendWarmDeal of a taken number, after a gap or under another version: written")
-	}
-	if !warm(1, e.Version) {
-		t.Fatal("AppendWarmDeal of deal 2: not written")
-	}
-	if e2 := deals(2); e2.Version != e.Version || !jsonEqual(e2.State, json.RawMessage(`{"deals":2}`)) {
-		t.Fatalf("DealEntry after two deals = %+v (state %s); want version %q and the state", e2, e2.State, e.Version)
-	}
-	_, err = st.SetRoundClock(ctx, tid, rd.Number, func(_ *tournament.Round, c *tournament.Clock) (*tournament.Clock, error) {
-		return &tournament.Clock{Round: rd.Number, State: tournament.ClockTimeCalled, CalledAt: &T0, Action: "call_time",
-			UpdatedBy: "organizer", UpdatedAt: T0}, nil
-	})
-	if err != nil {
-		t.Fatalf("SetRoundClock: %v", err)
-	}
-	e3 := deals(2)
-	if e3.Version == e.Version || !e3.Round.TimeCalled {
-		t.Fatalf("DealEntry after time was called = %+v; want another version", e3)
-	}
-	if warm(2, e.Version) {
-		t.Fatal("AppendWarmDeal under the version before time was called: written")
-	}
-	deals(2)
-	final := result(tid, rd, 1, `{"game":1}`)
-	if err := st.AppendDeal(ctx, k, 2, json.RawMessage(`{"deal":3}`), T0, final, func(*tournament.Round) error { return nil }); err != nil {
-		t.Fatalf("AppendDeal ending the game: %v", err)
-	}
-	if warm(3, deals(3).Version) {
-		t.Fatal("AppendWarmDeal after the game's result: written")
-	}
-	deals(3)
 }

@@ -54,7 +54,7 @@ type memTournament struct {
 // memDeal is a deal as entered and its corrections, latest last.
 type memDeal struct {
 	versions []tournament.StoredDeal
-	state    json.RawMessage // the engine's running state after the deal (AppendNextDeal)
+	state    json.RawMessage // the engine's running state after the deal (AppendDeal)
 }
 
 // NewMemStore returns an empty store.
@@ -654,33 +654,29 @@ func gameOver() error {
 	return tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
 }
 
-// AppendDeal stores deal seq of a game in progress, and its result when
-// final is not nil.
-func (s *MemStore) AppendDeal(_ context.Context, k tournament.GameKey, seq int, deal json.RawMessage, now time.Time,
-	final *tournament.GameResult, check func(*tournament.Round) error) error {
-	mt, rd, err := s.lockGame(k)
+// AppendDeal stores w while the entry it was decided with still stands
+// (tournament.GameStore.AppendDeal): the same version, the round open, no
+// result, corrections as w says, and w.Seq the next deal.
+func (s *MemStore) AppendDeal(_ context.Context, w *tournament.DealWrite) (bool, error) {
+	mt, err := s.lock(w.Game.TournamentID)
 	defer s.mu.Unlock()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if err := check(rd); err != nil {
-		return err
+	k := w.Game
+	e, err := mt.dealEntry(k)
+	if err != nil {
+		return false, err
 	}
-	if mt.hasResult(k) {
-		return gameOver()
+	if e.Version != w.Version || e.Deals != w.Seq || e.HasResult || e.Corrected != w.Corrected || e.Round.Status != tournament.RoundOpen {
+		return false, nil
 	}
-	if seq != len(mt.deals[k]) {
-		if seq < len(mt.deals[k]) {
-			return tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
-				"deal %d of this game was entered at the same time by another request; reload the game and try again", seq+1)
-		}
-		return tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "deal %d comes before deal %d", seq+1, len(mt.deals[k])+1)
+	if w.Final != nil && !s.submission(mt, w.Final) {
+		return false, nil
 	}
-	if final != nil && !s.submission(mt, final) {
-		return gameOver()
-	}
-	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(deal), Version: 1, At: now.UTC()}}})
-	return nil
+	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(w.Deal), Version: 1, At: w.At.UTC()}},
+		state: clone(w.State)})
+	return true, nil
 }
 
 // DealEntry reads what entering the next deal of a game needs.
@@ -716,51 +712,6 @@ func (mt *memTournament) dealEntry(k tournament.GameKey) (*tournament.DealEntry,
 	}
 	e.Version = fmt.Sprintf("%x", sha256.Sum256(read))
 	return e, nil
-}
-
-// AppendWarmDeal stores deal seq of a game in progress under the entry
-// version its check was made with. The in-memory store keeps no
-// Idempotency-Keys: with a key still to be claimed it answers false, and
-// the service claims the key before it enters the deal the usual way.
-func (s *MemStore) AppendWarmDeal(ctx context.Context, k tournament.GameKey, seq int, version string, deal, state json.RawMessage, now time.Time) (bool, error) {
-	if tournament.KeyClaimFrom(ctx) != nil {
-		return false, nil
-	}
-	mt, err := s.lock(k.TournamentID)
-	defer s.mu.Unlock()
-	if err != nil {
-		return false, nil
-	}
-	e, err := mt.dealEntry(k)
-	if err != nil || e.Version != version || e.Deals != seq || e.HasResult || e.Corrected || e.Round.TimeCalled || e.Round.Status != tournament.RoundOpen {
-		return false, nil
-	}
-	mt.deals[k] = append(mt.deals[k], memDeal{versions: []tournament.StoredDeal{{Deal: clone(deal), Version: 1, At: now.UTC()}},
-		state: clone(state)})
-	return true, nil
-}
-
-// AppendNextDeal stores deal seq of a game in progress that it does not
-// end, with the running state after it.
-func (s *MemStore) AppendNextDeal(ctx context.Context, k tournament.GameKey, seq int, deal, state json.RawMessage, now time.Time,
-	closed func(*tournament.Round) error) error {
-	err := s.AppendDeal(ctx, k, seq, deal, now, nil, func(r *tournament.Round) error {
-		if r.Status == tournament.RoundOpen {
-			return nil
-		}
-		if err := closed(r); err != nil {
-			return err
-		}
-		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", r.Number, r.Status)
-	})
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ds := s.tournaments[k.TournamentID].deals[k]
-	ds[seq].state = clone(state)
-	return nil
 }
 
 // tableGame returns a game as it stands.
@@ -852,9 +803,9 @@ func (s *MemStore) CorrectDeal(_ context.Context, k tournament.GameKey, seq int,
 }
 
 // ConfirmGame stores a player's confirmation of the game's effective
-// result after check approves the game.
+// result after decide approves the game.
 func (s *MemStore) ConfirmGame(_ context.Context, k tournament.GameKey, c tournament.Confirmation,
-	check func(*tournament.TableGame) error) (*tournament.TableGame, bool, error) {
+	decide func(*tournament.TableGame) (*tournament.Confirmed, error)) (*tournament.TableGame, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	mt, ok := s.tournaments[k.TournamentID]
@@ -868,11 +819,11 @@ func (s *MemStore) ConfirmGame(_ context.Context, k tournament.GameKey, c tourna
 		r.Record, r.Result = nil, nil
 		g.Result = &r
 	}
-	if err := check(g); err != nil {
+	if _, err := decide(g); err != nil {
 		return nil, false, err
 	}
 	if g.Result == nil {
-		return nil, false, fmt.Errorf("tournamenttest: ConfirmGame's check approved a game without a result")
+		return nil, false, fmt.Errorf("tournamenttest: ConfirmGame's decide approved a game without a result")
 	}
 	id := g.Result.ID
 	if slices.ContainsFunc(mt.confirms[id], func(x tournament.Confirmation) bool { return x.Player == c.Player }) {

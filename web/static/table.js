@@ -71,6 +71,7 @@
     // fixForm is the correction form of a stored deal (?correct=n).
     this.fixForm = document.getElementById("correct-form");
     this.bridge = !!(this.form && this.form.getAttribute("data-bridge"));
+    this.sources = (app.dataset.sources || "").split(" ");
     this.game = parseInt(app.dataset.game, 10);
     // lock is the number and base of the deal being typed: fixed at the
     // first keystroke, so that no live refresh renumbers it.
@@ -202,9 +203,10 @@
   };
 
   // seatParts is seat s's values of an entry as the deals table shows
-  // them: phase 1, phase 2, last trick or Chicago, final hand ("·": none).
-  function seatParts(fields, s) {
-    return ["hand1", "hand2", "last", "hand3"].map(function (src) {
+  // them, in the sheet's columns (data-sources: phase 1, phase 2, last
+  // trick or Chicago, final hand; "·": none).
+  function seatParts(sources, fields, s) {
+    return sources.map(function (src) {
       var v = fields["s" + s + "_" + src];
       return v ? String(v).replace(/^C/, "C ") : "·";
     });
@@ -215,10 +217,10 @@
   TablePage.prototype.describe = function (fields) {
     if (!fields) { return ""; }
     if (fields.record) { return fields.record; }
-    var out = [];
+    var out = [], sources = this.sources;
     document.querySelectorAll("#deals thead th.name").forEach(function (th, i) {
-      var parts = seatParts(fields, i + 1);
-      if (parts.join("") !== "····") { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
+      var parts = seatParts(sources, fields, i + 1);
+      if (parts.some(function (v) { return v !== "·"; })) { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
     });
     if (this.bridge) { return Object.keys(fields).map(function (k) { return fields[k]; }).join(" "); }
     return out.join("; ") || "–";
@@ -331,7 +333,7 @@
       td.className = "num";
       var span = document.createElement("span");
       span.className = "parts";
-      span.textContent = seatParts(it.fields, s).join(" ");
+      span.textContent = seatParts(this.sources, it.fields, s).join(" ");
       td.appendChild(span);
       tr.appendChild(td);
     }

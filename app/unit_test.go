@@ -1,0 +1,115 @@
+package app_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/revisor-sm/revisor/app"
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// loggedKeys is keyedKeys whose deal writes are logged (and succeed), so
+// that a test sees the order of the claim and the writes.
+type loggedKeys struct{ keyedKeys }
+
+func (k loggedKeys) AppendDealClaiming(ctx context.Context, _ *tournament.DealWrite, scope, key string, fp, _ []byte) (bool, error) {
+	if stored, err := k.Claim(ctx, scope, key, fp); stored != nil || err != nil {
+		return false, nil // the key taken: the statement writes nothing
+	}
+	k.logf("append with the claim")
+	return true, nil
+}
+
+func (k loggedKeys) AppendDealAnswered(context.Context, *tournament.DealWrite, string, string, []byte) (bool, bool, error) {
+	k.logf("append with the answer")
+	return true, true, nil
+}
+
+func (k loggedKeys) logf(s string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.log = append(k.log, s)
+}
+
+// loggedGames is a game store that logs its plain writes.
+type loggedGames struct {
+	plainGames
+	keys loggedKeys
+}
+
+func (g loggedGames) AppendDeal(context.Context, *tournament.DealWrite) (bool, error) {
+	g.keys.logf("append")
+	return true, nil
+}
+
+func (g loggedGames) DealEntry(context.Context, tournament.GameKey) (*tournament.DealEntry, error) {
+	return &tournament.DealEntry{}, nil
+}
+
+// TestUnitClaimsBeforeItWrites: whatever way a deal goes, its key is
+// claimed before it is written or with it, never after: a deal checked
+// against memory claims the key in its write's statement, a deal after a
+// claiming read stores its answer with it, the deal that ends the game
+// (answered after it is stored) claims first; and a key answered before
+// writes nothing.
+func TestUnitClaimsBeforeItWrites(t *testing.T) {
+	answerOf := func(any) ([]byte, error) { return []byte("answer"), nil }
+	next := &tournament.DealWrite{Outcome: &tournament.DealProgress{Deal: 2}}
+	final := &tournament.DealWrite{Outcome: &tournament.DealProgress{Deal: 2}, Final: &tournament.GameResult{}}
+	for _, tt := range []struct {
+		name  string
+		read  bool
+		w     *tournament.DealWrite
+		want  []string
+		owned bool
+	}{
+		{"from memory", false, next, []string{"claim", "append with the claim"}, true},
+		{"after the entry's read", true, next, []string{"claim", "append with the answer"}, true},
+		{"ending the game, from memory", false, final, []string{"claim", "append"}, true},
+		{"ending the game, after the read", true, final, []string{"claim", "append"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			keys := loggedKeys{keyedKeys{newMemKeys()}}
+			u := app.NewUnit(keys, app.Key{Scope: "s", Key: "k", Fingerprint: []byte("fp")}, answerOf)
+			gs := u.Wrap(loggedGames{keys: keys})
+			if tt.read {
+				if _, err := gs.DealEntry(context.Background(), tournament.GameKey{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ok, err := gs.AppendDeal(context.Background(), tt.w)
+			if !ok || err != nil || u.Owned() != tt.owned {
+				t.Fatalf("AppendDeal = %v, %v, owned %v", ok, err, u.Owned())
+			}
+			if !slices.Equal(keys.log, tt.want) {
+				t.Errorf("calls %q, want %q", keys.log, tt.want)
+			}
+			if wantAnswer := tt.w.Final == nil; (u.Answer() != nil) != wantAnswer {
+				t.Errorf("answer stored with the write: %q, want one %v", u.Answer(), wantAnswer)
+			}
+		})
+	}
+	t.Run("a key answered before", func(t *testing.T) {
+		keys := loggedKeys{keyedKeys{newMemKeys()}}
+		k := app.Key{Scope: "s", Key: "k", Fingerprint: []byte("fp")}
+		if _, err := keys.Claim(context.Background(), k.Scope, k.Key, k.Fingerprint); err != nil {
+			t.Fatal(err)
+		}
+		if err := keys.Complete(context.Background(), k.Scope, k.Key, []byte("first")); err != nil {
+			t.Fatal(err)
+		}
+		keys.log = nil
+		u := app.NewUnit(keys, k, answerOf)
+		gs := u.Wrap(loggedGames{keys: keys})
+		if _, err := gs.DealEntry(context.Background(), tournament.GameKey{}); err == nil {
+			t.Fatal("the entry's read went on under a key answered before")
+		}
+		if ok, err := gs.AppendDeal(context.Background(), final); ok || err == nil {
+			t.Errorf("AppendDeal under a key answered before = %v, %v; want nothing written", ok, err)
+		}
+		if string(u.Stored()) != "first" || u.Owned() || slices.Contains(keys.log, "append") {
+			t.Errorf("stored %q, owned %v, calls %q; want the first answer, nothing written", u.Stored(), u.Owned(), keys.log)
+		}
+	})
+}

@@ -1,0 +1,97 @@
+// The storage side of a command sent with a client's key, as one unit of
+// work (app.KeyedStore): the key claimed in the round trip of the
+// command's first read, the answer stored by the command's write.
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// readClaiming runs sql, a read of one row that scan scans (scan answers
+// nil: the read's own error is scan's to keep), in one round trip with the
+// claim of c: one batch, one implicit transaction. It answers the answer
+// stored under the key before, or the claim's refusal (the key reused
+// with another command, or in use) as claimErr; err is the batch's.
+func (s *Idempotency) readClaiming(ctx context.Context, c keyClaim, sql string, args []any, scan func(pgx.Row) error) (stored []byte, claimErr, err error) {
+	var retry bool
+	b := &pgx.Batch{}
+	// The batch's commit (the claim's) need not wait for the disk: a claim
+	// lost in a crash of the database only lets the retry claim again, and
+	// the write's own commit, synchronous, flushes the claim's record
+	// before it.
+	b.Queue(asyncCommitSQL)
+	b.Queue(claimKeySQL, s.claimKeyArgs(c)...).QueryRow(func(row pgx.Row) error {
+		stored, retry, claimErr = claimOutcome(row, c)
+		return nil
+	})
+	b.Queue(sql, args...).QueryRow(scan)
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, MapError(err, "idempotency key")
+	}
+	if retry {
+		stored, claimErr = s.claimKey(ctx, c)
+	}
+	return stored, claimErr, nil
+}
+
+// TableClaiming is Store.Table with the claim of key made in the same
+// round trip (readClaiming): the answer stored before, or the claim's
+// refusal, instead of the table when the key is not the caller's.
+func (s *Idempotency) TableClaiming(ctx context.Context, scope, key string, fingerprint []byte, tid string, n, t int) (
+	tt *tournament.Tournament, rd *tournament.Round, stored []byte, claimErr, err error) {
+	var readErr error
+	scan := func(row pgx.Row) error {
+		tt, rd, readErr = scanTable(row, n, t)
+		return nil
+	}
+	stored, claimErr, err = s.readClaiming(ctx, s.claim(scope, key, fingerprint), tableSQL, []any{tid, n, t}, scan)
+	if err == nil && claimErr == nil && stored == nil {
+		err = readErr
+	}
+	return tt, rd, stored, claimErr, err
+}
+
+// DealEntryClaiming is Store.DealEntry with the claim of key made in the
+// same round trip, as TableClaiming.
+func (s *Idempotency) DealEntryClaiming(ctx context.Context, scope, key string, fingerprint []byte, k tournament.GameKey) (
+	e *tournament.DealEntry, stored []byte, claimErr, err error) {
+	var r dealEntryRead
+	scan := func(row pgx.Row) error { return r.scan(row, k) }
+	stored, claimErr, err = s.readClaiming(ctx, s.claim(scope, key, fingerprint), dealEntrySQL, dealEntryArgs(k), scan)
+	if err != nil || claimErr != nil || stored != nil {
+		return nil, stored, claimErr, err
+	}
+	e, err = r.entry()
+	return e, nil, nil, err
+}
+
+// AppendDealClaiming is Store.AppendDeal for a deal that does not end its
+// game, with key claimed and answered in the same statement: both are
+// written or neither (false: the entry no longer stands, or the key was
+// taken).
+func (s *Idempotency) AppendDealClaiming(ctx context.Context, w *tournament.DealWrite, scope, key string, fingerprint, answer []byte) (bool, error) {
+	args := append(appendDealArgs(ctx, w), scope, key, fingerprint, answer)
+	inserted, _, err := execAppendDeal(ctx, s.pool, appendDealSQL[appendClaiming], args)
+	return inserted, err
+}
+
+// AppendDealAnswered is Store.AppendDeal for a deal that does not end its
+// game, with the answer stored under key (claimed before) in the same
+// statement; answered says it was.
+func (s *Idempotency) AppendDealAnswered(ctx context.Context, w *tournament.DealWrite, scope, key string, answer []byte) (inserted, answered bool, err error) {
+	args := append(appendDealArgs(ctx, w), scope, key, answer)
+	return execAppendDeal(ctx, s.pool, appendDealSQL[appendAnswering], args)
+}
+
+// ConfirmGameAnswered is Store.ConfirmGame with the answer stored under
+// key (claimed before) by the confirmation's statement: answer makes it
+// from the outcome decide foretells; answered says it was stored.
+func (s *Idempotency) ConfirmGameAnswered(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
+	decide func(*tournament.TableGame) (*tournament.Confirmed, error), scope, key string,
+	answer func(*tournament.Confirmed) ([]byte, error)) (g *tournament.TableGame, created, answered bool, err error) {
+	return confirmGame(ctx, s.pool, k, c, decide, &confirmAnswer{scope: scope, key: key, answer: answer})
+}

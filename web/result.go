@@ -123,6 +123,9 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 					var gr engine.GameResult
 					_ = json.Unmarshal(fr.Result, &gr)
 					d.DisputeDeals = formRows(p, st, t, g, len(gr.Deals), nil)
+					if d.Match {
+						d.DisputeDeals = storedBridgeDeals(st, t, fr.Record)
+					}
 				}
 			}
 		}

@@ -172,6 +172,19 @@ func storedBridgeValues(record json.RawMessage) (map[string]string, bool, int) {
 	return vals, rec.EndedByTime, len(res.Deals)
 }
 
+// storedBridgeDeals are a stored match's deals by number with their
+// dealers, a deal passed out dealt again by the same dealer, for the
+// dispute form to name the disputed one.
+func storedBridgeDeals(st *tournament.State, t tournament.Table, record json.RawMessage) []formRow {
+	vals, _, n := storedBridgeValues(record)
+	f := newBridgeForm(st, t, n, func(name string) string { return vals[name] })
+	out := make([]formRow, len(f.Rows))
+	for k, r := range f.Rows {
+		out[k] = formRow{Deal: r.Deal, Dealer: r.Dealer}
+	}
+	return out
+}
+
 // contractChoices splits a contract into the form's level, strain and
 // double: "4SX" is "4", "S", "X".
 func contractChoices(c bridge.Contract) (level, strainCode, dbl string) {

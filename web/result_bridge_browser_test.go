@@ -66,19 +66,28 @@ func TestBrowserBridgeResultForm(t *testing.T) {
 		if n != last {
 			return
 		}
-		// The last pass enters the whole Chicago: 1NT made four times.
+		// The last pass enters the whole Chicago: a deal passed out, then
+		// 1NT made four times.
+		fillBridgeRow(c, 0, bridgeChoice{"pass", "", "", ""})
 		for k := range 4 {
-			fillBridgeRow(c, k, bridgeChoice{"1", "NT", tb.Players[k%4], "7"})
+			fillBridgeRow(c, k+1, bridgeChoice{"1", "NT", tb.Players[k%4], "7"})
 		}
 		c.do("submit the match", chromedp.Click(chromedp.ID("submit-result")), chromedp.WaitVisible(chromedp.ID("round")))
 		res, err := s.svc.TableResults(context.Background(), f.ID, 1, tb.Number)
 		if err != nil || len(res) != 1 || len(res[0].Places) != 4 {
 			t.Fatalf("the table's results after the form = %+v, %v, want the match stored", res, err)
 		}
-		// The stored match's page offers its four deals to dispute.
+		// The stored match's page offers its five deals to dispute, the
+		// deal passed out dealt again by the same dealer.
 		c.do("open the stored match", chromedp.Navigate(s.URL+page), chromedp.WaitVisible(chromedp.ID("dispute-form")))
-		if got := c.eval(`String(document.querySelectorAll("#dispute-deal option").length)`); got != "5" {
-			t.Errorf("the stored match's dispute form offers %s choices, want none and its 4 deals", got)
+		if got := c.eval(`String(document.querySelectorAll("#dispute-deal option").length)`); got != "6" {
+			t.Errorf("the stored match's dispute form offers %s choices, want none and its 5 deals", got)
+		}
+		dealer := func(i int) string {
+			return c.eval(fmt.Sprintf(`document.querySelectorAll("#dispute-deal option")[%d].textContent.split(", ").pop()`, i))
+		}
+		if dealer(1) != dealer(2) || dealer(2) == dealer(3) {
+			t.Errorf("the dispute form's deals are dealt by %q, %q, %q; want the deal passed out dealt again by the same dealer", dealer(1), dealer(2), dealer(3))
 		}
 		if got := c.eval(`String(document.querySelectorAll("#stored-result thead th").length)`); got != "3" {
 			t.Errorf("the stored match shows %s columns, want name, place and score (no placement points of the card game)", got)

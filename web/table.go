@@ -217,8 +217,8 @@ type tableGame struct {
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
-	Latest       int  // the tournament's latest round: past Round, this phone's table is history
-	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
+	Latest       int    // the tournament's latest round: past Round, this phone's table is history
+	Bridge       bool   // a bridge_chicago table: contract, declarer, tricks
 	Sources      string // the sheet's columns (sheetSources), for table.js
 	Players      []tablePlayer
 	Games        []tableGame

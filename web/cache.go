@@ -108,8 +108,8 @@ type snapshots struct {
 	// tallies keep each tournament's totals of its closed rounds for its
 	// next standings (tournament.StandingsWith).
 	tallies map[string]*tournament.Tally
-	used      map[string]time.Time // when each followed tournament was last viewed
-	swept     time.Time            // when idle tournaments were last looked for
+	used    map[string]time.Time // when each followed tournament was last viewed
+	swept   time.Time            // when idle tournaments were last looked for
 	// reads are the snapshot reads in flight, one per tournament: a
 	// visitor who arrives while one read in the current generation runs
 	// shares its snapshot instead of queueing a read of its own (a room

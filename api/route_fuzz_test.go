@@ -17,6 +17,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
@@ -70,7 +71,7 @@ func FuzzRouteParameters(f *testing.F) {
 	pool := dbtest.New(f)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
 		Register: registry.New(store, store, nil),
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))

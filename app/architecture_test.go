@@ -16,8 +16,9 @@ const module = "github.com/revisor-sm/revisor/"
 // layers are the layers of docs/architecture.md, each with the packages
 // (a path, or a path/ prefix) it holds and the layers it must not reach,
 // directly or through another package. The arrows point one way:
-// cmd → server → api, web → app → tournament → engine, and the adapter
-// tournament/postgres → tournament.
+// cmd → server → api, web → app → tournament → engine, and the adapters:
+// tournament/postgres → tournament, and each subdomain's PostgreSQL part
+// (refereepg, registrypg, transferpg) → tournament/postgres and its subdomain.
 var layers = []struct {
 	name     string
 	holds    []string
@@ -32,18 +33,31 @@ var layers = []struct {
 		mustNot: []string{"tournament/postgres", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
 	// The subdomains stand on tournament; it knows none of them.
 	{name: "subdomains", holds: []string{"tournament/referee", "tournament/registry", "tournament/transfer"},
-		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: append(storage(), "app", "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
+	// The storage adapters: the base (transactions, locks, the tournament's
+	// rows) knows none of the subdomains' parts, which stand on it.
 	{name: "postgres", holds: []string{"tournament/postgres"},
-		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: append(subdomainStores(), "app", "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
+	{name: "subdomain stores", holds: subdomainStores(),
+		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament/postgres"}},
 	{name: "app", holds: []string{"app"},
-		mustNot: []string{"tournament/postgres", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: append(storage(), "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
 	{name: "api", holds: []string{"api", "api/httpx"},
-		mustNot: []string{"tournament/postgres", "web", "server", "cmd"}},
+		mustNot: append(storage(), "web", "server", "cmd")},
 	{name: "web", holds: []string{"web"},
-		mustNot: []string{"tournament/postgres", "api", "server", "cmd"}, mustDeps: []string{"app"}},
+		mustNot: append(storage(), "api", "server", "cmd"), mustDeps: []string{"app"}},
 	{name: "server", holds: []string{"server"},
-		mustNot: []string{"tournament/postgres", "cmd"}, mustDeps: []string{"api", "web", "app"}},
+		mustNot: append(storage(), "cmd"), mustDeps: []string{"api", "web", "app"}},
 }
+
+// subdomainStores are the PostgreSQL parts of the subdomains, each beside
+// its subdomain's package.
+func subdomainStores() []string {
+	return []string{"tournament/referee/refereepg", "tournament/registry/registrypg", "tournament/transfer/transferpg"}
+}
+
+// storage is every package of the storage adapter: only cmd wires them.
+func storage() []string { return append([]string{"tournament/postgres"}, subdomainStores()...) }
 
 // reaches reports whether the package path (relative to the module) is in
 // the layer part names: the package itself or one below it, but api/httpx,
@@ -144,6 +158,7 @@ func TestArchitectureCatches(t *testing.T) {
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
 		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
 		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "engine"},
+		"tournament/referee/refereepg": {"tournament/postgres", "tournament/referee", "tournament", "engine"},
 	}
 	if v := violations(good); len(v) != 0 {
 		t.Fatalf("violations(the layout as drawn) = %q, want none", v)
@@ -160,6 +175,13 @@ func TestArchitectureCatches(t *testing.T) {
 		{"tournament/transfer", "tournament/postgres"},
 		{"tournament/seating", "api/httpx"},
 		{"tournament/postgres", "app"},
+		{"tournament/postgres", "tournament/referee/refereepg"},
+		{"tournament/referee", "tournament/referee/refereepg"},
+		{"tournament/referee/refereepg", "api"},
+		{"tournament/referee/refereepg", "cmd/revisor"},
+		{"app", "tournament/referee/refereepg"},
+		{"web", "tournament/transfer/transferpg"},
+		{"server", "tournament/registry/registrypg"},
 		{"app", "api"},
 		{"app", "tournament/postgres"},
 		{"api", "web"},

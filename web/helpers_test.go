@@ -25,6 +25,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -78,7 +79,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: referee.New(svc, store), Register: registry.New(store, store, nil),
+				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(store, store, nil),
 				Transfer: transfer.New(svc, store)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
@@ -89,7 +90,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)

@@ -12,6 +12,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -32,7 +33,7 @@ func startServer(t *testing.T, admin string) string {
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),

@@ -23,6 +23,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -162,7 +163,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
-	referees := referee.New(tournaments, store)
+	referees := referee.New(tournaments, refereepg.New(store))
 	return server.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,

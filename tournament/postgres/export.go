@@ -17,7 +17,7 @@ var _ transfer.Importer = (*Store)(nil)
 // one transaction: all of it or nothing.
 func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State,
 	hist *transfer.ImportedHistory) error {
-	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
+	return s.Write(ctx, "tournament", func(tx pgx.Tx) error {
 		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
 			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -25,10 +26,11 @@ var (
 
 // env is a tournament service over a fresh database.
 type env struct {
-	pool  *pgxpool.Pool
-	store *postgres.Store
-	svc   *tournament.Service
-	ctx   context.Context
+	pool     *pgxpool.Pool
+	store    *postgres.Store
+	referees *refereepg.Store // the referee side, beside store
+	svc      *tournament.Service
+	ctx      context.Context
 }
 
 // transfer is the export and import of e's tournaments.
@@ -42,7 +44,7 @@ func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	svc := tournament.NewService(store, append([]tournament.Option{
 		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
 		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3}))}, opts...)...)
-	return &env{pool: pool, store: store, svc: svc, ctx: context.Background()}
+	return &env{pool: pool, store: store, referees: refereepg.New(store), svc: svc, ctx: context.Background()}
 }
 
 func intp(n int) *int { return &n }

@@ -34,7 +34,7 @@ func logRegister(ctx context.Context, tx pgx.Tx, c registry.Change) error {
 // AddPerson stores a new person and logs it.
 func (s *Store) AddPerson(ctx context.Context, n registry.NewPerson, actor string, now time.Time) (registry.Person, error) {
 	var p registry.Person
-	err := s.write(ctx, "person", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "person", func(tx pgx.Tx) error {
 		var err error
 		if p, err = insertPerson(ctx, tx, n, now); err != nil {
 			return err
@@ -95,7 +95,7 @@ func (s *Store) People(ctx context.Context, query string, limit int) ([]registry
 // MergePeople merges from into into, both still standing (checked again
 // under their row locks), and logs it.
 func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason string, now time.Time) error {
-	return s.write(ctx, "person", func(tx pgx.Tx) error {
+	return s.Write(ctx, "person", func(tx pgx.Tx) error {
 		var standing int
 		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT id FROM people WHERE id IN ($1, $2) AND merged_into IS NULL
 			ORDER BY id FOR UPDATE) l`, from, into).Scan(&standing)
@@ -150,7 +150,7 @@ func (s *Store) RegisterLog(ctx context.Context, person string) ([]registry.Chan
 
 // CreateSeries stores a series with its first tournaments.
 func (s *Store) CreateSeries(ctx context.Context, sr *registry.Series, actor string, now time.Time) error {
-	return s.write(ctx, "series", func(tx pgx.Tx) error {
+	return s.Write(ctx, "series", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO series (id, name, best_of, min_nights, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			sr.ID, sr.Name, sr.Rule.BestOf, sr.Rule.MinNights, sr.CreatedAt)
 		if err != nil {
@@ -179,7 +179,7 @@ func addSeriesTournament(ctx context.Context, tx pgx.Tx, sid, tid, actor string,
 
 // AddSeriesTournament adds a tournament to a series (again: no change).
 func (s *Store) AddSeriesTournament(ctx context.Context, sid, tid, actor string, now time.Time) error {
-	return s.write(ctx, "series", func(tx pgx.Tx) error {
+	return s.Write(ctx, "series", func(tx pgx.Tx) error {
 		return addSeriesTournament(ctx, tx, sid, tid, actor, now)
 	})
 }

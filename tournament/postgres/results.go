@@ -61,7 +61,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 // tableSelect reads the tournament $1, its round $2 and the round's table
 // $3 (scanTable); tableFrom is its FROM clause, which a query may extend.
 const (
-	tableSelect = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
+	tableSelect = `SELECT ` + TournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
 			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
 			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, ''),
 			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called'),
@@ -158,7 +158,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, clos
 		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", k.Round, st)
 	}
 	var out *tournament.GameResult
-	err = s.read(ctx, "result", func(tx pgx.Tx) error {
+	err = s.Read(ctx, "result", func(tx pgx.Tx) error {
 		out, err = effectiveResult(ctx, tx, k)
 		return err
 	})
@@ -236,7 +236,7 @@ func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.Ga
 }
 
 // queryPlaces reads the effective results of every game, places only.
-func queryPlaces(ctx context.Context, tx querier, tid string) ([]tournament.GameResult, error) {
+func queryPlaces(ctx context.Context, tx Querier, tid string) ([]tournament.GameResult, error) {
 	const q = `SELECT DISTINCT ON (round, table_no, game) id, round, table_no, game, kind, places, created_at
 		FROM game_results WHERE tournament_id = $1 ORDER BY round, table_no, game, id DESC`
 	rows, err := tx.Query(ctx, q, tid)
@@ -262,7 +262,7 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 		out  []json.RawMessage
 		over bool
 	)
-	err := s.read(ctx, "deal", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "deal", func(tx pgx.Tx) error {
 		// Each deal in its latest version (migration 000030).
 		rows, err := tx.Query(ctx, `SELECT coalesce((SELECT c.deal FROM deal_corrections c
 				WHERE c.tournament_id = d.tournament_id AND c.round = d.round AND c.table_no = d.table_no

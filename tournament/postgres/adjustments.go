@@ -1,10 +1,10 @@
-// The point adjustments of rulings, read with the tournament's state.
 package postgres
 
 import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/revisor-sm/revisor/tournament"
 )
 

@@ -1,4 +1,3 @@
-// Reading disputes with their rulings, which the export reads too.
 package postgres
 
 import (
@@ -10,9 +9,11 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
+// DisputeColumns are the columns ScanDispute reads, of the table disputes.
 const DisputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
 	opened_role, opened_by, created_at, deal, seen_at, seen_by`
 
+// ScanDispute scans a row of DisputeColumns (its ruling is not attached).
 func ScanDispute(row pgx.Row) (*referee.Dispute, error) {
 	var (
 		d               referee.Dispute

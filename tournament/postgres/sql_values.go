@@ -1,5 +1,3 @@
-// Small conversions of values on their way into SQL, and the correction
-// row both a table's correction and a ruling write.
 package postgres
 
 import (
@@ -7,10 +5,11 @@ import (
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
+// NonNil returns s, or an empty list for nil: a text[] column that is NOT NULL.
 func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -32,35 +31,5 @@ func InsertCorrection(ctx context.Context, tx pgx.Tx, c *tournament.GameResult) 
 		string(c.Result), string(places), c.SubmittedBy, c.CreatedAt).Scan(&c.ID)
 }
 
-// writeAdvancement writes the outcomes, statuses and champion a ruling
-// changed.
-func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, ch *referee.RulingChange) error {
-	old := map[string]tournament.Outcome{}
-	for _, o := range st.Outcomes {
-		old[o.Player+"/"+itoa(o.Round)] = o
-	}
-	for _, o := range ch.Outcomes {
-		if prev, ok := old[o.Player+"/"+itoa(o.Round)]; ok && prev == o {
-			continue
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO round_outcomes (tournament_id, round, player_id, table_no, rank, advanced)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tournament_id, round, player_id)
-			DO UPDATE SET table_no = EXCLUDED.table_no, rank = EXCLUDED.rank, advanced = EXCLUDED.advanced`,
-			tid, o.Round, o.Player, o.Table, o.Rank, o.Advanced)
-		if err != nil {
-			return err
-		}
-	}
-	for p, status := range ch.Statuses {
-		if err := SetPlayerStatus(ctx, tx, tid, []string{p}, status); err != nil {
-			return err
-		}
-	}
-	if ch.Champion != nil {
-		_, err := tx.Exec(ctx, `UPDATE tournaments SET champion = $2 WHERE id = $1`, tid, *ch.Champion)
-		return err
-	}
-	return nil
-}
-
+// itoa is strconv.Itoa, short for building keys.
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,4 +1,3 @@
-// The audit log as referees read it.
 package refereepg
 
 import (

@@ -1,4 +1,3 @@
-// Disputes and rulings: opening, listing, seeing and ruling on them.
 package refereepg
 
 import (

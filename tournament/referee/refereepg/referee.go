@@ -1,5 +1,3 @@
-// The referee tokens, the referee state (correction window, reopenings,
-// draw commitments) and the writes that decide on it under the tournament's lock.
 package refereepg
 
 import (

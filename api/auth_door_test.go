@@ -23,6 +23,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // TestEveryRouteCountsEveryWrongCredential walks every route of the
@@ -42,7 +43,7 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	door := httpx.NewDoor(fails, codes, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), TrustProxy: true, Failures: fails, Door: door},
 		servertest.Complete(server.Deps{Tournaments: svc, Referees: referee.New(svc, refereepg.New(store)),
-			Tokens: api.NewTokenResolver(svc), Register: registry.New(store, store, nil)}))
+			Tokens: api.NewTokenResolver(svc), Register: registry.New(registrypg.New(store), store, nil)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // testClock is a clock the test moves.
@@ -58,7 +59,7 @@ func startRefereeServer(t *testing.T) *refServer {
 	refs := referee.New(svc, refereepg.New(store))
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Register: registry.New(store, store, clock.Now)})
+		Register: registry.New(registrypg.New(store), store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -79,7 +80,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(store, store, nil),
+				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
 				Transfer: transfer.New(svc, store)}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
@@ -102,7 +103,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
-	reg := registry.New(store, store, nil)
+	reg := registry.New(registrypg.New(store), store, nil)
 	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
 			Transfer: transfer.New(svc, store), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))

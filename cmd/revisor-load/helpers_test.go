@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -40,7 +41,7 @@ func startServer(t *testing.T, admin string) string {
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
 		Referees:    refs,
-		Register:    registry.New(store, store, nil),
+		Register:    registry.New(registrypg.New(store), store, nil),
 		Transfer:    transfer.New(svc, store),
 		Events:      tournament.NewBroker(),
 	})

@@ -25,6 +25,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -113,7 +114,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		// The register's reads are public (ratings, people, series): on
 		// the pages' pool, they never hold a connection the tables'
 		// writes wait for.
-		deps.Register = registry.New(postgres.NewStore(pages), postgres.NewStore(pool), nil)
+		deps.Register = registry.New(registrypg.New(postgres.NewStore(pages)), postgres.NewStore(pool), nil)
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
@@ -171,7 +172,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Tournaments: tournaments,
 		Referees:    referees,
 		Failures:    fails,
-		Register:    registry.New(store, store, nil),
+		Register:    registry.New(registrypg.New(store), store, nil),
 		Transfer:    transfer.New(tournaments, store),
 		Registry:    reg,
 	}

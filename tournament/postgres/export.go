@@ -194,7 +194,7 @@ func (s *Store) ExportResults(ctx context.Context, tid string) ([]tournament.Gam
 			return r, err
 		}
 		r.Record, r.CreatedAt = record, r.CreatedAt.UTC()
-		r.Places, err = decodePlaces(places)
+		r.Places, err = DecodePlaces(places)
 		return r, err
 	})
 	return out, MapError(err, "result")

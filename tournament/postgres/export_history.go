@@ -60,7 +60,7 @@ func exportResultRows(ctx context.Context, tx pgx.Tx, tid string, h *transfer.Ex
 			if err != nil {
 				return err
 			}
-			ps, err := decodePlaces(places)
+			ps, err := DecodePlaces(places)
 			x.Places, x.CreatedAt = make([]transfer.ExportPlace, len(ps)), x.CreatedAt.UTC()
 			for i, p := range ps {
 				x.Places[i] = transfer.ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit}

@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -28,7 +29,8 @@ var (
 type env struct {
 	pool     *pgxpool.Pool
 	store    *postgres.Store
-	referees *refereepg.Store // the referee side, beside store
+	referees *refereepg.Store  // the referee side, beside store
+	registry *registrypg.Store // the register, beside store
 	svc      *tournament.Service
 	ctx      context.Context
 }
@@ -44,7 +46,7 @@ func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	svc := tournament.NewService(store, append([]tournament.Option{
 		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
 		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3}))}, opts...)...)
-	return &env{pool: pool, store: store, referees: refereepg.New(store), svc: svc, ctx: context.Background()}
+	return &env{pool: pool, store: store, referees: refereepg.New(store), registry: registrypg.New(store), svc: svc, ctx: context.Background()}
 }
 
 func intp(n int) *int { return &n }

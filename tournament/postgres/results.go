@@ -28,7 +28,7 @@ func encodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-func decodePlaces(b []byte) ([]tournament.GamePlace, error) {
+func DecodePlaces(b []byte) ([]tournament.GamePlace, error) {
 	var in []placeJSON
 	if err := json.Unmarshal(b, &in); err != nil {
 		return nil, err
@@ -205,7 +205,7 @@ func scanResult(row pgx.Row) (*tournament.GameResult, error) {
 		return nil, err
 	}
 	r.Record, r.Result, r.CreatedAt = record, result, r.CreatedAt.UTC()
-	r.Places, err = decodePlaces(place)
+	r.Places, err = DecodePlaces(place)
 	return &r, err
 }
 
@@ -250,7 +250,7 @@ func queryPlaces(ctx context.Context, tx Querier, tid string) ([]tournament.Game
 		if err != nil {
 			return r, err
 		}
-		r.Places, err = decodePlaces(places)
+		r.Places, err = DecodePlaces(places)
 		return r, err
 	})
 }

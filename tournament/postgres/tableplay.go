@@ -203,7 +203,7 @@ func scanConfirmRead(row pgx.Row, g *tournament.TableGame) error {
 		return err
 	}
 	r.CreatedAt = r.CreatedAt.UTC()
-	if r.Places, err = decodePlaces(places); err != nil {
+	if r.Places, err = DecodePlaces(places); err != nil {
 		return err
 	}
 	g.Result = &r

@@ -30,6 +30,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // adminToken is the admin token of the test servers.
@@ -81,7 +82,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
 				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
-				Transfer: transfer.New(svc, store)}))
+				Transfer: transfer.New(svc, transferpg.New(store))}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
@@ -106,7 +107,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	reg := registry.New(registrypg.New(store), store, nil)
 	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
-			Transfer: transfer.New(svc, store), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
+			Transfer: transfer.New(svc, transferpg.New(store)), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

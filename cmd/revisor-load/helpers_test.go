@@ -16,6 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // mapEnv is an environment for tests.
@@ -42,7 +43,7 @@ func startServer(t *testing.T, admin string) string {
 		Tournaments: svc,
 		Referees:    refs,
 		Register:    registry.New(registrypg.New(store), store, nil),
-		Transfer:    transfer.New(svc, store),
+		Transfer:    transfer.New(svc, transferpg.New(store)),
 		Events:      tournament.NewBroker(),
 	})
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // HTTP server timeouts: a slow or stalled client cannot hold a connection
@@ -173,7 +174,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Referees:    referees,
 		Failures:    fails,
 		Register:    registry.New(registrypg.New(store), store, nil),
-		Transfer:    transfer.New(tournaments, store),
+		Transfer:    transfer.New(tournaments, transferpg.New(store)),
 		Registry:    reg,
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 var (
@@ -36,7 +37,7 @@ type env struct {
 }
 
 // transfer is the export and import of e's tournaments.
-func (e *env) transfer() *transfer.Service { return transfer.New(e.svc, e.store) }
+func (e *env) transfer() *transfer.Service { return transfer.New(e.svc, transferpg.New(e.store)) }
 
 func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	tb.Helper()

@@ -62,7 +62,7 @@ func nextPlayerSeq(ctx context.Context, tx pgx.Tx, tid string) (int, error) {
 }
 
 func insertPlayers(ctx context.Context, tx pgx.Tx, tid string, next int, ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
-	persons, err := personsFor(ctx, tx, ps, now)
+	persons, err := PersonsFor(ctx, tx, ps, now)
 	if err != nil {
 		return nil, err
 	}
@@ -80,10 +80,10 @@ func insertPlayers(ctx context.Context, tx pgx.Tx, tid string, next int, ps []to
 	return out, err
 }
 
-// personsFor returns the register entry of each registration: the one it
+// PersonsFor returns the register entry of each registration: the one it
 // names, which must stand (not merged away), or a new person made from
 // the registration in the same transaction, in one statement for all.
-func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now time.Time) ([]string, error) {
+func PersonsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now time.Time) ([]string, error) {
 	out := make([]string, len(ps))
 	var named []string
 	var names, clubs []string

@@ -20,7 +20,7 @@ type placeJSON struct {
 	Forfeit bool   `json:"forfeit,omitempty"`
 }
 
-func encodePlaces(ps []tournament.GamePlace) ([]byte, error) {
+func EncodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	out := make([]placeJSON, len(ps))
 	for i, p := range ps {
 		out[i] = placeJSON(p)
@@ -128,7 +128,7 @@ var submitResultSQL = `WITH act AS (` + auditActorSelect(submitResultParams+1) +
 // row. The decision that the round is open is the statement's, under its
 // lock; closed only words the refusal.
 func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, closed func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
-	places, err := encodePlaces(r.Places)
+	places, err := EncodePlaces(r.Places)
 	if err != nil {
 		return nil, false, err
 	}
@@ -167,7 +167,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, clos
 
 // insertResult inserts r as a submission; false when the game already has one.
 func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (bool, error) {
-	places, err := encodePlaces(r.Places)
+	places, err := EncodePlaces(r.Places)
 	if err != nil {
 		return false, err
 	}
@@ -190,10 +190,10 @@ func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (boo
 	return err == nil, err
 }
 
-const resultColumns = `id, tournament_id, round, table_no, game, kind, supersedes, record, record_hash, result,
+const ResultColumns = `id, tournament_id, round, table_no, game, kind, supersedes, record, record_hash, result,
 	places, submitted_by, created_at`
 
-func scanResult(row pgx.Row) (*tournament.GameResult, error) {
+func ScanResult(row pgx.Row) (*tournament.GameResult, error) {
 	var (
 		r                     tournament.GameResult
 		record, result, place []byte
@@ -211,7 +211,7 @@ func scanResult(row pgx.Row) (*tournament.GameResult, error) {
 
 // effectiveResult reads the latest result row of a game.
 func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.GameResult, error) {
-	r, err := scanResult(tx.QueryRow(ctx, `SELECT `+resultColumns+` FROM game_results
+	r, err := ScanResult(tx.QueryRow(ctx, `SELECT `+ResultColumns+` FROM game_results
 		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4 ORDER BY id DESC LIMIT 1`,
 		k.TournamentID, k.Round, k.Table, k.Game))
 	return r, MapError(err, "result")
@@ -219,14 +219,14 @@ func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tou
 
 // Results returns the effective results of round n (every round when n is 0).
 func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.GameResult, error) {
-	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + ResultColumns + ` FROM game_results
 		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, table_no, game, id DESC`
 	rows, err := s.pool.Query(ctx, q, tid, n)
 	if err != nil {
 		return nil, MapError(err, "result")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
-		res, err := scanResult(r)
+		res, err := ScanResult(r)
 		if err != nil {
 			return tournament.GameResult{}, err
 		}
@@ -310,4 +310,25 @@ func dealConflictError(seq int) error {
 
 func gameOverError() error {
 	return tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
+}
+
+var _ tournament.TableResultReader = (*Store)(nil)
+
+// TableResults returns the effective results of one table's games in round
+// n, records included.
+func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + ResultColumns + ` FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY round, table_no, game, id DESC`
+	rows, err := s.pool.Query(ctx, q, tid, n, table)
+	if err != nil {
+		return nil, MapError(err, "result")
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
+		res, err := ScanResult(r)
+		if err != nil {
+			return tournament.GameResult{}, err
+		}
+		return *res, nil
+	})
+	return out, MapError(err, "result")
 }

@@ -9,6 +9,14 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
+// JSONOrNil passes JSON to PostgreSQL as text, NULL when empty.
+func JSONOrNil(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
 // NonNil returns s, or an empty list for nil: a text[] column that is NOT NULL.
 func NonNil(s []string) []string {
 	if s == nil {
@@ -20,7 +28,7 @@ func NonNil(s []string) []string {
 // InsertCorrection appends a result row: a correction that supersedes the
 // game's effective result, or the first result of a game that had none.
 func InsertCorrection(ctx context.Context, tx pgx.Tx, c *tournament.GameResult) error {
-	places, err := encodePlaces(c.Places)
+	places, err := EncodePlaces(c.Places)
 	if err != nil {
 		return err
 	}

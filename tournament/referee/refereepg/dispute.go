@@ -38,7 +38,7 @@ func (s *Store) Disputes(ctx context.Context, tid string, f referee.DisputeFilte
 	var out []referee.Dispute
 	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
-		out, err = listDisputes(ctx, tx, tid, `SELECT `+postgres.DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
 			AND ($3 = '' OR status = $3) ORDER BY id LIMIT $4`, tid, f.After, string(f.Status), f.Limit)
 		return err
 	})
@@ -94,12 +94,12 @@ func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string,
 
 // oneDispute reads dispute id with its ruling.
 func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*referee.Dispute, error) {
-	d, err := postgres.ScanDispute(tx.QueryRow(ctx, `SELECT `+postgres.DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
+	d, err := ScanDispute(tx.QueryRow(ctx, `SELECT `+DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
 	if err != nil {
 		return nil, postgres.MapError(err, "dispute")
 	}
 	one := []referee.Dispute{*d}
-	err = postgres.AttachRulings(ctx, tx, tid, one)
+	err = AttachRulings(ctx, tx, tid, one)
 	return &one[0], err
 }
 
@@ -109,14 +109,14 @@ func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]refe
 	var out []referee.Dispute
 	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
-		out, err = listDisputes(ctx, tx, tid, `SELECT `+postgres.DisputeColumns+` FROM disputes
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+DisputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY id`, tid, n, t)
 		return err
 	})
 	return out, err
 }
 
-// listDisputes runs query, which selects postgres.DisputeColumns of tournament
+// listDisputes runs query, which selects DisputeColumns of tournament
 // tid's disputes, and attaches their rulings.
 func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]referee.Dispute, error) {
 	rows, err := tx.Query(ctx, query, args...)
@@ -124,13 +124,13 @@ func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any
 		return nil, err
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
-		d, err := postgres.ScanDispute(r)
+		d, err := ScanDispute(r)
 		return *d, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, postgres.AttachRulings(ctx, tx, tid, out)
+	return out, AttachRulings(ctx, tx, tid, out)
 }
 
 // Rule writes the ruling decide makes on the locked state and dispute.
@@ -138,7 +138,7 @@ func (s *Store) Rule(ctx context.Context, tid string, id int64,
 	decide func(*referee.State, *referee.Dispute) (*referee.RulingChange, error)) (*referee.RulingChange, error) {
 	var ch *referee.RulingChange
 	err := s.lockedReferee(ctx, tid, "ruling", func(tx pgx.Tx, st *referee.State) error {
-		d, err := postgres.ScanDispute(tx.QueryRow(ctx, `SELECT `+postgres.DisputeColumns+` FROM disputes
+		d, err := ScanDispute(tx.QueryRow(ctx, `SELECT `+DisputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
 		if err != nil {
 			return postgres.MapError(err, "dispute")

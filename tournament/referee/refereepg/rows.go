@@ -1,4 +1,4 @@
-package postgres
+package refereepg
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
@@ -34,14 +35,6 @@ func ScanDispute(row pgx.Row) (*referee.Dispute, error) {
 		d.SeenAt = &at
 	}
 	return &d, err
-}
-
-// JSONOrNil passes JSON to PostgreSQL as text, NULL when empty.
-func JSONOrNil(b []byte) any {
-	if len(b) == 0 {
-		return nil
-	}
-	return string(b)
 }
 
 // AttachRulings reads the rulings and adjustments of ds.
@@ -105,5 +98,5 @@ func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*re
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, ScanAdjustment(tid))
+	return pgx.CollectRows(rows, postgres.ScanAdjustment(tid))
 }

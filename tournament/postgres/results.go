@@ -190,10 +190,10 @@ func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (boo
 	return err == nil, err
 }
 
-const ResultColumns = `id, tournament_id, round, table_no, game, kind, supersedes, record, record_hash, result,
+const resultColumns = `id, tournament_id, round, table_no, game, kind, supersedes, record, record_hash, result,
 	places, submitted_by, created_at`
 
-func ScanResult(row pgx.Row) (*tournament.GameResult, error) {
+func scanResult(row pgx.Row) (*tournament.GameResult, error) {
 	var (
 		r                     tournament.GameResult
 		record, result, place []byte
@@ -211,7 +211,7 @@ func ScanResult(row pgx.Row) (*tournament.GameResult, error) {
 
 // effectiveResult reads the latest result row of a game.
 func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tournament.GameResult, error) {
-	r, err := ScanResult(tx.QueryRow(ctx, `SELECT `+ResultColumns+` FROM game_results
+	r, err := scanResult(tx.QueryRow(ctx, `SELECT `+resultColumns+` FROM game_results
 		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND game = $4 ORDER BY id DESC LIMIT 1`,
 		k.TournamentID, k.Round, k.Table, k.Game))
 	return r, MapError(err, "result")
@@ -219,14 +219,19 @@ func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tou
 
 // Results returns the effective results of round n (every round when n is 0).
 func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.GameResult, error) {
-	const q = `SELECT DISTINCT ON (round, table_no, game) ` + ResultColumns + ` FROM game_results
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
 		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, table_no, game, id DESC`
-	rows, err := s.pool.Query(ctx, q, tid, n)
+	return s.queryResults(ctx, q, tid, n)
+}
+
+// queryResults runs q, which selects resultColumns, and scans its rows.
+func (s *Store) queryResults(ctx context.Context, q string, args ...any) ([]tournament.GameResult, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, MapError(err, "result")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
-		res, err := ScanResult(r)
+		res, err := scanResult(r)
 		if err != nil {
 			return tournament.GameResult{}, err
 		}
@@ -317,18 +322,7 @@ var _ tournament.TableResultReader = (*Store)(nil)
 // TableResults returns the effective results of one table's games in round
 // n, records included.
 func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]tournament.GameResult, error) {
-	const q = `SELECT DISTINCT ON (round, table_no, game) ` + ResultColumns + ` FROM game_results
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
 		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY round, table_no, game, id DESC`
-	rows, err := s.pool.Query(ctx, q, tid, n, table)
-	if err != nil {
-		return nil, MapError(err, "result")
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
-		res, err := ScanResult(r)
-		if err != nil {
-			return tournament.GameResult{}, err
-		}
-		return *res, nil
-	})
-	return out, MapError(err, "result")
+	return s.queryResults(ctx, q, tid, n, table)
 }

@@ -63,13 +63,13 @@ func tableGames(ctx context.Context, tx Querier, k tournament.GameKey) ([]tourna
 	if err != nil {
 		return nil, err
 	}
-	rows, err = tx.Query(ctx, `SELECT DISTINCT ON (round, table_no, game) `+ResultColumns+` FROM game_results
+	rows, err = tx.Query(ctx, `SELECT DISTINCT ON (round, table_no, game) `+resultColumns+` FROM game_results
 		WHERE tournament_id = $1 AND round = $2 AND ($3 = 0 OR (table_no = $3 AND game = $4))
 		ORDER BY round, table_no, game, id DESC`, k.TournamentID, k.Round, k.Table, k.Game)
 	if err != nil {
 		return nil, err
 	}
-	results, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*tournament.GameResult, error) { return ScanResult(r) })
+	results, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*tournament.GameResult, error) { return scanResult(r) })
 	if err != nil {
 		return nil, err
 	}

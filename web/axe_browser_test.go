@@ -86,6 +86,18 @@ func TestBrowserAxe(t *testing.T) {
 	behind := []string{"/admin", tid + "/console", tid + "/console/players", tid + "/console/players/" + tb.Players[0], tid + "/console/settings",
 		tid + "/console/rounds/1/room", tid + "/console/rounds/1/tables/1", tid + "/console/rounds/1/tables/1/games/1",
 		tid + "/disputes", fmt.Sprintf("%s/disputes/%d", tid, d.ID)}
+	// A bridge evening: the console's bridge result form (table 2) and a
+	// disputed match in the referee's bridge form (table 1).
+	br, brRound := bridgeRound(t, s, 8, 1)
+	bt := brRound.Tables[0]
+	s.submit(t, br, 1, bt, 1, []byte(fmt.Sprintf(`{"game":"bridge_chicago","players":["%s"],"first_dealer":%q,"deals":[%s]}`,
+		strings.Join(bt.Players, `","`), bt.FirstDealer, chicagoDeals())))
+	bd, err := s.refs.OpenDispute(context.Background(), org, br.ID, referee.NewDispute{Round: 1, Table: bt.Number, Game: 1, Description: "ett stick för mycket"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind = append(behind, fmt.Sprintf("/t/%s/console/rounds/1/tables/%d/games/1", br.ID, brRound.Tables[1].Number),
+		fmt.Sprintf("/t/%s/disputes/%d", br.ID, bd.ID))
 	langs := []string{"sv", "nb", "da", "fi", "en"}
 	if l := os.Getenv("REVISOR_AXE_LANGS"); l != "" {
 		langs = strings.Split(l, ",")

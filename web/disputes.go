@@ -283,7 +283,11 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 			return h.fail(c, err)
 		}
 		names = playerIndex(st)
-		n.Record, dealRows = buildRecord(t, again.Grid, lastTrickPoints(st.Tournament.Settings.Rules), p)
+		if again.Grid.Bridge != nil {
+			n.Record, dealRows = buildBridgeRecord(p, t, again.Grid.Bridge, again.Grid.Ended)
+		} else {
+			n.Record, dealRows = buildRecord(t, again.Grid, lastTrickPoints(st.Tournament.Settings.Rules), p)
+		}
 		if n.Record == nil {
 			return h.renderDispute(c, http.StatusUnprocessableEntity, again)
 		}
@@ -297,6 +301,9 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 		switch {
 		case tournament.ErrorCode(err) == tournament.CodeRemedyRequired:
 			again.Error, again.Field = translate(h.language(c), "d.e.remedy"), "correct"
+		case again.Grid != nil && again.Grid.Bridge != nil && (again.Field == "record" || len(problemsOf(err)) > 0):
+			again.Error = strings.Join(placeBridgeErrors(p, again.Grid.Bridge, err, dealRows), " ")
+			again.Field = "correct"
 		case again.Grid != nil && (again.Field == "record" || len(problemsOf(err)) > 0):
 			placeErrors(p, again.Grid, err, dealRows, t, names)
 			again.Error, again.Field = translate(h.language(c), "d.e.sheet"), "correct"
@@ -344,6 +351,9 @@ func (h *Handler) disputeGrid(c echo.Context, p *page, st *tournament.State, dis
 	for _, pid := range t.Players {
 		g.Players = append(g.Players, names[pid].Name)
 	}
+	if st.Tournament.Format == tournament.FormatBridge {
+		return g, t, h.disputeBridgeForm(c, st, t, g, values)
+	}
 	rows := resultRowsMin
 	if values == nil {
 		sheet, ended, deals, err := h.effectiveSheet(c, st.Tournament.ID, k, t.Players)
@@ -359,6 +369,41 @@ func (h *Handler) disputeGrid(c echo.Context, p *page, st *tournament.State, dis
 	g.RowCount = min(rows, resultRowsMax)
 	g.Rows = formRows(p, st, t, k.Game, g.RowCount, values)
 	return g, t, nil
+}
+
+// disputeBridgeForm fills g with a bridge table's form: the disputed
+// match's deals when values is nil, else the form's values.
+func (h *Handler) disputeBridgeForm(c echo.Context, st *tournament.State, t tournament.Table, g *resultData, values func(string) string) error {
+	rows := 0
+	if values == nil {
+		vals, ended, deals, err := h.effectiveMatch(c, st.Tournament.ID, g.Round, g.Table, g.Game)
+		if err != nil {
+			return err
+		}
+		values, g.Ended, rows = func(name string) string { return vals[name] }, ended, deals+2
+	} else {
+		rows, _ = strconv.Atoi(c.FormValue("rows"))
+		g.Ended = c.FormValue("ended") != ""
+	}
+	g.RowCount = min(max(rows, bridgeRowCount(st, t)), resultRowsMax)
+	g.Bridge = newBridgeForm(st, t, g.RowCount, values)
+	return nil
+}
+
+// effectiveMatch reads a bridge game's effective match record as the
+// form's values, whether time ended it and how many deals it has.
+func (h *Handler) effectiveMatch(c echo.Context, tid string, round, table, game int) (map[string]string, bool, int, error) {
+	full, err := h.deps.Tournaments.TableResults(c.Request().Context(), tid, round, table)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	for _, fr := range full {
+		if fr.Key.Game == game {
+			vals, ended, deals := storedBridgeValues(fr.Record)
+			return vals, ended, deals, nil
+		}
+	}
+	return map[string]string{}, false, 0, nil
 }
 
 // effectiveSheet reads a game's effective result as the grid's values by

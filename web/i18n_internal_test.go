@@ -201,3 +201,43 @@ func TestUnknownPlayerSpeaksOfAPlayer(t *testing.T) {
 		}
 	}
 }
+
+// TestNoParenthesisedPlurals: a count is said in its singular or plural
+// form (TN with a key's ".one" text), never as "place(s)", "giv(ar)" or
+// "jatkopaikka(a)".
+func TestNoParenthesisedPlurals(t *testing.T) {
+	t.Parallel()
+	plural := regexp.MustCompile(`\p{L}\((s|es|er|ar|or|a|aa|ä|ää|e|en|et|na|ne|n|t|r|ja|jä|ta|tä)\)`)
+	for _, l := range languages {
+		for k, s := range messages[l] {
+			if m := plural.FindString(s); m != "" {
+				t.Errorf("%s %q = %q: %q is a plural in parentheses, want a singular and a plural text", l, k, s, m)
+			}
+		}
+	}
+}
+
+// TestTNCountNotFirst: a text whose count is not its first word still
+// picks its form by the count (TN's n), the table's number said first.
+func TestTNCountNotFirst(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		lang, key string
+		n         int
+		args      []any
+		want      string
+	}{
+		{langEN, "c.tie", 1, []any{3}, "Table 3: order the tied players (1 place goes on)"},
+		{langEN, "c.tie", 2, []any{3}, "Table 3: order the tied players (2 places go on)"},
+		{"fi", "c.tie", 1, []any{4}, "Pöytä 4: järjestä tasatilanteen pelaajat (1 jatkopaikka)"},
+		{"fi", "c.tie", 2, []any{4}, "Pöytä 4: järjestä tasatilanteen pelaajat (2 jatkopaikkaa)"},
+		{langEN, "room.queue", 1, []any{0}, "A phone here holds 1 deal needing a decision and 0 refused"},
+		{langEN, "room.queue", 3, []any{1}, "A phone here holds 3 deals needing a decision and 1 refused"},
+	}
+	for _, tt := range tests {
+		p := &page{Lang: tt.lang}
+		if got := p.TN(tt.key, tt.n, tt.args...); got != tt.want {
+			t.Errorf("%s TN(%q, %d, %v) = %q, want %q", tt.lang, tt.key, tt.n, tt.args, got, tt.want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func TestQueueReportsAcrossProcesses(t *testing.T) {
 	room := o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body
 	table2 := room[strings.Index(room, `id="room-table-2"`):]
 	table2 = table2[:strings.Index(table2, "</li>")]
-	if !strings.Contains(table2, "A phone here holds 1 deal(s) needing a decision and 2 refused") {
+	if !strings.Contains(table2, "A phone here holds 1 deal needing a decision and 2 refused") {
 		t.Errorf("the other process's room view does not mark table 2:\n%s", table2)
 	}
 	if !strings.Contains(room, `id="room-trouble">1 table needs a decision on a phone`) {

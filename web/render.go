@@ -57,7 +57,9 @@ func (p *page) T(key string, args ...any) string { return translate(p.Lang, key,
 
 // TN is T for a count: the text key+".one" when n is 1 and the language
 // has one ("1 table with an open dispute"), else key's; n is the first
-// argument of either.
+// argument of either. A text that names its count after other arguments
+// takes them after n and reorders them with explicit indexes: c.tie,
+// TN("c.tie", places, table), is "Table %[2]d: ... (%[1]d places go on)".
 func (p *page) TN(key string, n int, args ...any) string {
 	if n == 1 {
 		if s := translate(p.Lang, key+".one", append([]any{n}, args...)...); s != key+".one" {

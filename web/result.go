@@ -61,7 +61,12 @@ type resultData struct {
 	RecordErrors       []string
 	Errors             []string
 	Stored             *storedResult
-	ids                []string // the players' IDs in seat order
+	// Bridge is the form of a bridge table's match, in place of Rows;
+	// Match tells that the game is a bridge match, whose points are its
+	// score (no placement points to show).
+	Bridge *bridgeForm
+	Match  bool
+	ids    []string // the players' IDs in seat order
 	// The dispute form's error, the field it concerns and its values.
 	DisputeError, DisputeField string
 	DisputeValues              map[string]string
@@ -100,7 +105,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	}
 	names := playerIndex(st)
 	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players,
-		Columns: 2 + len(sheetSources)*len(t.Players)}
+		Columns: 2 + len(sheetSources)*len(t.Players), Match: st.Tournament.Format == tournament.FormatBridge}
 	for _, pid := range t.Players {
 		d.Players = append(d.Players, names[pid].Name)
 	}
@@ -118,6 +123,9 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 					var gr engine.GameResult
 					_ = json.Unmarshal(fr.Result, &gr)
 					d.DisputeDeals = formRows(p, st, t, g, len(gr.Deals), nil)
+					if d.Match {
+						d.DisputeDeals = storedBridgeDeals(st, t, fr.Record)
+					}
 				}
 			}
 		}
@@ -142,10 +150,22 @@ func (h *Handler) resultPage(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	d.RowCount = resultRowsMin
-	d.Rows = formRows(p, st, t, d.Game, d.RowCount, nil)
+	fillForm(p, st, t, d, 0, nil)
 	p.Data = d
 	return h.render(c, http.StatusOK, "result", p)
+}
+
+// fillForm builds the form of d's game with rows rows (at least the
+// form's first count), filled with values: a bridge table's deals, or the
+// card game's score-sheet grid.
+func fillForm(p *page, st *tournament.State, t tournament.Table, d *resultData, rows int, values func(string) string) {
+	if st.Tournament.Format == tournament.FormatBridge {
+		d.RowCount = min(max(rows, bridgeRowCount(st, t)), resultRowsMax)
+		d.Bridge = newBridgeForm(st, t, d.RowCount, values)
+		return
+	}
+	d.RowCount = min(max(rows, resultRowsMin), resultRowsMax)
+	d.Rows = formRows(p, st, t, d.Game, d.RowCount, values)
 }
 
 // formRows builds rows empty grid rows, filled with values.
@@ -190,12 +210,11 @@ func (h *Handler) submitResult(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	rows, _ := strconv.Atoi(c.FormValue("rows"))
-	rows = min(max(rows, resultRowsMin), resultRowsMax)
 	if c.FormValue("more") != "" {
-		rows = min(rows+resultRowsStep, resultRowsMax)
+		rows += resultRowsStep
 	}
-	d.RowCount, d.Ended = rows, c.FormValue("ended") != ""
-	d.Rows = formRows(p, st, t, d.Game, rows, c.FormValue)
+	d.Ended = c.FormValue("ended") != ""
+	fillForm(p, st, t, d, rows, c.FormValue)
 	d.Record = strings.TrimSpace(c.FormValue("record"))
 	p.Data = d
 	if c.FormValue("more") != "" {
@@ -203,9 +222,14 @@ func (h *Handler) submitResult(c echo.Context) error {
 	}
 	var data []byte
 	var dealRows []int
-	if d.Record != "" {
+	switch {
+	case d.Record != "":
 		data = []byte(d.Record)
-	} else {
+	case d.Bridge != nil:
+		if data, dealRows = buildBridgeRecord(p, t, d.Bridge, d.Ended); data == nil {
+			return h.render(c, http.StatusUnprocessableEntity, "result", p)
+		}
+	default:
 		data, dealRows = buildRecord(t, d, lastTrickPoints(st.Tournament.Settings.Rules), p)
 		if data == nil {
 			return h.render(c, http.StatusUnprocessableEntity, "result", p)
@@ -216,7 +240,11 @@ func (h *Handler) submitResult(c echo.Context) error {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusForbidden || s == http.StatusUnauthorized {
 			return h.fail(c, err)
 		}
-		placeErrors(p, d, err, dealRows, t, playerIndex(st))
+		if d.Bridge != nil && d.Record == "" {
+			d.Errors = placeBridgeErrors(p, d.Bridge, err, dealRows)
+		} else {
+			placeErrors(p, d, err, dealRows, t, playerIndex(st))
+		}
 		return h.render(c, httpx.StatusOf(err), "result", p)
 	}
 	h.cache.invalidate(st.Tournament.ID)

@@ -160,7 +160,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 			d.Stale++
 		}
 		if q, ok := queues[t.Table.Number]; ok {
-			tv.Class, tv.Queue = "trouble", p.T("room.queue", q.Conflicts, q.Refused)
+			tv.Class, tv.Queue = "trouble", p.TN("room.queue", q.Conflicts, q.Refused)
 			d.Trouble++
 		}
 		if k := open[t.Table.Number]; k > 0 {

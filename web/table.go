@@ -217,8 +217,9 @@ type tableGame struct {
 // tableData is the table page's data.
 type tableData struct {
 	Round, Table int
-	Latest       int  // the tournament's latest round: past Round, this phone's table is history
-	Bridge       bool // a bridge_chicago table: contract, declarer, tricks
+	Latest       int    // the tournament's latest round: past Round, this phone's table is history
+	Bridge       bool   // a bridge_chicago table: contract, declarer, tricks
+	Sources      string // the sheet's columns (sheetSources), for table.js
 	Players      []tablePlayer
 	Games        []tableGame
 	Game         tableGame // the game shown
@@ -293,7 +294,8 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 	names := playerIndex(st)
 	d := &tableData{Round: id.Round, Table: id.Table, Latest: len(st.Rounds), LastTrick: lastTrickPoints(st.Tournament.Settings.Rules),
 		Chicago: chicagoPoints(st.Tournament.Settings.Rules), Key: newKey(), Values: map[string]string{},
-		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge}
+		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge,
+		Sources: strings.Join(sheetSources, " ")}
 	for i, pid := range t.Players {
 		d.Players = append(d.Players, tablePlayer{Seat: i + 1, ID: pid, Name: names[pid].Name})
 	}

@@ -156,8 +156,14 @@ func nextDealerAfter(t tournament.Table, dealer string, dr bridge.DealResult, dr
 // it is, "passed out", or the contract, declarer and tricks. Choices that
 // are missing or not possible are answered as messages beside them.
 func bridgeEntry(c echo.Context, p *page, t tournament.Table) ([]byte, []tableMessage) {
-	level, suit, dbl := trimmed(c, "level"), trimmed(c, "strain"), trimmed(c, "double")
-	decl, tricks := trimmed(c, "declarer"), trimmed(c, "tricks")
+	return bridgeEntryOf(func(name string) string { return trimmed(c, name) }, p, t)
+}
+
+// bridgeEntryOf is bridgeEntry reading the choices by name from get, as
+// the console's result form does one row of deals at a time.
+func bridgeEntryOf(get func(string) string, p *page, t tournament.Table) ([]byte, []tableMessage) {
+	level, suit, dbl := get("level"), get("strain"), get("double")
+	decl, tricks := get("declarer"), get("tricks")
 	if level == "" && suit == "" && dbl == "" && decl == "" && tricks == "" {
 		return nil, []tableMessage{{Text: p.T("tbl.e.empty")}}
 	}

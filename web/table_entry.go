@@ -36,6 +36,11 @@ type tableAnswer struct {
 	GameOver bool           `json:"game_over,omitempty"`
 	Code     string         `json:"code,omitempty"`
 	Messages []tableMessage `json:"messages,omitempty"`
+	// Words are the messages in every language, by language code: a
+	// refused entry waits in the phone's queue and is shown in the
+	// language the player reads then, which may not be the one it was
+	// refused in.
+	Words map[string][]tableMessage `json:"words,omitempty"`
 	// Retry tells the script to keep the entry and send it again later
 	// (the server or the network failed, not the entry).
 	Retry bool `json:"retry,omitempty"`
@@ -43,6 +48,9 @@ type tableAnswer struct {
 	// as the entry form's fields (table_queue.go).
 	Stored map[string]string `json:"stored,omitempty"`
 }
+
+// noMessages adds no message to a refused entry's.
+func noMessages(*page) []tableMessage { return nil }
 
 // wantsJSON reports whether the page's script sent the request.
 func wantsJSON(c echo.Context) bool {
@@ -86,13 +94,37 @@ func (h *Handler) readEntry(c echo.Context, deal string) (e entryPost, ok bool, 
 		return e, false, h.fail(c, err)
 	}
 	e.t, _ = roundOf(e.st, e.id.Round).Table(e.id.Table)
-	switch {
-	case e.st.Tournament.Format == tournament.FormatBridge && trimmed(c, "record") == "":
-		e.body, e.msgs = bridgeEntry(c, e.p, e.t)
-	default:
-		e.body, e.msgs = entryDeal(c, e.p, e.t, lastTrickPoints(e.st.Tournament.Settings.Rules))
-	}
+	e.body, e.msgs = e.entry(c, e.p)
 	return e, true, nil
+}
+
+// entry builds the posted deal, its messages in p's language.
+func (e *entryPost) entry(c echo.Context, p *page) ([]byte, []tableMessage) {
+	if e.st.Tournament.Format == tournament.FormatBridge && trimmed(c, "record") == "" {
+		return bridgeEntry(c, p, e.t)
+	}
+	return entryDeal(c, p, e.t, lastTrickPoints(e.st.Tournament.Settings.Rules))
+}
+
+// entryRefused is the answer to an entry refused before it was sent on:
+// its messages, in every language.
+func (e *entryPost) entryRefused(c echo.Context, more func(p *page) []tableMessage) tableAnswer {
+	build := func(p *page) []tableMessage {
+		_, msgs := e.entry(c, p)
+		return append(msgs, more(p)...)
+	}
+	return tableAnswer{Code: tournament.CodeInvalidEntry, Messages: build(e.p), Words: inEveryLanguage(e.p, build)}
+}
+
+// inEveryLanguage builds messages for a copy of p in each language.
+func inEveryLanguage(p *page, build func(p *page) []tableMessage) map[string][]tableMessage {
+	out := make(map[string][]tableMessage, len(languages))
+	for _, l := range languages {
+		lp := *p
+		lp.Lang = l
+		out[l] = build(&lp)
+	}
+	return out
 }
 
 // tableDeal takes the next deal of a game from the entry form (or a pasted
@@ -103,7 +135,7 @@ func (h *Handler) tableDeal(c echo.Context) error {
 		return err
 	}
 	if e.msgs != nil {
-		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
+		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, e.entryRefused(c, noMessages))
 	}
 	cmd := app.EnterDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body}
 	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context, via tournament.Wrap) (any, error) {
@@ -130,11 +162,13 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 		return err
 	}
 	reason := trimmed(c, "reason")
-	if reason == "" {
-		e.msgs = append(e.msgs, tableMessage{Field: "reason", Text: e.p.T("tbl.e.reason")})
-	}
-	if e.msgs != nil {
-		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, tableAnswer{Code: tournament.CodeInvalidEntry, Messages: e.msgs})
+	if e.msgs != nil || reason == "" {
+		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, e.entryRefused(c, func(p *page) []tableMessage {
+			if reason != "" {
+				return nil
+			}
+			return []tableMessage{{Field: "reason", Text: p.T("tbl.e.reason")}}
+		}))
 	}
 	cmd := app.CorrectDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body, Reason: reason}
 	o, err := h.once(c, e.code, false, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
@@ -145,7 +179,10 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 			return h.fail(c, ferr)
 		}
 		if ans.Code == "invalid_reason" {
-			ans.Messages = []tableMessage{{Field: "reason", Text: e.p.T("tbl.e.invalid_reason")}}
+			reasonWords := func(p *page) []tableMessage {
+				return []tableMessage{{Field: "reason", Text: p.T("tbl.e.invalid_reason")}}
+			}
+			ans.Messages, ans.Words = reasonWords(e.p), inEveryLanguage(e.p, reasonWords)
 		}
 		return h.tableProblem(c, e.id, status, ans)
 	}

@@ -175,8 +175,11 @@ func (h *Handler) refusal(c echo.Context, st *tournament.State, id tournament.Id
 		}
 	}
 	t, _ := roundOf(st, id.Round).Table(id.Table)
-	p := h.newPage(c, "tbl.title")
-	return protocolAnswer(p, problemAnswer(p, o, t, playerIndex(st)), o, t), o.Status, nil
+	p, names := h.newPage(c, "tbl.title"), playerIndex(st)
+	answer := func(p *page) tableAnswer { return protocolAnswer(p, problemAnswer(p, o, t, names), o, t) }
+	ans := answer(p)
+	ans.Words = inEveryLanguage(p, func(p *page) []tableMessage { return answer(p).Messages })
+	return ans, o.Status, nil
 }
 
 // tableActor is the actor of a table's session.

@@ -174,7 +174,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 	o.login(f.Token)
 	room := func() string { return o.mustGet("/t/"+f.ID+"/console/rounds/1/room", http.StatusOK).Body }
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(room(), `id="room-table-1"`) || !strings.Contains(room(), "1 deal(s) needing a decision") {
+	for !strings.Contains(room(), `id="room-table-1"`) || !strings.Contains(room(), "1 deal needing a decision") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the room view does not mark table 1 with phone B's conflict")
 		}

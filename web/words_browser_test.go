@@ -38,6 +38,16 @@ const brokenWords = `(() => {
 	return out.join(", ");
 })()`
 
+// pasteDealOfNobody pastes into the table page's entry form a deal that
+// scores a player not at the table, which the server refuses, and saves
+// it.
+const pasteDealOfNobody = `(function () {
+	var f = document.getElementById("deal-form");
+	f.querySelector("details.paste").open = true;
+	f.elements.namedItem("record").value = '{"sheet": {"nobody": {"hand1": 3}}}';
+	document.getElementById("save-deal").click();
+})()`
+
 // TestBrowserNoWordBrokenInTheMiddle (issue 30): on the table page (a
 // Chicago game with a stored deal and one the server refused, and a
 // bridge table with a stored deal), the result forms and the consoles of both, in
@@ -67,12 +77,7 @@ func TestBrowserNoWordBrokenInTheMiddle(t *testing.T) {
 		c.do("open the Chicago table", chromedp.Navigate(s.URL+"/t/"+sm.ID+"/table#code="+smCode), chromedp.WaitVisible(chromedp.ID("deal-form")))
 		c.do("enter deal 1", chromedp.Evaluate[chromedp.Void](tablepage.Enter(map[string]string{"s1_hand1": "2", "s2_last": "5"})))
 		waitJS(t, c, "deal 1 stored", serverHas(1, false), 20*time.Second)
-		c.do("paste a deal of nobody", chromedp.Evaluate[chromedp.Void](`(function () {
-			var f = document.getElementById("deal-form");
-			f.querySelector("details.paste").open = true;
-			f.elements.namedItem("record").value = '{"sheet": {"nobody": {"hand1": 3}}}';
-			document.getElementById("save-deal").click();
-		})()`))
+		c.do("paste a deal of nobody", chromedp.Evaluate[chromedp.Void](pasteDealOfNobody))
 		waitJS(t, c, "the refusal", `!!document.querySelector('#decide li[data-state="refused"]')`, 20*time.Second)
 		c.do("open the bridge table", chromedp.Navigate(s.URL+"/"), chromedp.Navigate(s.URL+"/t/"+br.ID+"/table#code="+brCode),
 			chromedp.WaitVisible(chromedp.ID("deal-form")))

@@ -71,6 +71,7 @@
     // fixForm is the correction form of a stored deal (?correct=n).
     this.fixForm = document.getElementById("correct-form");
     this.bridge = !!(this.form && this.form.getAttribute("data-bridge"));
+    this.sources = (app.dataset.sources || "").split(" ");
     this.game = parseInt(app.dataset.game, 10);
     // lock is the number and base of the deal being typed: fixed at the
     // first keystroke, so that no live refresh renumbers it.
@@ -202,9 +203,10 @@
   };
 
   // seatParts is seat s's values of an entry as the deals table shows
-  // them: phase 1, phase 2, last trick or Chicago, final hand ("·": none).
-  function seatParts(fields, s) {
-    return ["hand1", "hand2", "last", "hand3"].map(function (src) {
+  // them, in the sheet's columns (data-sources: phase 1, phase 2, last
+  // trick or Chicago, final hand; "·": none).
+  function seatParts(sources, fields, s) {
+    return sources.map(function (src) {
       var v = fields["s" + s + "_" + src];
       return v ? String(v).replace(/^C/, "C ") : "·";
     });
@@ -215,10 +217,10 @@
   TablePage.prototype.describe = function (fields) {
     if (!fields) { return ""; }
     if (fields.record) { return fields.record; }
-    var out = [];
+    var out = [], sources = this.sources;
     document.querySelectorAll("#deals thead th.name").forEach(function (th, i) {
-      var parts = seatParts(fields, i + 1);
-      if (parts.join("") !== "····") { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
+      var parts = seatParts(sources, fields, i + 1);
+      if (parts.some(function (v) { return v !== "·"; })) { out.push(th.getAttribute("aria-label") + " " + parts.join(" ")); }
     });
     if (this.bridge) { return Object.keys(fields).map(function (k) { return fields[k]; }).join(" "); }
     return out.join("; ") || "–";
@@ -331,7 +333,7 @@
       td.className = "num";
       var span = document.createElement("span");
       span.className = "parts";
-      span.textContent = seatParts(it.fields, s).join(" ");
+      span.textContent = seatParts(this.sources, it.fields, s).join(" ");
       td.appendChild(span);
       tr.appendChild(td);
     }
@@ -378,7 +380,7 @@
       li.setAttribute("data-state", it.state);
       var h = document.createElement("p");
       h.className = "decision-what";
-      var words = (it.answer && it.answer.messages || []).map(function (m) { return m.text; }).join(" ");
+      var words = self.messagesOf(it).map(function (m) { return m.text; }).join(" ");
       if (it.state === Q.CONFLICT) {
         h.textContent = self.t("conflict").replace("%s", String(it.deal));
         li.appendChild(h);
@@ -524,9 +526,18 @@
       this.numbered = false;
       this.number(it.deal);
     }
-    this.showMessages(form, it.answer && it.answer.messages || []);
+    this.showMessages(form, this.messagesOf(it));
     var first = form.querySelector("[aria-invalid=true]") || form.querySelector("input,select");
     if (first) { first.focus(); }
+  };
+
+  // messagesOf is the server's words about a refused entry in the
+  // language the page is read in now (the player may have changed it
+  // since), else as they were answered.
+  TablePage.prototype.messagesOf = function (it) {
+    var a = it.answer || {};
+    var lang = document.documentElement.lang;
+    return (a.words && a.words[lang]) || a.messages || [];
   };
 
   TablePage.prototype.showMessages = function (form, messages) {
@@ -606,6 +617,16 @@
     }
   };
 
+  // gameURL is this page's address naming the game it shows: the page
+  // without a game shows the first game not over, which changes when the
+  // game shown ends.
+  TablePage.prototype.gameURL = function () {
+    var u = new URL(window.location.href);
+    u.hash = "";
+    u.searchParams.set("game", String(this.game));
+    return u.toString();
+  };
+
   TablePage.prototype.tableURL = function () {
     return "/t/" + encodeURIComponent(this.app.dataset.tid) + "/table";
   };
@@ -614,7 +635,7 @@
   // holds (from this phone or another at the table).
   TablePage.prototype.read = function () {
     var self = this;
-    return fetch(window.location.href, { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
+    return fetch(this.gameURL(), { credentials: "same-origin", headers: { "X-Revisor-Refresh": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) { return null; }
@@ -640,8 +661,9 @@
     if (!fresh || !here) { return; }
     here.replaceWith(document.importNode(fresh, true));
     if (game.over && this.form) {
-      // The game ended (on this phone or another): show it as it is now.
-      window.location.reload();
+      // The game ended (on this phone or another): show it as it is now,
+      // its confirm buttons in view, not the next game's form.
+      window.location.replace(this.gameURL() + "#confirm");
       return;
     }
     this.numbered = false;

@@ -252,7 +252,7 @@
     if (state === CONFLICT) { this.acked[it.game] = Math.max(this.acked[it.game] || 0, it.deal); }
     this.mark(it.key, function (x) {
       x.state = state;
-      x.answer = { code: ans.code || "", messages: ans.messages || [], stored: ans.stored || null };
+      x.answer = { code: ans.code || "", messages: ans.messages || [], words: ans.words || null, stored: ans.stored || null };
     });
     this.pump();
   };

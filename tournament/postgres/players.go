@@ -198,6 +198,7 @@ func queryPlayers(ctx context.Context, q Querier, tid string) ([]tournament.Play
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Player, error) { return scanPlayer(r) })
 }
 
+// SetPlayerStatus sets the status of the players ids of tournament tid.
 func SetPlayerStatus(ctx context.Context, tx pgx.Tx, tid string, ids []string, status tournament.PlayerStatus) error {
 	if len(ids) == 0 {
 		return nil

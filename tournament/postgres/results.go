@@ -20,6 +20,7 @@ type placeJSON struct {
 	Forfeit bool   `json:"forfeit,omitempty"`
 }
 
+// EncodePlaces writes places as a game_results.places column.
 func EncodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	out := make([]placeJSON, len(ps))
 	for i, p := range ps {
@@ -28,6 +29,7 @@ func EncodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// DecodePlaces reads a game_results.places column.
 func DecodePlaces(b []byte) ([]tournament.GamePlace, error) {
 	var in []placeJSON
 	if err := json.Unmarshal(b, &in); err != nil {

@@ -65,6 +65,7 @@ const TournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t
 	t.final_games, t.day_breaks, t.language, t.time_zone, t.correction_minutes,
 	t.public, t.short_code, t.venue, t.play_date`
 
+// ScanTournament scans a row of TournamentColumns.
 func ScanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var sc tournamentScan
 	if err := row.Scan(sc.dest()...); err != nil {

@@ -38,8 +38,13 @@ var layers = []struct {
 	// rows) knows none of the subdomains nor their parts, which stand on it.
 	{name: "postgres", holds: []string{"tournament/postgres"},
 		mustNot: []string{"tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
-	{name: "subdomain stores", holds: subdomainStores(),
-		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament/postgres"}},
+	// Each subdomain's store stands on the base and on its subdomain.
+	{name: "referee store", holds: []string{"tournament/referee/refereepg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/referee"}},
+	{name: "registry store", holds: []string{"tournament/registry/registrypg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/registry"}},
+	{name: "transfer store", holds: []string{"tournament/transfer/transferpg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/transfer"}},
 	{name: "app", holds: []string{"app"},
 		mustNot: append(storage(), "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
 	{name: "api", holds: []string{"api", "api/httpx"},
@@ -49,6 +54,10 @@ var layers = []struct {
 	{name: "server", holds: []string{"server"},
 		mustNot: append(storage(), "cmd"), mustDeps: []string{"api", "web", "app"}},
 }
+
+// adapterMustNot is what no storage adapter may reach: the layers that
+// call it.
+var adapterMustNot = []string{"app", "api", "api/httpx", "web", "server", "cmd"}
 
 // subdomainStores are the PostgreSQL parts of the subdomains, each beside
 // its subdomain's package.
@@ -158,7 +167,8 @@ func TestArchitectureCatches(t *testing.T) {
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
 		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
 		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "engine"},
-		"tournament/referee/refereepg": {"tournament/postgres", "tournament/referee", "tournament", "engine"},
+		"tournament/referee/refereepg":   {"tournament/postgres", "tournament/referee", "tournament", "engine"},
+		"tournament/transfer/transferpg": {"tournament/postgres", "tournament/transfer", "tournament/referee/refereepg", "tournament/referee", "tournament", "engine"},
 	}
 	if v := violations(good); len(v) != 0 {
 		t.Fatalf("violations(the layout as drawn) = %q, want none", v)
@@ -180,6 +190,7 @@ func TestArchitectureCatches(t *testing.T) {
 		{"tournament/referee", "tournament/referee/refereepg"},
 		{"tournament/referee/refereepg", "api"},
 		{"tournament/referee/refereepg", "cmd/revisor"},
+		{"tournament/transfer/transferpg", "web"},
 		{"app", "tournament/referee/refereepg"},
 		{"web", "tournament/transfer/transferpg"},
 		{"server", "tournament/registry/registrypg"},
@@ -201,5 +212,9 @@ func TestArchitectureCatches(t *testing.T) {
 	g := map[string][]string{"web": {"tournament"}}
 	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on app") {
 		t.Errorf("violations(web without app) = %q, want it reported", v)
+	}
+	g = map[string][]string{"tournament/registry/registrypg": {"tournament/registry", "tournament"}}
+	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on tournament/postgres") {
+		t.Errorf("violations(registrypg beside the base) = %q, want it reported", v)
 	}
 }

@@ -78,11 +78,14 @@ type Deps struct {
 	// Streams bound the pages' live event streams; zero fields take the
 	// defaults (web.StreamLimits).
 	Streams web.StreamLimits
+	// PageWorkers bounds the pages' work under way at once (web.Config.Renders);
+	// 0: one fewer than the cores.
+	PageWorkers int
 }
 
 // check names the first required dependency that is missing.
 func (d Deps) check() error {
-	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry", "Streams")
+	return httpx.Required("server.New", d, "Snapshots", "Failures", "Registry", "Streams", "PageWorkers")
 }
 
 // apiDeps are the API's dependencies: each service through the interfaces
@@ -148,7 +151,7 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 	s := &Server{e: echo.New(), api: a, middleware: mw, webRoutes: map[string]bool{}}
 	s.web, err = web.New(web.Config{AdminTokenHash: cfg.AdminTokenHash, HashToken: api.HashToken,
 		Logger: cfg.Logger, Now: cfg.Now, SecureCookies: cfg.SecureCookies, Failures: cfg.Failures, Door: cfg.Door, Streams: deps.Streams,
-		PublicURL: cfg.PublicURL},
+		PublicURL: cfg.PublicURL, Renders: deps.PageWorkers},
 		deps.webDeps(table, app.NewOnce(deps.Idempotency, cfg.Logger)))
 	if err != nil {
 		return nil, err

@@ -106,23 +106,44 @@ type Standing struct {
 // those who did not, then by that round's placement points and tiebreaks.
 // Disqualified players come last. Players equal in every key share a rank.
 func Standings(st *State) []Standing {
+	rows, idx := newRows(st)
+	for _, r := range st.Rounds {
+		reach(rows, idx, r)
+	}
+	addResults(st, rows, idx, func(*GameResult) bool { return true })
+	return finishStandings(st, rows, idx)
+}
+
+// newRows makes a row per player, and the index of each player's row.
+func newRows(st *State) ([]Standing, map[string]int) {
 	idx := make(map[string]int, len(st.Players))
 	rows := make([]Standing, len(st.Players))
 	for i, p := range st.Players {
 		idx[p.ID] = i
 		rows[i] = Standing{Player: p, Champion: p.ID == st.Tournament.Champion && p.ID != ""}
 	}
-	for _, r := range st.Rounds {
-		for _, t := range r.Tables {
-			for _, pid := range t.Players {
-				if i, ok := idx[pid]; ok {
-					rows[i].RoundReached = max(rows[i].RoundReached, r.Number)
-				}
+	return rows, idx
+}
+
+// reach notes round r as reached by the players drawn into it.
+func reach(rows []Standing, idx map[string]int, r Round) {
+	for _, t := range r.Tables {
+		for _, pid := range t.Players {
+			if i, ok := idx[pid]; ok {
+				rows[i].RoundReached = max(rows[i].RoundReached, r.Number)
 			}
 		}
 	}
+}
+
+// addResults adds the results that counts picks to the rows, once every
+// row's RoundReached is known.
+func addResults(st *State, rows []Standing, idx map[string]int, counts func(*GameResult) bool) {
 	for ri := range st.Results {
 		res := &st.Results[ri]
+		if !counts(res) {
+			continue
+		}
 		for _, p := range res.Places {
 			i, ok := idx[p.Player]
 			if !ok {
@@ -134,6 +155,11 @@ func Standings(st *State) []Standing {
 			}
 		}
 	}
+}
+
+// finishStandings applies the adjustments, outcomes and ties to rows made
+// of the results, and ranks them.
+func finishStandings(st *State, rows []Standing, idx map[string]int) []Standing {
 	for _, a := range st.Adjustments {
 		if i, ok := idx[a.Player]; ok {
 			rows[i].Stats.adjust(a)

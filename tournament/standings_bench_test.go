@@ -28,7 +28,7 @@ func bigState(n, rounds int) *tournament.State {
 			table := tournament.Table{Number: t + 1, Players: append([]string(nil), ids[4*t:4*t+4]...)}
 			round.Tables = append(round.Tables, table)
 			for g := 1; g <= 3; g++ {
-				res := tournament.GameResult{Key: tournament.GameKey{Round: r, Table: t + 1, Game: g}}
+				res := tournament.GameResult{ID: int64(len(st.Results) + 1), Key: tournament.GameKey{Round: r, Table: t + 1, Game: g}}
 				for place, p := range rng.Perm(4) {
 					res.Places = append(res.Places, tournament.GamePlace{Player: table.Players[p], Place: place + 1,
 						Score: 52 - place*10 + rng.IntN(5), Points: set.PlacementPoints[place]})
@@ -80,6 +80,31 @@ func BenchmarkStandingsGrid(b *testing.B) {
 				for b.Loop() {
 					if rows := tournament.Standings(st); len(rows) != n {
 						b.Fatalf("Standings = %d rows, want %d", len(rows), n)
+					}
+				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// BenchmarkStandingsIncremental is BenchmarkStandingsGrid as the pages
+// compute the standings (web/cache.go): the last round open, the totals of
+// the closed rounds kept from the snapshot before (tournament.Tally), and
+// a result of the open round arrived since.
+func BenchmarkStandingsIncremental(b *testing.B) {
+	for _, n := range []int{100, 400, 1000} {
+		for _, rounds := range []int{1, 3, 6} {
+			b.Run("players="+strconv.Itoa(n)+"/rounds="+strconv.Itoa(rounds), func(b *testing.B) {
+				st := bigState(n, rounds)
+				st.Rounds[rounds-1].Status = tournament.RoundOpen
+				before := *st
+				before.Results = st.Results[:len(st.Results)-1]
+				_, tally := tournament.StandingsWith(nil, &before)
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if rows, _ := tournament.StandingsWith(tally, st); len(rows) != n {
+						b.Fatalf("StandingsWith = %d rows, want %d", len(rows), n)
 					}
 				}
 				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")

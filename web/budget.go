@@ -3,16 +3,27 @@ package web
 import (
 	"context"
 	"runtime"
+	"sync"
 	"time"
 )
 
-// renderBudget bounds the page renders under way at once, so that the
+// renderBudget bounds the pages' work under way at once — renders, the
+// answers from the page cache and the public streams' messages — so that the
 // tables' writes keep a core whatever the viewers ask for (issue 28: with
 // a thousand phones on the standings the deals waited seconds for the
 // CPU). A render beyond the budget waits for a place: a page that was
 // rendered before at most wait, then it is served as it was (its viewers'
 // scripts fetch it again at the next change); a page never rendered at
 // most firstWait, then it is refused with 503 busy.
+//
+// An answer from the cache, or a stream's message, is short but comes by
+// the thousand at once: a result makes every viewer's page a new one, and
+// a thousand phones fetch it within the same few milliseconds (the 1,000
+// viewers of issue 28 doubled the deals' p99 while using a sixth of a
+// core on average). Each takes a place too (share), waiting at most
+// shareWait, then going ahead all the same; and it keeps the place at
+// most shareHold, so a phone that reads its answer slowly holds up
+// nobody for long.
 type renderBudget struct {
 	slots           chan struct{}
 	wait, firstWait time.Duration
@@ -61,3 +72,33 @@ func (b *renderBudget) take(ctx context.Context, first bool) (release func(), ok
 }
 
 func (b *renderBudget) release() { <-b.slots }
+
+// The waits of a share of the budget: an answer waits at most shareWait
+// for a place, and keeps it at most shareHold.
+const (
+	shareWait = time.Second
+	shareHold = 20 * time.Millisecond
+)
+
+// share takes a place for a short piece of the pages' work, waiting at
+// most shareWait or until ctx ends; past that the work goes ahead without
+// one. The place is given back by done, or after shareHold at the latest.
+func (b *renderBudget) share(ctx context.Context) (done func()) {
+	select {
+	case b.slots <- struct{}{}:
+	default:
+		timer := time.NewTimer(shareWait)
+		defer timer.Stop()
+		select {
+		case b.slots <- struct{}{}:
+		case <-timer.C:
+			return func() {}
+		case <-ctx.Done():
+			return func() {}
+		}
+	}
+	var once sync.Once
+	give := func() { once.Do(b.release) }
+	hold := time.AfterFunc(shareHold, give)
+	return func() { hold.Stop(); give() }
+}

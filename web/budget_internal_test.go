@@ -116,3 +116,60 @@ func TestRenderBudgetQueuesWithinItsWait(t *testing.T) {
 		t.Errorf("%d renders ran at once with a budget of one, want 1", got)
 	}
 }
+
+// TestCachedAnswersTakeTheBudget (issue 28): an answer from the page cache
+// waits while the pages' budget is full — a thousand phones fetching a
+// new page took both cores at once, ahead of the tables' writes — and is
+// written as soon as a place comes free.
+func TestCachedAnswersTakeTheBudget(t *testing.T) {
+	s := newBudgetSite(t, time.Second)
+	const page = "<p>rendered before</p>"
+	s.h.cache.subs["b"] = true
+	s.h.cache.putPage("b", "sv /t/b/standings", stamp{}, livePage, time.Now(), 0, []byte(page))
+	release, ok := s.h.budget.take(t.Context(), false)
+	if !ok {
+		t.Fatal("no place in an empty budget")
+	}
+	answered := make(chan *httptest.ResponseRecorder, 1)
+	go func() { answered <- s.get("/t/b/standings") }()
+	select {
+	case rec := <-answered:
+		release()
+		t.Fatalf("the budget full, a cached page was answered at once (%d)", rec.Code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	release()
+	select {
+	case rec := <-answered:
+		if rec.Code != http.StatusOK || rec.Body.String() != page {
+			t.Errorf("cached page = %d %q, want 200 and the page", rec.Code, rec.Body.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a place came free and the cached page was not answered")
+	}
+	if got := s.renderedBodies.Load(); got != 0 {
+		t.Errorf("%d renders, want 0: the page was current", got)
+	}
+}
+
+// TestShareOfTheBudgetIsShort: a share of the budget goes ahead after
+// shareWait when no place comes free, and gives its place back after
+// shareHold even if its work never ends (a phone that stopped reading).
+func TestShareOfTheBudgetIsShort(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	release, _ := b.take(t.Context(), false)
+	start := time.Now()
+	b.share(t.Context())()
+	if waited := time.Since(start); waited < shareWait || waited > shareWait+time.Second {
+		t.Errorf("a share, the budget full, went ahead after %v, want %v", waited, shareWait)
+	}
+	release()
+	_ = b.share(t.Context()) // never done
+	start = time.Now()
+	if _, ok := b.take(t.Context(), false); !ok {
+		t.Fatal("the place of a share that never ended was not given back")
+	}
+	if waited := time.Since(start); waited > shareHold+500*time.Millisecond {
+		t.Errorf("the place of a share came back after %v, want about %v", waited, shareHold)
+	}
+}

@@ -105,13 +105,24 @@ type snapshots struct {
 	// standings hold what was derived from each tournament's latest
 	// snapshot, made once for all the pages that show it (derived).
 	standings map[string]derivedMemo
-	used      map[string]time.Time // when each followed tournament was last viewed
-	swept     time.Time            // when idle tournaments were last looked for
+	// tallies keep each tournament's totals of its closed rounds for its
+	// next standings (tournament.StandingsWith).
+	tallies map[string]*tournament.Tally
+	used    map[string]time.Time // when each followed tournament was last viewed
+	swept   time.Time            // when idle tournaments were last looked for
 	// reads are the snapshot reads in flight, one per tournament: a
 	// visitor who arrives while one read in the current generation runs
 	// shares its snapshot instead of queueing a read of its own (a room
 	// of phones refreshing after one result makes one read, not one each).
 	reads map[string]*snapRead
+	// pins counts the public pages' streams of each tournament (the hub's
+	// topics): a pinned tournament stays followed however long ago it was
+	// viewed, since its streams hear of changes only through the cache.
+	pins map[string]int
+	// heard is told of every event after the cache counted it (the hub,
+	// live.go), so that a stream never announces a change a fetch would
+	// not find: the page rendered before it is stale by then.
+	heard func(tid string, e tournament.Event)
 }
 
 // derivedMemo is what was derived from a tournament's latest snapshot.
@@ -137,8 +148,8 @@ type snapRead struct {
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
-		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, used: map[string]time.Time{},
-		reads: map[string]*snapRead{}}
+		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, tallies: map[string]*tournament.Tally{}, used: map[string]time.Time{},
+		reads: map[string]*snapRead{}, pins: map[string]int{}}
 }
 
 // load returns tid's snapshot from the cache, from a read of the current
@@ -198,19 +209,68 @@ func (c *snapshots) startRead(tid string) (r *snapRead, own bool, cached *snapEn
 		r.shared++
 		return r, false, nil
 	}
-	if !c.subs[tid] {
-		if len(c.subs) >= maxCachedTournament {
-			stops = append(stops, c.dropLocked(c.leastUsedLocked()))
-		}
-		c.subs[tid] = true
-		// Subscribe before the first snapshot is read, so that no change
-		// slips between the two.
-		stops = append(stops, func() { c.follow(tid) })
-	}
+	// Subscribe before the first snapshot is read, so that no change
+	// slips between the two.
+	stops = append(stops, c.followLocked(tid)...)
 	c.used[tid] = now
 	r = &snapRead{gen: c.gen[tid], at: now, done: make(chan struct{})}
 	c.reads[tid] = r
 	return r, true, nil
+}
+
+// followLocked makes tid followed, under c.mu, taking the place of the
+// tournament viewed longest ago when the cache is full; it returns what
+// to run once c.mu is released (the subscription, an eviction).
+func (c *snapshots) followLocked(tid string) []func() {
+	if c.subs[tid] {
+		return nil
+	}
+	var run []func()
+	if len(c.subs) >= maxCachedTournament {
+		if old := c.leastUsedLocked(); old != "" {
+			run = append(run, c.dropLocked(old))
+		}
+	}
+	c.subs[tid] = true
+	return append(run, func() { c.follow(tid) })
+}
+
+// pin keeps tid followed while a public page's stream watches it (the
+// hub's topic); unpin ends that.
+func (c *snapshots) pin(tid string) {
+	c.mu.Lock()
+	c.pins[tid]++
+	run := c.followLocked(tid)
+	if _, ok := c.used[tid]; !ok {
+		c.used[tid] = c.now()
+	}
+	c.mu.Unlock()
+	runAll(run)
+}
+
+func (c *snapshots) unpin(tid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pins[tid]--; c.pins[tid] <= 0 {
+		delete(c.pins, tid)
+	}
+}
+
+// listen sets who hears every event once the cache counted it.
+func (c *snapshots) listen(heard func(tid string, e tournament.Event)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.heard = heard
+}
+
+// announce tells the listener of event e of tid, counted already.
+func (c *snapshots) announce(tid string, e tournament.Event) {
+	c.mu.Lock()
+	heard := c.heard
+	c.mu.Unlock()
+	if heard != nil {
+		heard(tid, e)
+	}
 }
 
 // runRead reads the snapshot of r, keeps it while no change was announced
@@ -246,6 +306,7 @@ func (c *snapshots) follow(tid string) {
 			select {
 			case e := <-ch:
 				c.changed(tid, e.Kind)
+				c.announce(tid, e)
 			case <-done:
 				return
 			}
@@ -282,6 +343,7 @@ func (c *snapshots) dropLocked(tid string) func() {
 	delete(c.m, tid)
 	delete(c.pages, tid)
 	delete(c.standings, tid)
+	delete(c.tallies, tid)
 	for k := range c.flights {
 		if k.tid == tid {
 			delete(c.flights, k)
@@ -305,7 +367,7 @@ func (c *snapshots) sweepLocked(now time.Time) []func() {
 	c.swept = now
 	var stops []func()
 	for tid, at := range c.used {
-		if now.Sub(at) >= cacheIdle {
+		if now.Sub(at) >= cacheIdle && c.pins[tid] == 0 {
 			stops = append(stops, c.dropLocked(tid))
 		}
 	}
@@ -319,7 +381,7 @@ func (c *snapshots) leastUsedLocked() string {
 		at     time.Time
 	)
 	for tid, t := range c.used {
-		if oldest == "" || t.Before(at) {
+		if c.pins[tid] == 0 && (oldest == "" || t.Before(at)) {
 			oldest, at = tid, t
 		}
 	}
@@ -565,4 +627,25 @@ func (c *snapshots) derived(st *tournament.State, name string, build func() any)
 	}
 	m.values[name] = v
 	return v
+}
+
+// standingsRows computes st's standings from the totals of its closed rounds
+// kept since the tournament's last standings, adding only the open
+// rounds' results (tournament.StandingsWith: the same rows as
+// tournament.Standings, at a cost that does not grow with the rounds).
+func (c *snapshots) standingsRows(st *tournament.State) []tournament.Standing {
+	if c == nil || c.src == nil {
+		return tournament.Standings(st)
+	}
+	tid := st.Tournament.ID
+	c.mu.Lock()
+	prev := c.tallies[tid]
+	c.mu.Unlock()
+	rows, next := tournament.StandingsWith(prev, st)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subs[tid] {
+		c.tallies[tid] = next
+	}
+	return rows
 }

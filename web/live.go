@@ -61,7 +61,14 @@ func (h *Handler) events(c echo.Context) error {
 	if c.QueryParam("for") == "pages" {
 		t := h.hub.join(tid)
 		defer h.hub.leave(tid, t)
-		return h.pagesEvents(c, t, send)
+		// A change wakes every public stream of the tournament at once:
+		// they send in turn, within the pages' budget (budget.go).
+		shared := func(s string) error {
+			done := h.budget.share(c.Request().Context())
+			defer done()
+			return send(s)
+		}
+		return h.pagesEvents(c, t, shared)
 	}
 	ch, stop := h.deps.Events.Subscribe(tid)
 	defer stop()
@@ -130,21 +137,24 @@ func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error)
 	}
 }
 
-// hub follows the tournaments that public pages' streams watch, one
-// subscription to the events per tournament however many streams: a
-// thousand phones on the standings wake once per change of the state,
-// not at each of the sixty deals a second the hall enters.
+// hub follows the tournaments that public pages' streams watch: the
+// pages' cache hears each tournament's events once per process and tells
+// the hub after it counted them (cache.go, listen), so a thousand phones
+// on the standings wake once per change of the state, not at each of the
+// sixty deals a second the hall enters — and a stream never announces a
+// change before the cache knows the page before it is stale (a viewer
+// who fetched at once got the old page as current, and stayed behind it
+// until the next change).
 type hub struct {
-	src  tournament.EventSource
-	now  func() time.Time
-	mu   sync.Mutex
-	tops map[string]*topic
+	cache *snapshots
+	now   func() time.Time
+	mu    sync.Mutex
+	tops  map[string]*topic
 }
 
 // topic is one tournament's changes as the pages' streams see them.
 type topic struct {
 	streams int
-	stop    func()
 	seen    topicState
 }
 
@@ -156,33 +166,33 @@ type topicState struct {
 	changed      chan struct{}
 }
 
-func newHub(src tournament.EventSource, now func() time.Time) *hub {
-	return &hub{src: src, now: now, tops: map[string]*topic{}}
+// newHub makes the hub of the pages' streams, fed by cache.
+func newHub(cache *snapshots, now func() time.Time) *hub {
+	h := &hub{cache: cache, now: now, tops: map[string]*topic{}}
+	cache.listen(h.announce)
+	return h
 }
 
-// join adds a stream to tid's topic, following tid from the first.
+// join adds a stream to tid's topic; the cache follows tid meanwhile.
 func (h *hub) join(tid string) *topic {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	t := h.tops[tid]
 	if t == nil {
 		t = &topic{seen: topicState{changed: make(chan struct{})}}
-		ch, cancel := h.src.Subscribe(tid)
-		done := make(chan struct{})
-		go h.follow(t, ch, done)
-		t.stop = func() { cancel(); close(done) }
 		h.tops[tid] = t
 	}
 	t.streams++
+	h.mu.Unlock()
+	h.cache.pin(tid)
 	return t
 }
 
-// leave removes a stream; the last one ends the following.
+// leave removes a stream; the last one ends the topic.
 func (h *hub) leave(tid string, t *topic) {
+	h.cache.unpin(tid)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if t.streams--; t.streams == 0 {
-		t.stop()
+	if t.streams--; t.streams == 0 && h.tops[tid] == t {
 		delete(h.tops, tid)
 	}
 }
@@ -193,32 +203,30 @@ func (h *hub) read(t *topic) topicState {
 	return t.seen
 }
 
-// follow counts the changes the pages show and wakes the streams.
-func (h *hub) follow(t *topic, ch <-chan tournament.Event, done <-chan struct{}) {
-	for {
-		select {
-		case e := <-ch:
-			if e.Kind != kindClock && !stateKind(e.Kind) {
-				continue
-			}
-			v := e.At
-			if v.IsZero() {
-				v = h.now()
-			}
-			h.mu.Lock()
-			if e.Kind == kindClock {
-				t.seen.clock++
-			} else {
-				t.seen.state++
-				t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
-			}
-			close(t.seen.changed)
-			t.seen.changed = make(chan struct{})
-			h.mu.Unlock()
-		case <-done:
-			return
-		}
+// announce counts a change the pages show, already counted by the cache,
+// and wakes tid's streams.
+func (h *hub) announce(tid string, e tournament.Event) {
+	if e.Kind != kindClock && !stateKind(e.Kind) {
+		return
 	}
+	v := e.At
+	if v.IsZero() {
+		v = h.now()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tops[tid]
+	if t == nil {
+		return
+	}
+	if e.Kind == kindClock {
+		t.seen.clock++
+	} else {
+		t.seen.state++
+		t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
+	}
+	close(t.seen.changed)
+	t.seen.changed = make(chan struct{})
 }
 
 // pagesStream is what a public page's stream has heard and not yet sent.

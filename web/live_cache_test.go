@@ -76,6 +76,7 @@ func TestRefreshWithoutChangeRendersNothing(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 16, true)
 	lines := stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
+	waitSetupHeard(t, s, f, lines)
 	path := "/t/" + f.ID + "/standings"
 	status, etag, _ := s.refresh(t, path, "")
 	if status != http.StatusOK || etag == "" {
@@ -125,6 +126,23 @@ func TestRefreshWithoutChangeRendersNothing(t *testing.T) {
 		if e == etag || e != etags[0] {
 			t.Errorf("ETags after the change %q, want one new one (before: %s)", etags, etag)
 			break
+		}
+	}
+}
+
+// waitSetupHeard waits until the server has heard of every change made
+// in setting up f: PostgreSQL delivers the notifications in the order of
+// the commits, so once the stream announces a result stored after them
+// (table 2's first game), the pages' cache has counted them all. Without
+// it a notification of the draw arriving late, on a loaded machine,
+// made the page stale after the test had taken it as current.
+func waitSetupHeard(t *testing.T, s *site, f *fixture, lines <-chan string) {
+	t.Helper()
+	tb := f.Round.Tables[1]
+	s.submit(t, f, 1, tb, 1, tournamenttest.SheetGame(rand.New(rand.NewPCG(2, 2)), tb.Players, tb.FirstDealerOf(1)))
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if l := waitLine(t, lines, "data: ", time.Until(deadline)); strings.Contains(l, `"game_results"`) {
+			return
 		}
 	}
 }

@@ -90,11 +90,13 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 }
 
 // TestHubOneSubscriptionForAllStreams: a thousand pages' streams of one
-// tournament hold one subscription, wake at a result, not at a deal, and
-// the last to leave ends it.
+// tournament hold one subscription (the pages' cache's), wake at a result,
+// not at a deal, and the last to leave lets the cache forget the
+// tournament once it is idle.
 func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	b := tournament.NewBroker()
-	h := newHub(b, time.Now)
+	c := newSnapshots(b, time.Now)
+	h := newHub(c, time.Now)
 	var tops []*topic
 	for range 1000 {
 		tops = append(tops, h.join("t1"))
@@ -121,7 +123,10 @@ func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	for _, tp := range tops {
 		h.leave("t1", tp)
 	}
-	if n := b.Subscribers(); n != 0 {
-		t.Errorf("after every stream left: %d subscriptions, want 0", n)
+	c.mu.Lock()
+	pins, topics := c.pins["t1"], len(h.tops)
+	c.mu.Unlock()
+	if pins != 0 || topics != 0 {
+		t.Errorf("after every stream left: %d pins of the tournament, %d topics; want none", pins, topics)
 	}
 }

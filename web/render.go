@@ -335,7 +335,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			t := h.cache.pageFor(tid, key, class, refresh)
 			switch {
 			case t.entry != nil:
-				return h.writeEntry(c, t.entry)
+				return h.answer(c, t.entry)
 			case t.wait != nil:
 				select {
 				case <-t.wait.done:
@@ -343,7 +343,7 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 					return ctx.Err()
 				}
 				if e := t.wait.entry; e != nil {
-					return h.writeEntry(c, e)
+					return h.answer(c, e)
 				}
 				continue // its render was not kept: ask again
 			}
@@ -362,6 +362,15 @@ func (h *Handler) pageCache(class pageClass, next echo.HandlerFunc) echo.Handler
 			return next(c)
 		}
 	}
+}
+
+// answer writes a page of the cache within the pages' budget (budget.go,
+// share): the thousand fetches that follow a result take a core in turn,
+// not both at once ahead of the tables' writes.
+func (h *Handler) answer(c echo.Context, e *pageEntry) error {
+	done := h.budget.share(c.Request().Context())
+	defer done()
+	return h.writeEntry(c, e)
 }
 
 // overBudget answers a page whose render found no place in the budget

@@ -45,7 +45,7 @@ type standingsView struct {
 // them).
 func (h *Handler) standingsOf(p *page, st *tournament.State) standingsView {
 	return h.cache.derived(st, "view "+p.Lang, func() any {
-		rows := h.cache.derived(st, "standings", func() any { return tournament.Standings(st) }).([]tournament.Standing)
+		rows := h.cache.derived(st, "standings", func() any { return h.cache.standingsRows(st) }).([]tournament.Standing)
 		return standingsWords(p, st, rows)
 	}).(standingsView)
 }

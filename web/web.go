@@ -84,7 +84,8 @@ type Config struct {
 	// Heartbeat is how often an idle event stream sends a comment so that
 	// proxies keep it open; 0 means 25 seconds.
 	Heartbeat time.Duration
-	// Renders bounds the page renders under way at once (budget.go); 0:
+	// Renders bounds the pages' work under way at once — renders, answers
+	// from the page cache, the public streams' messages (budget.go); 0:
 	// one fewer than the cores, one at least.
 	Renders int
 	// PublicURL is the address phones reach the server by
@@ -167,8 +168,9 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	cache := newSnapshots(deps.Events, cfg.Now)
 	return &Handler{cfg: cfg, deps: deps, pages: pages, log: cfg.Logger,
-		cache: newSnapshots(deps.Events, cfg.Now), hub: newHub(deps.Events, cfg.Now), streams: newStreams(cfg.Streams),
+		cache: cache, hub: newHub(cache, cfg.Now), streams: newStreams(cfg.Streams),
 		budget: newRenderBudget(cfg.Renders, renderWait, renderFirstWait)}, nil
 }
 

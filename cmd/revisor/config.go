@@ -23,6 +23,7 @@ const (
 	// read of a few milliseconds, and visitors arriving together share it.
 	defaultPageConns = 2
 	maxPageConns     = 100
+	maxPageWorkers   = 1000
 	// defaultIdempotencyStale is how long a claim of an Idempotency-Key may
 	// go unrenewed before another request takes it over; the API renews its
 	// claims every 5 s (api/idempotency.go), so the shortest allowed is
@@ -45,6 +46,7 @@ type serveConfig struct {
 	requestTimeout  time.Duration // bounds each request but event streams (deadline.go)
 	maxPlayers      int           // players one tournament may register
 	pageConns       int           // connections of the pages' own pool; 0: the pages share the main pool
+	pageWorkers     int           // the pages' work under way at once (web's budget); 0: one fewer than the cores
 	pprofAddr       string        // REVISOR_PPROF_ADDR: Go's profiler on a loopback address (pprof.go)
 	// Live streams held open at once (streams.go); 0: the defaults, the
 	// total kept below the descriptor limit less a reserve.
@@ -66,7 +68,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func() error) {
 	cfg := &serveConfig{adminToken: env("REVISOR_ADMIN_TOKEN")}
 	var errs []error
-	var level, timeout, reqTimeout, origins, maxPlayers, pageConns, idemStale string
+	var level, timeout, reqTimeout, origins, maxPlayers, pageConns, pageWorkers, idemStale string
 	var streams, streamsPerTournament, streamsPerAddress string
 	fs.StringVar(&cfg.addr, "addr", envOr(env, "REVISOR_ADDR", defaultAddr), "listen address `host:port` (REVISOR_ADDR)")
 	fs.StringVar(&cfg.databaseURL, "database-url", env("DATABASE_URL"), "PostgreSQL `URL` (DATABASE_URL)")
@@ -80,6 +82,8 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		fmt.Sprintf("most `players` one tournament may register, 1 to %d (REVISOR_MAX_PLAYERS)", tournament.MaxPlayersLimit))
 	fs.StringVar(&pageConns, "page-conns", envOr(env, "REVISOR_PAGE_CONNS", strconv.Itoa(defaultPageConns)),
 		fmt.Sprintf("database `connections` of the pages' own pool, beside the pool of the URL, 0 to %d; 0: the pages share the URL's pool (REVISOR_PAGE_CONNS)", maxPageConns))
+	fs.StringVar(&pageWorkers, "page-workers", envOr(env, "REVISOR_PAGE_WORKERS", "0"),
+		fmt.Sprintf("public pages' `work` under way at once (renders, answers from the page cache, live messages), 0 to %d; 0: one fewer than the cores, so the tables' writes keep one (REVISOR_PAGE_WORKERS)", maxPageWorkers))
 	fs.StringVar(&streams, "max-streams", envOr(env, "REVISOR_MAX_STREAMS", "0"),
 		"live event `streams` held open at once; 0: 4000, kept below the open-files limit less a quarter (REVISOR_MAX_STREAMS)")
 	fs.StringVar(&streamsPerTournament, "max-streams-per-tournament", envOr(env, "REVISOR_MAX_STREAMS_PER_TOURNAMENT", "0"),
@@ -113,6 +117,9 @@ func serverFlags(fs *flag.FlagSet, env func(string) string) (*serveConfig, func(
 		}
 		if cfg.pageConns, err = strconv.Atoi(pageConns); err != nil || cfg.pageConns < 0 || cfg.pageConns > maxPageConns {
 			errs = append(errs, fmt.Errorf("page connections %q: want a number from 0 to %d", pageConns, maxPageConns))
+		}
+		if cfg.pageWorkers, err = strconv.Atoi(pageWorkers); err != nil || cfg.pageWorkers < 0 || cfg.pageWorkers > maxPageWorkers {
+			errs = append(errs, fmt.Errorf("page workers %q: want a number from 0 to %d", pageWorkers, maxPageWorkers))
 		}
 		if cfg.corsOrigins, err = api.ParseOrigins(origins); err != nil {
 			errs = append(errs, err)

@@ -55,6 +55,8 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"serve", "--max-players", "many"}, true, ""},
 		{[]string{"serve", "--page-conns", "-1"}, true, ""},
 		{[]string{"serve", "--page-conns", "101"}, true, ""},
+		{[]string{"serve", "--page-workers", "-1"}, true, ""},
+		{[]string{"serve", "--page-workers", "few"}, true, ""},
 		{[]string{"serve", "--idempotency-stale", "9s"}, true, ""},
 		{[]string{"serve", "--idempotency-stale", "soon"}, true, ""},
 		{[]string{"migrate", "sideways"}, true, ""},

@@ -133,6 +133,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		return fmt.Errorf("open-files limit: %w", err)
 	}
 	deps.Streams = streamLimits(cfg, files, log)
+	deps.PageWorkers = cfg.pageWorkers
 	if cfg.publicURL == "" {
 		if a, err := net.ResolveTCPAddr("tcp", cfg.addr); err == nil {
 			cfg.publicURL = detectPublicURL(a, lanIP)

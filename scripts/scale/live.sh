@@ -13,7 +13,8 @@
 # Environment: TABLES (200), VIEWERS (1000), VIEW (standings,seating,screen),
 #   PACE (3s), GAMES (1), PAIRS (2), DATABASE_URL (a PostgreSQL server whose
 #   user may create databases; default the local one at 127.0.0.1:5432),
-#   PROFILE (a file: a 30 s CPU profile of the server, taken 15 s into the
+#   PAGE_WORKERS (the server's --page-workers; default its own: one fewer
+#   than the cores), PROFILE (a file: a 30 s CPU profile of the server, taken 15 s into the
 #   first run with viewers; read it with `go tool pprof -top FILE`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -59,7 +60,8 @@ run() {
     prof=(--pprof-addr "127.0.0.1:$pport")
   fi
   DATABASE_URL=$url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
-    "$work/revisor" serve --addr "127.0.0.1:$port" --max-streams-per-address $((VIEWERS + 100)) "${prof[@]}" >"$work/server.log" 2>&1 &
+    "$work/revisor" serve --addr "127.0.0.1:$port" --max-streams-per-address $((VIEWERS + 100)) \
+    --page-workers "${PAGE_WORKERS:-0}" "${prof[@]}" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 150); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
   if [ -n "$pport" ]; then

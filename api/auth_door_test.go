@@ -21,7 +21,9 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // TestEveryRouteCountsEveryWrongCredential walks every route of the
@@ -40,8 +42,8 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	codes := ratelimit.NewBudget(nil, 1e6, time.Hour) // never refuses here: each code must reach its lookup
 	door := httpx.NewDoor(fails, codes, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), TrustProxy: true, Failures: fails, Door: door},
-		servertest.Complete(server.Deps{Tournaments: svc, Referees: referee.New(svc, store),
-			Tokens: api.NewTokenResolver(svc), Register: registry.New(store, store, nil)}))
+		servertest.Complete(server.Deps{Tournaments: svc, Referees: referee.New(svc, refereepg.New(store)),
+			Tokens: api.NewTokenResolver(svc), Register: registry.New(registrypg.New(store), store, nil)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -32,7 +33,7 @@ func FuzzDisputes(f *testing.F) {
 	ctx := context.Background()
 	store := postgres.NewStore(dbtest.New(f))
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "F", Format: tournament.FormatSM})
 	if err != nil {
 		f.Fatal(err)

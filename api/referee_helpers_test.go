@@ -19,7 +19,9 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // testClock is a clock the test moves.
@@ -54,10 +56,10 @@ func startRefereeServer(t *testing.T) *refServer {
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Register: registry.New(store, store, clock.Now)})
+		Register: registry.New(registrypg.New(store), store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 )
 
 // tSettings is the part of a tournament the settings change touches.
@@ -38,7 +39,7 @@ func TestUpdateSettings(t *testing.T) {
 	pool := dbtest.New(t)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "sm", "correction_minutes": 20, "time_zone": "Europe/Oslo"}`)

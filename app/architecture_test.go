@@ -16,8 +16,9 @@ const module = "github.com/revisor-sm/revisor/"
 // layers are the layers of docs/architecture.md, each with the packages
 // (a path, or a path/ prefix) it holds and the layers it must not reach,
 // directly or through another package. The arrows point one way:
-// cmd → server → api, web → app → tournament → engine, and the adapter
-// tournament/postgres → tournament.
+// cmd → server → api, web → app → tournament → engine, and the adapters:
+// tournament/postgres → tournament, and each subdomain's PostgreSQL part
+// (refereepg, registrypg, transferpg) → tournament/postgres and its subdomain.
 var layers = []struct {
 	name     string
 	holds    []string
@@ -32,18 +33,40 @@ var layers = []struct {
 		mustNot: []string{"tournament/postgres", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
 	// The subdomains stand on tournament; it knows none of them.
 	{name: "subdomains", holds: []string{"tournament/referee", "tournament/registry", "tournament/transfer"},
-		mustNot: []string{"tournament/postgres", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: append(storage(), "app", "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
+	// The storage adapters: the base (transactions, locks, the tournament's
+	// rows) knows none of the subdomains nor their parts, which stand on it.
 	{name: "postgres", holds: []string{"tournament/postgres"},
-		mustNot: []string{"app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: []string{"tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+	// Each subdomain's store stands on the base and on its subdomain.
+	{name: "referee store", holds: []string{"tournament/referee/refereepg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/referee"}},
+	{name: "registry store", holds: []string{"tournament/registry/registrypg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/registry"}},
+	{name: "transfer store", holds: []string{"tournament/transfer/transferpg"},
+		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/transfer"}},
 	{name: "app", holds: []string{"app"},
-		mustNot: []string{"tournament/postgres", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: append(storage(), "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
 	{name: "api", holds: []string{"api", "api/httpx"},
-		mustNot: []string{"tournament/postgres", "web", "server", "cmd"}},
+		mustNot: append(storage(), "web", "server", "cmd")},
 	{name: "web", holds: []string{"web"},
-		mustNot: []string{"tournament/postgres", "api", "server", "cmd"}, mustDeps: []string{"app"}},
+		mustNot: append(storage(), "api", "server", "cmd"), mustDeps: []string{"app"}},
 	{name: "server", holds: []string{"server"},
-		mustNot: []string{"tournament/postgres", "cmd"}, mustDeps: []string{"api", "web", "app"}},
+		mustNot: append(storage(), "cmd"), mustDeps: []string{"api", "web", "app"}},
 }
+
+// adapterMustNot is what no storage adapter may reach: the layers that
+// call it.
+var adapterMustNot = []string{"app", "api", "api/httpx", "web", "server", "cmd"}
+
+// subdomainStores are the PostgreSQL parts of the subdomains, each beside
+// its subdomain's package.
+func subdomainStores() []string {
+	return []string{"tournament/referee/refereepg", "tournament/registry/registrypg", "tournament/transfer/transferpg"}
+}
+
+// storage is every package of the storage adapter: only cmd wires them.
+func storage() []string { return append([]string{"tournament/postgres"}, subdomainStores()...) }
 
 // reaches reports whether the package path (relative to the module) is in
 // the layer part names: the package itself or one below it, but api/httpx,
@@ -144,6 +167,8 @@ func TestArchitectureCatches(t *testing.T) {
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
 		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
 		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "engine"},
+		"tournament/referee/refereepg":   {"tournament/postgres", "tournament/referee", "tournament", "engine"},
+		"tournament/transfer/transferpg": {"tournament/postgres", "tournament/transfer", "tournament/referee/refereepg", "tournament/referee", "tournament", "engine"},
 	}
 	if v := violations(good); len(v) != 0 {
 		t.Fatalf("violations(the layout as drawn) = %q, want none", v)
@@ -160,6 +185,15 @@ func TestArchitectureCatches(t *testing.T) {
 		{"tournament/transfer", "tournament/postgres"},
 		{"tournament/seating", "api/httpx"},
 		{"tournament/postgres", "app"},
+		{"tournament/postgres", "tournament/referee/refereepg"},
+		{"tournament/postgres", "tournament/transfer"},
+		{"tournament/referee", "tournament/referee/refereepg"},
+		{"tournament/referee/refereepg", "api"},
+		{"tournament/referee/refereepg", "cmd/revisor"},
+		{"tournament/transfer/transferpg", "web"},
+		{"app", "tournament/referee/refereepg"},
+		{"web", "tournament/transfer/transferpg"},
+		{"server", "tournament/registry/registrypg"},
 		{"app", "api"},
 		{"app", "tournament/postgres"},
 		{"api", "web"},
@@ -178,5 +212,9 @@ func TestArchitectureCatches(t *testing.T) {
 	g := map[string][]string{"web": {"tournament"}}
 	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on app") {
 		t.Errorf("violations(web without app) = %q, want it reported", v)
+	}
+	g = map[string][]string{"tournament/registry/registrypg": {"tournament/registry", "tournament"}}
+	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on tournament/postgres") {
+		t.Errorf("violations(registrypg beside the base) = %q, want it reported", v)
 	}
 }

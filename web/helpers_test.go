@@ -25,9 +25,12 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // adminToken is the admin token of the test servers.
@@ -78,8 +81,8 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		svc := tournament.NewService(store)
 		srv, err := server.New(cfg,
 			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: referee.New(svc, store), Register: registry.New(store, store, nil),
-				Transfer: transfer.New(svc, store)}))
+				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
+				Transfer: transfer.New(svc, transferpg.New(store))}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
@@ -89,7 +92,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)
@@ -101,10 +104,10 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
-	reg := registry.New(store, store, nil)
+	reg := registry.New(registrypg.New(store), store, nil)
 	srv, err := server.New(cfg,
 		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
-			Transfer: transfer.New(svc, store), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
+			Transfer: transfer.New(svc, transferpg.New(store)), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

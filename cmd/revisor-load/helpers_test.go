@@ -12,8 +12,11 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // mapEnv is an environment for tests.
@@ -32,15 +35,15 @@ func startServer(t *testing.T, admin string) string {
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
 		Referees:    refs,
-		Register:    registry.New(store, store, nil),
-		Transfer:    transfer.New(svc, store),
+		Register:    registry.New(registrypg.New(store), store, nil),
+		Transfer:    transfer.New(svc, transferpg.New(store)),
 		Events:      tournament.NewBroker(),
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // runExport writes a whole tournament as JSON (the file `revisor import`
@@ -56,7 +57,7 @@ func openService(ctx context.Context, databaseURL string) (*transfer.Service, fu
 		return nil, nil, err
 	}
 	store := postgres.NewStore(pool)
-	return transfer.New(tournament.NewService(store), store), pool.Close, nil
+	return transfer.New(tournament.NewService(store), transferpg.New(store)), pool.Close, nil
 }
 
 // writeJSONTo writes v as indented JSON to the file path, or to stdout

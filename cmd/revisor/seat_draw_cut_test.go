@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 )
 
 // TestSeatVerifiesDrawCutByClock: a draw whose seating search the server's
@@ -49,7 +50,7 @@ func TestSeatVerifiesDrawCutByClock(t *testing.T) {
 	if r.SearchSteps == 0 {
 		t.Fatal("the clock did not cut the draw's search")
 	}
-	in, err := referee.New(svc, store).DrawInputs(ctx, tid, 1)
+	in, err := referee.New(svc, refereepg.New(store)).DrawInputs(ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

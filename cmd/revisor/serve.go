@@ -23,8 +23,11 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // HTTP server timeouts: a slow or stalled client cannot hold a connection
@@ -112,7 +115,7 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 		// The register's reads are public (ratings, people, series): on
 		// the pages' pool, they never hold a connection the tables'
 		// writes wait for.
-		deps.Register = registry.New(postgres.NewStore(pages), postgres.NewStore(pool), nil)
+		deps.Register = registry.New(registrypg.New(postgres.NewStore(pages)), postgres.NewStore(pool), nil)
 	}
 	// Live updates: every process LISTENs, so browsers of any process behind
 	// the same address hear changes made through any other.
@@ -163,7 +166,7 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
-	referees := referee.New(tournaments, store)
+	referees := referee.New(tournaments, refereepg.New(store))
 	return server.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,
@@ -171,8 +174,8 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		Tournaments: tournaments,
 		Referees:    referees,
 		Failures:    fails,
-		Register:    registry.New(store, store, nil),
-		Transfer:    transfer.New(tournaments, store),
+		Register:    registry.New(registrypg.New(store), store, nil),
+		Transfer:    transfer.New(tournaments, transferpg.New(store)),
 		Registry:    reg,
 	}
 }

@@ -76,7 +76,7 @@ func BenchmarkAuditPage(b *testing.B) {
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			for range b.N {
-				es, err := e.store.Audit(e.ctx, tid, f.f)
+				es, err := e.referees.Audit(e.ctx, tid, f.f)
 				if err != nil || len(es) == 0 {
 					b.Fatalf("Audit(%+v) = %d entries, %v", f.f, len(es), err)
 				}

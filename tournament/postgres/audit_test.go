@@ -90,14 +90,14 @@ func TestAuditInSameTransaction(t *testing.T) {
 	if _, err := e.store.AddPlayers(ctx, tid, func(*tournament.Tournament, int) error { return nil }, []tournament.NewPlayer{{Name: "A"}}, t0); err != nil {
 		t.Fatal(err)
 	}
-	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "registration", Limit: 10})
+	es, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "registration", Limit: 10})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("registration entries = %+v, %v; want 1", es, err)
 	}
 	if got := es[0]; got.Role != "referee" || got.Token != "referee:rx" || got.Reason != "why" || len(got.Players) != 1 || got.Before != nil {
 		t.Errorf("entry = %+v, want by referee:rx with the reason, naming the player, no before", got)
 	}
-	sys, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Limit: 1})
+	sys, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Limit: 1})
 	if err != nil || len(sys) != 1 || sys[0].Kind != "tournament_created" || sys[0].Role != "admin" {
 		t.Errorf("first entry = %+v, %v; want the tournament created by the admin", sys, err)
 	}
@@ -140,7 +140,7 @@ func TestDealAuditEntry(t *testing.T) {
 		t.Errorf("deal entries: %d pair(s), the same as the generic function's %v, the deal as stored without its state %v (%v); want 1, true, true",
 			n, same, asStored, err)
 	}
-	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "deal", Limit: 10})
+	es, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "deal", Limit: 10})
 	if err != nil || len(es) != 2 || es[0].Role != "table" || es[0].Token != "table:1" || es[0].Reason != "entered" || es[0].Before != nil {
 		t.Errorf("deal entries = %+v, %v; want 2, the first by table:1 with its reason", es, err)
 	}

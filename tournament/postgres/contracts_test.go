@@ -50,7 +50,7 @@ func TestSubmitResultContract(t *testing.T) {
 	if err != nil || created || again.ID != got.ID || strings.ReplaceAll(string(again.Record), " ", "") != `{"n":1}` || calls != 0 {
 		t.Fatalf("second SubmitResult = %+v, %v, %v, want the first result, not created, closed not called", again, created, err)
 	}
-	entries, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Limit: 100})
+	entries, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

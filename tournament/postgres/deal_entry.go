@@ -183,7 +183,7 @@ var errNotStood = errors.New("the deal's entry no longer stands")
 // appendFinalDeal stores a deal that ends its game and the game's result
 // in one transaction, under the entry the deal was decided with.
 func (s *Store) appendFinalDeal(ctx context.Context, w *tournament.DealWrite) (bool, error) {
-	err := s.write(ctx, "deal", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "deal", func(tx pgx.Tx) error {
 		inserted, _, err := execAppendDeal(ctx, tx, appendDealSQL[appendOnly], appendDealArgs(ctx, w))
 		if err != nil || !inserted {
 			return cmp.Or(err, errNotStood)

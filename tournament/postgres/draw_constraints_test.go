@@ -13,7 +13,7 @@ import (
 // them with the round, and its public inputs replay to the same tables.
 func TestDrawConstraints(t *testing.T) {
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Clubs", Format: tournament.FormatSwiss, Rounds: intp(3)})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 )
 
 // TestDrawCutByClockVerifies: when the clock cap cuts a draw's seating
@@ -35,7 +36,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	if r.SearchSteps != 63 {
 		t.Fatalf("round 1 drawn with SearchSteps %d, want 63 (the plan's search cut at iteration 64)", r.SearchSteps)
 	}
-	refs := referee.New(svc, store)
+	refs := referee.New(svc, refereepg.New(store))
 	in, err := refs.DrawInputs(e.ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)

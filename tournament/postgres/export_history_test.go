@@ -20,7 +20,7 @@ import (
 // and the audit log all of it wrote.
 func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 	t.Helper()
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Historia", Format: tournament.FormatSwiss, Rounds: intp(2)}, 8)
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -201,7 +201,7 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(again.Results, ex.Results) {
 		t.Errorf("effective results after import differ")
 	}
-	refs := referee.New(dst.svc, dst.store)
+	refs := referee.New(dst.svc, dst.referees)
 	page, err := refs.Disputes(dst.ctx, org, nid, referee.DisputeFilter{})
 	if err != nil || len(page.Disputes) != 3 || page.Disputes[0].Verdict == nil || page.Disputes[0].Ruling == nil ||
 		page.Disputes[0].Ruling.Verdict == nil || len(page.Disputes[0].Ruling.Adjustments) != 1 {

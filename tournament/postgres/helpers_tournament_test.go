@@ -14,7 +14,10 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
+	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 var (
@@ -25,14 +28,16 @@ var (
 
 // env is a tournament service over a fresh database.
 type env struct {
-	pool  *pgxpool.Pool
-	store *postgres.Store
-	svc   *tournament.Service
-	ctx   context.Context
+	pool     *pgxpool.Pool
+	store    *postgres.Store
+	referees *refereepg.Store  // the referee side, beside store
+	registry *registrypg.Store // the register, beside store
+	svc      *tournament.Service
+	ctx      context.Context
 }
 
 // transfer is the export and import of e's tournaments.
-func (e *env) transfer() *transfer.Service { return transfer.New(e.svc, e.store) }
+func (e *env) transfer() *transfer.Service { return transfer.New(e.svc, transferpg.New(e.store)) }
 
 func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	tb.Helper()
@@ -42,7 +47,7 @@ func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	svc := tournament.NewService(store, append([]tournament.Option{
 		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
 		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3}))}, opts...)...)
-	return &env{pool: pool, store: store, svc: svc, ctx: context.Background()}
+	return &env{pool: pool, store: store, referees: refereepg.New(store), registry: registrypg.New(store), svc: svc, ctx: context.Background()}
 }
 
 func intp(n int) *int { return &n }

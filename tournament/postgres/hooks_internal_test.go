@@ -9,11 +9,11 @@ import (
 // ReadTx and WriteTx let the tests run the store's two kinds of
 // transaction.
 func (s *Store) ReadTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return s.read(ctx, "test", fn)
+	return s.Read(ctx, "test", fn)
 }
 
 func (s *Store) WriteTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return s.write(ctx, "test", fn)
+	return s.Write(ctx, "test", fn)
 }
 
 // SubmitResultSQL and SubmitResultParams are the submission statement and

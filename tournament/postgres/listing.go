@@ -15,7 +15,7 @@ const listOrder = `CASE t.status WHEN 'running' THEN 0 WHEN 'registration' THEN 
 
 // ListTournaments returns the tournaments f chooses, current first.
 func (s *Store) ListTournaments(ctx context.Context, f tournament.ListFilter) ([]tournament.Tournament, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+tournamentColumns+` FROM tournaments t
+	rows, err := s.pool.Query(ctx, `SELECT `+TournamentColumns+` FROM tournaments t
 		WHERE t.public OR $1 ORDER BY `+listOrder+` OFFSET $2 LIMIT $3`, f.Private, f.Offset, f.Limit)
 	if err != nil {
 		return nil, MapError(err, "tournament")
@@ -23,7 +23,7 @@ func (s *Store) ListTournaments(ctx context.Context, f tournament.ListFilter) ([
 	defer rows.Close()
 	var out []tournament.Tournament
 	for rows.Next() {
-		t, err := scanTournament(rows)
+		t, err := ScanTournament(rows)
 		if err != nil {
 			return nil, MapError(err, "tournament")
 		}

@@ -24,8 +24,8 @@ func scanPlayer(row pgx.Row) (tournament.Player, error) {
 func (s *Store) AddPlayers(ctx context.Context, tid string, check func(*tournament.Tournament, int) error,
 	ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
 	var out []tournament.Player
-	err := s.write(ctx, "player", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	err := s.Write(ctx, "player", func(tx pgx.Tx) error {
+		t, err := LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func nextPlayerSeq(ctx context.Context, tx pgx.Tx, tid string) (int, error) {
 }
 
 func insertPlayers(ctx context.Context, tx pgx.Tx, tid string, next int, ps []tournament.NewPlayer, now time.Time) ([]tournament.Player, error) {
-	persons, err := personsFor(ctx, tx, ps, now)
+	persons, err := PersonsFor(ctx, tx, ps, now)
 	if err != nil {
 		return nil, err
 	}
@@ -80,10 +80,10 @@ func insertPlayers(ctx context.Context, tx pgx.Tx, tid string, next int, ps []to
 	return out, err
 }
 
-// personsFor returns the register entry of each registration: the one it
+// PersonsFor returns the register entry of each registration: the one it
 // names, which must stand (not merged away), or a new person made from
 // the registration in the same transaction, in one statement for all.
-func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now time.Time) ([]string, error) {
+func PersonsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now time.Time) ([]string, error) {
 	out := make([]string, len(ps))
 	var named []string
 	var names, clubs []string
@@ -137,7 +137,7 @@ func personsFor(ctx context.Context, tx pgx.Tx, ps []tournament.NewPlayer, now t
 func (s *Store) UpdatePlayer(ctx context.Context, tid, pid string,
 	change func(*tournament.Tournament, tournament.Player) (tournament.Player, error)) (tournament.Player, error) {
 	var out tournament.Player
-	err := s.write(ctx, "player", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "player", func(tx pgx.Tx) error {
 		t, p, err := lockPlayer(ctx, tx, tid, pid)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func (s *Store) UpdatePlayer(ctx context.Context, tid, pid string,
 // tournament's lock. The audit trigger records the deleted row.
 func (s *Store) DeletePlayer(ctx context.Context, tid, pid string,
 	check func(*tournament.Tournament, tournament.Player) error) error {
-	return s.write(ctx, "player", func(tx pgx.Tx) error {
+	return s.Write(ctx, "player", func(tx pgx.Tx) error {
 		t, p, err := lockPlayer(ctx, tx, tid, pid)
 		if err != nil {
 			return err
@@ -171,7 +171,7 @@ func (s *Store) DeletePlayer(ctx context.Context, tid, pid string,
 
 // lockPlayer reads a player under the lock of their tournament.
 func lockPlayer(ctx context.Context, tx pgx.Tx, tid, pid string) (*tournament.Tournament, tournament.Player, error) {
-	t, err := lockTournament(ctx, tx, tid)
+	t, err := LockTournament(ctx, tx, tid)
 	if err != nil {
 		return nil, tournament.Player{}, err
 	}
@@ -185,12 +185,12 @@ func (s *Store) Players(ctx context.Context, tid string) ([]tournament.Player, e
 	return ps, MapError(err, "player")
 }
 
-// querier is what pool and transaction have in common.
-type querier interface {
+// Querier is what pool and transaction have in common.
+type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-func queryPlayers(ctx context.Context, q querier, tid string) ([]tournament.Player, error) {
+func queryPlayers(ctx context.Context, q Querier, tid string) ([]tournament.Player, error) {
 	rows, err := q.Query(ctx, `SELECT `+playerColumns+` FROM players WHERE tournament_id = $1 ORDER BY seq`, tid)
 	if err != nil {
 		return nil, err
@@ -198,7 +198,8 @@ func queryPlayers(ctx context.Context, q querier, tid string) ([]tournament.Play
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.Player, error) { return scanPlayer(r) })
 }
 
-func setPlayerStatus(ctx context.Context, tx pgx.Tx, tid string, ids []string, status tournament.PlayerStatus) error {
+// SetPlayerStatus sets the status of the players ids of tournament tid.
+func SetPlayerStatus(ctx context.Context, tx pgx.Tx, tid string, ids []string, status tournament.PlayerStatus) error {
 	if len(ids) == 0 {
 		return nil
 	}

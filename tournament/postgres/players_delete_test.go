@@ -25,7 +25,7 @@ func TestDeletePlayer(t *testing.T) {
 		t.Fatalf("after the deletion: %d players, want 8", len(left))
 	}
 	wantCode(t, "DeletePlayer again", e.svc.DeletePlayer(e.ctx, org, tid, ps[8].ID), "player_not_found")
-	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Player: ps[8].ID, Limit: 100})
+	es, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Player: ps[8].ID, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // PutQueueReport implements tournament.QueueReportStore: one upsert and
 // the deletes that keep the reports within b.
 func (s *Store) PutQueueReport(ctx context.Context, tid string, n, t int, r tournament.QueueReport, b tournament.QueueReportBounds) error {
-	return s.write(ctx, "queue report", func(tx pgx.Tx) error {
+	return s.Write(ctx, "queue report", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO queue_reports (tournament_id, round, table_no, phone, conflicts, refused, at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (tournament_id, round, table_no, phone)
@@ -39,7 +39,7 @@ func (s *Store) PutQueueReport(ctx context.Context, tid string, n, t int, r tour
 // QueueReports implements tournament.QueueReportStore.
 func (s *Store) QueueReports(ctx context.Context, tid string, n int, since time.Time) (map[int]tournament.QueueCounts, error) {
 	out := map[int]tournament.QueueCounts{}
-	err := s.read(ctx, "queue report", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "queue report", func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT table_no, sum(conflicts), sum(refused) FROM queue_reports
 			WHERE tournament_id = $1 AND round = $2 AND at >= $3 GROUP BY table_no`, tid, n, since)
 		if err != nil {

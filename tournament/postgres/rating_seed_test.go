@@ -18,7 +18,7 @@ func TestSeedByRating(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	night, ps := e.mustTournament(t, tournament.NewTournament{Name: "Night", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(3)}, 8)
 	r := e.mustDraw(t, night.Tournament.ID, 5)
 	rng := rand.New(rand.NewPCG(5, 5))

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // countingStore counts the replays' reads of every played game.
 type countingStore struct {
-	*postgres.Store
+	*registrypg.Store
 	played atomic.Int64
 }
 
@@ -29,7 +29,7 @@ func (c *countingStore) PlayedGames(ctx context.Context) ([]registry.PlayedGame,
 // (migration 000310) and the next read has it.
 func TestRatingsKeptWhileTheVersionStands(t *testing.T) {
 	e := newEnv(t)
-	store := &countingStore{Store: e.store}
+	store := &countingStore{Store: e.registry}
 	reg := registry.New(store, e.store, nil)
 	night, _ := e.mustTournament(t, tournament.NewTournament{Name: "Night", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(2)}, 8)
 	tid := night.Tournament.ID

@@ -17,7 +17,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Live", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
@@ -58,7 +58,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 func TestCommitmentBeforeDraw(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "C", Format: tournament.FormatSM}, 4)
 	tid := c.Tournament.ID
 	if _, err := refs.Commit(e.ctx, org, tid, 1, "00"); tournament.ErrorCode(err) != "invalid_sha256" {
@@ -79,9 +79,9 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 	if err != nil || r.Seed != 77 {
 		t.Fatalf("Reveal(77) = %+v, %v; want round 1 with seed 77", r, err)
 	}
-	err = e.store.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 1, SeedSHA256: h, By: "organizer", CreatedAt: t0})
+	err = e.referees.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 1, SeedSHA256: h, By: "organizer", CreatedAt: t0})
 	wantCode(t, "a commitment after the draw (store)", err, "round_drawn")
-	err = e.store.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 2, SeedSHA256: h[:31], By: "organizer", CreatedAt: t0})
+	err = e.referees.Commit(e.ctx, &referee.Commitment{TournamentID: tid, Round: 2, SeedSHA256: h[:31], By: "organizer", CreatedAt: t0})
 	wantCode(t, "a short hash at the store", err, "constraint_violation")
 }
 
@@ -90,7 +90,7 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 func TestConcurrentRulings(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "R", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)

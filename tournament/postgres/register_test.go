@@ -9,7 +9,7 @@ import (
 )
 
 func newRegister(e *env) *registry.Service {
-	return registry.New(e.store, e.store, func() time.Time { return t0 })
+	return registry.New(e.registry, e.store, func() time.Time { return t0 })
 }
 
 // TestRegisterPeople: entries, the membership number unique among standing
@@ -40,11 +40,11 @@ func TestRegisterPeople(t *testing.T) {
 	_, err = reg.Person(e.ctx, "P'; DROP TABLE people; --")
 	wantCode(t, "a malformed id", err, "person_not_found")
 
-	got, err := e.store.PeopleByID(e.ctx, []string{anna.ID, anna.ID})
+	got, err := e.registry.PeopleByID(e.ctx, []string{anna.ID, anna.ID})
 	if err != nil || len(got) != 1 || got[anna.ID].Name != "Anna Berg" {
 		t.Errorf("PeopleByID(%s twice) = %+v, %v; want Anna Berg once", anna.ID, got, err)
 	}
-	_, err = e.store.PeopleByID(e.ctx, []string{anna.ID, "P999999"})
+	_, err = e.registry.PeopleByID(e.ctx, []string{anna.ID, "P999999"})
 	wantCode(t, "PeopleByID with an unknown id", err, "person_not_found")
 }
 
@@ -71,7 +71,7 @@ func TestRegisterMergeChains(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCode(t, "merging a merged entry", reg.Merge(e.ctx, admin, ids[0], ids[2], "x"), "person_merged")
-	canon, err := e.store.Canonical(e.ctx)
+	canon, err := e.registry.Canonical(e.ctx)
 	if err != nil || canon[ids[0]] != ids[2] || canon[ids[1]] != ids[2] || len(canon) != 2 {
 		t.Fatalf("Canonical = %v, %v; want %s and %s to end in %s", canon, err, ids[0], ids[1], ids[2])
 	}

@@ -13,7 +13,7 @@ import (
 func (s *Store) Reseat(ctx context.Context, tid string, n int,
 	decide func(*tournament.Tournament, *tournament.Round, []int) ([]tournament.Table, error)) (*tournament.Round, error) {
 	var out *tournament.Round
-	err := s.write(ctx, "round", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "round", func(tx pgx.Tx) error {
 		t, rd, err := lockRoundTables(ctx, tx, tid, n)
 		if err != nil {
 			return err

@@ -15,7 +15,7 @@ import (
 func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.store)
+	refs := referee.New(e.svc, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Reseat", Format: tournament.FormatSM}, 8)
 	tid := c.Tournament.ID
 	drawn := e.mustDraw(t, tid, 11)
@@ -40,7 +40,7 @@ func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
 	if err != nil || !slices.Contains(rd.Tables[0].Players, b) || !slices.Contains(rd.Tables[1].Players, a) {
 		t.Fatalf("round 1 = %+v, %v; want %s and %s swapped", rd, err, a, b)
 	}
-	es, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "seating", Round: 1, Limit: 20})
+	es, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "seating", Round: 1, Limit: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,8 @@ type placeJSON struct {
 	Forfeit bool   `json:"forfeit,omitempty"`
 }
 
-func encodePlaces(ps []tournament.GamePlace) ([]byte, error) {
+// EncodePlaces writes places as a game_results.places column.
+func EncodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	out := make([]placeJSON, len(ps))
 	for i, p := range ps {
 		out[i] = placeJSON(p)
@@ -28,7 +29,8 @@ func encodePlaces(ps []tournament.GamePlace) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-func decodePlaces(b []byte) ([]tournament.GamePlace, error) {
+// DecodePlaces reads a game_results.places column.
+func DecodePlaces(b []byte) ([]tournament.GamePlace, error) {
 	var in []placeJSON
 	if err := json.Unmarshal(b, &in); err != nil {
 		return nil, err
@@ -61,7 +63,7 @@ func (s *Store) Table(ctx context.Context, tid string, n, t int) (*tournament.To
 // tableSelect reads the tournament $1, its round $2 and the round's table
 // $3 (scanTable); tableFrom is its FROM clause, which a query may extend.
 const (
-	tableSelect = `SELECT ` + tournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
+	tableSelect = `SELECT ` + TournamentColumns + `, r.number IS NOT NULL, coalesce(r.seed, 0), coalesce(r.final, false),
 			coalesce(r.status, ''), coalesce(r.created_at, t.created_at), r.closed_at, tb.number IS NOT NULL,
 			coalesce(tb.players, '{}'), coalesce(tb.first_dealer, ''),
 			EXISTS (SELECT 1 FROM round_clocks c WHERE c.tournament_id = t.id AND c.round = $2 AND c.state = 'time_called'),
@@ -128,7 +130,7 @@ var submitResultSQL = `WITH act AS (` + auditActorSelect(submitResultParams+1) +
 // row. The decision that the round is open is the statement's, under its
 // lock; closed only words the refusal.
 func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, closed func(*tournament.Round) error) (*tournament.GameResult, bool, error) {
-	places, err := encodePlaces(r.Places)
+	places, err := EncodePlaces(r.Places)
 	if err != nil {
 		return nil, false, err
 	}
@@ -158,7 +160,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, clos
 		return nil, false, tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is %s", k.Round, st)
 	}
 	var out *tournament.GameResult
-	err = s.read(ctx, "result", func(tx pgx.Tx) error {
+	err = s.Read(ctx, "result", func(tx pgx.Tx) error {
 		out, err = effectiveResult(ctx, tx, k)
 		return err
 	})
@@ -167,7 +169,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, clos
 
 // insertResult inserts r as a submission; false when the game already has one.
 func insertResult(ctx context.Context, tx pgx.Tx, r *tournament.GameResult) (bool, error) {
-	places, err := encodePlaces(r.Places)
+	places, err := EncodePlaces(r.Places)
 	if err != nil {
 		return false, err
 	}
@@ -205,7 +207,7 @@ func scanResult(row pgx.Row) (*tournament.GameResult, error) {
 		return nil, err
 	}
 	r.Record, r.Result, r.CreatedAt = record, result, r.CreatedAt.UTC()
-	r.Places, err = decodePlaces(place)
+	r.Places, err = DecodePlaces(place)
 	return &r, err
 }
 
@@ -221,7 +223,12 @@ func effectiveResult(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tou
 func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.GameResult, error) {
 	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
 		WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, table_no, game, id DESC`
-	rows, err := s.pool.Query(ctx, q, tid, n)
+	return s.queryResults(ctx, q, tid, n)
+}
+
+// queryResults runs q, which selects resultColumns, and scans its rows.
+func (s *Store) queryResults(ctx context.Context, q string, args ...any) ([]tournament.GameResult, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, MapError(err, "result")
 	}
@@ -236,7 +243,7 @@ func (s *Store) Results(ctx context.Context, tid string, n int) ([]tournament.Ga
 }
 
 // queryPlaces reads the effective results of every game, places only.
-func queryPlaces(ctx context.Context, tx querier, tid string) ([]tournament.GameResult, error) {
+func queryPlaces(ctx context.Context, tx Querier, tid string) ([]tournament.GameResult, error) {
 	const q = `SELECT DISTINCT ON (round, table_no, game) id, round, table_no, game, kind, places, created_at
 		FROM game_results WHERE tournament_id = $1 ORDER BY round, table_no, game, id DESC`
 	rows, err := tx.Query(ctx, q, tid)
@@ -250,7 +257,7 @@ func queryPlaces(ctx context.Context, tx querier, tid string) ([]tournament.Game
 		if err != nil {
 			return r, err
 		}
-		r.Places, err = decodePlaces(places)
+		r.Places, err = DecodePlaces(places)
 		return r, err
 	})
 }
@@ -262,7 +269,7 @@ func (s *Store) Deals(ctx context.Context, k tournament.GameKey) ([]json.RawMess
 		out  []json.RawMessage
 		over bool
 	)
-	err := s.read(ctx, "deal", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "deal", func(tx pgx.Tx) error {
 		// Each deal in its latest version (migration 000030).
 		rows, err := tx.Query(ctx, `SELECT coalesce((SELECT c.deal FROM deal_corrections c
 				WHERE c.tournament_id = d.tournament_id AND c.round = d.round AND c.table_no = d.table_no
@@ -310,4 +317,14 @@ func dealConflictError(seq int) error {
 
 func gameOverError() error {
 	return tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
+}
+
+var _ tournament.TableResultReader = (*Store)(nil)
+
+// TableResults returns the effective results of one table's games in round
+// n, records included.
+func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]tournament.GameResult, error) {
+	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
+		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY round, table_no, game, id DESC`
+	return s.queryResults(ctx, q, tid, n, table)
 }

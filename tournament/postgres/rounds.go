@@ -12,19 +12,19 @@ import (
 // State returns a consistent snapshot of a tournament's state.
 func (s *Store) State(ctx context.Context, tid string) (*tournament.State, error) {
 	var st *tournament.State
-	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
-		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
+	err := s.Read(ctx, "tournament", func(tx pgx.Tx) error {
+		t, err := ScanTournament(tx.QueryRow(ctx, `SELECT `+TournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
 			return MapError(err, "tournament")
 		}
-		st, err = loadState(ctx, tx, t)
+		st, err = LoadState(ctx, tx, t)
 		return err
 	})
 	return st, err
 }
 
-// loadState reads everything the domain decides on, for tournament t.
-func loadState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tournament.State, error) {
+// LoadState reads everything the domain decides on, for tournament t.
+func LoadState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tournament.State, error) {
 	st := &tournament.State{Tournament: *t}
 	var err error
 	if st.Players, err = queryPlayers(ctx, tx, t.ID); err != nil {
@@ -47,7 +47,7 @@ func loadState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*tourn
 }
 
 // queryRounds reads round n with its tables, or every round when n is 0.
-func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tournament.Round, error) {
+func queryRounds(ctx context.Context, tx Querier, tid string, n int) ([]tournament.Round, error) {
 	const q = `SELECT number, seed, constraints, search_steps, final, status, created_at, closed_at FROM rounds
 		WHERE tournament_id = $1 AND ($2 = 0 OR number = $2) ORDER BY number`
 	rows, err := tx.Query(ctx, q, tid, n)
@@ -72,7 +72,7 @@ func queryRounds(ctx context.Context, tx querier, tid string, n int) ([]tourname
 	return rounds, attachTables(ctx, tx, tid, n, rounds)
 }
 
-func attachTables(ctx context.Context, tx querier, tid string, n int, rounds []tournament.Round) error {
+func attachTables(ctx context.Context, tx Querier, tid string, n int, rounds []tournament.Round) error {
 	const q = `SELECT round, number, players, seats, first_dealer, drawn_players, drawn_seats, drawn_first_dealer
 		FROM round_tables WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY round, number`
 	rows, err := tx.Query(ctx, q, tid, n)
@@ -114,7 +114,7 @@ func (s *Store) Outcomes(ctx context.Context, tid string, n int) ([]tournament.O
 }
 
 // queryOutcomes reads the outcomes of round n, of every round when n is 0.
-func queryOutcomes(ctx context.Context, tx querier, tid string, n ...int) ([]tournament.Outcome, error) {
+func queryOutcomes(ctx context.Context, tx Querier, tid string, n ...int) ([]tournament.Outcome, error) {
 	round := 0
 	if len(n) > 0 {
 		round = n[0]
@@ -131,7 +131,7 @@ func queryOutcomes(ctx context.Context, tx querier, tid string, n ...int) ([]tou
 	})
 }
 
-func queryResolutions(ctx context.Context, tx querier, tid string) ([]tournament.TieResolution, error) {
+func queryResolutions(ctx context.Context, tx Querier, tid string) ([]tournament.TieResolution, error) {
 	rows, err := tx.Query(ctx, `SELECT id, round, players, method, note, decided_by, created_at FROM tie_resolutions
 		WHERE tournament_id = $1 ORDER BY id`, tid)
 	if err != nil {
@@ -149,12 +149,12 @@ func queryResolutions(ctx context.Context, tx querier, tid string) ([]tournament
 // the tournament running.
 func (s *Store) DrawRound(ctx context.Context, tid string, plan func(*tournament.State) (*tournament.Round, error)) (*tournament.Round, error) {
 	var r *tournament.Round
-	err := s.write(ctx, "round", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	err := s.Write(ctx, "round", func(tx pgx.Tx) error {
+		t, err := LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
-		st, err := loadState(ctx, tx, t)
+		st, err := LoadState(ctx, tx, t)
 		if err != nil {
 			return err
 		}
@@ -190,13 +190,13 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 		return nil, tournament.RoundNotFound(n)
 	}
 	var r *tournament.Round
-	err := s.read(ctx, "round", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "round", func(tx pgx.Tx) error {
 		rounds, err := queryRounds(ctx, tx, tid, n)
 		if err != nil {
 			return err
 		}
 		if len(rounds) == 0 {
-			if _, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid)); err != nil {
+			if _, err := ScanTournament(tx.QueryRow(ctx, `SELECT `+TournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid)); err != nil {
 				return MapError(err, "tournament")
 			}
 			return tournament.RoundNotFound(n)
@@ -212,15 +212,15 @@ func (s *Store) Round(ctx context.Context, tid string, n int) (*tournament.Round
 func (s *Store) CloseRound(ctx context.Context, tid string, n int, now time.Time,
 	decide func(*tournament.State) (*tournament.RoundChange, error)) (*tournament.RoundChange, error) {
 	var ch *tournament.RoundChange
-	err := s.write(ctx, "round", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	err := s.Write(ctx, "round", func(tx pgx.Tx) error {
+		t, err := LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `SELECT 1 FROM rounds WHERE tournament_id = $1 AND number = $2 FOR UPDATE`, tid, n); err != nil {
 			return err
 		}
-		st, err := loadState(ctx, tx, t)
+		st, err := LoadState(ctx, tx, t)
 		if err != nil {
 			return err
 		}
@@ -246,7 +246,7 @@ func writeClose(ctx context.Context, tx pgx.Tx, tid string, n int, now time.Time
 	if err != nil {
 		return err
 	}
-	if err := setPlayerStatus(ctx, tx, tid, ch.Eliminated, tournament.PlayerEliminated); err != nil {
+	if err := SetPlayerStatus(ctx, tx, tid, ch.Eliminated, tournament.PlayerEliminated); err != nil {
 		return err
 	}
 	return setTournamentStatus(ctx, tx, tid, ch.TournamentStatus, ch.Champion)
@@ -254,12 +254,12 @@ func writeClose(ctx context.Context, tx pgx.Tx, tid string, n int, now time.Time
 
 // AddTieResolution stores a resolution after check approves the locked state.
 func (s *Store) AddTieResolution(ctx context.Context, tid string, r *tournament.TieResolution, check func(*tournament.State) error) error {
-	return s.write(ctx, "tie resolution", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	return s.Write(ctx, "tie resolution", func(tx pgx.Tx) error {
+		t, err := LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
-		st, err := loadState(ctx, tx, t)
+		st, err := LoadState(ctx, tx, t)
 		if err != nil {
 			return err
 		}

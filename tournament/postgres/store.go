@@ -25,17 +25,17 @@ var _ tournament.Store = (*Store)(nil)
 // NewStore returns the tournament store on pool.
 func NewStore(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
-// write runs fn in a read-committed transaction that first tells the
+// Write runs fn in a read-committed transaction that first tells the
 // database who is writing, for the audit log (setAuditActor), and commits
 // it when fn succeeds. Errors are mapped to tournament errors about subject.
-func (s *Store) write(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
+func (s *Store) Write(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
 	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, subject, fn)
 }
 
-// read runs fn in a read-only snapshot: one repeatable-read transaction the
+// Read runs fn in a read-only snapshot: one repeatable-read transaction the
 // database itself keeps from writing (a write in it fails with SQLSTATE
 // 25006), so it needs no audit actor.
-func (s *Store) read(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
+func (s *Store) Read(ctx context.Context, subject string, fn func(pgx.Tx) error) error {
 	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, subject, fn)
 }
 
@@ -58,14 +58,15 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 	return MapError(tx.Commit(ctx), subject)
 }
 
-// tournamentColumns reads a tournament from tournaments aliased t.
-const tournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
+// TournamentColumns reads a tournament from tournaments aliased t.
+const TournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
 	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),
 	t.created_at, (SELECT coalesce(max(rr.number), 0) FROM rounds rr WHERE rr.tournament_id = t.id),
 	t.final_games, t.day_breaks, t.language, t.time_zone, t.correction_minutes,
 	t.public, t.short_code, t.venue, t.play_date`
 
-func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
+// ScanTournament scans a row of TournamentColumns.
+func ScanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	var sc tournamentScan
 	if err := row.Scan(sc.dest()...); err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func scanTournament(row pgx.Row) (*tournament.Tournament, error) {
 	return sc.tournament(), nil
 }
 
-// tournamentScan receives the columns of tournamentColumns, for queries
+// tournamentScan receives the columns of TournamentColumns, for queries
 // that read them with more (scanTable).
 type tournamentScan struct {
 	t     tournament.Tournament
@@ -81,7 +82,7 @@ type tournamentScan struct {
 	date  *time.Time
 }
 
-// dest returns the scan destinations of tournamentColumns, in order.
+// dest returns the scan destinations of TournamentColumns, in order.
 func (sc *tournamentScan) dest() []any {
 	t, s := &sc.t, &sc.t.Settings
 	return []any{&t.ID, &t.Name, &t.Format, &sc.rules, &s.GamesPerRound, &s.PlacementPoints, &s.AdvancePerTable,
@@ -117,7 +118,7 @@ func (s *Store) CreateTournament(ctx context.Context, t *tournament.Tournament, 
 	if !t.Date.IsZero() {
 		date = t.Date
 	}
-	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
+	return s.Write(ctx, "tournament", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, q, t.ID, t.Name, t.Format, rules, st.GamesPerRound, st.PlacementPoints,
 			st.AdvancePerTable, st.Rounds, st.FinalSize, st.Tiebreaks, st.Seating, t.Status,
 			sec.OrganizerTokenHash, sec.CodeKey, t.CreatedAt, st.FinalGames, st.DayBreaks, st.Language, st.TimeZone,
@@ -136,8 +137,8 @@ func (s *Store) UpdateSettings(ctx context.Context, tid string,
 		time_zone = $13, correction_minutes = $14
 		WHERE id = $1`
 	var out *tournament.Tournament
-	err := s.write(ctx, "tournament", func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	err := s.Write(ctx, "tournament", func(tx pgx.Tx) error {
+		t, err := LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
@@ -154,13 +155,13 @@ func (s *Store) UpdateSettings(ctx context.Context, tid string,
 
 // Tournament returns a tournament.
 func (s *Store) Tournament(ctx context.Context, id string) (*tournament.Tournament, error) {
-	t, err := scanTournament(s.pool.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, id))
+	t, err := ScanTournament(s.pool.QueryRow(ctx, `SELECT `+TournamentColumns+` FROM tournaments t WHERE t.id = $1`, id))
 	return t, MapError(err, "tournament")
 }
 
-// lockTournament reads a tournament and holds its row lock until tx ends.
-func lockTournament(ctx context.Context, tx pgx.Tx, id string) (*tournament.Tournament, error) {
-	t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1 FOR UPDATE`, id))
+// LockTournament reads a tournament and holds its row lock until tx ends.
+func LockTournament(ctx context.Context, tx pgx.Tx, id string) (*tournament.Tournament, error) {
+	t, err := ScanTournament(tx.QueryRow(ctx, `SELECT `+TournamentColumns+` FROM tournaments t WHERE t.id = $1 FOR UPDATE`, id))
 	return t, MapError(err, "tournament")
 }
 
@@ -190,3 +191,7 @@ func setTournamentStatus(ctx context.Context, tx pgx.Tx, id string, status tourn
 	}
 	return err
 }
+
+// Pool returns the store's connection pool, for the stores of the
+// subdomains (refereepg, …) that read outside a transaction.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -29,7 +29,7 @@ const currentDeals = `SELECT d.table_no, d.game, d.seq, coalesce(c.deal, d.deal)
 
 // tableGames reads the games of round n (only k's when k.Table is not 0)
 // with their deals, effective results and those results' confirmations.
-func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tournament.TableGame, error) {
+func tableGames(ctx context.Context, tx Querier, k tournament.GameKey) ([]tournament.TableGame, error) {
 	var (
 		out   []tournament.TableGame
 		index = map[[2]int]int{}
@@ -99,7 +99,7 @@ func tableGames(ctx context.Context, tx querier, k tournament.GameKey) ([]tourna
 // entered yet).
 func (s *Store) TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
 	var out *tournament.TableGame
-	err := s.read(ctx, "game", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "game", func(tx pgx.Tx) error {
 		var err error
 		out, err = oneTableGame(ctx, tx, k)
 		return err
@@ -118,7 +118,7 @@ func oneTableGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) (*tourna
 // TableGames returns every game of round n that has deals or a result.
 func (s *Store) TableGames(ctx context.Context, tid string, n int) ([]tournament.TableGame, error) {
 	var out []tournament.TableGame
-	err := s.read(ctx, "game", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "game", func(tx pgx.Tx) error {
 		var err error
 		out, err = tableGames(ctx, tx, tournament.GameKey{TournamentID: tid, Round: n})
 		return err
@@ -141,7 +141,7 @@ func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 // game, as decide approves.
 func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
 	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
-	return s.write(ctx, "deal", func(tx pgx.Tx) error {
+	return s.Write(ctx, "deal", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, 
 			return err
 		}
 		if c.Final.Kind != tournament.ResultSubmission {
-			return insertCorrection(ctx, tx, c.Final)
+			return InsertCorrection(ctx, tx, c.Final)
 		}
 		created, err := insertResult(ctx, tx, c.Final)
 		if err == nil && !created {
@@ -203,7 +203,7 @@ func scanConfirmRead(row pgx.Row, g *tournament.TableGame) error {
 		return err
 	}
 	r.CreatedAt = r.CreatedAt.UTC()
-	if r.Places, err = decodePlaces(places); err != nil {
+	if r.Places, err = DecodePlaces(places); err != nil {
 		return err
 	}
 	g.Result = &r
@@ -319,7 +319,7 @@ func confirmGame(ctx context.Context, pool *pgxpool.Pool, k tournament.GameKey, 
 // RoundClock returns the clock of round n.
 func (s *Store) RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error) {
 	var c *tournament.Clock
-	err := s.read(ctx, "clock", func(tx pgx.Tx) error {
+	err := s.Read(ctx, "clock", func(tx pgx.Tx) error {
 		var err error
 		c, err = readClock(ctx, tx, tid, n, "")
 		return err
@@ -405,7 +405,7 @@ func utcOrNil(t *time.Time) *time.Time {
 func (s *Store) SetRoundClock(ctx context.Context, tid string, n int,
 	decide func(*tournament.Round, *tournament.Clock) (*tournament.Clock, error)) (*tournament.Clock, error) {
 	var out *tournament.Clock
-	err := s.write(ctx, "clock", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "clock", func(tx pgx.Tx) error {
 		rd, err := lockRound(ctx, tx, tid, n)
 		if err != nil {
 			if _, err2 := tournamentExists(ctx, tx, tid); err2 != nil {

@@ -38,7 +38,7 @@ func withdrawalsOf(rows []withdrawalRow, n, t int) []tournament.GameWithdrawal {
 
 // attachWithdrawals adds each table's withdrawals to the rounds read
 // (round n, or every round when n is 0).
-func attachWithdrawals(ctx context.Context, tx querier, tid string, n int, byNumber map[int]*tournament.Round) error {
+func attachWithdrawals(ctx context.Context, tx Querier, tid string, n int, byNumber map[int]*tournament.Round) error {
 	rows, err := tx.Query(ctx, `SELECT round, table_no, player_id, game, handling, reason, created_by, created_at
 		FROM game_withdrawals WHERE tournament_id = $1 AND ($2 = 0 OR round = $2) ORDER BY created_at, player_id`, tid, n)
 	if err != nil {
@@ -66,7 +66,7 @@ func (s *Store) WithdrawDuringGame(ctx context.Context, tid string, n, t int, pi
 	decide func(*tournament.Tournament, *tournament.Round, []int, tournament.Player) (*tournament.GameWithdrawal, error),
 ) (*tournament.GameWithdrawal, error) {
 	var out *tournament.GameWithdrawal
-	err := s.write(ctx, "player", func(tx pgx.Tx) error {
+	err := s.Write(ctx, "player", func(tx pgx.Tx) error {
 		tn, rd, err := lockRoundTables(ctx, tx, tid, n)
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func (s *Store) WithdrawDuringGame(ctx context.Context, tid string, n, t int, pi
 // lockRoundTables locks tournament tid's row and reads its round n with the
 // round's tables; not found when there is no such round.
 func lockRoundTables(ctx context.Context, tx pgx.Tx, tid string, n int) (*tournament.Tournament, *tournament.Round, error) {
-	t, err := lockTournament(ctx, tx, tid)
+	t, err := LockTournament(ctx, tx, tid)
 	if err != nil {
 		return nil, nil, err
 	}

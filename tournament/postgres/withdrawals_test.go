@@ -94,7 +94,7 @@ func TestWithdrawDuringGame(t *testing.T) {
 			}
 		}
 	}
-	ws, err := e.store.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "game_withdrawals", Limit: 10})
+	ws, err := e.referees.Audit(e.ctx, tid, tournament.AuditFilter{Kind: "game_withdrawals", Limit: 10})
 	if err != nil || len(ws) != 2 || ws[0].Reason != "taken ill" || ws[0].Token != "organizer" || ws[0].Table != 1 {
 		t.Fatalf("audit of the withdrawals = %+v, %v; want two with the reason and the organizer", ws, err)
 	}

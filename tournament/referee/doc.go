@@ -5,8 +5,8 @@
 // a draw's seed and its replay, and the audit log.
 //
 // It is a subdomain on top of package tournament: Service works through
-// its own Store (which tournament/postgres and the in-memory store
-// implement) beside tournament.Service, whose clock and randomness it
+// its own Store (which its PostgreSQL part, package refereepg beside it,
+// implements) beside tournament.Service, whose clock and randomness it
 // shares. The standings read the rulings' point adjustments
 // (tournament.Adjustment) from the tournament's state.
 package referee

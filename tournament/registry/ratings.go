@@ -83,8 +83,8 @@ func (r *Service) ratingsList(ctx context.Context, rs *ratingState) ([]RatedPers
 }
 
 // RatingsVersioner is a Store that tells the version of what the
-// ratings are computed from (postgres.Store: a sequence its triggers
-// advance): the register keeps the ratings while it stands. A store
+// ratings are computed from (registrypg.Store: a sequence the database's
+// triggers advance): the register keeps the ratings while it stands. A store
 // without it has its ratings computed on every read.
 type RatingsVersioner interface {
 	RatingsVersion(ctx context.Context) (int64, error)

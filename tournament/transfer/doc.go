@@ -5,9 +5,11 @@
 // spreadsheets (CSV).
 //
 // It is a subdomain on top of package tournament: it reads and writes
-// through its own small Store (which tournament/postgres and the in-memory
-// store implement) and makes the imported tournament one of this server
-// through tournament.Service.Establish, as creating one does.
+// through its own small Store (which its PostgreSQL part, package
+// transferpg beside it, implements with the optional ExportReader,
+// HistoryStore and Importer; the in-memory store has Store's two reads)
+// and makes the imported tournament one of this server through
+// tournament.Service.Establish, as creating one does.
 package transfer
 
 import (

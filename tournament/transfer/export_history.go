@@ -134,7 +134,7 @@ type ExportAuditEntry struct {
 }
 
 // HistoryStore reads and writes a tournament's history for export and
-// import. tournament/postgres implements it beside Store.
+// import. transferpg implements it beside Store.
 type HistoryStore interface {
 	ExportHistory(ctx context.Context, tid string) (*ExportHistory, error)
 }

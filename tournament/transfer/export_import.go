@@ -13,7 +13,7 @@ import (
 
 // Importer is what a store needs to take an exported tournament: the
 // tournament, its secrets and its whole state, written in one transaction.
-// tournament/postgres implements it beside Store.
+// transferpg implements it beside Store.
 type Importer interface {
 	// ImportTournament writes t with its secrets, st and, when not nil,
 	// the history hist; every row of hist gets a new id.

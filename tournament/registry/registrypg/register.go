@@ -1,4 +1,4 @@
-package postgres
+package registrypg
 
 import (
 	"context"
@@ -9,10 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/registry"
 )
-
-var _ registry.Store = (*Store)(nil)
 
 const personColumns = `id, name, club, membership, coalesce(merged_into, ''), created_at`
 
@@ -34,7 +33,7 @@ func logRegister(ctx context.Context, tx pgx.Tx, c registry.Change) error {
 // AddPerson stores a new person and logs it.
 func (s *Store) AddPerson(ctx context.Context, n registry.NewPerson, actor string, now time.Time) (registry.Person, error) {
 	var p registry.Person
-	err := s.write(ctx, "person", func(tx pgx.Tx) error {
+	err := s.db.Write(ctx, "person", func(tx pgx.Tx) error {
 		var err error
 		if p, err = insertPerson(ctx, tx, n, now); err != nil {
 			return err
@@ -51,16 +50,16 @@ func insertPerson(ctx context.Context, tx pgx.Tx, n registry.NewPerson, now time
 
 // Person returns one entry.
 func (s *Store) Person(ctx context.Context, id string) (registry.Person, error) {
-	p, err := scanPerson(s.pool.QueryRow(ctx, `SELECT `+personColumns+` FROM people WHERE id = $1`, id))
-	return p, MapError(err, "person")
+	p, err := scanPerson(s.db.Pool().QueryRow(ctx, `SELECT `+personColumns+` FROM people WHERE id = $1`, id))
+	return p, postgres.MapError(err, "person")
 }
 
 // PeopleByID returns the entries named by ids (merged or not), in one
 // query; an id with no entry is not_found.
 func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]registry.Person, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+personColumns+` FROM people WHERE id = ANY($1)`, ids)
+	rows, err := s.db.Pool().Query(ctx, `SELECT `+personColumns+` FROM people WHERE id = ANY($1)`, ids)
 	if err != nil {
-		return nil, MapError(err, "person")
+		return nil, postgres.MapError(err, "person")
 	}
 	out := make(map[string]registry.Person, len(ids))
 	_, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct{}, error) {
@@ -69,7 +68,7 @@ func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]regist
 		return struct{}{}, err
 	})
 	if err != nil {
-		return nil, MapError(err, "person")
+		return nil, postgres.MapError(err, "person")
 	}
 	for _, id := range ids {
 		if _, ok := out[id]; !ok {
@@ -82,20 +81,20 @@ func (s *Store) PeopleByID(ctx context.Context, ids []string) (map[string]regist
 // People lists the entries not merged away that match query.
 func (s *Store) People(ctx context.Context, query string, limit int) ([]registry.Person, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(query)) + "%"
-	rows, err := s.pool.Query(ctx, `SELECT `+personColumns+` FROM people
+	rows, err := s.db.Pool().Query(ctx, `SELECT `+personColumns+` FROM people
 		WHERE merged_into IS NULL AND (lower(name) LIKE $1 OR lower(club) LIKE $1 OR lower(membership) LIKE $1)
 		ORDER BY lower(name), id LIMIT $2`, pattern, limit)
 	if err != nil {
-		return nil, MapError(err, "person")
+		return nil, postgres.MapError(err, "person")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Person, error) { return scanPerson(r) })
-	return out, MapError(err, "person")
+	return out, postgres.MapError(err, "person")
 }
 
 // MergePeople merges from into into, both still standing (checked again
 // under their row locks), and logs it.
 func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason string, now time.Time) error {
-	return s.write(ctx, "person", func(tx pgx.Tx) error {
+	return s.db.Write(ctx, "person", func(tx pgx.Tx) error {
 		var standing int
 		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT id FROM people WHERE id IN ($1, $2) AND merged_into IS NULL
 			ORDER BY id FOR UPDATE) l`, from, into).Scan(&standing)
@@ -115,7 +114,7 @@ func (s *Store) MergePeople(ctx context.Context, from, into, actor, reason strin
 
 // Canonical maps every merged person to the entry it ended in.
 func (s *Store) Canonical(ctx context.Context) (map[string]string, error) {
-	rows, err := s.pool.Query(ctx, `WITH RECURSIVE chain(id, target) AS (
+	rows, err := s.db.Pool().Query(ctx, `WITH RECURSIVE chain(id, target) AS (
 			SELECT id, merged_into FROM people WHERE merged_into IS NOT NULL
 			UNION ALL
 			SELECT c.id, p.merged_into FROM chain c JOIN people p ON p.id = c.target WHERE p.merged_into IS NOT NULL
@@ -123,21 +122,21 @@ func (s *Store) Canonical(ctx context.Context) (map[string]string, error) {
 		SELECT DISTINCT ON (c.id) c.id, c.target FROM chain c
 		JOIN people p ON p.id = c.target AND p.merged_into IS NULL ORDER BY c.id`)
 	if err != nil {
-		return nil, MapError(err, "person")
+		return nil, postgres.MapError(err, "person")
 	}
 	out := map[string]string{}
 	var id, target string
 	_, err = pgx.ForEachRow(rows, []any{&id, &target}, func() error { out[id] = target; return nil })
-	return out, MapError(err, "person")
+	return out, postgres.MapError(err, "person")
 }
 
 // RegisterLog returns the log lines about a person, or all for "".
 func (s *Store) RegisterLog(ctx context.Context, person string) ([]registry.Change, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, at, actor, action, coalesce(person, ''), coalesce(other, ''),
+	rows, err := s.db.Pool().Query(ctx, `SELECT id, at, actor, action, coalesce(person, ''), coalesce(other, ''),
 		coalesce(series, ''), reason FROM register_log
 		WHERE $1 = '' OR person = $1 OR other = $1 ORDER BY id LIMIT 1000`, person)
 	if err != nil {
-		return nil, MapError(err, "register")
+		return nil, postgres.MapError(err, "register")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Change, error) {
 		var c registry.Change
@@ -145,12 +144,12 @@ func (s *Store) RegisterLog(ctx context.Context, person string) ([]registry.Chan
 		c.At = c.At.UTC()
 		return c, err
 	})
-	return out, MapError(err, "register")
+	return out, postgres.MapError(err, "register")
 }
 
 // CreateSeries stores a series with its first tournaments.
 func (s *Store) CreateSeries(ctx context.Context, sr *registry.Series, actor string, now time.Time) error {
-	return s.write(ctx, "series", func(tx pgx.Tx) error {
+	return s.db.Write(ctx, "series", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO series (id, name, best_of, min_nights, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			sr.ID, sr.Name, sr.Rule.BestOf, sr.Rule.MinNights, sr.CreatedAt)
 		if err != nil {
@@ -179,7 +178,7 @@ func addSeriesTournament(ctx context.Context, tx pgx.Tx, sid, tid, actor string,
 
 // AddSeriesTournament adds a tournament to a series (again: no change).
 func (s *Store) AddSeriesTournament(ctx context.Context, sid, tid, actor string, now time.Time) error {
-	return s.write(ctx, "series", func(tx pgx.Tx) error {
+	return s.db.Write(ctx, "series", func(tx pgx.Tx) error {
 		return addSeriesTournament(ctx, tx, sid, tid, actor, now)
 	})
 }
@@ -198,21 +197,21 @@ func scanSeries(row pgx.Row) (registry.Series, error) {
 
 // Series returns a series with its tournaments, oldest first.
 func (s *Store) Series(ctx context.Context, id string) (*registry.Series, error) {
-	sr, err := scanSeries(s.pool.QueryRow(ctx, seriesQuery+` WHERE s.id = $1 GROUP BY s.id`, id))
+	sr, err := scanSeries(s.db.Pool().QueryRow(ctx, seriesQuery+` WHERE s.id = $1 GROUP BY s.id`, id))
 	if err != nil {
-		return nil, MapError(err, "series")
+		return nil, postgres.MapError(err, "series")
 	}
 	return &sr, nil
 }
 
 // ListSeries returns every series, newest first.
 func (s *Store) ListSeries(ctx context.Context) ([]registry.Series, error) {
-	rows, err := s.pool.Query(ctx, seriesQuery+` GROUP BY s.id ORDER BY s.created_at DESC, s.id LIMIT 1000`)
+	rows, err := s.db.Pool().Query(ctx, seriesQuery+` GROUP BY s.id ORDER BY s.created_at DESC, s.id LIMIT 1000`)
 	if err != nil {
-		return nil, MapError(err, "series")
+		return nil, postgres.MapError(err, "series")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.Series, error) { return scanSeries(r) })
-	return out, MapError(err, "series")
+	return out, postgres.MapError(err, "series")
 }
 
 // PlayedGames returns the effective result of every game of the card
@@ -231,9 +230,9 @@ func (s *Store) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) 
 		JOIN tournaments t ON t.id = g.tournament_id
 		WHERE t.format IN ('sm', 'swiss')
 		ORDER BY t.created_at, t.id, g.round, g.table_no, g.game`
-	rows, err := s.pool.Query(ctx, q)
+	rows, err := s.db.Pool().Query(ctx, q)
 	if err != nil {
-		return nil, MapError(err, "result")
+		return nil, postgres.MapError(err, "result")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (registry.PlayedGame, error) {
 		var (
@@ -244,7 +243,7 @@ func (s *Store) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) 
 			return g, err
 		}
 		g.PlayedAt = g.PlayedAt.UTC()
-		ps, err := decodePlaces(places)
+		ps, err := postgres.DecodePlaces(places)
 		if err != nil {
 			return g, err
 		}
@@ -262,7 +261,7 @@ func (s *Store) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) 
 		}
 		return g, nil
 	})
-	return out, MapError(err, "result")
+	return out, postgres.MapError(err, "result")
 }
 
 // RatingsVersion is the version of what the ratings are computed from
@@ -271,9 +270,9 @@ func (s *Store) PlayedGames(ctx context.Context) ([]registry.PlayedGame, error) 
 func (s *Store) RatingsVersion(ctx context.Context) (int64, error) {
 	var v int64
 	var called bool
-	err := s.pool.QueryRow(ctx, `SELECT last_value, is_called FROM revisor_ratings_version`).Scan(&v, &called)
+	err := s.db.Pool().QueryRow(ctx, `SELECT last_value, is_called FROM revisor_ratings_version`).Scan(&v, &called)
 	if !called {
 		v = 0
 	}
-	return v, MapError(err, "ratings version")
+	return v, postgres.MapError(err, "ratings version")
 }

@@ -1,4 +1,4 @@
-package postgres
+package transferpg
 
 import (
 	"context"
@@ -7,19 +7,19 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
-
-var _ transfer.HistoryStore = (*Store)(nil)
 
 // ExportHistory reads everything of a tournament besides its effective
 // results, in one snapshot, each kind of row oldest first.
 func (s *Store) ExportHistory(ctx context.Context, tid string) (*transfer.ExportHistory, error) {
 	h := &transfer.ExportHistory{}
-	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
+	err := s.db.Read(ctx, "tournament", func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT correction_minutes FROM tournaments WHERE id = $1`, tid).Scan(&h.CorrectionMinutes); err != nil {
-			return MapError(err, "tournament")
+			return postgres.MapError(err, "tournament")
 		}
 		for _, read := range []func(context.Context, pgx.Tx, string, *transfer.ExportHistory) error{
 			exportResultRows, exportDeals, exportDealCorrections, exportConfirmations, exportDisputes,
@@ -60,7 +60,7 @@ func exportResultRows(ctx context.Context, tx pgx.Tx, tid string, h *transfer.Ex
 			if err != nil {
 				return err
 			}
-			ps, err := decodePlaces(places)
+			ps, err := postgres.DecodePlaces(places)
 			x.Places, x.CreatedAt = make([]transfer.ExportPlace, len(ps)), x.CreatedAt.UTC()
 			for i, p := range ps {
 				x.Places[i] = transfer.ExportPlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: p.Points, Forfeit: p.Forfeit}
@@ -104,18 +104,18 @@ func exportConfirmations(ctx context.Context, tx pgx.Tx, tid string, h *transfer
 }
 
 func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.ExportHistory) error {
-	rows, err := tx.Query(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
+	rows, err := tx.Query(ctx, `SELECT `+refereepg.DisputeColumns+` FROM disputes WHERE tournament_id = $1 ORDER BY id`, tid)
 	if err != nil {
 		return err
 	}
 	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
-		d, err := scanDispute(r)
+		d, err := refereepg.ScanDispute(r)
 		return *d, err
 	})
 	if err != nil {
 		return err
 	}
-	if err := attachRulings(ctx, tx, tid, ds); err != nil {
+	if err := refereepg.AttachRulings(ctx, tx, tid, ds); err != nil {
 		return err
 	}
 	h.Disputes = make([]transfer.ExportDispute, len(ds))
@@ -125,7 +125,7 @@ func exportDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.Expo
 			OpenedRole: string(d.OpenedRole), OpenedBy: d.OpenedBy, CreatedAt: d.CreatedAt}
 		if ru := d.Ruling; ru != nil {
 			x := &transfer.ExportRuling{Decision: ru.Decision, Reason: ru.Reason, Correction: ru.CorrectionID,
-				Disqualified: nonNil(ru.Disqualified), Adjustments: []transfer.ExportAdjustment{}, RuledRole: string(ru.RuledRole),
+				Disqualified: postgres.NonNil(ru.Disqualified), Adjustments: []transfer.ExportAdjustment{}, RuledRole: string(ru.RuledRole),
 				RuledBy: ru.RuledBy, CreatedAt: ru.CreatedAt}
 			for _, a := range ru.Adjustments {
 				x.Adjustments = append(x.Adjustments, transfer.ExportAdjustment{Player: a.Player, Points: a.Points,
@@ -202,7 +202,7 @@ func importAudit(ctx context.Context, tx pgx.Tx, tid string, es []transfer.Expor
 			table = e.Table
 		}
 		rows[i] = []any{tid, e.At, e.Role, e.Token, e.Reason, e.Kind, e.Subject, e.Operation, round, table,
-			nonNil(e.Players), jsonOrNil(e.Before), jsonOrNil(e.After)}
+			postgres.NonNil(e.Players), postgres.JSONOrNil(e.Before), postgres.JSONOrNil(e.After)}
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"audit_log"}, []string{"tournament_id", "at", "actor_role", "actor_token",
 		"reason", "kind", "subject", "operation", "round", "table_no", "players", "before", "after"}, pgx.CopyFromRows(rows))
@@ -211,7 +211,7 @@ func importAudit(ctx context.Context, tx pgx.Tx, tid string, es []transfer.Expor
 
 func importResultRows(ctx context.Context, tx pgx.Tx, tid string, rows []tournament.GameResult, ids map[int64]int64) error {
 	for _, r := range rows {
-		places, err := encodePlaces(r.Places)
+		places, err := postgres.EncodePlaces(r.Places)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func importDisputes(ctx context.Context, tx pgx.Tx, tid string, h *transfer.Impo
 		err := tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
 			result_id, status, opened_role, opened_by, created_at, deal)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-			tid, d.Round, d.Table, d.Game, d.Description, jsonOrNil(d.Record), jsonOrNil(h.Verdicts[i]), mapped(d.Result),
+			tid, d.Round, d.Table, d.Game, d.Description, postgres.JSONOrNil(d.Record), postgres.JSONOrNil(h.Verdicts[i]), mapped(d.Result),
 			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt, d.Deal).Scan(&id)
 		if err != nil {
 			return err
@@ -298,7 +298,7 @@ func importRuling(ctx context.Context, tx pgx.Tx, tid string, dispute int64, d t
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO rulings (tournament_id, dispute_id, decision, reason, correction_id, verdict,
 		disqualified, ruled_role, ruled_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-		tid, dispute, ru.Decision, ru.Reason, correction, jsonOrNil(verdict), nonNil(ru.Disqualified), ru.RuledRole,
+		tid, dispute, ru.Decision, ru.Reason, correction, postgres.JSONOrNil(verdict), postgres.NonNil(ru.Disqualified), ru.RuledRole,
 		ru.RuledBy, ru.CreatedAt).Scan(&id)
 	if err != nil {
 		return err

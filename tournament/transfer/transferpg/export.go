@@ -1,4 +1,4 @@
-package postgres
+package transferpg
 
 import (
 	"context"
@@ -7,17 +7,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
-
-var _ transfer.Importer = (*Store)(nil)
 
 // ImportTournament writes an imported tournament — the tournament, its
 // players, rounds with tables, results, outcomes and tie resolutions — in
 // one transaction: all of it or nothing.
 func (s *Store) ImportTournament(ctx context.Context, t *tournament.Tournament, sec tournament.Secrets, st *tournament.State,
 	hist *transfer.ImportedHistory) error {
-	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
+	return s.db.Write(ctx, "tournament", func(tx pgx.Tx) error {
 		steps := []func(context.Context, pgx.Tx, string, *tournament.State) error{
 			importPlayers, importRounds, importResults, importOutcomes, importResolutions,
 		}
@@ -72,7 +71,7 @@ func importPlayers(ctx context.Context, tx pgx.Tx, tid string, st *tournament.St
 	for i, p := range st.Players {
 		regs[i] = tournament.NewPlayer{Name: p.Name, Club: p.Club}
 	}
-	persons, err := personsFor(ctx, tx, regs, time.Now().UTC())
+	persons, err := postgres.PersonsFor(ctx, tx, regs, time.Now().UTC())
 	if err != nil {
 		return err
 	}
@@ -117,7 +116,7 @@ func importRounds(ctx context.Context, tx pgx.Tx, tid string, st *tournament.Sta
 
 func importResults(ctx context.Context, tx pgx.Tx, tid string, st *tournament.State) error {
 	for _, r := range st.Results {
-		places, err := encodePlaces(r.Places)
+		places, err := postgres.EncodePlaces(r.Places)
 		if err != nil {
 			return err
 		}
@@ -153,38 +152,15 @@ func importResolutions(ctx context.Context, tx pgx.Tx, tid string, st *tournamen
 	return nil
 }
 
-var _ tournament.TableResultReader = (*Store)(nil)
-
-// TableResults returns the effective results of one table's games in round
-// n, records included.
-func (s *Store) TableResults(ctx context.Context, tid string, n, table int) ([]tournament.GameResult, error) {
-	const q = `SELECT DISTINCT ON (round, table_no, game) ` + resultColumns + ` FROM game_results
-		WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY round, table_no, game, id DESC`
-	rows, err := s.pool.Query(ctx, q, tid, n, table)
-	if err != nil {
-		return nil, MapError(err, "result")
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (tournament.GameResult, error) {
-		res, err := scanResult(r)
-		if err != nil {
-			return tournament.GameResult{}, err
-		}
-		return *res, nil
-	})
-	return out, MapError(err, "result")
-}
-
-var _ transfer.ExportReader = (*Store)(nil)
-
 // ExportResults returns the effective result of every game with its record
 // and places but without the engine's judgement, which an export leaves
 // out: reading it would cost most of the time of an export.
 func (s *Store) ExportResults(ctx context.Context, tid string) ([]tournament.GameResult, error) {
 	const q = `SELECT DISTINCT ON (round, table_no, game) round, table_no, game, kind, record, places,
 		submitted_by, created_at FROM game_results WHERE tournament_id = $1 ORDER BY round, table_no, game, id DESC`
-	rows, err := s.pool.Query(ctx, q, tid)
+	rows, err := s.db.Pool().Query(ctx, q, tid)
 	if err != nil {
-		return nil, MapError(err, "result")
+		return nil, postgres.MapError(err, "result")
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (tournament.GameResult, error) {
 		r := tournament.GameResult{Key: tournament.GameKey{TournamentID: tid}}
@@ -194,8 +170,8 @@ func (s *Store) ExportResults(ctx context.Context, tid string) ([]tournament.Gam
 			return r, err
 		}
 		r.Record, r.CreatedAt = record, r.CreatedAt.UTC()
-		r.Places, err = decodePlaces(places)
+		r.Places, err = postgres.DecodePlaces(places)
 		return r, err
 	})
-	return out, MapError(err, "result")
+	return out, postgres.MapError(err, "result")
 }

@@ -1,4 +1,4 @@
-package postgres
+package refereepg
 
 import (
 	"context"
@@ -9,10 +9,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
-
-var _ referee.Store = (*Store)(nil)
 
 const refereeColumns = `tournament_id, id, name, created_by, created_at, revoked_at`
 
@@ -29,8 +28,8 @@ func scanReferee(row pgx.Row, extra ...any) (*referee.RefereeToken, error) {
 
 // AddRefereeToken stores a referee token under its hash.
 func (s *Store) AddRefereeToken(ctx context.Context, t *referee.RefereeToken, hash []byte, check func(int) error) error {
-	return s.write(ctx, "referee token", func(tx pgx.Tx) error {
-		if _, err := lockTournament(ctx, tx, t.TournamentID); err != nil {
+	return s.db.Write(ctx, "referee token", func(tx pgx.Tx) error {
+		if _, err := postgres.LockTournament(ctx, tx, t.TournamentID); err != nil {
 			return err
 		}
 		var issued int
@@ -50,11 +49,11 @@ func (s *Store) AddRefereeToken(ctx context.Context, t *referee.RefereeToken, ha
 // RevokeRefereeToken marks a token revoked.
 func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time.Time) (*referee.RefereeToken, error) {
 	var out *referee.RefereeToken
-	err := s.write(ctx, "referee token", func(tx pgx.Tx) error {
+	err := s.db.Write(ctx, "referee token", func(tx pgx.Tx) error {
 		t, err := scanReferee(tx.QueryRow(ctx, `SELECT `+refereeColumns+` FROM referee_tokens
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
 		if err != nil {
-			return MapError(err, "referee token")
+			return postgres.MapError(err, "referee token")
 		}
 		if t.RevokedAt != nil {
 			return tournament.Errorf(tournament.KindConflict, tournament.CodeTokenRevoked, "referee token %s was already revoked", id)
@@ -69,23 +68,23 @@ func (s *Store) RevokeRefereeToken(ctx context.Context, tid, id string, now time
 
 // RefereeTokens lists a tournament's referee tokens.
 func (s *Store) RefereeTokens(ctx context.Context, tid string) ([]referee.RefereeToken, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+refereeColumns+` FROM referee_tokens WHERE tournament_id = $1 ORDER BY created_at, id`, tid)
+	rows, err := s.db.Pool().Query(ctx, `SELECT `+refereeColumns+` FROM referee_tokens WHERE tournament_id = $1 ORDER BY created_at, id`, tid)
 	if err != nil {
-		return nil, MapError(err, "referee token")
+		return nil, postgres.MapError(err, "referee token")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.RefereeToken, error) {
 		t, err := scanReferee(r)
 		return *t, err
 	})
-	return out, MapError(err, "referee token")
+	return out, postgres.MapError(err, "referee token")
 }
 
 // RefereeByTokenHash finds a referee token by its hash.
 func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*referee.RefereeToken, []byte, error) {
 	var stored []byte
-	t, err := scanReferee(s.pool.QueryRow(ctx, `SELECT `+refereeColumns+`, token_hash FROM referee_tokens WHERE token_hash = $1`, hash), &stored)
+	t, err := scanReferee(s.db.Pool().QueryRow(ctx, `SELECT `+refereeColumns+`, token_hash FROM referee_tokens WHERE token_hash = $1`, hash), &stored)
 	if err != nil {
-		return nil, nil, MapError(err, "token")
+		return nil, nil, postgres.MapError(err, "token")
 	}
 	return t, stored, nil
 }
@@ -93,10 +92,10 @@ func (s *Store) RefereeByTokenHash(ctx context.Context, hash []byte) (*referee.R
 // RefereeState returns a consistent snapshot of what rulings look at.
 func (s *Store) RefereeState(ctx context.Context, tid string) (*referee.State, error) {
 	var st *referee.State
-	err := s.read(ctx, "tournament", func(tx pgx.Tx) error {
-		t, err := scanTournament(tx.QueryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
+	err := s.db.Read(ctx, "tournament", func(tx pgx.Tx) error {
+		t, err := postgres.ScanTournament(tx.QueryRow(ctx, `SELECT `+postgres.TournamentColumns+` FROM tournaments t WHERE t.id = $1`, tid))
 		if err != nil {
-			return MapError(err, "tournament")
+			return postgres.MapError(err, "tournament")
 		}
 		st, err = loadRefereeState(ctx, tx, t)
 		return err
@@ -107,7 +106,7 @@ func (s *Store) RefereeState(ctx context.Context, tid string) (*referee.State, e
 // loadRefereeState reads the state with the correction window, reopenings
 // and commitments.
 func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) (*referee.State, error) {
-	base, err := loadState(ctx, tx, t)
+	base, err := postgres.LoadState(ctx, tx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +121,7 @@ func loadRefereeState(ctx context.Context, tx pgx.Tx, t *tournament.Tournament) 
 	return st, err
 }
 
-func queryReopenings(ctx context.Context, tx querier, tid string) ([]referee.Reopening, error) {
+func queryReopenings(ctx context.Context, tx postgres.Querier, tid string) ([]referee.Reopening, error) {
 	rows, err := tx.Query(ctx, `SELECT id, round, reason, until, opened_by, created_at FROM round_reopenings
 		WHERE tournament_id = $1 ORDER BY id`, tid)
 	if err != nil {
@@ -136,7 +135,7 @@ func queryReopenings(ctx context.Context, tx querier, tid string) ([]referee.Reo
 	})
 }
 
-func queryCommitments(ctx context.Context, tx querier, tid string) ([]referee.Commitment, error) {
+func queryCommitments(ctx context.Context, tx postgres.Querier, tid string) ([]referee.Commitment, error) {
 	rows, err := tx.Query(ctx, `SELECT tournament_id, round, seed_sha256, committed_by, created_at FROM round_commitments
 		WHERE tournament_id = $1 ORDER BY round`, tid)
 	if err != nil {
@@ -150,30 +149,9 @@ func queryCommitments(ctx context.Context, tx querier, tid string) ([]referee.Co
 	})
 }
 
-// queryAdjustments reads the point adjustments of a tournament's rulings.
-func queryAdjustments(ctx context.Context, tx querier, tid string) ([]tournament.Adjustment, error) {
-	rows, err := tx.Query(ctx, `SELECT id, ruling_id, round, table_no, game, player_id, points, scale, reason, created_at
-		FROM adjustments WHERE tournament_id = $1 ORDER BY id`, tid)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, scanAdjustment(tid))
-}
-
-// scanAdjustment scans an adjustment row of tournament tid.
-func scanAdjustment(tid string) pgx.RowToFunc[tournament.Adjustment] {
-	return func(r pgx.CollectableRow) (tournament.Adjustment, error) {
-		a := tournament.Adjustment{Key: tournament.GameKey{TournamentID: tid}}
-		err := r.Scan(&a.ID, &a.RulingID, &a.Key.Round, &a.Key.Table, &a.Key.Game, &a.Player, &a.Points, &a.Scale,
-			&a.Reason, &a.CreatedAt)
-		a.CreatedAt = a.CreatedAt.UTC()
-		return a, err
-	}
-}
-
 // SetCorrectionMinutes sets a tournament's correction window.
 func (s *Store) SetCorrectionMinutes(ctx context.Context, tid string, minutes int) error {
-	return s.write(ctx, "tournament", func(tx pgx.Tx) error {
+	return s.db.Write(ctx, "tournament", func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE tournaments SET correction_minutes = $2 WHERE id = $1`, tid, minutes)
 		if err == nil && tag.RowsAffected() == 0 {
 			return tournament.Errorf(tournament.KindNotFound, tournament.CodeTournamentNotFound, "tournament not found")
@@ -195,8 +173,8 @@ func (s *Store) Reopen(ctx context.Context, tid string, r *referee.Reopening, ch
 
 // Commit stores a draw commitment.
 func (s *Store) Commit(ctx context.Context, c *referee.Commitment) error {
-	err := s.write(ctx, "commitment", func(tx pgx.Tx) error {
-		if _, err := lockTournament(ctx, tx, c.TournamentID); err != nil {
+	err := s.db.Write(ctx, "commitment", func(tx pgx.Tx) error {
+		if _, err := postgres.LockTournament(ctx, tx, c.TournamentID); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO round_commitments (tournament_id, round, seed_sha256, committed_by, created_at)
@@ -216,8 +194,8 @@ func (s *Store) Commit(ctx context.Context, c *referee.Commitment) error {
 // lockedReferee runs fn in a write transaction holding the tournament's
 // row lock, on the referee state loaded inside it.
 func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *referee.State) error) error {
-	return s.write(ctx, subject, func(tx pgx.Tx) error {
-		t, err := lockTournament(ctx, tx, tid)
+	return s.db.Write(ctx, subject, func(tx pgx.Tx) error {
+		t, err := postgres.LockTournament(ctx, tx, tid)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package postgres
+package refereepg
 
 import (
 	"context"
@@ -8,41 +8,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
-
-const disputeColumns = `id, tournament_id, round, table_no, game, description, record, verdict, result_id, status,
-	opened_role, opened_by, created_at, deal, seen_at, seen_by`
-
-func scanDispute(row pgx.Row) (*referee.Dispute, error) {
-	var (
-		d               referee.Dispute
-		record, verdict []byte
-	)
-	k := &d.Key
-	err := row.Scan(&d.ID, &k.TournamentID, &k.Round, &k.Table, &k.Game, &d.Description, &record, &verdict, &d.ResultID,
-		&d.Status, &d.OpenedRole, &d.OpenedBy, &d.CreatedAt, &d.Deal, &d.SeenAt, &d.SeenBy)
-	if len(record) > 0 {
-		d.Record = record
-	}
-	if len(verdict) > 0 {
-		d.Verdict = verdict
-	}
-	d.CreatedAt = d.CreatedAt.UTC()
-	if d.SeenAt != nil {
-		at := d.SeenAt.UTC()
-		d.SeenAt = &at
-	}
-	return &d, err
-}
-
-// jsonOrNil passes JSON to PostgreSQL as text, NULL when empty.
-func jsonOrNil(b []byte) any {
-	if len(b) == 0 {
-		return nil
-	}
-	return string(b)
-}
 
 // OpenDispute stores d after check approves the locked state.
 func (s *Store) OpenDispute(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error) error {
@@ -60,7 +28,7 @@ func (s *Store) OpenDispute(ctx context.Context, d *referee.Dispute, check func(
 		return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
 			result_id, status, opened_role, opened_by, created_at, deal)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-			k.TournamentID, k.Round, k.Table, k.Game, d.Description, jsonOrNil(d.Record), jsonOrNil(d.Verdict), d.ResultID,
+			k.TournamentID, k.Round, k.Table, k.Game, d.Description, postgres.JSONOrNil(d.Record), postgres.JSONOrNil(d.Verdict), d.ResultID,
 			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt, d.Deal).Scan(&d.ID)
 	})
 }
@@ -68,9 +36,9 @@ func (s *Store) OpenDispute(ctx context.Context, d *referee.Dispute, check func(
 // Disputes lists the disputes f selects with their rulings.
 func (s *Store) Disputes(ctx context.Context, tid string, f referee.DisputeFilter) ([]referee.Dispute, error) {
 	var out []referee.Dispute
-	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
-		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id > $2
 			AND ($3 = '' OR status = $3) ORDER BY id LIMIT $4`, tid, f.After, string(f.Status), f.Limit)
 		return err
 	})
@@ -80,7 +48,7 @@ func (s *Store) Disputes(ctx context.Context, tid string, f referee.DisputeFilte
 // OpenDisputes counts the open disputes of each game of round n.
 func (s *Store) OpenDisputes(ctx context.Context, tid string, n int) (map[tournament.GameKey]int, error) {
 	out := map[tournament.GameKey]int{}
-	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT table_no, game, count(*) FROM disputes
 			WHERE tournament_id = $1 AND round = $2 AND status = 'open' GROUP BY table_no, game`, tid, n)
 		if err != nil {
@@ -100,7 +68,7 @@ func (s *Store) OpenDisputes(ctx context.Context, tid string, n int) (map[tourna
 // Dispute returns one dispute with its ruling.
 func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*referee.Dispute, error) {
 	var d *referee.Dispute
-	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
 		d, err = oneDispute(ctx, tx, tid, id)
 		return err
@@ -112,7 +80,7 @@ func (s *Store) Dispute(ctx context.Context, tid string, id int64) (*referee.Dis
 // before, and returns it with its ruling.
 func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string, at time.Time) (*referee.Dispute, error) {
 	var d *referee.Dispute
-	err := s.write(ctx, "dispute", func(tx pgx.Tx) error {
+	err := s.db.Write(ctx, "dispute", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE disputes SET seen_at = $3, seen_by = $4
 			WHERE tournament_id = $1 AND id = $2 AND seen_at IS NULL`, tid, id, at, by)
 		if err != nil {
@@ -126,12 +94,12 @@ func (s *Store) SeeDispute(ctx context.Context, tid string, id int64, by string,
 
 // oneDispute reads dispute id with its ruling.
 func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*referee.Dispute, error) {
-	d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
+	d, err := ScanDispute(tx.QueryRow(ctx, `SELECT `+DisputeColumns+` FROM disputes WHERE tournament_id = $1 AND id = $2`, tid, id))
 	if err != nil {
-		return nil, MapError(err, "dispute")
+		return nil, postgres.MapError(err, "dispute")
 	}
 	one := []referee.Dispute{*d}
-	err = attachRulings(ctx, tx, tid, one)
+	err = AttachRulings(ctx, tx, tid, one)
 	return &one[0], err
 }
 
@@ -139,16 +107,16 @@ func oneDispute(ctx context.Context, tx pgx.Tx, tid string, id int64) (*referee.
 // rulings, oldest first.
 func (s *Store) TableDisputes(ctx context.Context, tid string, n, t int) ([]referee.Dispute, error) {
 	var out []referee.Dispute
-	err := s.read(ctx, "dispute", func(tx pgx.Tx) error {
+	err := s.db.Read(ctx, "dispute", func(tx pgx.Tx) error {
 		var err error
-		out, err = listDisputes(ctx, tx, tid, `SELECT `+disputeColumns+` FROM disputes
+		out, err = listDisputes(ctx, tx, tid, `SELECT `+DisputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND round = $2 AND table_no = $3 ORDER BY id`, tid, n, t)
 		return err
 	})
 	return out, err
 }
 
-// listDisputes runs query, which selects disputeColumns of tournament
+// listDisputes runs query, which selects DisputeColumns of tournament
 // tid's disputes, and attaches their rulings.
 func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any) ([]referee.Dispute, error) {
 	rows, err := tx.Query(ctx, query, args...)
@@ -156,77 +124,13 @@ func listDisputes(ctx context.Context, tx pgx.Tx, tid, query string, args ...any
 		return nil, err
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (referee.Dispute, error) {
-		d, err := scanDispute(r)
+		d, err := ScanDispute(r)
 		return *d, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, attachRulings(ctx, tx, tid, out)
-}
-
-// attachRulings reads the rulings and adjustments of ds.
-func attachRulings(ctx context.Context, tx pgx.Tx, tid string, ds []referee.Dispute) error {
-	ids := make([]int64, len(ds))
-	for i := range ds {
-		ids[i] = ds[i].ID
-	}
-	rows, err := tx.Query(ctx, `SELECT id, dispute_id, decision, reason, correction_id, verdict, disqualified,
-		ruled_role, ruled_by, created_at FROM rulings WHERE tournament_id = $1 AND dispute_id = ANY($2) ORDER BY id`, tid, ids)
-	if err != nil {
-		return err
-	}
-	rulings, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*referee.Ruling, error) {
-		var (
-			ru      referee.Ruling
-			verdict []byte
-		)
-		err := r.Scan(&ru.ID, &ru.DisputeID, &ru.Decision, &ru.Reason, &ru.CorrectionID, &verdict, &ru.Disqualified,
-			&ru.RuledRole, &ru.RuledBy, &ru.CreatedAt)
-		if len(verdict) > 0 {
-			ru.Verdict = verdict
-		}
-		ru.CreatedAt = ru.CreatedAt.UTC()
-		return &ru, err
-	})
-	if err != nil {
-		return err
-	}
-	adjs, err := rulingAdjustments(ctx, tx, tid, rulings)
-	if err != nil {
-		return err
-	}
-	byDispute := map[int64]*referee.Ruling{}
-	byID := map[int64]*referee.Ruling{}
-	for _, ru := range rulings {
-		byDispute[ru.DisputeID], byID[ru.ID] = ru, ru
-	}
-	for _, a := range adjs {
-		if ru := byID[a.RulingID]; ru != nil {
-			ru.Adjustments = append(ru.Adjustments, a)
-		}
-	}
-	for i := range ds {
-		ds[i].Ruling = byDispute[ds[i].ID]
-	}
-	return nil
-}
-
-// rulingAdjustments reads the adjustments of rulings.
-func rulingAdjustments(ctx context.Context, tx pgx.Tx, tid string, rulings []*referee.Ruling) ([]tournament.Adjustment, error) {
-	if len(rulings) == 0 {
-		return nil, nil
-	}
-	ids := make([]int64, len(rulings))
-	for i, ru := range rulings {
-		ids[i] = ru.ID
-	}
-	rows, err := tx.Query(ctx, `SELECT id, ruling_id, round, table_no, game, player_id, points, scale, reason, created_at
-		FROM adjustments WHERE tournament_id = $1 AND ruling_id = ANY($2) ORDER BY id`, tid, ids)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, scanAdjustment(tid))
+	return out, AttachRulings(ctx, tx, tid, out)
 }
 
 // Rule writes the ruling decide makes on the locked state and dispute.
@@ -234,10 +138,10 @@ func (s *Store) Rule(ctx context.Context, tid string, id int64,
 	decide func(*referee.State, *referee.Dispute) (*referee.RulingChange, error)) (*referee.RulingChange, error) {
 	var ch *referee.RulingChange
 	err := s.lockedReferee(ctx, tid, "ruling", func(tx pgx.Tx, st *referee.State) error {
-		d, err := scanDispute(tx.QueryRow(ctx, `SELECT `+disputeColumns+` FROM disputes
+		d, err := ScanDispute(tx.QueryRow(ctx, `SELECT `+DisputeColumns+` FROM disputes
 			WHERE tournament_id = $1 AND id = $2 FOR UPDATE`, tid, id))
 		if err != nil {
-			return MapError(err, "dispute")
+			return postgres.MapError(err, "dispute")
 		}
 		if ch, err = decide(st, d); err != nil {
 			return err
@@ -253,14 +157,14 @@ func (s *Store) Rule(ctx context.Context, tid string, id int64,
 func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, ch *referee.RulingChange) error {
 	ru := ch.Ruling
 	if c := ch.Correction; c != nil {
-		if err := insertCorrection(ctx, tx, c); err != nil {
+		if err := postgres.InsertCorrection(ctx, tx, c); err != nil {
 			return err
 		}
 		ru.CorrectionID = &c.ID
 	}
 	err := tx.QueryRow(ctx, `INSERT INTO rulings (tournament_id, dispute_id, decision, reason, correction_id, verdict,
 		disqualified, ruled_role, ruled_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-		tid, ru.DisputeID, ru.Decision, ru.Reason, ru.CorrectionID, jsonOrNil(ru.Verdict), nonNil(ru.Disqualified),
+		tid, ru.DisputeID, ru.Decision, ru.Reason, ru.CorrectionID, postgres.JSONOrNil(ru.Verdict), postgres.NonNil(ru.Disqualified),
 		ru.RuledRole, ru.RuledBy, ru.CreatedAt).Scan(&ru.ID)
 	if err != nil {
 		return err
@@ -275,7 +179,7 @@ func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, 
 			return err
 		}
 	}
-	if err := setPlayerStatus(ctx, tx, tid, ch.Disqualify, tournament.PlayerDisqualified); err != nil {
+	if err := postgres.SetPlayerStatus(ctx, tx, tid, ch.Disqualify, tournament.PlayerDisqualified); err != nil {
 		return err
 	}
 	if err := writeAdvancement(ctx, tx, tid, st, ch); err != nil {
@@ -285,36 +189,15 @@ func writeRuling(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, 
 	return err
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// insertCorrection appends a result row: a correction that supersedes the
-// game's effective result, or the first result of a game that had none.
-func insertCorrection(ctx context.Context, tx pgx.Tx, c *tournament.GameResult) error {
-	places, err := encodePlaces(c.Places)
-	if err != nil {
-		return err
-	}
-	k := c.Key
-	return tx.QueryRow(ctx, `INSERT INTO game_results (tournament_id, round, table_no, game, kind, supersedes, record,
-		record_hash, result, places, submitted_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		RETURNING id`, k.TournamentID, k.Round, k.Table, k.Game, c.Kind, c.Supersedes, string(c.Record), c.RecordHash,
-		string(c.Result), string(places), c.SubmittedBy, c.CreatedAt).Scan(&c.ID)
-}
-
 // writeAdvancement writes the outcomes, statuses and champion a ruling
 // changed.
 func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *referee.State, ch *referee.RulingChange) error {
 	old := map[string]tournament.Outcome{}
 	for _, o := range st.Outcomes {
-		old[o.Player+"/"+itoa(o.Round)] = o
+		old[o.Player+"/"+strconv.Itoa(o.Round)] = o
 	}
 	for _, o := range ch.Outcomes {
-		if prev, ok := old[o.Player+"/"+itoa(o.Round)]; ok && prev == o {
+		if prev, ok := old[o.Player+"/"+strconv.Itoa(o.Round)]; ok && prev == o {
 			continue
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO round_outcomes (tournament_id, round, player_id, table_no, rank, advanced)
@@ -326,7 +209,7 @@ func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *referee.St
 		}
 	}
 	for p, status := range ch.Statuses {
-		if err := setPlayerStatus(ctx, tx, tid, []string{p}, status); err != nil {
+		if err := postgres.SetPlayerStatus(ctx, tx, tid, []string{p}, status); err != nil {
 			return err
 		}
 	}
@@ -336,5 +219,3 @@ func writeAdvancement(ctx context.Context, tx pgx.Tx, tid string, st *referee.St
 	}
 	return nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

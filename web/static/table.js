@@ -623,6 +623,7 @@
   TablePage.prototype.gameURL = function () {
     var u = new URL(window.location.href);
     u.hash = "";
+    u.search = ""; // not a correction's ?correct=n: the game as it is
     u.searchParams.set("game", String(this.game));
     return u.toString();
   };
@@ -663,7 +664,11 @@
     if (game.over && this.form) {
       // The game ended (on this phone or another): show it as it is now,
       // its confirm buttons in view, not the next game's form.
-      window.location.replace(this.gameURL() + "#confirm");
+      // A replace that changes only the fragment would not load the page
+      // again: name the address, then load it.
+      window.history.scrollRestoration = "manual";
+      window.history.replaceState(null, "", this.gameURL() + "#confirm");
+      window.location.reload();
       return;
     }
     this.numbered = false;
@@ -788,5 +793,11 @@
       keepOffline();
       new TablePage(app).start();
     }
+  });
+  // A game that just ended is shown at its confirm buttons: after the
+  // reload (TablePage.refresh), once laid out, not where it was scrolled.
+  window.addEventListener("load", function () {
+    var confirm = window.location.hash === "#confirm" && document.getElementById("confirm");
+    if (confirm) { confirm.scrollIntoView({ block: "start" }); }
   });
 }());

@@ -43,8 +43,11 @@ func AuditActorFrom(ctx context.Context) AuditActor {
 }
 
 // AuditAs returns ctx carrying a as the actor of the writes made with it.
-func AuditAs(ctx context.Context, a Actor) context.Context {
-	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName()})
+func AuditAs(ctx context.Context, a Actor) context.Context { return AuditBecause(ctx, a, "") }
+
+// AuditBecause is AuditAs with the reason a gave for the change.
+func AuditBecause(ctx context.Context, a Actor, reason string) context.Context {
+	return WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
 }
 
 // AuditName names the actor's token for the audit log.

@@ -180,7 +180,7 @@ func (s *Service) SetRoundClock(ctx context.Context, a Actor, tid string, n int,
 		return nil, err
 	}
 	now := s.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: strings.TrimSpace(act.Reason)})
+	ctx = AuditBecause(ctx, a, strings.TrimSpace(act.Reason))
 	return s.store.SetRoundClock(ctx, tid, n, func(r *Round, c *Clock) (*Clock, error) {
 		if err := roundOpen(r); err != nil {
 			return nil, err

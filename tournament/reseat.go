@@ -35,7 +35,7 @@ func (s *Service) ReseatTable(ctx context.Context, a Actor, tid string, n int, r
 	case (rs.With == "") == (rs.Table == 0):
 		return nil, InvalidField("with", "give either with (a player to swap places with) or table (a table to move to), not both")
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: rs.Reason})
+	ctx = AuditBecause(ctx, a, rs.Reason)
 	return s.store.Reseat(ctx, tid, n, func(t *Tournament, r *Round, started []int) ([]Table, error) {
 		return planReseat(t, r, started, rs)
 	})

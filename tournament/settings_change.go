@@ -78,7 +78,7 @@ func (s *Service) UpdateSettings(ctx context.Context, a Actor, tid string, c Set
 			return nil, err
 		}
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: c.Reason})
+	ctx = AuditBecause(ctx, a, c.Reason)
 	return s.store.UpdateSettings(ctx, tid, func(t *Tournament) (*Tournament, error) {
 		if err := SettingsOpen(t); err != nil {
 			return nil, err

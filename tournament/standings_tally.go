@@ -139,20 +139,6 @@ func newTally(st *State) *Tally {
 	return t
 }
 
-// merge adds o's games to s, as adding each of them would.
-func (s *Stats) merge(o Stats) {
-	if o.GamesPlayed == 0 {
-		return
-	}
-	if s.GamesPlayed == 0 || o.BestGame > s.BestGame {
-		s.BestGame = o.BestGame
-	}
-	s.PlacementPoints += o.PlacementPoints
-	s.GamePoints += o.GamePoints
-	s.GamesPlayed += o.GamesPlayed
-	s.GamesWon += o.GamesWon
-}
-
 // standingsFrom is Standings(st) made with t, which holds st's closed
 // rounds: their totals are taken as they are and only the open rounds'
 // results are added.

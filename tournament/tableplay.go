@@ -145,7 +145,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	}
 	out := &CorrectedDeal{}
 	now := s.clock()
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
+	ctx = AuditBecause(ctx, a, reason)
 	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
 		if err := roundOpen(rd); err != nil {
 			return nil, err

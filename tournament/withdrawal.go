@@ -63,7 +63,7 @@ func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n
 	if strings.TrimSpace(w.Player) == "" {
 		return nil, InvalidField("player", "player is required")
 	}
-	ctx = WithAuditActor(ctx, AuditActor{Role: a.Role, Token: a.AuditName(), Reason: w.Reason})
+	ctx = AuditBecause(ctx, a, w.Reason)
 	return s.store.WithdrawDuringGame(ctx, tid, n, t, w.Player,
 		func(tn *Tournament, r *Round, played []int, p Player) (*GameWithdrawal, error) {
 			return planWithdrawal(tn, r, played, p, w, a.AuditName(), s.clock())

@@ -78,7 +78,7 @@ func (r *Service) Rule(ctx context.Context, a tournament.Actor, tid string, id i
 		return nil, err
 	}
 	now := r.svc.Now()
-	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(), Reason: n.Reason})
+	ctx = tournament.AuditBecause(ctx, a, n.Reason)
 	return r.store.Rule(ctx, tid, id, func(st *State, d *Dispute) (*RulingChange, error) {
 		return decideRuling(st, d, n, a, now)
 	})

@@ -155,7 +155,7 @@ func (r *Service) Reopen(ctx context.Context, a tournament.Actor, tid string, n,
 	}
 	now := r.svc.Now()
 	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.AuditName(), CreatedAt: now}
-	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(), Reason: reason})
+	ctx = tournament.AuditBecause(ctx, a, reason)
 	err := r.store.Reopen(ctx, tid, ro, func(st *State) error {
 		rd, err := tournament.FindRound(&st.State, n)
 		if err != nil {

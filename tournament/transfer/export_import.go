@@ -44,8 +44,8 @@ func (s *Service) Import(ctx context.Context, a tournament.Actor, ex *Export) (*
 		return nil, tournament.Errorf(tournament.KindUnavailable, tournament.CodeImportUnavailable, "this server's storage cannot import tournaments")
 	}
 	t := st.Tournament
-	ctx = tournament.WithAuditActor(ctx, tournament.AuditActor{Role: a.Role, Token: a.AuditName(),
-		Reason: fmt.Sprintf("imported from tournament %s, exported %s", ex.Tournament.ID, ex.ExportedAt.UTC().Format(time.RFC3339))})
+	ctx = tournament.AuditBecause(ctx, a,
+		fmt.Sprintf("imported from tournament %s, exported %s", ex.Tournament.ID, ex.ExportedAt.UTC().Format(time.RFC3339)))
 	// An imported tournament is private (the admin lists it) and has a
 	// short link of this server.
 	t.Listing = tournament.Listing{}

@@ -21,7 +21,7 @@ import (
 // when it did not.
 func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64, cons *DrawConstraints, run searchRun) ([]Table, int, error) {
 	p := seating.Params{Players: players, History: pastRounds(history), Mode: seatingMode(t),
-		Standings: order, Seed: uint64(seed), Constraints: cons.seating(), Steps: run.steps, Now: run.now}
+		Standings: order, Seed: uint64(seed), Constraints: cons.seating(), Steps: run.steps, Replay: run.replay, Now: run.now}
 	if p.Mode == seating.Mixed && t.Format == FormatSwiss {
 		p.Rounds, p.PlanSeed = t.Settings.Rounds, uint64(seed)
 		if len(history) > 0 {
@@ -44,11 +44,14 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 }
 
 // searchRun is how a draw's seating search is bounded besides its work:
-// a replay of a search the clock cut (steps, Round.SearchSteps, when
-// positive), or the clock its time budget reads (nil: time.Now).
+// a replay of a published draw (replay), which never reads the clock and
+// stops where the clock cut the draw's search (steps, Round.SearchSteps,
+// when positive) or at its work bound as the draw did; or the clock its
+// time budget reads (nil: time.Now).
 type searchRun struct {
-	steps int
-	now   func() time.Time
+	steps  int
+	replay bool
+	now    func() time.Time
 }
 
 // pastRounds turns earlier rounds into the seating's history, each

@@ -382,6 +382,6 @@ func Redraw(f Format, seating string, rounds int, players []string, history []Ro
 	if seating == SeatingByStandings && f == FormatSwiss {
 		order = standings
 	}
-	tables, _, err := drawTables(t, players, history, order, seed, c, searchRun{steps: steps})
+	tables, _, err := drawTables(t, players, history, order, seed, c, searchRun{steps: steps, replay: true})
 	return tables, err
 }

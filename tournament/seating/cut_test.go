@@ -97,3 +97,65 @@ func TestPlanCutByClockReplays(t *testing.T) {
 		t.Errorf("replay with %d steps gives other rounds (steps %d)", cut.Steps, again.Steps)
 	}
 }
+
+// A replay of a round whose search was not cut (a verifier's, Steps 0)
+// never reads the clock: on a machine slow enough for its own budget to
+// cut it, it still runs to the work bound, as the draw did, and gives the
+// draw's tables. Before Replay, `revisor seat --draw` of an uncut draw
+// read its own clock and, under load, reported a true draw as not
+// verifying.
+func TestReplayOfAnUncutRoundNeverReadsTheClock(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		mode   seating.Mode
+		n      int
+		played int
+		rounds int
+	}{
+		{"sm draw", seating.Draw, 16, 6, 0},
+		{"by standings", seating.ByStandings, 13, 1, 0},
+		{"plan", seating.Mixed, 18, 0, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			players := ids(tc.n)
+			_, hist := playRounds(t, players, tc.played, tc.mode, 7)
+			p := seating.Params{Players: players, History: hist, Mode: tc.mode, Seed: 99, Rounds: tc.rounds, PlanSeed: 5, Budget: time.Minute}
+			if tc.mode == seating.ByStandings {
+				p.Standings = players
+			}
+			drawn, err := seating.Round(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if drawn.TimedOut {
+				t.Fatalf("the draw was cut by a minute's budget")
+			}
+			p.Replay, p.Budget = true, time.Nanosecond
+			p.Now = func() time.Time { t.Fatal("a replay read the clock"); return time.Time{} }
+			again, err := seating.Round(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(again.Tables, drawn.Tables) || again.TimedOut {
+				t.Errorf("replay = %v (timed out %v), want the draw's %v", again.Tables, again.TimedOut, drawn.Tables)
+			}
+		})
+	}
+	t.Run("schedule", func(t *testing.T) {
+		t.Parallel()
+		planned, err := seating.Plan(30, 8, seating.Options{Seed: 3, Budget: time.Minute})
+		if err != nil || planned.TimedOut {
+			t.Fatalf("plan: %v, timed out %v", err, planned != nil && planned.TimedOut)
+		}
+		again, err := seating.Plan(30, 8, seating.Options{Seed: 3, Replay: true, Budget: time.Nanosecond,
+			Now: func() time.Time { t.Fatal("a replay read the clock"); return time.Time{} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(again.Rounds, planned.Rounds) || again.TimedOut {
+			t.Errorf("replayed plan differs from the plan (timed out %v)", again.TimedOut)
+		}
+	})
+}

@@ -26,7 +26,11 @@ type Options struct {
 	// search stops after that many iterations (Schedule.Steps) and never
 	// reads the clock, so it gives the same rounds.
 	Steps int
-	cut   *cut // Round's, when it follows a plan
+	// Replay marks a replay of a published schedule: the search never
+	// reads the clock, stopping at Steps when positive, else at its work
+	// bound (see Params.Replay).
+	Replay bool
+	cut    *cut // Round's, when it follows a plan
 }
 
 // Schedule is a whole seating plan: every round of the players 0..n-1.
@@ -98,7 +102,7 @@ func planLimits(n, rounds int, opt Options) limits {
 	}
 	c := opt.cut
 	if c == nil {
-		c = &cut{replay: opt.Steps}
+		c = &cut{replay: opt.Steps, noClock: opt.Replay || opt.Steps > 0}
 	}
 	lim := limits{work: work, stall: 400 + 20*n, cut: c}
 	lim.deadline, lim.now = c.clock(opt.Budget, opt.Now)

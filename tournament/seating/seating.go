@@ -168,6 +168,11 @@ type Params struct {
 	// (Result.Steps): the searches stop after that many iterations and
 	// never read the clock, so they give the same tables.
 	Steps int
+	// Replay marks a replay of a published round (a verifier's, with
+	// Steps 0 when the round's search was not cut): the searches never
+	// read the clock, so a slow machine cannot cut a replay short where
+	// the draw itself ran to its work bound.
+	Replay bool
 	// Constraints are the organizer's requirements (fixed tables, players
 	// kept apart, partnerships). A round with constraints is seated on its
 	// own, never from a plan.
@@ -230,7 +235,7 @@ func Round(p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &cut{replay: p.Steps}
+	c := &cut{replay: p.Steps, noClock: p.Replay || p.Steps > 0}
 	if cons == nil {
 		if res, ok := followPlan(p, index, h, c); ok {
 			return res, nil

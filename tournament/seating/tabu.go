@@ -44,13 +44,16 @@ type cut struct {
 	steps  int // iterations run so far
 	at     int // the iterations run when the clock (or replay) stopped a search; 0 for none
 	replay int // when positive, stop at this many iterations instead of reading the clock
+	// noClock: a replay, which never reads the clock (it stops at replay
+	// when positive, else at the work bound, as the search it replays did).
+	noClock bool
 }
 
 // clock returns a search's deadline and clock for a budget (zero means
 // DefaultBudget) and a clock (nil means time.Now): none when replaying, so
 // that a replay never reads the clock.
 func (c *cut) clock(budget time.Duration, now func() time.Time) (time.Time, func() time.Time) {
-	if c.replay > 0 {
+	if c.noClock {
 		return time.Time{}, nil
 	}
 	if budget <= 0 {

@@ -18,7 +18,11 @@ import (
 // data-events) says only what its page shows, at most once per
 // pagesCoalesce: an event "change" when the tournament's state changed,
 // with the version v, the server's clock in microseconds when it heard of
-// the change (tournament.Event.At); an event "clock" when the round clock did. The deals and
+// the change (tournament.Event.At), and the window w, in milliseconds, over
+// which the pages watching the tournament are to spread their fetches of
+// it (renderBudget.spread: the more streams, the wider, so that a thousand
+// phones do not all ask within the same 150 ms); an event "clock" when the
+// round clock did. The deals and
 // confirmations of a full hall, which no public page shows, send nothing.
 // A page's data-as-of is when its snapshot's read began, so a page whose
 // data-as-of is not below the latest v holds the change; static/live.js
@@ -35,6 +39,7 @@ type eventJSON struct {
 	Round int    `json:"round,omitempty"`
 	Table int    `json:"table,omitempty"`
 	V     int64  `json:"v"`
+	W     int64  `json:"w,omitempty"` // the fetches' window, ms (public pages)
 }
 
 // events streams a tournament's changes: a comment every heartbeat and
@@ -131,6 +136,7 @@ func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error)
 			p.hear(tournament.Event{Kind: kindClock}, 0)
 		}
 		seen = now
+		p.window = h.budget.spread(now.streams)
 		if msg := p.due(time.Now()); msg != "" && send(msg) != nil {
 			return nil
 		}
@@ -164,6 +170,7 @@ type topicState struct {
 	kind         string // the latest change of state and its version
 	v            int64
 	changed      chan struct{}
+	streams      int // the topic's streams when read
 }
 
 // newHub makes the hub of the pages' streams, fed by cache.
@@ -200,7 +207,9 @@ func (h *hub) leave(tid string, t *topic) {
 func (h *hub) read(t *topic) topicState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return t.seen
+	s := t.seen
+	s.streams = t.streams
+	return s
 }
 
 // announce counts a change the pages show, already counted by the cache,
@@ -233,7 +242,8 @@ func (h *hub) announce(tid string, e tournament.Event) {
 type pagesStream struct {
 	kind    string // the latest change of state heard, "" when none waits
 	v       int64
-	clock   bool // the round clock changed
+	clock   bool          // the round clock changed
+	window  time.Duration // the window of the pages' fetches after a change
 	sent    time.Time
 	waiting *time.Timer // fires when the next message may leave
 }
@@ -274,7 +284,7 @@ func (p *pagesStream) due(now time.Time) string {
 	}
 	msg := ""
 	if p.kind != "" {
-		b, _ := json.Marshal(eventJSON{Kind: p.kind, V: p.v})
+		b, _ := json.Marshal(eventJSON{Kind: p.kind, V: p.v, W: p.window.Milliseconds()})
 		msg = "event: change\ndata: " + string(b) + "\n\n"
 	}
 	if p.clock {

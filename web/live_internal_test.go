@@ -130,3 +130,32 @@ func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 		t.Errorf("after every stream left: %d pins of the tournament, %d topics; want none", pins, topics)
 	}
 }
+
+// TestPagesStreamNamesTheWindow: a change on a public page's stream names
+// the window its pages are to spread their fetches over, wider with more
+// streams watching the tournament and at most spreadMax: a thousand
+// phones that fetched within the same 150 ms after a result took the
+// tables' cores (issue 28).
+func TestPagesStreamNamesTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
+	now := time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		streams int
+		want    string
+	}{{1, `"w":1}`}, {100, `"w":100}`}, {400, `"w":400}`}, {1000, `"w":850}`}, {5000, `"w":850}`}} {
+		var tops []*topic
+		for range tc.streams {
+			tops = append(tops, h.join("t1"))
+		}
+		var p pagesStream
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		p.window = b.spread(h.read(tops[0]).streams)
+		if msg := p.due(now); !strings.HasSuffix(msg, tc.want+"\n\n") {
+			t.Errorf("%d streams: the change is %q, want the window %s", tc.streams, msg, tc.want)
+		}
+		for _, tp := range tops {
+			h.leave("t1", tp)
+		}
+	}
+}

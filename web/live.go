@@ -16,7 +16,8 @@ import (
 //
 // A public page's stream (/t/{tid}/events?for=pages, the URL in its
 // data-events) says only what its page shows, at most once per
-// pagesCoalesce: an event "change" when the tournament's state changed,
+// pagesCoalesce (once per the window below when it is wider, a second at
+// most: pagesStream.gap): an event "change" when the tournament's state changed,
 // with the version v, the server's clock in microseconds when it heard of
 // the change (tournament.Event.At), and the window w, in milliseconds, over
 // which the pages watching the tournament are to spread their fetches of
@@ -258,6 +259,18 @@ func (p *pagesStream) hear(e tournament.Event, v int64) {
 	}
 }
 
+// gap is the least time between two messages of the stream: pagesCoalesce,
+// or the window of the fetches when it is wider, renderEvery at most. A
+// page that spreads its fetch over the window takes the latest version
+// when it fetches, and its refreshes are rendered at most every
+// renderEvery: a message sooner than that makes no fetch, and a thousand
+// streams' messages cost the server as much as their fetches (issue 28,
+// the profile of 6 December: the public streams 21% of its CPU, the
+// answers from the cache 28%).
+func (p *pagesStream) gap() time.Duration {
+	return max(pagesCoalesce, min(renderEvery, p.window))
+}
+
 // timer is the channel of the pending message's timer (nil: none).
 func (p *pagesStream) timer() <-chan time.Time {
 	if p.waiting == nil {
@@ -267,12 +280,12 @@ func (p *pagesStream) timer() <-chan time.Time {
 }
 
 // due returns the message to send now: what waits, unless one was sent
-// less than pagesCoalesce ago (then a timer is set for when it may).
+// less than p.gap() ago (then a timer is set for when it may).
 func (p *pagesStream) due(now time.Time) string {
 	if p.kind == "" && !p.clock {
 		return ""
 	}
-	if wait := p.sent.Add(pagesCoalesce).Sub(now); wait > 0 {
+	if wait := p.sent.Add(p.gap()).Sub(now); wait > 0 {
 		if p.waiting == nil {
 			p.waiting = time.NewTimer(wait)
 		}

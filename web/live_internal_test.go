@@ -159,3 +159,37 @@ func TestPagesStreamNamesTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesStreamPacedByTheWindow: with a thousand streams watching, a
+// steady flow of changes sends a message every window (850 ms), not every
+// pagesCoalesce: a page that spreads its fetch over the window would make
+// no fetch of the messages between, each a write for the server.
+func TestPagesStreamPacedByTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	for _, tc := range []struct {
+		streams int
+		gap     time.Duration
+	}{{10, pagesCoalesce}, {700, 700 * time.Millisecond}, {1000, 850 * time.Millisecond}} {
+		p := pagesStream{window: b.spread(tc.streams)}
+		t0 := time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC)
+		var sent []time.Time
+		for i := range 100 {
+			now := t0.Add(time.Duration(i) * 50 * time.Millisecond)
+			p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+			if msg := p.due(now); msg != "" {
+				sent = append(sent, now)
+			}
+		}
+		if p.waiting != nil {
+			p.waiting.Stop()
+		}
+		for i := 1; i < len(sent); i++ {
+			if gap := sent[i].Sub(sent[i-1]); gap < tc.gap || gap > tc.gap+50*time.Millisecond {
+				t.Errorf("%d streams: messages %v apart, want %v", tc.streams, gap, tc.gap)
+			}
+		}
+		if want := int(5*time.Second/tc.gap) - 1; len(sent) < want {
+			t.Errorf("%d streams, 5 s of changes every 50 ms: %d messages, want at least %d", tc.streams, len(sent), want)
+		}
+	}
+}

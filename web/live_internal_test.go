@@ -17,15 +17,10 @@ import (
 func TestPagesStreamNeverStarves(t *testing.T) {
 	var p pagesStream
 	t0 := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
-	var sent []time.Time
-	for i := range 50 {
-		now := t0.Add(time.Duration(i) * 100 * time.Millisecond)
-		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
-		if msg := p.due(now); msg != "" {
-			if !strings.Contains(msg, `"v":`+strconv.FormatInt(now.UnixMicro(), 10)) {
-				t.Errorf("message at %v = %q, want the latest version", now.Sub(t0), msg)
-			}
-			sent = append(sent, now)
+	sent, msgs := steadyFlow(&p, t0, 50, 100*time.Millisecond)
+	for i, now := range sent {
+		if !strings.Contains(msgs[i], `"v":`+strconv.FormatInt(now.UnixMicro(), 10)) {
+			t.Errorf("message at %v = %q, want the latest version", now.Sub(t0), msgs[i])
 		}
 	}
 	if len(sent) < 9 {
@@ -36,9 +31,22 @@ func TestPagesStreamNeverStarves(t *testing.T) {
 			t.Errorf("messages %v apart, want %v to %v", gap, pagesCoalesce, pagesCoalesce+100*time.Millisecond)
 		}
 	}
+}
+
+// steadyFlow tells p of n changes of results, every apart from t0 on, and
+// returns when it sent its messages and what they said.
+func steadyFlow(p *pagesStream, t0 time.Time, n int, every time.Duration) (sent []time.Time, msgs []string) {
+	for i := range n {
+		now := t0.Add(time.Duration(i) * every)
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		if msg := p.due(now); msg != "" {
+			sent, msgs = append(sent, now), append(msgs, msg)
+		}
+	}
 	if p.waiting != nil {
 		p.waiting.Stop()
 	}
+	return sent, msgs
 }
 
 // TestPagesStreamSaysOnlyWhatPagesShow: deals and confirmations, which no
@@ -171,18 +179,7 @@ func TestPagesStreamPacedByTheWindow(t *testing.T) {
 		gap     time.Duration
 	}{{10, pagesCoalesce}, {700, 700 * time.Millisecond}, {1000, 850 * time.Millisecond}} {
 		p := pagesStream{window: b.spread(tc.streams)}
-		t0 := time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC)
-		var sent []time.Time
-		for i := range 100 {
-			now := t0.Add(time.Duration(i) * 50 * time.Millisecond)
-			p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
-			if msg := p.due(now); msg != "" {
-				sent = append(sent, now)
-			}
-		}
-		if p.waiting != nil {
-			p.waiting.Stop()
-		}
+		sent, _ := steadyFlow(&p, time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC), 100, 50*time.Millisecond)
 		for i := 1; i < len(sent); i++ {
 			if gap := sent[i].Sub(sent[i-1]); gap < tc.gap || gap > tc.gap+50*time.Millisecond {
 				t.Errorf("%d streams: messages %v apart, want %v", tc.streams, gap, tc.gap)

@@ -16,8 +16,8 @@ import (
 //
 // A public page's stream (/t/{tid}/events?for=pages, the URL in its
 // data-events) says only what its page shows, at most once per
-// pagesCoalesce (less often when its pages take longer to fetch after a
-// message, a second at most: pagesStream.gap): an event "change" when the tournament's state changed,
+// pagesCoalesce (once per the window below when it is wider, a second at
+// most: pagesStream.gap): an event "change" when the tournament's state changed,
 // with the version v, the server's clock in microseconds when it heard of
 // the change (tournament.Event.At), and the window w, in milliseconds, over
 // which the pages watching the tournament are to spread their fetches of
@@ -260,26 +260,16 @@ func (p *pagesStream) hear(e tournament.Event, v int64) {
 }
 
 // gap is the least time between two messages of the stream: pagesCoalesce,
-// or the time the pages take to fetch after a message when it is longer
-// (static/live.js's quiet 150 ms and the window), renderEvery at most. A
+// or the window of the fetches when it is wider, renderEvery at most. A
 // page that spreads its fetch over the window takes the latest version
 // when it fetches, and its refreshes are rendered at most every
 // renderEvery: a message sooner than that makes no fetch, and a thousand
 // streams' messages cost the server as much as their fetches (issue 28,
 // the profile of 6 December: the public streams 21% of its CPU, the
-// answers from the cache 28%). Messages a render apart also find the
-// page's next render due when their first fetches come, so that few
-// fetches wait for it and are answered together.
+// answers from the cache 28%).
 func (p *pagesStream) gap() time.Duration {
-	if p.window <= 0 {
-		return pagesCoalesce
-	}
-	return max(pagesCoalesce, min(renderEvery, pageQuiet+p.window))
+	return max(pagesCoalesce, min(renderEvery, p.window))
 }
-
-// pageQuiet is static/live.js's quiet: a page fetches at the earliest
-// this long after a change.
-const pageQuiet = 150 * time.Millisecond
 
 // timer is the channel of the pending message's timer (nil: none).
 func (p *pagesStream) timer() <-chan time.Time {

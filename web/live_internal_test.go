@@ -169,16 +169,15 @@ func TestPagesStreamNamesTheWindow(t *testing.T) {
 }
 
 // TestPagesStreamPacedByTheWindow: with a thousand streams watching, a
-// steady flow of changes sends a message every second (the quiet 150 ms
-// and the window of 850 ms), not every pagesCoalesce: a page that spreads
-// its fetch over the window would make no fetch of the messages between,
-// each a write for the server.
+// steady flow of changes sends a message every window (850 ms), not every
+// pagesCoalesce: a page that spreads its fetch over the window would make
+// no fetch of the messages between, each a write for the server.
 func TestPagesStreamPacedByTheWindow(t *testing.T) {
 	b := newRenderBudget(1, time.Second, time.Second)
 	for _, tc := range []struct {
 		streams int
 		gap     time.Duration
-	}{{10, pagesCoalesce}, {400, 550 * time.Millisecond}, {600, 750 * time.Millisecond}, {1000, time.Second}} {
+	}{{10, pagesCoalesce}, {700, 700 * time.Millisecond}, {1000, 850 * time.Millisecond}} {
 		p := pagesStream{window: b.spread(tc.streams)}
 		sent, _ := steadyFlow(&p, time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC), 100, 50*time.Millisecond)
 		for i := 1; i < len(sent); i++ {

@@ -102,3 +102,23 @@ func (b *renderBudget) share(ctx context.Context) (done func()) {
 	hold := time.AfterFunc(shareHold, give)
 	return func() { hold.Stop(); give() }
 }
+
+// The window of the pages' fetches after a change (live.go, the event's
+// w): answerCost is what an answer from the cache costs the server, about
+// 0.3 ms of CPU and its writes, rounded up; spreadMax bounds the window,
+// which a page's freshness pays: static/live.js waits a random part of it
+// after its quiet 150 ms, within its maxWait of 1 s.
+const (
+	answerCost = time.Millisecond
+	spreadMax  = 850 * time.Millisecond
+)
+
+// spread is the window over which the pages of a tournament watched by
+// streams streams are to spread their fetches after a change, so that
+// they arrive about as fast as the budget answers them, without a queue:
+// a thousand phones that fetched within the same 150 ms after a result
+// took both cores at once, and the tables' deals waited behind them
+// (issue 28). A few viewers get a few milliseconds: they fetch at once.
+func (b *renderBudget) spread(streams int) time.Duration {
+	return min(spreadMax, time.Duration(streams)*answerCost/time.Duration(cap(b.slots)))
+}

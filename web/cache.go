@@ -6,6 +6,7 @@ import (
 	"context"
 	"hash/fnv"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,31 @@ type pageEntry struct {
 	at    time.Time // when it was rendered
 	stamp stamp     // the changes counted before its snapshot was read
 	class pageClass
+	hdr   entryHeaders
+}
+
+// entryHeaders are a cached page's header values, made once per render
+// rather than at each of the thousand answers that follow it (issue 28:
+// each Header.Set allocates). Each is a slice of one, never changed:
+// net/http only reads a header's values, and an Add would copy it.
+type entryHeaders struct {
+	asOf             []string // X-Revisor-As-Of (nil: not a live page)
+	etag, gzEtag     []string // of the body, of its gzip
+	length, gzLength []string // Content-Length of each: the body in one write, not chunks
+}
+
+func headerValue(s string) []string { return []string{s} }
+
+func newEntryHeaders(e *pageEntry) entryHeaders {
+	h := entryHeaders{etag: headerValue(e.etag), length: headerValue(strconv.Itoa(len(e.body)))}
+	if e.asOf > 0 {
+		h.asOf = headerValue(strconv.FormatInt(e.asOf, 10))
+	}
+	if e.gz != nil {
+		h.gzEtag = headerValue(strings.TrimSuffix(e.etag, `"`) + `-gz"`)
+		h.gzLength = headerValue(strconv.Itoa(len(e.gz)))
+	}
+	return h
 }
 
 // pageFlight is a render of a page in flight: those who want the same
@@ -560,6 +586,7 @@ const maxCachedPages = 2048
 // changed since (it still tells when the page was rendered last).
 func (c *snapshots) putPage(tid, key string, s stamp, class pageClass, at time.Time, asOf int64, body []byte) *pageEntry {
 	e := &pageEntry{body: body, etag: etagOf(body), gz: gzipped(body), asOf: asOf, at: at, stamp: s, class: class}
+	e.hdr = newEntryHeaders(e)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.subs[tid] {

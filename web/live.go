@@ -16,9 +16,14 @@ import (
 //
 // A public page's stream (/t/{tid}/events?for=pages, the URL in its
 // data-events) says only what its page shows, at most once per
-// pagesCoalesce: an event "change" when the tournament's state changed,
+// pagesCoalesce (once per the window below when it is wider, a second at
+// most: pagesStream.gap): an event "change" when the tournament's state changed,
 // with the version v, the server's clock in microseconds when it heard of
-// the change (tournament.Event.At); an event "clock" when the round clock did. The deals and
+// the change (tournament.Event.At), and the window w, in milliseconds, over
+// which the pages watching the tournament are to spread their fetches of
+// it (renderBudget.spread: the more streams, the wider, so that a thousand
+// phones do not all ask within the same 150 ms); an event "clock" when the
+// round clock did. The deals and
 // confirmations of a full hall, which no public page shows, send nothing.
 // A page's data-as-of is when its snapshot's read began, so a page whose
 // data-as-of is not below the latest v holds the change; static/live.js
@@ -35,6 +40,7 @@ type eventJSON struct {
 	Round int    `json:"round,omitempty"`
 	Table int    `json:"table,omitempty"`
 	V     int64  `json:"v"`
+	W     int64  `json:"w,omitempty"` // the fetches' window, ms (public pages)
 }
 
 // events streams a tournament's changes: a comment every heartbeat and
@@ -131,6 +137,7 @@ func (h *Handler) pagesEvents(c echo.Context, t *topic, send func(string) error)
 			p.hear(tournament.Event{Kind: kindClock}, 0)
 		}
 		seen = now
+		p.window = h.budget.spread(now.streams)
 		if msg := p.due(time.Now()); msg != "" && send(msg) != nil {
 			return nil
 		}
@@ -164,6 +171,7 @@ type topicState struct {
 	kind         string // the latest change of state and its version
 	v            int64
 	changed      chan struct{}
+	streams      int // the topic's streams when read
 }
 
 // newHub makes the hub of the pages' streams, fed by cache.
@@ -200,7 +208,9 @@ func (h *hub) leave(tid string, t *topic) {
 func (h *hub) read(t *topic) topicState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return t.seen
+	s := t.seen
+	s.streams = t.streams
+	return s
 }
 
 // announce counts a change the pages show, already counted by the cache,
@@ -233,7 +243,8 @@ func (h *hub) announce(tid string, e tournament.Event) {
 type pagesStream struct {
 	kind    string // the latest change of state heard, "" when none waits
 	v       int64
-	clock   bool // the round clock changed
+	clock   bool          // the round clock changed
+	window  time.Duration // the window of the pages' fetches after a change
 	sent    time.Time
 	waiting *time.Timer // fires when the next message may leave
 }
@@ -248,6 +259,18 @@ func (p *pagesStream) hear(e tournament.Event, v int64) {
 	}
 }
 
+// gap is the least time between two messages of the stream: pagesCoalesce,
+// or the window of the fetches when it is wider, renderEvery at most. A
+// page that spreads its fetch over the window takes the latest version
+// when it fetches, and its refreshes are rendered at most every
+// renderEvery: a message sooner than that makes no fetch, and a thousand
+// streams' messages cost the server as much as their fetches (issue 28,
+// the profile of 6 December: the public streams 21% of its CPU, the
+// answers from the cache 28%).
+func (p *pagesStream) gap() time.Duration {
+	return max(pagesCoalesce, min(renderEvery, p.window))
+}
+
 // timer is the channel of the pending message's timer (nil: none).
 func (p *pagesStream) timer() <-chan time.Time {
 	if p.waiting == nil {
@@ -257,12 +280,12 @@ func (p *pagesStream) timer() <-chan time.Time {
 }
 
 // due returns the message to send now: what waits, unless one was sent
-// less than pagesCoalesce ago (then a timer is set for when it may).
+// less than p.gap() ago (then a timer is set for when it may).
 func (p *pagesStream) due(now time.Time) string {
 	if p.kind == "" && !p.clock {
 		return ""
 	}
-	if wait := p.sent.Add(pagesCoalesce).Sub(now); wait > 0 {
+	if wait := p.sent.Add(p.gap()).Sub(now); wait > 0 {
 		if p.waiting == nil {
 			p.waiting = time.NewTimer(wait)
 		}
@@ -274,7 +297,7 @@ func (p *pagesStream) due(now time.Time) string {
 	}
 	msg := ""
 	if p.kind != "" {
-		b, _ := json.Marshal(eventJSON{Kind: p.kind, V: p.v})
+		b, _ := json.Marshal(eventJSON{Kind: p.kind, V: p.v, W: p.window.Milliseconds()})
 		msg = "event: change\ndata: " + string(b) + "\n\n"
 	}
 	if p.clock {

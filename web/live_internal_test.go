@@ -17,15 +17,10 @@ import (
 func TestPagesStreamNeverStarves(t *testing.T) {
 	var p pagesStream
 	t0 := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
-	var sent []time.Time
-	for i := range 50 {
-		now := t0.Add(time.Duration(i) * 100 * time.Millisecond)
-		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
-		if msg := p.due(now); msg != "" {
-			if !strings.Contains(msg, `"v":`+strconv.FormatInt(now.UnixMicro(), 10)) {
-				t.Errorf("message at %v = %q, want the latest version", now.Sub(t0), msg)
-			}
-			sent = append(sent, now)
+	sent, msgs := steadyFlow(&p, t0, 50, 100*time.Millisecond)
+	for i, now := range sent {
+		if !strings.Contains(msgs[i], `"v":`+strconv.FormatInt(now.UnixMicro(), 10)) {
+			t.Errorf("message at %v = %q, want the latest version", now.Sub(t0), msgs[i])
 		}
 	}
 	if len(sent) < 9 {
@@ -36,9 +31,22 @@ func TestPagesStreamNeverStarves(t *testing.T) {
 			t.Errorf("messages %v apart, want %v to %v", gap, pagesCoalesce, pagesCoalesce+100*time.Millisecond)
 		}
 	}
+}
+
+// steadyFlow tells p of n changes of results, every apart from t0 on, and
+// returns when it sent its messages and what they said.
+func steadyFlow(p *pagesStream, t0 time.Time, n int, every time.Duration) (sent []time.Time, msgs []string) {
+	for i := range n {
+		now := t0.Add(time.Duration(i) * every)
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		if msg := p.due(now); msg != "" {
+			sent, msgs = append(sent, now), append(msgs, msg)
+		}
+	}
 	if p.waiting != nil {
 		p.waiting.Stop()
 	}
+	return sent, msgs
 }
 
 // TestPagesStreamSaysOnlyWhatPagesShow: deals and confirmations, which no
@@ -128,5 +136,57 @@ func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	c.mu.Unlock()
 	if pins != 0 || topics != 0 {
 		t.Errorf("after every stream left: %d pins of the tournament, %d topics; want none", pins, topics)
+	}
+}
+
+// TestPagesStreamNamesTheWindow: a change on a public page's stream names
+// the window its pages are to spread their fetches over, wider with more
+// streams watching the tournament and at most spreadMax: a thousand
+// phones that fetched within the same 150 ms after a result took the
+// tables' cores (issue 28).
+func TestPagesStreamNamesTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
+	now := time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		streams int
+		want    string
+	}{{1, `"w":1}`}, {100, `"w":100}`}, {400, `"w":400}`}, {1000, `"w":850}`}, {5000, `"w":850}`}} {
+		var tops []*topic
+		for range tc.streams {
+			tops = append(tops, h.join("t1"))
+		}
+		var p pagesStream
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		p.window = b.spread(h.read(tops[0]).streams)
+		if msg := p.due(now); !strings.HasSuffix(msg, tc.want+"\n\n") {
+			t.Errorf("%d streams: the change is %q, want the window %s", tc.streams, msg, tc.want)
+		}
+		for _, tp := range tops {
+			h.leave("t1", tp)
+		}
+	}
+}
+
+// TestPagesStreamPacedByTheWindow: with a thousand streams watching, a
+// steady flow of changes sends a message every window (850 ms), not every
+// pagesCoalesce: a page that spreads its fetch over the window would make
+// no fetch of the messages between, each a write for the server.
+func TestPagesStreamPacedByTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	for _, tc := range []struct {
+		streams int
+		gap     time.Duration
+	}{{10, pagesCoalesce}, {700, 700 * time.Millisecond}, {1000, 850 * time.Millisecond}} {
+		p := pagesStream{window: b.spread(tc.streams)}
+		sent, _ := steadyFlow(&p, time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC), 100, 50*time.Millisecond)
+		for i := 1; i < len(sent); i++ {
+			if gap := sent[i].Sub(sent[i-1]); gap < tc.gap || gap > tc.gap+50*time.Millisecond {
+				t.Errorf("%d streams: messages %v apart, want %v", tc.streams, gap, tc.gap)
+			}
+		}
+		if want := int(5*time.Second/tc.gap) - 1; len(sent) < want {
+			t.Errorf("%d streams, 5 s of changes every 50 ms: %d messages, want at least %d", tc.streams, len(sent), want)
+		}
 	}
 }

@@ -186,38 +186,54 @@ func (h *Handler) writePage(c echo.Context, status int, body []byte) error {
 
 func pageHeaders(c echo.Context) {
 	hd := c.Response().Header()
-	if hd.Get("Cache-Control") == "" {
-		hd.Set("Cache-Control", "no-cache")
+	if _, ok := hd["Cache-Control"]; !ok {
+		hd["Cache-Control"] = noCache
 	}
-	hd.Set("Vary", "Accept-Language, Cookie, Accept-Encoding")
+	hd["Vary"] = pageVary
 }
+
+// The values of pageHeaders, made once (see entryHeaders).
+var (
+	noCache  = headerValue("no-cache")
+	pageVary = headerValue("Accept-Language, Cookie, Accept-Encoding")
+)
 
 // writeEntry writes a page of the cache: with its ETag, so that a request
 // that holds the same page already (If-None-Match) gets 304 and no body;
 // compressed for those who accept gzip; a live page with its version in
-// X-Revisor-As-Of too (its data-as-of).
+// X-Revisor-As-Of too (its data-as-of). Its headers' values are the
+// entry's, made once; with its Content-Length the body is written whole,
+// not in chunks.
 func (h *Handler) writeEntry(c echo.Context, e *pageEntry) error {
 	pageHeaders(c)
 	hd := c.Response().Header()
-	if e.asOf > 0 {
-		hd.Set("X-Revisor-As-Of", strconv.FormatInt(e.asOf, 10))
+	if e.hdr.asOf != nil {
+		hd["X-Revisor-As-Of"] = e.hdr.asOf
 	}
 	req := c.Request()
 	gz := e.gz != nil && acceptsGzip(req.Header.Get("Accept-Encoding"))
-	etag := e.etag
+	etag, length, body := e.hdr.etag, e.hdr.length, e.body
 	if gz {
-		etag = strings.TrimSuffix(etag, `"`) + `-gz"`
+		etag, length, body = e.hdr.gzEtag, e.hdr.gzLength, e.gz
 	}
-	hd.Set("ETag", etag)
-	if inm := req.Header.Get("If-None-Match"); inm != "" && (etagMatch(inm, e.etag) || etagMatch(inm, etag)) {
+	hd["Etag"] = etag
+	if inm := req.Header.Get("If-None-Match"); inm != "" && (etagMatch(inm, e.etag) || etagMatch(inm, etag[0])) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	if !gz {
-		return c.HTMLBlob(http.StatusOK, e.body)
+	if gz {
+		hd["Content-Encoding"] = gzipEncoding
 	}
-	hd.Set("Content-Encoding", "gzip")
-	return c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, e.gz)
+	hd["Content-Type"] = htmlType
+	hd["Content-Length"] = length
+	c.Response().WriteHeader(http.StatusOK)
+	_, err := c.Response().Write(body)
+	return err
 }
+
+var (
+	gzipEncoding = headerValue("gzip")
+	htmlType     = headerValue(echo.MIMETextHTMLCharsetUTF8)
+)
 
 // acceptsGzip reports whether an Accept-Encoding header takes gzip.
 func acceptsGzip(header string) bool {

@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"math/rand/v2"
@@ -182,5 +184,65 @@ func TestWritesNotBlockedWhileRendersSaturate(t *testing.T) {
 	t.Logf("a result stored: p50 %v idle, %v with %d pages rendered meanwhile", idle[n/2], busy[n/2], renders.Load())
 	if limit := 3*idle[n/2] + 20*time.Millisecond; busy[n/2] > limit {
 		t.Errorf("a result stored while renders saturate: p50 %v, want at most %v (3× the idle %v + 20ms)", busy[n/2], limit, idle[n/2])
+	}
+}
+
+// TestCachedAnswerIsWhole (issue 28): a page from the cache goes out with
+// its Content-Length, in one piece rather than in chunks, compressed for
+// a phone that takes gzip (the same page once unpacked); its 304 has no
+// body and says no encoding.
+func TestCachedAnswerIsWhole(t *testing.T) {
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 200, true)
+	path := "/t/" + f.ID + "/standings"
+	etag := settledETag(t, s.handler, path)
+	srv := httptest.NewServer(s.handler)
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(gz bool, etag string) (*http.Response, []byte) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("X-Revisor-Refresh", "1")
+		if gz {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		if etag != "" {
+			req.Header.Set("If-None-Match", etag)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, body
+	}
+	plain, body := get(false, "")
+	zipped, zbody := get(true, "")
+	for _, r := range []struct {
+		resp *http.Response
+		body []byte
+	}{{plain, body}, {zipped, zbody}} {
+		if r.resp.StatusCode != http.StatusOK || r.resp.ContentLength != int64(len(r.body)) || len(r.resp.TransferEncoding) > 0 {
+			t.Errorf("GET %s (Accept-Encoding %q) = %d, Content-Length %d, Transfer-Encoding %v, %d bytes; want 200 with the body's length, not chunked",
+				path, r.resp.Request.Header.Get("Accept-Encoding"), r.resp.StatusCode, r.resp.ContentLength, r.resp.TransferEncoding, len(r.body))
+		}
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(zbody))
+	if err != nil || zipped.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("the gzip answer: Content-Encoding %q, %v", zipped.Header.Get("Content-Encoding"), err)
+	}
+	if unpacked, err := io.ReadAll(zr); err != nil || !bytes.Equal(unpacked, body) {
+		t.Errorf("the gzip answer unpacked is %d bytes (%v), want the page's %d", len(unpacked), err, len(body))
+	}
+	if zipped.Header.Get("ETag") != etag || plain.Header.Get("ETag") == etag {
+		t.Errorf("ETags %q (gzip) and %q, want %q for the gzip answer only", zipped.Header.Get("ETag"), plain.Header.Get("ETag"), etag)
+	}
+	nm, nbody := get(true, etag)
+	if nm.StatusCode != http.StatusNotModified || len(nbody) > 0 || nm.Header.Get("Content-Encoding") != "" {
+		t.Errorf("GET %s with its ETag = %d, %d bytes, Content-Encoding %q; want 304, no body, no encoding",
+			path, nm.StatusCode, len(nbody), nm.Header.Get("Content-Encoding"))
 	}
 }

@@ -31,8 +31,10 @@ const (
 // ViewerConfig is a crowd of viewers of a tournament's public pages, each
 // behaving as the pages' script does (web/static/live.js): one event
 // stream; on a change whose version is above the page's, a fetch of the
-// page after Quiet without another, at most MaxWait after the first
-// change not shown, one fetch in flight, with the page's ETag.
+// page after Quiet without another and a random part of the change's
+// window (its w, drawn once for the changes not shown), at most MaxWait
+// after the first change not shown, one fetch in flight, with the page's
+// ETag.
 type ViewerConfig struct {
 	BaseURL, Tournament string
 	Viewers             int
@@ -111,7 +113,8 @@ func WatchPages(ctx context.Context, cfg ViewerConfig) (*Watch, error) {
 		if cfg.Views[i%len(cfg.Views)] == ViewPlayer {
 			path = base + "/players/" + cfg.Players[pick.IntN(len(cfg.Players))]
 		}
-		v := &viewer{cfg: &w.cfg, page: path, events: base + "/events?for=pages", statuses: map[int]int{}}
+		v := &viewer{cfg: &w.cfg, page: path, events: base + "/events?for=pages", statuses: map[int]int{},
+			rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 		w.viewers = append(w.viewers, v)
 		delay := time.Duration(pick.Int64N(int64(cfg.Spread)))
 		w.wg.Go(func() { v.run(ctx, delay) })
@@ -195,10 +198,12 @@ type viewer struct {
 
 	mu         sync.Mutex
 	opened     bool
-	have, want int64     // the version taken as shown, the latest heard (µs)
-	asked      int64     // the version wanted when the fetch in flight began
-	held       int64     // the version of the page held, for the freshness
-	since      time.Time // when the oldest change not shown was heard
+	have, want int64         // the version taken as shown, the latest heard (µs)
+	asked      int64         // the version wanted when the fetch in flight began
+	held       int64         // the version of the page held, for the freshness
+	since      time.Time     // when the oldest change not shown was heard
+	extra      time.Duration // the part of the window waited, drawn at since
+	rand       *rand.Rand
 	inFlight   bool
 	failures   int
 	behind     int
@@ -294,9 +299,9 @@ func (v *viewer) listen(ctx context.Context) (refused bool) {
 		case strings.HasPrefix(line, "event: "):
 			event = strings.TrimPrefix(line, "event: ")
 		case strings.HasPrefix(line, "data: ") && event == "change":
-			var d struct{ V int64 }
+			var d struct{ V, W int64 }
 			if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d) == nil && d.V > 0 {
-				v.heard(d.V)
+				v.heard(d.V, time.Duration(d.W)*time.Millisecond)
 			}
 		case line == "":
 			event = ""
@@ -305,8 +310,9 @@ func (v *viewer) listen(ctx context.Context) (refused bool) {
 	return false
 }
 
-// heard is live.js's heard.
-func (v *viewer) heard(ver int64) {
+// heard is live.js's heard: version ver, its fetch to be spread over
+// window.
+func (v *viewer) heard(ver int64, window time.Duration) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if ver <= v.have {
@@ -314,6 +320,10 @@ func (v *viewer) heard(ver int64) {
 	}
 	if v.want <= v.have || (v.inFlight && v.want <= v.asked) {
 		v.since = time.Now()
+		v.extra = 0
+		if w := min(window, v.cfg.MaxWait-v.cfg.Quiet); w > 0 {
+			v.extra = time.Duration(v.rand.Int64N(int64(w)))
+		}
 	}
 	v.want = max(v.want, ver)
 	v.pending = append(v.pending, ver)
@@ -325,7 +335,7 @@ func (v *viewer) plan() {
 	if v.inFlight || v.want <= v.have || v.failures > 0 {
 		return
 	}
-	v.arm(min(v.cfg.Quiet, time.Until(v.since.Add(v.cfg.MaxWait))))
+	v.arm(min(max(v.cfg.Quiet, time.Until(v.since.Add(v.cfg.Quiet+v.extra))), time.Until(v.since.Add(v.cfg.MaxWait))))
 }
 
 func (v *viewer) arm(d time.Duration) {

@@ -68,7 +68,7 @@ run() {
     (sleep 15; curl -fsS -o "$PROFILE" "http://127.0.0.1:$pport/debug/pprof/profile?seconds=30" &&
       echo "   CPU profile (30 s, from 15 s in) in $PROFILE") &
   fi
-  echo "-- $1 viewers (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "-- $1 viewers, $(date -u +%H:%M:%S) UTC (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
   REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" \
     --players $((TABLES * 4)) --clients "$TABLES" --rounds 1 --games-per-round "$GAMES" --sheet-share 1 \
     --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" |

@@ -58,8 +58,8 @@
   }
 
   // listen follows the page's event stream: a "change" names the version
-  // of the change; the scheduler (live.js) fetches the page when it shows
-  // an older one. A "clock" asks the round clock to read itself again.
+  // of the change and the window to spread the fetch over; the scheduler
+  // (live.js) fetches the page when it shows an older one. A "clock" asks the round clock to read itself again.
   function listen(url) {
     if (!window.EventSource || !window.RevisorLive) { return; }
     var live = window.RevisorLive.newScheduler({ fetch: fetchPage,
@@ -69,7 +69,7 @@
       var d = {};
       try { d = JSON.parse(ev.data); } catch (e) { d = {}; }
       if (d.kind === "rounds" || d.kind === "resync") { document.dispatchEvent(new Event("revisor:clock")); }
-      live.heard(Number(d.v) || Date.now() * 1000);
+      live.heard(Number(d.v) || Date.now() * 1000, Number(d.w) || 0);
     });
     es.addEventListener("clock", function () { document.dispatchEvent(new Event("revisor:clock")); });
     es.addEventListener("open", function () {

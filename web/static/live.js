@@ -7,7 +7,13 @@
 // without another (a burst of results makes one fetch), but never later
 // than maxWait ms after the first version it has not shown (a steady flow
 // of results cannot starve it), and never while a fetch of it is in
-// flight. A failed fetch is tried again after retry ms, doubling to 30 s.
+// flight. A change may name a window w (ms): the server's word for how
+// long the pages watching the tournament are to spread their fetches over
+// (a thousand phones asking within the same 150 ms took the server's
+// cores from the tables, issue 28). The page then waits a random part of
+// it more, drawn once for the versions it has not shown, the whole still
+// bounded by maxWait. A failed fetch is tried again after retry ms,
+// doubling to 30 s.
 // app.js uses it in the browser; web/jstest/live.test.js runs it in node.
 (function (root, make) {
   "use strict";
@@ -18,15 +24,18 @@
 
   // newScheduler: o.fetch(done) fetches the page and calls done(asOf), or
   // done(null) when it failed; o.asOf is the version shown at the start;
-  // o.now, o.setTimeout and o.clearTimeout are the clock (injected so
-  // that tests run without waiting).
+  // o.now, o.setTimeout and o.clearTimeout are the clock, o.random the
+  // draw of the wait within a window (injected so that tests run without
+  // waiting, and the same each time).
   function newScheduler(o) {
     var quiet = o.quiet || 150, maxWait = o.maxWait || 1000, retry = o.retry || 1000;
     var now = o.now || function () { return Date.now(); };
+    var random = o.random || Math.random;
     var setT = o.setTimeout || function (f, ms) { return setTimeout(f, ms); };
     var clearT = o.clearTimeout || function (t) { clearTimeout(t); };
     var have = o.asOf || 0, want = 0, since = 0, timer = null, inFlight = false, failures = 0, behind = 0;
     var asked = 0; // the version wanted when the fetch in flight began
+    var extra = 0; // the part of the window this page waits, drawn at since
 
     function arm(delay) {
       if (timer !== null) { clearT(timer); }
@@ -35,7 +44,8 @@
     function plan() {
       if (inFlight || want <= have) { return; }
       if (failures > 0) { return; } // a retry is armed
-      arm(Math.min(quiet, since + maxWait - now()));
+      var t = now();
+      arm(Math.min(Math.max(quiet, since + quiet + extra - t), since + maxWait - t));
     }
     function fire() {
       timer = null;
@@ -65,10 +75,14 @@
       });
     }
     return {
-      // heard notes a version announced by the stream.
-      heard: function (v) {
+      // heard notes a version announced by the stream, and the window w
+      // (ms) its fetch is to be spread over (0 or none: fetch at once).
+      heard: function (v, w) {
         if (v <= have) { return; }
-        if (want <= have || (inFlight && want <= asked)) { since = now(); }
+        if (want <= have || (inFlight && want <= asked)) {
+          since = now();
+          extra = Math.floor(random() * Math.min(w || 0, maxWait - quiet));
+        }
         want = Math.max(want, v);
         plan();
       },

@@ -74,13 +74,27 @@ func (c *Console) DrawRound(ctx context.Context, cmd DrawRound) (*Drawn, error) 
 }
 
 // runOnce runs cmd once per key k on r, its result kept as JSON
-// (keptAnswer) and read back from the answer (a replay's too).
+// (keptAnswer). The command run by this call answers its own result and
+// error (with all their details); a replay's are read back from the
+// answer kept.
 func runOnce[T any](ctx context.Context, r Runner, k *Key, cmd func(context.Context) (T, error)) (out T, replayed bool, err error) {
-	a, replayed, err := r.Do(ctx, k, keptAnswer, func(ctx context.Context) (any, error) { return cmd(ctx) })
-	if err == nil {
-		err = readAnswer(a, &out)
+	var (
+		ran    bool
+		cmdErr error
+	)
+	a, replayed, err := r.Do(ctx, k, keptAnswer, func(ctx context.Context) (any, error) {
+		ran = true
+		out, cmdErr = cmd(ctx)
+		return out, cmdErr
+	})
+	switch {
+	case err != nil:
+		return out, false, err
+	case ran:
+		return out, false, cmdErr
 	}
-	return out, replayed, err
+	var zero T
+	return zero, replayed, readAnswer(a, &zero)
 }
 
 // CloseRound is the command to close a round: its results become final

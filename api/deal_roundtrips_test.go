@@ -352,3 +352,96 @@ func TestBridgeDealRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// maxCorrectionRoundTrips is what a correction of a deal (one that does
+// not end the game) sent with an Idempotency-Key may cost (issue 27): the
+// key's claim with the table's read (one batch); the transaction's start,
+// its audit actor, the round's and the game's locks, the game's deals,
+// results and confirmations (one statement each); the correction's insert
+// with the answer (one batch); the commit. It was 12 while the key was
+// claimed before the command and its answer stored after it, in round
+// trips of their own.
+const maxCorrectionRoundTrips = 10
+
+// TestCorrectionRoundTrips corrects a deal through the API with an
+// Idempotency-Key, counting its round trips: the key is claimed with the
+// command's first read and the answer committed with the correction, so
+// that sending it again replays it in one round trip (the claim's) and
+// stores nothing twice; the key with another reason is refused, and a
+// correction refused before any read is remembered too.
+func TestCorrectionRoundTrips(t *testing.T) {
+	t.Parallel()
+	s, trips, pool, _ := startTraced(t)
+	tt := s.createTournament(t, `{"name":"Correction trips","format":"swiss","rounds":1,"games_per_round":1}`)
+	s.importPlayers(t, tt, 4)
+	tb := s.draw(t, tt, 1).Tables[0]
+	game := gamePath(tt.ID, 1, tb.Number, 1)
+	send := func(method, path, key string, body any) (*http.Response, []byte, int64) {
+		t.Helper()
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := trips.N.Load()
+		resp, out := s.do(t, request{method: method, path: path, contentType: "application/json",
+			body: strings.NewReader(string(b)), header: map[string]string{"Authorization": "Bearer " + tb.Code, "Idempotency-Key": key}})
+		return resp, out, trips.N.Load() - before
+	}
+	for n := 1; n <= 3; n++ {
+		if resp, body, _ := send("POST", fmt.Sprintf("%s/deals?deal=%d", game, n), fmt.Sprintf("deal-%d", n), line(tb.Players[n%4], 2, 0)); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("deal %d = %d %s", n, resp.StatusCode, body)
+		}
+	}
+	correct := func(key string, d int, reason string) (*http.Response, []byte, int64) {
+		t.Helper()
+		return send("PUT", fmt.Sprintf("%s/deals/%d", game, d), key, map[string]any{"deal": line(tb.Players[3], 3, 0), "reason": reason})
+	}
+	for d := 1; d <= 2; d++ { // deal 1 warms the statement caches
+		key := fmt.Sprintf("correct-%d", d)
+		resp, body, cost := correct(key, d, "typo")
+		if resp.StatusCode != http.StatusCreated || resp.Header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("correcting deal %d = %d %s, want 201 not replayed", d, resp.StatusCode, body)
+		}
+		t.Logf("correcting deal %d: %d round trips", d, cost)
+		if d > 1 && cost > maxCorrectionRoundTrips {
+			t.Errorf("correcting deal %d took %d round trips to the database, want at most %d", d, cost, maxCorrectionRoundTrips)
+		}
+		again, againBody, cost := correct(key, d, "typo")
+		if again.StatusCode != http.StatusCreated || again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+			t.Fatalf("correcting deal %d again = %d %s replayed %q, want the first answer replayed: %s", d, again.StatusCode, againBody,
+				again.Header.Get("Idempotent-Replayed"), body)
+		}
+		if cost > 1 {
+			t.Errorf("correcting deal %d replayed in %d round trips, want 1 (the claim's)", d, cost)
+		}
+	}
+	var corrections, answered int
+	if err := pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM deal_corrections WHERE tournament_id = $1),
+		(SELECT count(*) FROM idempotency_keys WHERE key LIKE 'correct-%' AND response IS NOT NULL)`, tt.ID).Scan(&corrections, &answered); err != nil {
+		t.Fatal(err)
+	}
+	if corrections != 2 || answered != 2 {
+		t.Errorf("%d corrections and %d answers stored, want 2 and 2 (each once)", corrections, answered)
+	}
+	// The same deal as it stands again under a new key: 200, nothing
+	// written, the answer stored and replayed.
+	resp, body, _ := correct("correct-same", 2, "typo")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("correcting deal 2 to what it is = %d %s, want 200", resp.StatusCode, body)
+	}
+	if again, againBody, _ := correct("correct-same", 2, "typo"); again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(body) {
+		t.Errorf("the repeat again = replayed %q %s, want the first answer replayed: %s", again.Header.Get("Idempotent-Replayed"), againBody, body)
+	}
+	// The key with another reason is refused; a correction refused
+	// before the store's first read (no reason) is remembered too.
+	resp, body, _ = correct("correct-1", 1, "another reason")
+	wantProblem(t, "correct-1's key with another reason", resp, body, http.StatusUnprocessableEntity, "idempotency_key_reused")
+	first, firstBody, _ := correct("no-reason", 1, "")
+	wantProblem(t, "a correction without a reason", first, firstBody, http.StatusBadRequest, "invalid_reason")
+	if again, againBody, _ := correct("no-reason", 1, ""); again.Header.Get("Idempotent-Replayed") != "true" || string(againBody) != string(firstBody) {
+		t.Errorf("the correction without a reason again = replayed %q %s, want the first problem replayed", again.Header.Get("Idempotent-Replayed"), againBody)
+	}
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM deal_corrections WHERE tournament_id = $1`, tt.ID).Scan(&corrections); err != nil || corrections != 2 {
+		t.Errorf("%d corrections stored (%v), want still 2", corrections, err)
+	}
+}

@@ -22,9 +22,10 @@ func (s *Server) tablePlayRoutes(g *echo.Group) {
 	const game = "/tournaments/:tid/rounds/:n/tables/:t/games/:g"
 	table := s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin)
 	g.GET(game+"/deals", s.listDeals, s.require(tournament.RolePublic))
-	g.PUT(game+"/deals/:d", s.correctDeal, table)
+	correct := g.PUT(game+"/deals/:d", s.correctDeal, table)
 	confirm := g.POST(game+"/confirmations", s.confirmGame, table)
-	s.storeClaims[confirm.Path] = true // the store claims the key and stores the answer (issue 17)
+	// The store claims the key and stores the answer (issues 17 and 27).
+	s.storeClaims[correct.Path], s.storeClaims[confirm.Path] = true, true
 	g.GET("/tournaments/:tid/rounds/:n/room", s.getRoom, s.require(tournament.RoleOrganizer, tournament.RoleAdmin))
 }
 
@@ -69,15 +70,31 @@ func (s *Server) correctDeal(c echo.Context) error {
 	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	p, err := s.deps.Table.CorrectDeal(c.Request().Context(), app.CorrectDeal{Actor: actorOf(c), Game: k, Deal: n, Data: req.Deal, Reason: req.Reason})
+	// The answer is made once the correction is written, in its
+	// transaction: it commits with it (requestUnit).
+	via := unitOf(c, func(c echo.Context, key string, outcome any) ([]byte, error) {
+		p := outcome.(*tournament.CorrectedDeal)
+		return prepareAnswer(c, key, correctionStatus(p), toCorrectedJSON(p))
+	})
+	p, err := s.deps.Table.CorrectDeal(c.Request().Context(), app.CorrectDeal{Actor: actorOf(c), Game: k, Deal: n,
+		Data: req.Deal, Reason: req.Reason, Via: via})
 	if err != nil {
 		return err
 	}
-	status := http.StatusCreated
+	return c.JSON(correctionStatus(p), toCorrectedJSON(p))
+}
+
+// correctionStatus is the status of the answer to a correction: 201 when
+// a new version was stored, 200 when it was the deal as it stood.
+func correctionStatus(p *tournament.CorrectedDeal) int {
 	if p.Repeat {
-		status = http.StatusOK
+		return http.StatusOK
 	}
-	return c.JSON(status, correctedJSON{dealJSON: toDealJSON(&p.DealProgress), Version: p.Version})
+	return http.StatusCreated
+}
+
+func toCorrectedJSON(p *tournament.CorrectedDeal) correctedJSON {
+	return correctedJSON{dealJSON: toDealJSON(&p.DealProgress), Version: p.Version}
 }
 
 // toDealJSON writes a deal's progress.

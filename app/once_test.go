@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -104,6 +105,12 @@ func (keyedKeys) ConfirmGameAnswered(context.Context, tournament.GameKey, tourna
 	func(*tournament.TableGame) (*tournament.Confirmed, error), string, string,
 	func(*tournament.Confirmed) ([]byte, error)) (*tournament.TableGame, bool, bool, error) {
 	return nil, false, false, errors.New("not used")
+}
+
+func (keyedKeys) CorrectDealAnswered(context.Context, tournament.GameKey, int, json.RawMessage, string, time.Time,
+	func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error), string, string,
+	func(*tournament.CorrectedDeal) ([]byte, error)) (bool, error) {
+	return false, errors.New("not used")
 }
 
 // plainGames is a game store whose table read answers at once.

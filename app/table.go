@@ -16,7 +16,7 @@ import (
 type Games interface {
 	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
 	AppendDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
-	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
+	CorrectDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
 	ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
 	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
@@ -107,6 +107,7 @@ type CorrectDeal struct {
 	Deal   int // 1-based
 	Data   json.RawMessage
 	Reason string
+	Via    tournament.Wrap // as EnterDeal's
 }
 
 // CorrectDeal replaces a deal until every player has confirmed the game.
@@ -118,7 +119,7 @@ func (t *Table) CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.C
 	if err := CheckJSONText(cmd.Data); err != nil {
 		return nil, err
 	}
-	return t.games.CorrectDeal(ctx, cmd.Actor, cmd.Game, cmd.Deal, cmd.Data, cmd.Reason)
+	return t.games.CorrectDealIn(ctx, cmd.Via, cmd.Actor, cmd.Game, cmd.Deal, cmd.Data, cmd.Reason)
 }
 
 // ConfirmGame is the command by which a player at the table confirms a

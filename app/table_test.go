@@ -21,7 +21,7 @@ func (g *games) AppendDealIn(context.Context, tournament.Wrap, tournament.Actor,
 	g.calls++
 	return &tournament.DealProgress{Deal: 1}, nil
 }
-func (g *games) CorrectDeal(context.Context, tournament.Actor, tournament.GameKey, int, []byte, string) (*tournament.CorrectedDeal, error) {
+func (g *games) CorrectDealIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, int, []byte, string) (*tournament.CorrectedDeal, error) {
 	g.calls++
 	return &tournament.CorrectedDeal{Version: 2}, nil
 }

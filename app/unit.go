@@ -6,8 +6,10 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -39,6 +41,13 @@ type KeyedStore interface {
 	ConfirmGameAnswered(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
 		decide func(*tournament.TableGame) (*tournament.Confirmed, error), scope, key string,
 		answer func(*tournament.Confirmed) ([]byte, error)) (g *tournament.TableGame, created, answered bool, err error)
+	// CorrectDealAnswered is GameStore.CorrectDeal with the answer, made
+	// by answer from the correction's outcome once written, stored under
+	// the key (claimed before) in the correction's transaction
+	// (answered).
+	CorrectDealAnswered(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+		decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error), scope, key string,
+		answer func(*tournament.CorrectedDeal) ([]byte, error)) (answered bool, err error)
 }
 
 // errKeyStops stops a command whose key was answered before, or whose
@@ -64,8 +73,8 @@ type Unit struct {
 }
 
 // NewUnit returns the unit of a command sent with k, whose answer encode
-// makes from its outcome (a *tournament.DealProgress or a
-// *tournament.Confirmed).
+// makes from its outcome (a *tournament.DealProgress, a
+// *tournament.CorrectedDeal or a *tournament.Confirmed).
 func NewUnit(keys KeyedStore, k Key, encode func(outcome any) ([]byte, error)) *Unit {
 	return &Unit{keys: keys, key: k, encode: encode}
 }
@@ -222,4 +231,28 @@ func (s *unitStore) ConfirmGame(ctx context.Context, k tournament.GameKey, c tou
 		u.answer = a
 	}
 	return g, created, err
+}
+
+// CorrectDeal stores the correction with its answer, made from the
+// outcome decide answers, in the correction's transaction.
+func (s *unitStore) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
+	u := s.u
+	if err := u.Claim(ctx); err != nil {
+		return err
+	}
+	if u.encode == nil {
+		return s.gs.CorrectDeal(ctx, k, seq, deal, reason, now, decide)
+	}
+	var a []byte
+	answer := func(o *tournament.CorrectedDeal) ([]byte, error) {
+		var err error
+		a, err = u.encode(o)
+		return a, err
+	}
+	answered, err := u.keys.CorrectDealAnswered(ctx, k, seq, deal, reason, now, decide, u.key.Scope, u.key.Key, answer)
+	if answered && a != nil {
+		u.answer = a
+	}
+	return err
 }

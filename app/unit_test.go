@@ -2,8 +2,11 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
@@ -24,6 +27,18 @@ func (k loggedKeys) AppendDealClaiming(ctx context.Context, _ *tournament.DealWr
 func (k loggedKeys) AppendDealAnswered(context.Context, *tournament.DealWrite, string, string, []byte) (bool, bool, error) {
 	k.logf("append with the answer")
 	return true, true, nil
+}
+
+func (k loggedKeys) CorrectDealAnswered(_ context.Context, _ tournament.GameKey, _ int, _ json.RawMessage, _ string, _ time.Time,
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error), _, _ string,
+	answer func(*tournament.CorrectedDeal) ([]byte, error)) (bool, error) {
+	c, err := decide(&tournament.Round{}, &tournament.TableGame{})
+	if err != nil {
+		return false, err
+	}
+	k.logf("correct with the answer")
+	a, err := answer(c.Outcome)
+	return a != nil, err
 }
 
 func (k loggedKeys) logf(s string) {
@@ -112,4 +127,51 @@ func TestUnitClaimsBeforeItWrites(t *testing.T) {
 			t.Errorf("stored %q, owned %v, calls %q; want the first answer, nothing written", u.Stored(), u.Owned(), keys.log)
 		}
 	})
+}
+
+// TestUnitCorrectionAnswersInItsWrite: a correction's key is claimed with
+// the table's read and its answer, made from the outcome its decide
+// answers, stored in the correction's write; a correction under a key
+// answered before writes nothing.
+func TestUnitCorrectionAnswersInItsWrite(t *testing.T) {
+	ctx := context.Background()
+	k := app.Key{Scope: "s", Key: "k", Fingerprint: []byte("fp")}
+	decide := func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error) {
+		return &tournament.DealCorrection{Outcome: &tournament.CorrectedDeal{Version: 2}}, nil
+	}
+	answerOf := func(o any) ([]byte, error) {
+		return []byte(fmt.Sprintf("version %d", o.(*tournament.CorrectedDeal).Version)), nil
+	}
+	keys := loggedKeys{keyedKeys{newMemKeys()}}
+	u := app.NewUnit(keys, k, answerOf)
+	gs := u.Wrap(loggedGames{keys: keys})
+	if _, _, err := gs.Table(ctx, "t", 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := gs.CorrectDeal(ctx, tournament.GameKey{}, 0, nil, "typo", time.Time{}, decide); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"claim", "correct with the answer"}; !slices.Equal(keys.log, want) || !u.Owned() {
+		t.Errorf("calls %q owned %v, want %q owned", keys.log, u.Owned(), want)
+	}
+	if string(u.Answer()) != "version 2" {
+		t.Errorf("answer stored with the correction = %q, want %q", u.Answer(), "version 2")
+	}
+
+	keys = loggedKeys{keyedKeys{newMemKeys()}}
+	if _, err := keys.Claim(ctx, k.Scope, k.Key, k.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if err := keys.Complete(ctx, k.Scope, k.Key, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	keys.log = nil
+	u = app.NewUnit(keys, k, answerOf)
+	gs = u.Wrap(loggedGames{keys: keys})
+	if err := gs.CorrectDeal(ctx, tournament.GameKey{}, 0, nil, "typo", time.Time{}, decide); err == nil {
+		t.Error("a correction under a key answered before went on")
+	}
+	if string(u.Stored()) != "first" || slices.Contains(keys.log, "correct with the answer") {
+		t.Errorf("stored %q, calls %q; want the first answer, nothing written", u.Stored(), keys.log)
+	}
 }

@@ -100,14 +100,6 @@ type Store interface {
 	TableGame(ctx context.Context, k GameKey) (*TableGame, error)
 	// TableGames returns every game of round n that has deals or a result.
 	TableGames(ctx context.Context, tid string, n int) ([]TableGame, error)
-	// CorrectDeal stores a new version (deal) of deal seq (0-based) of a
-	// game, with its reason, as decide approves: decide gets the round's
-	// status and the game as it stands, read in the transaction that
-	// writes, under a lock that serializes the game's corrections and
-	// confirmations. When decide answers a result, it is stored in the
-	// same transaction; Repeat writes nothing.
-	CorrectDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
-		decide func(*Round, *TableGame) (*DealCorrection, error)) error
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.
 	RoundClock(ctx context.Context, tid string, n int) (*Clock, error)
@@ -118,8 +110,8 @@ type Store interface {
 
 // GameStore is what a table's writes go through: the reads that start
 // them and the writes that end them (Service.AppendDealIn, SubmitGameIn,
-// ConfirmGameIn). Store holds it; a command's unit of work may decorate
-// it (Wrap).
+// CorrectDealIn, ConfirmGameIn). Store holds it; a command's unit of
+// work may decorate it (Wrap).
 type GameStore interface {
 	// Table returns the tournament and round n holding only its table t:
 	// what a game submission needs, in one read.
@@ -157,6 +149,16 @@ type GameStore interface {
 	// outcome as it will be (what the read under the lock foretells),
 	// which a unit of work may store its answer with (Wrap).
 	ConfirmGame(ctx context.Context, k GameKey, c Confirmation, decide func(*TableGame) (*Confirmed, error)) (*TableGame, bool, error)
+	// CorrectDeal stores a new version (deal) of deal seq (0-based) of a
+	// game, with its reason, as decide approves: decide gets the round's
+	// status and the game as it stands, read in the transaction that
+	// writes, under a lock that serializes the game's corrections and
+	// confirmations. When decide answers a result, it is stored in the
+	// same transaction; Repeat writes nothing. decide answers the
+	// correction's outcome (DealCorrection.Outcome), which a unit of work
+	// may store its answer with (Wrap).
+	CorrectDeal(ctx context.Context, k GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+		decide func(*Round, *TableGame) (*DealCorrection, error)) error
 }
 
 // DealWrite is what entering a deal decided to write (GameStore.AppendDeal).

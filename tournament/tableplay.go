@@ -94,6 +94,11 @@ func (g *TableGame) rawDeals() []json.RawMessage {
 type DealCorrection struct {
 	Repeat bool
 	Final  *GameResult
+	// Outcome is what the correction answers once it is stored (the
+	// result's ID assigned by the store's insert). The store does not
+	// keep it; a unit of work may store an answer made from it with the
+	// correction (Wrap).
+	Outcome *CorrectedDeal
 }
 
 // CorrectedDeal is the answer to a correction: the deal's new standing and
@@ -112,6 +117,14 @@ const MaxCorrectionReason = 500
 // every player has confirmed the game, after a referee's ruling on it, and
 // in a closed round.
 func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
+	return s.CorrectDealIn(ctx, nil, a, k, n, data, reason)
+}
+
+// CorrectDealIn is CorrectDeal with its read and its write through the
+// game store as wrap decorates it (a command's unit of work): the
+// table's read first, then the correction's transaction, whose decide
+// hands the answer's outcome to the unit (DealCorrection.Outcome).
+func (s *Service) CorrectDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
@@ -122,7 +135,8 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	if len(reason) > MaxCorrectionReason {
 		return nil, InvalidField("reason", "reason is longer than %d bytes", MaxCorrectionReason)
 	}
-	t, r, tb, err := s.gameTable(ctx, k)
+	gs := s.games(wrap)
+	t, r, tb, err := s.gameTableIn(ctx, gs, k)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +160,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	out := &CorrectedDeal{}
 	now := s.clock()
 	ctx = AuditBecause(ctx, a, reason)
-	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
+	err = gs.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
 		if err := roundOpen(rd); err != nil {
 			return nil, err
 		}
@@ -158,6 +172,7 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 		if !c.Repeat {
 			out.Version++
 		}
+		c.Outcome = out
 		return c, nil
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/registry"
 )
@@ -90,6 +91,9 @@ type consoleData struct {
 	Tables  []consoleTable
 	Next    int  // the number of the round a draw makes
 	CanDraw bool // no round is open and the tournament is not finished
+	// FormKey is the Idempotency-Key of the draw and close forms: a form
+	// sent twice draws or closes once.
+	FormKey string
 	Saved   bool
 	Error   string
 	Field   string // the form field the error concerns
@@ -213,6 +217,7 @@ func (h *Handler) renderConsole(c echo.Context, status int, name string, d conso
 	d.Next = len(st.Rounds) + 1
 	d.CanDraw = st.Tournament.Status != tournament.StatusFinished &&
 		(d.Round == nil || d.Round.Status == tournament.RoundClosed)
+	d.FormKey = newKey()
 	if d.Round != nil {
 		d.Tables = consoleTables(p, st, d.Round)
 	}
@@ -328,34 +333,43 @@ func (h *Handler) playerStatus(c echo.Context) error {
 	return h.saved(c, "players")
 }
 
+// drawRound draws the next round (app.DrawRound) under the form's
+// Idempotency-Key: the form sent again (a double click, a reload that
+// posts it again) is answered as the first time and draws once.
 func (h *Handler) drawRound(c echo.Context) error {
-	svc := h.deps.Rounds
-	var seed *int64
+	cmd := app.DrawRound{Actor: consoleActor(c), Tournament: c.Param("tid")}
 	if s := strings.TrimSpace(c.FormValue("seed")); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return h.formError(c, "draw", tournament.InvalidField("seed", "the seed must be a whole number"), map[string]string{"seed": s})
 		}
-		seed = &v
+		cmd.Seed = &v
 	}
-	if _, err := svc.DrawRound(c.Request().Context(), consoleActor(c), c.Param("tid"), seed); err != nil {
+	key, err := h.postKey(c, cmd.Actor.String(), "draw\x00"+c.FormValue("seed"))
+	if err == nil {
+		cmd.Key = key
+		_, err = app.NewConsole(h.deps.Rounds, h.deps.Once).DrawRound(c.Request().Context(), cmd)
+	}
+	if err != nil {
 		return h.formError(c, "draw", err, nil)
 	}
 	return h.saved(c, "round")
 }
 
+// closeRound closes round n (app.CloseRound) under the form's
+// Idempotency-Key, as drawRound draws.
 func (h *Handler) closeRound(c echo.Context) error {
-	svc := h.deps.Rounds
 	n, err := roundNumber(c)
 	if err != nil {
 		return h.fail(c, err)
 	}
 	// The organizer is asked about every tie that only a lot would break.
-	opts := []tournament.CloseOption{tournament.AskLots()}
-	if c.FormValue("accept_unconfirmed") == "1" {
-		opts = append(opts, tournament.AcceptUnconfirmed())
+	cmd := app.CloseRound{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, AskLots: true,
+		AcceptUnconfirmed: c.FormValue("accept_unconfirmed") == "1"}
+	if cmd.Key, err = h.postKey(c, cmd.Actor.String(), "close\x00"+c.FormValue("accept_unconfirmed")); err == nil {
+		_, err = app.NewConsole(h.deps.Rounds, h.deps.Once).CloseRound(c.Request().Context(), cmd)
 	}
-	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n, opts...); err != nil {
+	if err != nil {
 		if tournament.ErrorCode(err) == tournament.CodeUnconfirmedGames {
 			// In the organizer's words; the list is on the page.
 			text := translate(h.language(c), "c.unconfirmed.ask")

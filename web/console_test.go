@@ -106,7 +106,11 @@ func TestConsoleRunsATournament(t *testing.T) {
 			}
 		}
 	}
-	r := b.post(console, console+"/rounds/1/close", nil)
+	// The close form carries an Idempotency-Key: a refusal with ties is
+	// not kept under it (the same form closes once they are resolved), a
+	// close is (the form sent again is answered as the first time).
+	closeForm := func() url.Values { return url.Values{"idempotency_key": {"close-1"}} }
+	r := b.post(console, console+"/rounds/1/close", closeForm())
 	for r.Status == http.StatusConflict && strings.Contains(r.Body, `class="tie"`) {
 		// Resolve each tie shown, in the order offered.
 		form := url.Values{"method": {"lot"}}
@@ -115,10 +119,13 @@ func TestConsoleRunsATournament(t *testing.T) {
 			form.Set("place"+m[1], m[2])
 		}
 		b.post(console, console+"/rounds/1/ties", form)
-		r = b.post(console, console+"/rounds/1/close", nil)
+		r = b.post(console, console+"/rounds/1/close", closeForm())
 	}
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("close = %d, want 303\n%s", r.Status, r.Body)
+	}
+	if again := b.post(console, console+"/rounds/1/close", closeForm()); again.Status != http.StatusSeeOther {
+		t.Errorf("the close form sent again = %d, want 303 as the first time\n%s", again.Status, again.Body)
 	}
 	rv, _ = s.svc.Round(context.Background(), id, 1)
 	if rv.Round.Status != tournament.RoundClosed {

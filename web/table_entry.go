@@ -171,8 +171,11 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 		}))
 	}
 	cmd := app.CorrectDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body, Reason: reason}
-	o, err := h.once(c, e.code, false, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
-		func(ctx context.Context, _ tournament.Wrap) (any, error) { return h.deps.Table.CorrectDeal(ctx, cmd) })
+	o, err := h.once(c, e.code, true, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
+		func(ctx context.Context, via tournament.Wrap) (any, error) {
+			cmd.Via = via
+			return h.deps.Table.CorrectDeal(ctx, cmd)
+		})
 	if o.Status >= 300 || err != nil {
 		ans, status, ferr := h.refusal(c, e.st, e.id, o, err)
 		if ferr != nil {

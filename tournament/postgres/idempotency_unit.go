@@ -5,6 +5,8 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -94,4 +96,14 @@ func (s *Idempotency) ConfirmGameAnswered(ctx context.Context, k tournament.Game
 	decide func(*tournament.TableGame) (*tournament.Confirmed, error), scope, key string,
 	answer func(*tournament.Confirmed) ([]byte, error)) (g *tournament.TableGame, created, answered bool, err error) {
 	return confirmGame(ctx, s.pool, k, c, decide, &confirmAnswer{scope: scope, key: key, answer: answer})
+}
+
+// CorrectDealAnswered is Store.CorrectDeal with the answer stored under
+// key (claimed before) in the correction's transaction: answer makes it
+// from the correction's outcome once written; answered says it was
+// stored.
+func (s *Idempotency) CorrectDealAnswered(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error), scope, key string,
+	answer func(*tournament.CorrectedDeal) ([]byte, error)) (answered bool, err error) {
+	return NewStore(s.pool).correctDeal(ctx, k, seq, deal, reason, now, decide, &correctionAnswer{scope: scope, key: key, answer: answer})
 }

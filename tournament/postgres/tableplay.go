@@ -141,7 +141,31 @@ func lockGame(ctx context.Context, tx pgx.Tx, k tournament.GameKey) error {
 // game, as decide approves.
 func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
 	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error)) error {
-	return s.Write(ctx, "deal", func(tx pgx.Tx) error {
+	_, err := s.correctDeal(ctx, k, seq, deal, reason, now, decide, nil)
+	return err
+}
+
+// answerSQL stores the answer ($3) under a client's key ($1, $2) claimed
+// before.
+const answerSQL = `UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2`
+
+// correctionAnswer stores the answer to a correction under a client's key
+// claimed before (Idempotency.CorrectDealAnswered): answer makes it from
+// the correction's outcome, once the store has written it.
+type correctionAnswer struct {
+	scope, key string
+	answer     func(*tournament.CorrectedDeal) ([]byte, error)
+}
+
+// correctDeal is CorrectDeal, storing the answer in the correction's
+// transaction when ans is not nil (answered says it was): a correction
+// that does not end the game sends it in one batch with the correction's
+// insert, one that does (its answer holds the result's ID) after the
+// result's, a repeat (nothing written) alone.
+func (s *Store) correctDeal(ctx context.Context, k tournament.GameKey, seq int, deal json.RawMessage, reason string, now time.Time,
+	decide func(*tournament.Round, *tournament.TableGame) (*tournament.DealCorrection, error), ans *correctionAnswer) (answered bool, err error) {
+	err = s.Write(ctx, "deal", func(tx pgx.Tx) error {
+		answered = false
 		rd, err := lockRound(ctx, tx, k.TournamentID, k.Round)
 		if err != nil {
 			return err
@@ -154,24 +178,57 @@ func (s *Store) CorrectDeal(ctx context.Context, k tournament.GameKey, seq int, 
 			return err
 		}
 		c, err := decide(rd, g)
-		if err != nil || c.Repeat {
+		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO deal_corrections (tournament_id, round, table_no, game, seq, deal, reason,
+		// answer stores the answer to the outcome: queued in b, or at once
+		// when b is nil.
+		answer := func(b *pgx.Batch) error {
+			if ans == nil || c.Outcome == nil {
+				return nil
+			}
+			a, err := ans.answer(c.Outcome)
+			if err != nil || a == nil {
+				return err
+			}
+			answered = true
+			if b != nil {
+				b.Queue(answerSQL, ans.scope, ans.key, a)
+				return nil
+			}
+			_, err = tx.Exec(ctx, answerSQL, ans.scope, ans.key, a)
+			return err
+		}
+		if c.Repeat {
+			return answer(nil)
+		}
+		b := &pgx.Batch{}
+		b.Queue(`INSERT INTO deal_corrections (tournament_id, round, table_no, game, seq, deal, reason,
 			corrected_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 			k.TournamentID, k.Round, k.Table, k.Game, seq, string(deal), reason, tournament.AuditActorFrom(ctx).Token, now)
-		if err != nil || c.Final == nil {
+		if c.Final == nil {
+			if err := answer(b); err != nil {
+				return err
+			}
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil || c.Final == nil {
 			return err
 		}
 		if c.Final.Kind != tournament.ResultSubmission {
-			return InsertCorrection(ctx, tx, c.Final)
+			err = InsertCorrection(ctx, tx, c.Final)
+		} else {
+			var created bool
+			created, err = insertResult(ctx, tx, c.Final)
+			if err == nil && !created {
+				err = gameOverError()
+			}
 		}
-		created, err := insertResult(ctx, tx, c.Final)
-		if err == nil && !created {
-			err = gameOverError()
+		if err != nil {
+			return err
 		}
-		return err
+		return answer(nil)
 	})
+	return answered && err == nil, err
 }
 
 // confirmReadSQL reads what a confirmation needs of game ($1, $2, $3, $4):

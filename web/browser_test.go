@@ -104,6 +104,11 @@ func sharedBrowser(t *testing.T) context.Context {
 			chromedp.ExecPath(path),
 			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 			chromedp.Flag("disable-quic", true),
+			// A page kept in the back-forward cache keeps its event stream
+			// open: over HTTP/1.1 Chromium has six connections a host, and
+			// the seventh live page of a test waited for the server to end
+			// the first stream (55 s).
+			chromedp.Flag("disable-features", "BackForwardCache"),
 			chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-sync", true),

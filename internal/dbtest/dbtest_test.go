@@ -37,6 +37,10 @@ func TestNewURL(t *testing.T) {
 		if err := conn.QueryRow(ctx, `SELECT version FROM schema_migrations`).Scan(&v); err != nil || v != int64(latest) {
 			t.Errorf("schema version = %d, %v; want %d", v, err, latest)
 		}
+		var sc string
+		if err := conn.QueryRow(ctx, `SHOW synchronous_commit`).Scan(&sc); err != nil || sc != "off" {
+			t.Errorf("synchronous_commit = %q, %v; want off (a test's database need not survive a crash)", sc, err)
+		}
 	})
 	pool := dbtest.New(t)
 	for _, name := range names {

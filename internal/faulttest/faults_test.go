@@ -22,6 +22,13 @@ import (
 
 const adminToken = "faulttest-admin-token-0123456789"
 
+// TestMain removes the revisor binary the fault tests share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	faulttest.RemoveBuilds()
+	os.Exit(code)
+}
+
 // env is one fault test's world: its own cluster, database and server.
 type env struct {
 	cluster *faulttest.Cluster
@@ -35,7 +42,7 @@ func newEnv(t *testing.T, extraEnv ...string) *env {
 	t.Helper()
 	faulttest.Skip(t)
 	dir := t.TempDir()
-	bin, err := faulttest.Build(dir, "github.com/revisor-sm/revisor/cmd/revisor")
+	bin, err := faulttest.Build("github.com/revisor-sm/revisor/cmd/revisor")
 	if err != nil {
 		t.Fatal(err)
 	}

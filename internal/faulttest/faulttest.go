@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -202,15 +203,48 @@ func (c *Cluster) URL(db string) string {
 // Bin is the path of a server binary of the cluster's version (pgbench).
 func (c *Cluster) Bin(name string) string { return filepath.Join(c.bin, name) }
 
-// Build compiles the revisor command into dir and returns its path. pkg is
-// the import path or folder of the command.
-func Build(dir, pkg string) (string, error) {
-	out := filepath.Join(dir, "revisor")
+// builds are the binaries Build made in this process, by package.
+var builds struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}
+
+// Build compiles the revisor command once per test process and returns
+// its path: the fault tests run in parallel, and each built and linked the
+// same binary before. pkg is the import path or folder of the command.
+// The binaries live in a folder under the system's temporary one until
+// RemoveBuilds.
+func Build(pkg string) (string, error) {
+	builds.Lock()
+	defer builds.Unlock()
+	if bin, ok := builds.bins[pkg]; ok {
+		return bin, nil
+	}
+	if builds.dir == "" {
+		dir, err := os.MkdirTemp("", "revisor-build-")
+		if err != nil {
+			return "", err
+		}
+		builds.dir, builds.bins = dir, map[string]string{}
+	}
+	out := filepath.Join(builds.dir, strconv.Itoa(len(builds.bins)), "revisor")
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
 	}
+	builds.bins[pkg] = out
 	return out, nil
+}
+
+// RemoveBuilds removes the binaries Build made (TestMain, after the tests).
+func RemoveBuilds() {
+	builds.Lock()
+	defer builds.Unlock()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+		builds.dir, builds.bins = "", nil
+	}
 }
 
 // Server is a revisor serve subprocess on a fixed loopback address, so that

@@ -32,7 +32,7 @@ type haEnv struct {
 func startHA(t *testing.T) *haEnv {
 	t.Helper()
 	faulttest.SkipHA(t)
-	bin, err := faulttest.Build(t.TempDir(), "github.com/revisor-sm/revisor/cmd/revisor")
+	bin, err := faulttest.Build("github.com/revisor-sm/revisor/cmd/revisor")
 	if err != nil {
 		t.Fatal(err)
 	}

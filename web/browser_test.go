@@ -104,11 +104,6 @@ func sharedBrowser(t *testing.T) context.Context {
 			chromedp.ExecPath(path),
 			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 			chromedp.Flag("disable-quic", true),
-			// A page kept in the back-forward cache keeps its event stream
-			// open: over HTTP/1.1 Chromium has six connections a host, and
-			// the seventh live page of a test waited for the server to end
-			// the first stream (55 s).
-			chromedp.Flag("disable-features", "BackForwardCache"),
 			chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-sync", true),
@@ -460,6 +455,34 @@ func noSidewaysScroll(t *testing.T) func(c *chrome, lang, path string, width int
 		if got := c.eval(wide); got != "true" {
 			t.Errorf("%s %s at %d px scrolls sideways (%s px wide)", lang, path, width,
 				c.eval(`String(document.documentElement.scrollWidth)`))
+		}
+	}
+}
+
+// TestBrowserManyLivePagesInOneTab walks through ten live pages in one tab,
+// as a player tapping from the standings to the seating and back does.
+// Each page must open its event stream at once: a page left behind in
+// the back-forward cache with its stream open held one of the six
+// connections Chromium opens to a server over HTTP/1.1, and the seventh
+// live page waited about a minute for one to end (static/app.js closes
+// the stream on pagehide).
+func TestBrowserManyLivePagesInOneTab(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	c := newChrome(t, 360, 740)
+	for i := range 10 {
+		page := []string{"standings", "seating"}[i%2]
+		start := time.Now()
+		c.do("open "+page, chromedp.Navigate(s.URL+"/t/"+f.ID+"/"+page))
+		if _, err := chromedp.Run(c.ctx, chromedp.Poll[bool](`document.body.dataset.live === "on"`,
+			chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("live page %d (%s): its event stream did not open within 10 s: %v", i+1, page, err)
+		}
+		took := time.Since(start)
+		t.Logf("live page %d (%s) following after %v", i+1, page, took.Round(time.Millisecond))
+		if took > 10*time.Second {
+			t.Errorf("live page %d (%s) took %v to load and follow its stream, want under 10 s", i+1, page, took.Round(time.Millisecond))
 		}
 	}
 }

@@ -64,6 +64,21 @@
     if (!window.EventSource || !window.RevisorLive) { return; }
     var live = window.RevisorLive.newScheduler({ fetch: fetchPage,
       asOf: Number(document.body.getAttribute("data-as-of")) || 0 });
+    var es = follow(url, live);
+    // A page left for another is closed with its stream: kept open in the
+    // browser's back-forward cache, the streams of pages left behind took
+    // the six connections a browser opens to a server over HTTP/1.1, and
+    // the seventh live page waited for the server to end one (about a
+    // minute). A page the browser brings back follows again and reads
+    // itself, since it heard nothing while away.
+    window.addEventListener("pagehide", function () { if (es) { es.close(); es = null; } });
+    window.addEventListener("pageshow", function (ev) {
+      if (ev.persisted && !es) { es = follow(url, live); fetchPage(function () {}); }
+    });
+  }
+
+  // follow opens the page's event stream for the scheduler live.
+  function follow(url, live) {
     var es = new EventSource(url);
     es.addEventListener("change", function (ev) {
       var d = {};
@@ -83,6 +98,7 @@
         setInterval(function () { fetchPage(function () {}); }, 60000);
       }
     });
+    return es;
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -682,9 +682,25 @@
     var self = this;
     var url = this.app.getAttribute("data-events");
     if (!url || !window.EventSource) { return; }
-    var timer = null;
     var round = parseInt(this.app.dataset.round, 10), table = parseInt(this.app.dataset.table, 10);
-    var es = new EventSource(url);
+    var es = null;
+    var follow = function () {
+      es = new EventSource(url);
+      self.follow(es, round, table);
+    };
+    follow();
+    // Closed when the page is left, opened again when the browser brings
+    // the page back (its open reads the game again): see app.js's listen.
+    window.addEventListener("pagehide", function () { if (es) { es.close(); es = null; } });
+    window.addEventListener("pageshow", function (ev) {
+      if (ev.persisted && !es) { follow(); }
+    });
+  };
+
+  // follow hears the table's changes on the stream es.
+  TablePage.prototype.follow = function (es, round, table) {
+    var self = this;
+    var timer = null;
     es.addEventListener("change", function (ev) {
       var e = {};
       try { e = JSON.parse(ev.data || "{}"); } catch (x) { e = {}; }

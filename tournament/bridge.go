@@ -21,36 +21,6 @@ import (
 // in turn). A player's score for a round is their side's total minus the
 // other side's; a bye scores 0, the average of every round's scores.
 
-// bridgeTiebreaks are a bridge tournament's default tiebreaks: matches
-// won, then the best single round, then a lot.
-var bridgeTiebreaks = []string{TiebreakGamesWon, TiebreakBestGame, TiebreakLot}
-
-// bridgeRules reads a bridge tournament's rules object: only the Chicago's
-// vulnerability switch.
-func bridgeRules(raw json.RawMessage) (bridge.Rules, error) {
-	var r struct {
-		Vulnerability string `json:"vulnerability"`
-	}
-	if raw == nil {
-		return bridge.Rules{}, nil
-	}
-	if err := strictJSON(raw, &r); err != nil {
-		return bridge.Rules{}, InvalidField("rules", "a bridge_chicago tournament's rules are {\"vulnerability\": \"dealer\" or \"non_dealer\"}")
-	}
-	switch r.Vulnerability {
-	case "", bridge.VulDealer, bridge.VulNonDealer:
-		return bridge.Rules{Vulnerability: r.Vulnerability}, nil
-	}
-	return bridge.Rules{}, InvalidField("rules", "the vulnerability rule is \"dealer\" or \"non_dealer\", not %q", r.Vulnerability)
-}
-
-// strictJSON decodes raw into v, refusing unknown members.
-func strictJSON(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
 // planBridgeRound draws a bridge round: byes first (one player when the
 // count is 1 or 3 more than a multiple of four, the one with the fewest
 // byes so far), then a table of two when two are left over (those who
@@ -138,14 +108,14 @@ func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGam
 func judgeMatch(data []byte, tb Table, s Settings, inProgress bool) (*bridge.Result, error) {
 	rec, err := bridge.Decode(data)
 	if err != nil {
-		return nil, decodeError(err, CodeInvalidRecord, "the match record cannot be read")
+		return nil, DecodeErrorOf(err, CodeInvalidRecord, "the match record cannot be read")
 	}
 	if err := matchBridgeTable(rec, tb, s); err != nil {
 		return nil, err
 	}
 	res := bridge.Check(rec)
 	if !res.Valid {
-		return nil, problemsError(CodeInvalidRecord, "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
+		return nil, ProblemsError(CodeInvalidRecord, "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
 	}
 	if !inProgress && !res.Complete && !rec.EndedByTime {
 		return nil, mismatch(CodeMatchNotFinished, engine.PartDeals,
@@ -172,7 +142,7 @@ func matchBridgeTable(rec *bridge.Record, tb Table, s Settings) error {
 		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer at this table is %s, not %s", tb.FirstDealer, rec.FirstDealer)
 	}
-	want, _ := bridgeRules(s.Rules) // checked at creation
+	want, _ := BridgeRules(s.Rules) // checked at creation
 	if rec.Rules.Vulnerability == "" {
 		rec.Rules.Vulnerability = want.Vulnerability
 	}
@@ -307,13 +277,13 @@ func composeMatch(tb Table, deals []json.RawMessage) []byte {
 func enteredDeal(data []byte, tb Table, dealer string) ([]byte, error) {
 	e, d, full, err := bridge.DecodeEntry(data)
 	if err != nil {
-		return nil, decodeError(err, CodeInvalidDeal, "the deal cannot be read")
+		return nil, DecodeErrorOf(err, CodeInvalidDeal, "the deal cannot be read")
 	}
 	if !full {
 		var probs []engine.Problem
 		d, probs = bridge.EntryDeal(e, tb.Players, max(slices.Index(tb.Players, dealer), 0))
 		if probs != nil {
-			return nil, problemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
+			return nil, ProblemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
 		}
 	}
 	return CanonicalJSON(d.AppendJSON(nil))
@@ -340,7 +310,7 @@ func BridgeSheet(s Settings, tb Table) []SheetDeal {
 	if n == 2 {
 		rows = 8
 	}
-	rules, _ := bridgeRules(s.Rules)
+	rules, _ := BridgeRules(s.Rules)
 	out := make([]SheetDeal, rows)
 	for k := range out {
 		seat := (first + k) % n

@@ -3,7 +3,6 @@ package tournament
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,61 +19,10 @@ import (
 //   - rules: absent (the tournament's rules apply) or equal to the
 //     tournament's rules.
 
-// CheckRules validates a tournament's rules object with the engine of its
-// format's game.
-func CheckRules(f Format, raw json.RawMessage) error {
-	if raw == nil {
-		return nil
-	}
-	if f == FormatBridge {
-		_, err := bridgeRules(raw)
-		return err
-	}
-	if _, err := engine.ParseRules(raw); err != nil {
-		return decodeError(err, CodeInvalidRules, "the rules are not valid")
-	}
-	return nil
-}
-
-// rules returns the tournament's rules as the engine reads them.
-func (s Settings) rules() engine.Rules {
-	if s.Rules == nil {
-		return engine.SM()
-	}
-	r, err := engine.ParseRules(s.Rules)
-	if err != nil { // checked at creation
-		return engine.SM()
-	}
-	return r
-}
-
-// decodeError turns an engine decode error into a 400 (not JSON, or fields
-// of the wrong JSON type: a malformed request, as at /validate) or a 422
-// with the engine's problems.
-func decodeError(err error, code, what string) error {
-	var de *engine.DecodeError
-	if !errors.As(err, &de) {
-		return &Error{Kind: KindInvalid, Code: code, Message: what, Err: err}
-	}
-	if de.Syntax {
-		return &Error{Kind: KindInvalid, Code: CodeMalformedJSON, Message: what + ": " + de.Error(), Err: err}
-	}
-	if de.WrongTypes > 0 {
-		return Errorf(KindInvalid, CodeInvalidFieldType, "%s: %d field(s) have the wrong JSON type; the first problem: %s",
-			what, de.WrongTypes, de.Error()).WithProblems(de.Problems)
-	}
-	return problemsError(code, what+": "+de.Error(), de.Problems)
-}
-
-// problemsError is a 422 that lists problems in the engine's format.
-func problemsError(code, msg string, ps []engine.Problem) error {
-	return Errorf(KindRejected, code, "%s", msg).WithProblems(ps)
-}
-
 // mismatch is a 422 for a record that does not name its table right.
 func mismatch(code string, part engine.Part, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return problemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
+	return ProblemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
 }
 
 // matchTable checks that a game record belongs to game g of table tb and
@@ -89,7 +37,7 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
 	}
-	want := s.rules()
+	want := s.EngineRules()
 	if rec.Rules == nil {
 		rec.Rules = &want
 		return nil
@@ -151,7 +99,7 @@ func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (
 		return nil, fmt.Errorf("encoding the engine's result: %w", err)
 	}
 	h := sha256.Sum256(canon)
-	return &checkedGame{record: canon, hash: h[:], json: out, places: placesWithWithdrawals(s.places(res), tb.withdrawnFrom(g), g, s)}, nil
+	return &checkedGame{record: canon, hash: h[:], json: out, places: placesWithWithdrawals(s.Places(res), tb.WithdrawnFrom(g), g, s)}, nil
 }
 
 // judgeGame is checkGame without preparing what is stored (the canonical
@@ -168,14 +116,14 @@ func judgeGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions)
 func judgeGameState(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
 	rec, err := engine.DecodeGame(data)
 	if err != nil {
-		return nil, nil, decodeError(err, CodeInvalidRecord, "the game record cannot be read")
+		return nil, nil, DecodeErrorOf(err, CodeInvalidRecord, "the game record cannot be read")
 	}
 	if err := matchTable(rec, tb, g, s); err != nil {
 		return nil, nil, err
 	}
 	res, st := engine.CheckGameState(rec, opt)
 	if !res.Valid {
-		return nil, nil, problemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+		return nil, nil, ProblemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
 	}
 	state, err := json.Marshal(st)
 	if err != nil {

@@ -6,66 +6,6 @@ import (
 	"time"
 )
 
-// ClockState is where a round's clock stands.
-type ClockState string
-
-// The states of a round's clock.
-const (
-	ClockIdle       ClockState = "idle"
-	ClockRunning    ClockState = "running"
-	ClockPaused     ClockState = "paused"
-	ClockTimeCalled ClockState = "time_called"
-)
-
-// The organizer's clock actions.
-const (
-	ClockStart    = "start"
-	ClockPause    = "pause"
-	ClockResume   = "resume"
-	ClockAdd      = "add"
-	ClockCallTime = "call_time"
-	// ClockUndoCall takes back a call of time made by mistake, within
-	// UndoCallWindow and before any game has ended since: the clock is
-	// again as it stood when time was called (a running clock's end stays
-	// where it was). It needs a reason, which the audit log keeps.
-	ClockUndoCall = "undo_call_time"
-)
-
-// UndoCallWindow is how long after calling time the call can be undone.
-const UndoCallWindow = 10 * time.Minute
-
-// MaxClockMinutes bounds a round's time and the time added at once.
-const MaxClockMinutes = 24 * 60
-
-// Clock is a round's clock. The clock only tells the time: games end when
-// the organizer calls time (ClockTimeCalled), not when it runs out.
-type Clock struct {
-	Round     int
-	State     ClockState
-	EndsAt    *time.Time    // running: when time is up
-	Remaining time.Duration // paused: what was left
-	CalledAt  *time.Time    // time_called: when
-	// Prior is, while time is called, the clock as it stood before (its
-	// State, EndsAt and Remaining), which ClockUndoCall restores.
-	Prior     *Clock
-	Action    string // the last action ("" while idle)
-	Minutes   int    // the minutes of the last start or add
-	UpdatedBy string
-	UpdatedAt time.Time
-}
-
-// RemainingAt is the time left at now (0 when it has run out, when idle
-// and after time is called).
-func (c *Clock) RemainingAt(now time.Time) time.Duration {
-	switch c.State {
-	case ClockRunning:
-		return max(c.EndsAt.Sub(now), 0)
-	case ClockPaused:
-		return c.Remaining
-	}
-	return 0
-}
-
 // ClockAction is what the organizer does to a round's clock.
 type ClockAction struct {
 	Action  string

@@ -10,25 +10,6 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 )
 
-// DealEntry is what entering the next deal of a game needs, read at once
-// (Store.DealEntry): the tournament, the round with only the game's table,
-// how many deals the game holds, whether it has a result, whether a deal
-// of it was corrected, and the engine's running state after its last deal
-// (nil when it is not kept).
-type DealEntry struct {
-	Tournament *Tournament
-	Round      *Round
-	Deals      int
-	HasResult  bool
-	Corrected  bool
-	State      json.RawMessage
-	// Version names the state of what the deal is checked with besides
-	// the game's deals (the tournament, the round, the table, its
-	// withdrawals, the round's clock): Store.AppendDeal writes only
-	// under the version read.
-	Version string
-}
-
 // loadedEntry is a DealEntry as a deal is decided with: its running state
 // parsed (nil before the first deal, or when it is not kept or does not
 // follow the deals), and warm when it comes from this process's memory
@@ -114,7 +95,7 @@ func (s *Service) appendFromState(ctx context.Context, gs GameStore, a Actor, k 
 	if err != nil {
 		return nil, e.pass(true)
 	}
-	rules := e.Tournament.Settings.rules()
+	rules := e.Tournament.Settings.EngineRules()
 	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, e.state, &gd)
 	if err != nil || !dr.Valid {
 		return nil, e.pass(true)

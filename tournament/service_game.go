@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/revisor-sm/revisor/engine"
-	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/internal/tokens"
 )
 
@@ -97,23 +96,6 @@ func resultExists(k GameKey, stored *GameResult) error {
 		k.Game, k.Table, k.Round, stored.CreatedAt.Format("2006-01-02T15:04:05Z"))
 	e.Details = map[string]any{"result_id": strconv.FormatInt(stored.ID, 10)} // IDs are opaque strings (docs/api.md)
 	return e
-}
-
-// DealProgress is the answer to an appended deal: the deal's result and
-// the game as it stands.
-type DealProgress struct {
-	Deal   int // 1-based number of the deal appended
-	Result *engine.DealResult
-	Game   *engine.GameResult
-	Final  *GameResult // the game's result when this deal ended it
-	Repeat bool        // the deal was already stored as deal Deal (AppendDealAt); nothing was written
-	// Match and MatchDeal replace Game and Result at a bridge table: the
-	// match as it stands and the deal's result in it.
-	Match     *bridge.Result
-	MatchDeal *bridge.DealResult
-	// EndedByTime: the game ended after this deal because time was called
-	// before anybody reached the target.
-	EndedByTime bool
 }
 
 // AppendDeal adds one deal (a score-sheet line or a full deal, as an entry

@@ -38,8 +38,8 @@ func (s *Service) DrawRoundWith(ctx context.Context, a Actor, tid string, o Draw
 	// The draw ends the old round's codes here at once; other processes
 	// hear of it (Heard), and the cache forgets them again after the
 	// commit, for a lookup that raced with the draw.
-	s.codes.forget(tid)
-	defer s.codes.forget(tid)
+	s.ForgetTableCodes(tid)
+	defer s.ForgetTableCodes(tid)
 	return s.store.DrawRound(AuditAs(ctx, a), tid, func(st *State) (*Round, error) {
 		cons, err := o.drawConstraints(st.Players)
 		if err != nil {
@@ -121,7 +121,7 @@ func canDraw(st *State) error {
 	if k := len(st.Rounds); k > 0 && st.Rounds[k-1].Status == RoundOpen {
 		return Errorf(KindConflict, CodeRoundOpen, "round %d is still open; close it before drawing the next", k)
 	}
-	if t.Format.cumulative() && len(st.Rounds) >= t.Settings.Rounds {
+	if t.Format.Cumulative() && len(st.Rounds) >= t.Settings.Rounds {
 		return Errorf(KindConflict, CodeAllRoundsDrawn, "all %d rounds have been drawn", t.Settings.Rounds)
 	}
 	return nil
@@ -218,12 +218,12 @@ func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
 		plain := *st
 		plain.Tournament.Settings.Tiebreaks = slices.DeleteFunc(slices.Clone(t.Settings.Tiebreaks), func(s string) bool { return s == TiebreakLot })
 		if _, ties := DecideRound(&plain, r, quota); len(ties) > 0 {
-			return nil, tieError(st, ties)
+			return nil, TieError(st, ties)
 		}
 	}
 	outcomes, ties := DecideRound(st, r, quota)
 	if len(ties) > 0 {
-		return nil, tieError(st, ties)
+		return nil, TieError(st, ties)
 	}
 	ch := &RoundChange{Outcomes: outcomes, TournamentStatus: StatusRunning}
 	status := PlayerStatuses(st.Players)
@@ -235,7 +235,7 @@ func decideClose(st *State, n int, askLots bool) (*RoundChange, error) {
 			ch.Eliminated = append(ch.Eliminated, o.Player)
 		}
 	}
-	if (t.Format == FormatSM && r.Final) || (t.Format.cumulative() && n >= t.Settings.Rounds) {
+	if (t.Format == FormatSM && r.Final) || (t.Format.Cumulative() && n >= t.Settings.Rounds) {
 		ch.TournamentStatus = StatusFinished
 	}
 	return ch, nil
@@ -341,20 +341,8 @@ func checkTie(st *State, n int, players []string) error {
 	if err := allGamesPlayed(st, r, &tb); err != nil {
 		return err
 	}
-	plain := st.Tournament.Settings
-	plain.Tiebreaks = slices.DeleteFunc(slices.Clone(plain.Tiebreaks), func(s string) bool { return s == TiebreakLot })
-	stats := roundStats(st.Results, n)
-	adjustStats(stats, st.Adjustments, n)
-	for _, g := range rankTable(tb, stats, plain, r.Seed, nil) {
-		in := 0
-		for _, e := range g {
-			if slices.Contains(players, e.player) {
-				in++
-			}
-		}
-		if in > 0 && in < len(players) {
-			return Errorf(KindConflict, CodeNotTied, "these players are not tied: their round scores and tiebreaks differ")
-		}
+	if SplitsTie(st, n, r, tb, players) {
+		return Errorf(KindConflict, CodeNotTied, "these players are not tied: their round scores and tiebreaks differ")
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 
 	"github.com/revisor-sm/revisor/engine"
@@ -13,25 +12,11 @@ import (
 // can show both versions; a player withdrawn during a game scores nothing
 // after leaving.
 
-// DealExists returns the conflict of deal n, which the game holds with
-// other content (stored, as the game record holds it).
-func DealExists(n int, stored json.RawMessage, what string) *Error {
-	e := Errorf(KindConflict, CodeDealExists,
-		"deal %d of this %s was already entered with other content; only a referee can change it", n, what)
-	e.stored, e.storedDeal = stored, n
-	e.Details = map[string]any{"deal": n, "stored": stored}
-	return e
-}
-
-// Stored returns the deal a deal_exists conflict found under its number
-// and that number, or nil and 0.
-func (e *Error) Stored() (json.RawMessage, int) { return e.stored, e.storedDeal }
-
 // withdrawnIn returns the players withdrawn from table tb during game g or
 // before it: they take no part in g after leaving.
 func (tb Table) withdrawnIn(g int) []string {
 	var out []string
-	for _, w := range tb.withdrawnFrom(g) {
+	for _, w := range tb.WithdrawnFrom(g) {
 		out = append(out, w.Player)
 	}
 	return out

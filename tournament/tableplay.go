@@ -18,84 +18,6 @@ import (
 // version, and a correction of a finished game is a new result row
 // (ResultTableCorrection) that supersedes the one before it.
 
-// ResultTableCorrection is a result row made by a table's correction of a
-// deal after the game had its result.
-const ResultTableCorrection ResultKind = "table_correction"
-
-// StoredDeal is one deal of a game entered deal by deal, as it stands now.
-type StoredDeal struct {
-	Deal    json.RawMessage // the latest version
-	Version int             // 1 as first entered, +1 for each correction
-	At      time.Time       // when the latest version was stored
-}
-
-// Confirmation is one player's confirmation of a result row of a game.
-type Confirmation struct {
-	Player      string
-	ResultID    int64
-	ConfirmedBy string // the actor, e.g. "table:2/3"
-	At          time.Time
-}
-
-// TableGame is a game as the store holds it: its deals (when entered deal
-// by deal), its effective result and the confirmations of that result.
-type TableGame struct {
-	Key           GameKey
-	Deals         []StoredDeal
-	Result        *GameResult // nil while the game goes on
-	Confirmations []Confirmation
-}
-
-// ConfirmedBy reports whether every player of players has confirmed the
-// game's effective result.
-func (g *TableGame) ConfirmedBy(players []string) bool {
-	if g.Result == nil {
-		return false
-	}
-	for _, p := range players {
-		if !g.HasConfirmed(p) {
-			return false
-		}
-	}
-	return true
-}
-
-// HasConfirmed reports whether player has confirmed the game's effective
-// result.
-func (g *TableGame) HasConfirmed(player string) bool {
-	return slices.ContainsFunc(g.Confirmations, func(c Confirmation) bool { return c.Player == player })
-}
-
-// NeedsConfirmation reports whether the game's result waits for its
-// players: a result entered by the table's code and not yet confirmed by
-// all of players. A result the organizer entered, and a referee's
-// correction, stand without them.
-func (g *TableGame) NeedsConfirmation(players []string) bool {
-	if g.Result == nil || g.Result.Kind == ResultCorrection || !strings.HasPrefix(g.Result.SubmittedBy, "table:") {
-		return false
-	}
-	return !g.ConfirmedBy(players)
-}
-
-// rawDeals returns the current version of each deal.
-func (g *TableGame) rawDeals() []json.RawMessage {
-	out := make([]json.RawMessage, len(g.Deals))
-	for i, d := range g.Deals {
-		out[i] = d.Deal
-	}
-	return out
-}
-
-// DealCorrection is what a correction writes: nothing when Repeat (the
-// deal already reads so), else the new version of the deal and, when the
-// game has or gets a result, the result it gives (a submission when the
-// corrected deal ends the game, a table correction that supersedes the
-// result before).
-type DealCorrection struct {
-	Repeat bool
-	Final  *GameResult
-}
-
 // CorrectedDeal is the answer to a correction: the deal's new standing and
 // the game's.
 type CorrectedDeal struct {
@@ -201,7 +123,7 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 	over := res.GameOver || byTime
 	switch {
 	case g.Result != nil && !over:
-		return nil, nil, problemsError(CodeCorrectionReopensGame,
+		return nil, nil, ProblemsError(CodeCorrectionReopensGame,
 			"with this correction nobody reaches the target after the last deal, so the game would go on; a finished game cannot be reopened at the table (open a dispute)",
 			[]engine.Problem{{Code: CodeCorrectionReopensGame, Path: fmt.Sprintf("/deals/%d", len(deals)-1),
 				Message: "the game would not be over after its last deal"}})

@@ -7,35 +7,6 @@ import (
 	"time"
 )
 
-// WithdrawalHandling is the organizer's choice of how the game a player
-// left counts (docs/tournaments.md, "A player withdrawn during a game").
-type WithdrawalHandling string
-
-// The organizer's choices.
-const (
-	// WithdrawFinish: the others finish the game; the player who left keeps
-	// the total they had (they score nothing after leaving), is placed last
-	// at the table and gets the last place's placement points.
-	WithdrawFinish WithdrawalHandling = "finish"
-	// WithdrawForfeit: the player who left forfeits the game: placed last,
-	// no placement points, no game points, a forfeit in the ratings. The
-	// others finish the game as under WithdrawFinish.
-	WithdrawForfeit WithdrawalHandling = "forfeit"
-)
-
-// GameWithdrawal records a player withdrawn during game Game of a table
-// (illness): who decided how it counts, when and why.
-type GameWithdrawal struct {
-	Player    string
-	Round     int
-	Table     int
-	Game      int // the game in progress when the player left
-	Handling  WithdrawalHandling
-	Reason    string
-	By        string // the actor ("organizer", "admin")
-	CreatedAt time.Time
-}
-
 // Withdrawal is the organizer's request to withdraw a player during a game.
 type Withdrawal struct {
 	Player   string
@@ -106,27 +77,6 @@ func planWithdrawal(t *Tournament, r *Round, played []int, p Player, w Withdrawa
 		Reason: w.Reason, By: by, CreatedAt: now}, nil
 }
 
-// withdrawnFrom returns the withdrawals of the table that cover game g
-// (the game a player left and the table's later games in the round).
-func (t Table) withdrawnFrom(g int) []GameWithdrawal {
-	var out []GameWithdrawal
-	for _, w := range t.Withdrawals {
-		if g >= w.Game {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// Present returns the players of the table still at it in game g, in seat
-// order: those who must confirm the game's result.
-func (t Table) Present(g int) []string {
-	gone := t.withdrawnFrom(g)
-	return slices.DeleteFunc(slices.Clone(t.Players), func(p string) bool {
-		return slices.ContainsFunc(gone, func(w GameWithdrawal) bool { return w.Player == p })
-	})
-}
-
 // placesWithWithdrawals places the players withdrawn during game g (or
 // before it, in the same round) after everybody who stayed: the others keep
 // their order and close up (a player who stayed is placed one better for
@@ -156,7 +106,7 @@ func placesWithWithdrawals(places []GamePlace, gone []GameWithdrawal, g int, s S
 			}
 		}
 		out[i].Place = better + 1
-		out[i].Points = s.pointsFor(out[i].Place)
+		out[i].Points = s.PointsFor(out[i].Place)
 	}
 	for i, p := range out {
 		w, ok := handling[p.Player]
@@ -165,7 +115,7 @@ func placesWithWithdrawals(places []GamePlace, gone []GameWithdrawal, g int, s S
 		}
 		out[i].Place = stayed + 1
 		if w.Handling == WithdrawFinish && w.Game == g {
-			out[i].Points = s.pointsFor(out[i].Place)
+			out[i].Points = s.PointsFor(out[i].Place)
 			continue
 		}
 		out[i].Points, out[i].Score, out[i].Forfeit = 0, 0, w.Handling == WithdrawForfeit

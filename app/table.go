@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // Games is what the table's commands ask of the domain
-// (tournament.Service): the deal-by-deal entry of a game, its corrections,
+// (play.Service): the deal-by-deal entry of a game, its corrections,
 // its confirmations and the game as it stands.
 type Games interface {
-	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
+	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*play.Submission, error)
 	AppendDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
-	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
+	CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*play.CorrectedDeal, error)
 	ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
 	TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
@@ -33,9 +34,9 @@ type Disputes interface {
 // handlers and the pages take it (and a test may fake it); *Table
 // implements it.
 type TablePlay interface {
-	SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error)
+	SubmitGame(ctx context.Context, cmd SubmitGame) (*play.Submission, error)
 	EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealProgress, error)
-	CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.CorrectedDeal, error)
+	CorrectDeal(ctx context.Context, cmd CorrectDeal) (*play.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.Confirmed, error)
 	OpenDispute(ctx context.Context, cmd OpenDispute) (*referee.Dispute, error)
 	GameDeals(ctx context.Context, q GameDeals) (*tournament.TableGame, error)
@@ -92,7 +93,7 @@ type SubmitGame struct {
 
 // SubmitGame enters a game's result; the same record sent again is a
 // harmless repeat (Created false).
-func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error) {
+func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*play.Submission, error) {
 	if err := CheckJSONText(cmd.Record); err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ type CorrectDeal struct {
 }
 
 // CorrectDeal replaces a deal until every player has confirmed the game.
-func (t *Table) CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.CorrectedDeal, error) {
+func (t *Table) CorrectDeal(ctx context.Context, cmd CorrectDeal) (*play.CorrectedDeal, error) {
 	if len(cmd.Data) == 0 || string(cmd.Data) == "null" {
 		return nil, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal,
 			"deal is required: the deal's new version, as it is entered with POST …/deals")

@@ -75,8 +75,8 @@ func (g *TableGame) NeedsConfirmation(players []string) bool {
 	return !g.ConfirmedBy(players)
 }
 
-// rawDeals returns the current version of each deal.
-func (g *TableGame) rawDeals() []json.RawMessage {
+// RawDeals returns the current version of each deal.
+func (g *TableGame) RawDeals() []json.RawMessage {
 	out := make([]json.RawMessage, len(g.Deals))
 	for i, d := range g.Deals {
 		out[i] = d.Deal
@@ -252,4 +252,12 @@ func (t Table) Present(g int) []string {
 	return slices.DeleteFunc(slices.Clone(t.Players), func(p string) bool {
 		return slices.ContainsFunc(gone, func(w GameWithdrawal) bool { return w.Player == p })
 	})
+}
+
+// Confirmed is the answer to a confirmation.
+type Confirmed struct {
+	Confirmation Confirmation
+	Created      bool // false: the player had already confirmed this result
+	Game         *TableGame
+	Confirmed    bool // now every player at the table has confirmed
 }

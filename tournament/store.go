@@ -117,7 +117,7 @@ type Store interface {
 }
 
 // GameStore is what a table's writes go through: the reads that start
-// them and the writes that end them (Service.AppendDealIn, SubmitGameIn,
+// them and the writes that end them (play.Service.AppendDealIn, SubmitGameIn,
 // ConfirmGameIn). Store holds it; a command's unit of work may decorate
 // it (Wrap).
 type GameStore interface {
@@ -185,11 +185,3 @@ type DealWrite struct {
 // claimed with the first read, the answer stored with the write). A nil
 // Wrap leaves the store as it is.
 type Wrap func(GameStore) GameStore
-
-// games is the service's game store as wrap decorates it.
-func (s *Service) games(wrap Wrap) GameStore {
-	if wrap == nil {
-		return s.store
-	}
-	return wrap(s.store)
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
@@ -351,9 +352,9 @@ func (h *Handler) closeRound(c echo.Context) error {
 		return h.fail(c, err)
 	}
 	// The organizer is asked about every tie that only a lot would break.
-	opts := []tournament.CloseOption{tournament.AskLots()}
+	opts := []play.CloseOption{play.AskLots()}
 	if c.FormValue("accept_unconfirmed") == "1" {
-		opts = append(opts, tournament.AcceptUnconfirmed())
+		opts = append(opts, play.AcceptUnconfirmed())
 	}
 	if _, err := svc.CloseRound(c.Request().Context(), consoleActor(c), c.Param("tid"), n, opts...); err != nil {
 		if tournament.ErrorCode(err) == tournament.CodeUnconfirmedGames {

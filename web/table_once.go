@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // maxIdempotencyKey is the longest Idempotency-Key a table's post may
@@ -79,7 +80,7 @@ func correctionOutcome(result any, err error) tableOutcome {
 	if err != nil {
 		return refusedOutcome(err)
 	}
-	p := result.(*tournament.CorrectedDeal)
+	p := result.(*play.CorrectedDeal)
 	return tableOutcome{Status: created(p.Repeat), Deal: p.Deal}
 }
 

@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // How a game record names its table (the record ↔ table mapping):
@@ -22,19 +23,19 @@ import (
 // mismatch is a 422 for a record that does not name its table right.
 func mismatch(code string, part engine.Part, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return ProblemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
+	return tournament.ProblemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
 }
 
 // matchTable checks that a game record belongs to game g of table tb and
 // gives it the tournament's rules when it names none.
-func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
+func matchTable(rec *engine.GameRecord, tb tournament.Table, g int, s tournament.Settings) error {
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch(CodePlayersMismatch, engine.PartPlayers,
+		return mismatch(tournament.CodePlayersMismatch, engine.PartPlayers,
 			"players must be the table's player ids in seat order: [%s], not [%s]",
 			strings.Join(tb.Players, ", "), strings.Join(rec.Players, ", "))
 	}
 	if want := tb.FirstDealerOf(g); rec.FirstDealer != want {
-		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
+		return mismatch(tournament.CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
 	}
 	want := s.EngineRules()
@@ -43,7 +44,7 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 		return nil
 	}
 	if *rec.Rules != want {
-		return mismatch(CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
+		return mismatch(tournament.CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }
@@ -52,15 +53,15 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 type checkedGame struct {
 	record []byte // canonical JSON of the record as submitted
 	hash   []byte
-	json   []byte      // the result as JSON
-	places []GamePlace // what the result gives each player
+	json   []byte                 // the result as JSON
+	places []tournament.GamePlace // what the result gives each player
 }
 
 // checkGame decodes a submitted game record (a bridge match in a
 // bridge_chicago tournament), checks that it belongs to the table and lets
 // the engine judge it, and prepares what is stored.
-func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.GameOptions) (*checkedGame, error) {
-	if f == FormatBridge {
+func checkGame(data []byte, tb tournament.Table, g int, f tournament.Format, s tournament.Settings, opt engine.GameOptions) (*checkedGame, error) {
+	if f == tournament.FormatBridge {
 		return checkMatch(data, tb, s, opt.InProgress)
 	}
 	res, err := judgeGame(data, tb, g, s, opt)
@@ -71,8 +72,8 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 }
 
 // result is the result row of g as game k: its kind, who sent it, when.
-func (g *checkedGame) result(k GameKey, kind ResultKind, by string, at time.Time) *GameResult {
-	return &GameResult{Key: k, Kind: kind, Record: g.record, RecordHash: g.hash, Result: g.json,
+func (g *checkedGame) result(k tournament.GameKey, kind tournament.ResultKind, by string, at time.Time) *tournament.GameResult {
+	return &tournament.GameResult{Key: k, Kind: kind, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: by, CreatedAt: at}
 }
 
@@ -80,7 +81,7 @@ func (g *checkedGame) result(k GameKey, kind ResultKind, by string, at time.Time
 // table tb of tournament t, as a submission is judged, and returns the
 // result row to store (of kind, sent by by at at), or the refusal. An
 // import (package transfer) judges every result of its file so.
-func JudgeResult(data []byte, tb Table, k GameKey, t *Tournament, kind ResultKind, by string, at time.Time) (*GameResult, error) {
+func JudgeResult(data []byte, tb tournament.Table, k tournament.GameKey, t *tournament.Tournament, kind tournament.ResultKind, by string, at time.Time) (*tournament.GameResult, error) {
 	g, err := checkGame(data, tb, k.Game, t.Format, t.Settings, engine.GameOptions{})
 	if err != nil {
 		return nil, err
@@ -89,8 +90,8 @@ func JudgeResult(data []byte, tb Table, k GameKey, t *Tournament, kind ResultKin
 }
 
 // checked prepares what is stored of a game record the engine judged res.
-func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (*checkedGame, error) {
-	canon, err := CanonicalJSON(data)
+func checked(data []byte, res *engine.GameResult, tb tournament.Table, g int, s tournament.Settings) (*checkedGame, error) {
+	canon, err := tournament.CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -106,24 +107,24 @@ func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (
 // record, its hash, the result's JSON): a deal appended to a game that goes
 // on needs only the engine's verdict, and canonicalizing the whole game on
 // every deal was a quarter of a deal's CPU time.
-func judgeGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, error) {
+func judgeGame(data []byte, tb tournament.Table, g int, s tournament.Settings, opt engine.GameOptions) (*engine.GameResult, error) {
 	res, _, err := judgeGameState(data, tb, g, s, opt)
 	return res, err
 }
 
 // judgeGameState is judgeGame that also answers the engine's running state
 // after the game's last deal, as JSON (engine.GameState).
-func judgeGameState(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
+func judgeGameState(data []byte, tb tournament.Table, g int, s tournament.Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
 	rec, err := engine.DecodeGame(data)
 	if err != nil {
-		return nil, nil, DecodeErrorOf(err, CodeInvalidRecord, "the game record cannot be read")
+		return nil, nil, tournament.DecodeErrorOf(err, tournament.CodeInvalidRecord, "the game record cannot be read")
 	}
 	if err := matchTable(rec, tb, g, s); err != nil {
 		return nil, nil, err
 	}
 	res, st := engine.CheckGameState(rec, opt)
 	if !res.Valid {
-		return nil, nil, ProblemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+		return nil, nil, tournament.ProblemsError(tournament.CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
 	}
 	state, err := json.Marshal(st)
 	if err != nil {

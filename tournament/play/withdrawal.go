@@ -1,16 +1,18 @@
-package tournament
+package play
 
 import (
 	"context"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Withdrawal is the organizer's request to withdraw a player during a game.
 type Withdrawal struct {
 	Player   string
-	Handling WithdrawalHandling
+	Handling tournament.WithdrawalHandling
 	Reason   string
 }
 
@@ -20,23 +22,23 @@ type Withdrawal struct {
 // The player is withdrawn from the tournament in the same transaction. The
 // game's result, when the table enters it, and the table's later games in
 // the round place the player as the choice says (placesWithWithdrawals).
-func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n, t int, w Withdrawal) (*GameWithdrawal, error) {
+func (s *Service) WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w Withdrawal) (*tournament.GameWithdrawal, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	w.Reason = strings.TrimSpace(w.Reason)
-	if err := CheckLine("reason", w.Reason, MaxReason, true); err != nil {
+	if err := tournament.CheckLine("reason", w.Reason, tournament.MaxReason, true); err != nil {
 		return nil, err
 	}
-	if w.Handling != WithdrawFinish && w.Handling != WithdrawForfeit {
-		return nil, InvalidField("handling", "handling must be \"finish\" (the others finish the game) or \"forfeit\", not %q", w.Handling)
+	if w.Handling != tournament.WithdrawFinish && w.Handling != tournament.WithdrawForfeit {
+		return nil, tournament.InvalidField("handling", "handling must be \"finish\" (the others finish the game) or \"forfeit\", not %q", w.Handling)
 	}
 	if strings.TrimSpace(w.Player) == "" {
-		return nil, InvalidField("player", "player is required")
+		return nil, tournament.InvalidField("player", "player is required")
 	}
-	ctx = AuditBecause(ctx, a, w.Reason)
+	ctx = tournament.AuditBecause(ctx, a, w.Reason)
 	return s.store.WithdrawDuringGame(ctx, tid, n, t, w.Player,
-		func(tn *Tournament, r *Round, played []int, p Player) (*GameWithdrawal, error) {
+		func(tn *tournament.Tournament, r *tournament.Round, played []int, p tournament.Player) (*tournament.GameWithdrawal, error) {
 			return planWithdrawal(tn, r, played, p, w, a.AuditName(), s.clock())
 		})
 }
@@ -44,22 +46,22 @@ func (s *Service) WithdrawDuringGame(ctx context.Context, a Actor, tid string, n
 // planWithdrawal checks a withdrawal against the round, the games of the
 // table that have a result (played) and the player as they are, and makes
 // its record.
-func planWithdrawal(t *Tournament, r *Round, played []int, p Player, w Withdrawal, by string, now time.Time) (*GameWithdrawal, error) {
+func planWithdrawal(t *tournament.Tournament, r *tournament.Round, played []int, p tournament.Player, w Withdrawal, by string, now time.Time) (*tournament.GameWithdrawal, error) {
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
-	if t.Format == FormatBridge {
-		return nil, Errorf(KindConflict, CodeInvalidStatusChange, "a bridge match cannot go on without a player; withdraw %s after the match", p.Name)
+	if t.Format == tournament.FormatBridge {
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeInvalidStatusChange, "a bridge match cannot go on without a player; withdraw %s after the match", p.Name)
 	}
 	tb := r.Tables[0]
 	if !slices.Contains(tb.Players, p.ID) {
-		return nil, Errorf(KindConflict, CodePlayerNotAtTable, "%s does not play at table %d in round %d", p.Name, tb.Number, r.Number)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodePlayerNotAtTable, "%s does not play at table %d in round %d", p.Name, tb.Number, r.Number)
 	}
-	if p.Status != PlayerActive {
-		return nil, Errorf(KindConflict, CodeInvalidStatusChange, "%s is %s already", p.Name, p.Status)
+	if p.Status != tournament.PlayerActive {
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeInvalidStatusChange, "%s is %s already", p.Name, p.Status)
 	}
 	if len(tb.Players)-len(tb.Withdrawals) <= 2 {
-		return nil, Errorf(KindConflict, CodeTooFewPlayers,
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeTooFewPlayers,
 			"table %d would have fewer than two players left to finish the game; withdraw %s after the table's games", tb.Number, p.Name)
 	}
 	game := 0
@@ -70,10 +72,10 @@ func planWithdrawal(t *Tournament, r *Round, played []int, p Player, w Withdrawa
 		}
 	}
 	if game == 0 {
-		return nil, Errorf(KindConflict, CodeNoGameInProgress,
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeNoGameInProgress,
 			"every game of table %d in round %d has its result; %s can be withdrawn from the next round on the players page", tb.Number, r.Number, p.Name)
 	}
-	return &GameWithdrawal{Player: p.ID, Round: r.Number, Table: tb.Number, Game: game, Handling: w.Handling,
+	return &tournament.GameWithdrawal{Player: p.ID, Round: r.Number, Table: tb.Number, Game: game, Handling: w.Handling,
 		Reason: w.Reason, By: by, CreatedAt: now}, nil
 }
 
@@ -84,11 +86,11 @@ func planWithdrawal(t *Tournament, r *Round, played []int, p Player, w Withdrawa
 // share the last place. In the game they left, under "finish" they keep
 // their total and get the last place's points; under "forfeit", and in
 // every later game (which they did not play), no points and no game points.
-func placesWithWithdrawals(places []GamePlace, gone []GameWithdrawal, g int, s Settings) []GamePlace {
+func placesWithWithdrawals(places []tournament.GamePlace, gone []tournament.GameWithdrawal, g int, s tournament.Settings) []tournament.GamePlace {
 	if len(gone) == 0 {
 		return places
 	}
-	handling := make(map[string]GameWithdrawal, len(gone))
+	handling := make(map[string]tournament.GameWithdrawal, len(gone))
 	for _, w := range gone {
 		handling[w.Player] = w
 	}
@@ -114,12 +116,12 @@ func placesWithWithdrawals(places []GamePlace, gone []GameWithdrawal, g int, s S
 			continue
 		}
 		out[i].Place = stayed + 1
-		if w.Handling == WithdrawFinish && w.Game == g {
+		if w.Handling == tournament.WithdrawFinish && w.Game == g {
 			out[i].Points = s.PointsFor(out[i].Place)
 			continue
 		}
-		out[i].Points, out[i].Score, out[i].Forfeit = 0, 0, w.Handling == WithdrawForfeit
+		out[i].Points, out[i].Score, out[i].Forfeit = 0, 0, w.Handling == tournament.WithdrawForfeit
 	}
-	slices.SortStableFunc(out, func(a, b GamePlace) int { return a.Place - b.Place })
+	slices.SortStableFunc(out, func(a, b tournament.GamePlace) int { return a.Place - b.Place })
 	return out
 }

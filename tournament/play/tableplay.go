@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // At the table (docs/tournaments.md, "Table pages"): a game entered deal by
@@ -21,7 +22,7 @@ import (
 // CorrectedDeal is the answer to a correction: the deal's new standing and
 // the game's.
 type CorrectedDeal struct {
-	DealProgress
+	tournament.DealProgress
 	Version int
 }
 
@@ -33,16 +34,16 @@ const MaxCorrectionReason = 500
 // engine checks the whole game with the new version in place. Refused once
 // every player has confirmed the game, after a referee's ruling on it, and
 // in a closed round.
-func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
+func (s *Service) CorrectDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*CorrectedDeal, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	reason = strings.TrimSpace(reason)
-	if err := CheckText("reason", reason); err != nil {
+	if err := tournament.CheckText("reason", reason); err != nil {
 		return nil, err
 	}
 	if len(reason) > MaxCorrectionReason {
-		return nil, InvalidField("reason", "reason is longer than %d bytes", MaxCorrectionReason)
+		return nil, tournament.InvalidField("reason", "reason is longer than %d bytes", MaxCorrectionReason)
 	}
 	t, r, tb, err := s.gameTable(ctx, k)
 	if err != nil {
@@ -51,24 +52,24 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
-	if t.Format == FormatBridge {
-		return nil, Errorf(KindConflict, CodeCorrectionNotSupported,
+	if t.Format == tournament.FormatBridge {
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeCorrectionNotSupported,
 			"deals of a Chicago bridge match are not corrected at the table; open a dispute for the referees")
 	}
-	deal, err := CanonicalJSON(data)
+	deal, err := tournament.CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
 	if deal[0] != '{' {
-		return nil, Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
+		return nil, tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal")
 	}
-	if err := Storable(deal); err != nil {
+	if err := tournament.Storable(deal); err != nil {
 		return nil, err
 	}
 	out := &CorrectedDeal{}
 	now := s.clock()
-	ctx = AuditBecause(ctx, a, reason)
-	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *Round, g *TableGame) (*DealCorrection, error) {
+	ctx = tournament.AuditBecause(ctx, a, reason)
+	err = s.store.CorrectDeal(ctx, k, n-1, deal, reason, now, func(rd *tournament.Round, g *tournament.TableGame) (*tournament.DealCorrection, error) {
 		if err := roundOpen(rd); err != nil {
 			return nil, err
 		}
@@ -89,22 +90,22 @@ func (s *Service) CorrectDeal(ctx context.Context, a Actor, k GameKey, n int, da
 }
 
 // planCorrection decides a correction of deal n of g to deal.
-func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n int, deal []byte, now time.Time) (*DealProgress, *DealCorrection, error) {
+func (s *Service) planCorrection(a tournament.Actor, st tournament.Settings, tb tournament.Table, g *tournament.TableGame, n int, deal []byte, now time.Time) (*tournament.DealProgress, *tournament.DealCorrection, error) {
 	if n < 1 || n > len(g.Deals) {
-		return nil, nil, Errorf(KindNotFound, CodeDealNotFound, "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
+		return nil, nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeDealNotFound, "this game has %d deal(s) entered deal by deal; there is no deal %d to correct", len(g.Deals), n)
 	}
-	if g.Result != nil && g.Result.Kind == ResultCorrection {
-		return nil, nil, Errorf(KindConflict, CodeResultRuled, "a referee has ruled on this game; only a referee can change it now")
+	if g.Result != nil && g.Result.Kind == tournament.ResultCorrection {
+		return nil, nil, tournament.Errorf(tournament.KindConflict, tournament.CodeResultRuled, "a referee has ruled on this game; only a referee can change it now")
 	}
 	if g.ConfirmedBy(tb.Present(g.Key.Game)) {
-		return nil, nil, Errorf(KindConflict, CodeGameConfirmed,
+		return nil, nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameConfirmed,
 			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
 	}
-	cur, err := CanonicalJSON(g.Deals[n-1].Deal)
+	cur, err := tournament.CanonicalJSON(g.Deals[n-1].Deal)
 	if err != nil {
 		return nil, nil, err
 	}
-	deals := g.rawDeals()
+	deals := g.RawDeals()
 	repeat := bytes.Equal(cur, deal)
 	deals[n-1] = deal
 	byTime := g.Result != nil && endedByTime(g.Result.Record)
@@ -119,32 +120,32 @@ func (s *Service) planCorrection(a Actor, st Settings, tb Table, g *TableGame, n
 	if len(res.Deals) != len(deals) {
 		return nil, nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), len(deals))
 	}
-	p := &DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: repeat, EndedByTime: byTime && !res.GameOver}
+	p := &tournament.DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: repeat, EndedByTime: byTime && !res.GameOver}
 	over := res.GameOver || byTime
 	switch {
 	case g.Result != nil && !over:
-		return nil, nil, ProblemsError(CodeCorrectionReopensGame,
+		return nil, nil, tournament.ProblemsError(tournament.CodeCorrectionReopensGame,
 			"with this correction nobody reaches the target after the last deal, so the game would go on; a finished game cannot be reopened at the table (open a dispute)",
-			[]engine.Problem{{Code: CodeCorrectionReopensGame, Path: fmt.Sprintf("/deals/%d", len(deals)-1),
+			[]engine.Problem{{Code: tournament.CodeCorrectionReopensGame, Path: fmt.Sprintf("/deals/%d", len(deals)-1),
 				Message: "the game would not be over after its last deal"}})
 	case repeat:
 		if g.Result != nil {
 			p.Final = g.Result
 		}
-		return p, &DealCorrection{Repeat: true}, nil
+		return p, &tournament.DealCorrection{Repeat: true}, nil
 	case !over:
-		return p, &DealCorrection{}, nil
+		return p, &tournament.DealCorrection{}, nil
 	}
-	chk, err := checkGame(game, tb, g.Key.Game, FormatSM, st, engine.GameOptions{InProgress: true})
+	chk, err := checkGame(game, tb, g.Key.Game, tournament.FormatSM, st, engine.GameOptions{InProgress: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	p.Final = &GameResult{Key: g.Key, Kind: ResultSubmission, Record: chk.record, RecordHash: chk.hash, Result: chk.json,
+	p.Final = &tournament.GameResult{Key: g.Key, Kind: tournament.ResultSubmission, Record: chk.record, RecordHash: chk.hash, Result: chk.json,
 		Places: chk.places, SubmittedBy: a.String(), CreatedAt: now}
 	if g.Result != nil {
-		p.Final.Kind, p.Final.Supersedes = ResultTableCorrection, &g.Result.ID
+		p.Final.Kind, p.Final.Supersedes = tournament.ResultTableCorrection, &g.Result.ID
 	}
-	return p, &DealCorrection{Final: p.Final}, nil
+	return p, &tournament.DealCorrection{Final: p.Final}, nil
 }
 
 // endedByTime reports whether a stored game record says the game was ended
@@ -156,18 +157,10 @@ func endedByTime(record json.RawMessage) bool {
 	return json.Unmarshal(record, &r) == nil && r.EndedBy == engine.EndedByTime
 }
 
-// Confirmed is the answer to a confirmation.
-type Confirmed struct {
-	Confirmation Confirmation
-	Created      bool // false: the player had already confirmed this result
-	Game         *TableGame
-	Confirmed    bool // now every player at the table has confirmed
-}
-
 // ConfirmGame records that player confirms the effective result of a
 // finished game, for the table's code (or the organizer). A player who is
 // not at the table is refused (422); confirming again is harmless.
-func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player string) (*Confirmed, error) {
+func (s *Service) ConfirmGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error) {
 	return s.ConfirmGameIn(ctx, nil, a, k, player)
 }
 
@@ -176,13 +169,13 @@ func (s *Service) ConfirmGame(ctx context.Context, a Actor, k GameKey, player st
 // is known once the game is read under its lock, before the confirmation
 // is stored: the store's decide hands it to the unit, which may store it
 // with the confirmation.
-func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, player string) (*Confirmed, error) {
+func (s *Service) ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
 	player = strings.TrimSpace(player)
 	if player == "" {
-		return nil, InvalidField("player", "player is required: the id of the player who confirms")
+		return nil, tournament.InvalidField("player", "player is required: the id of the player who confirms")
 	}
 	gs := s.games(wrap)
 	_, r, tb, err := s.gameTableIn(ctx, gs, k)
@@ -193,12 +186,12 @@ func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameK
 		return nil, err
 	}
 	if !slices.Contains(tb.Players, player) {
-		return nil, Errorf(KindRejected, CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
+		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodePlayerNotAtTable, "player %s does not play at table %d of round %d", player, k.Table, k.Round)
 	}
-	c := Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
-	g, created, err := gs.ConfirmGame(AuditAs(ctx, a), k, c, func(g *TableGame) (*Confirmed, error) {
+	c := tournament.Confirmation{Player: player, ConfirmedBy: a.String(), At: s.clock()}
+	g, created, err := gs.ConfirmGame(tournament.AuditAs(ctx, a), k, c, func(g *tournament.TableGame) (*tournament.Confirmed, error) {
 		if g.Result == nil {
-			return nil, Errorf(KindConflict, CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
+			return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameNotFinished, "game %d of table %d has no result yet; a game is confirmed once it is over", k.Game, k.Table)
 		}
 		// The answer as it will be: under the game's lock, the player's
 		// confirmation is new unless the read holds it.
@@ -218,8 +211,8 @@ func (s *Service) ConfirmGameIn(ctx context.Context, wrap Wrap, a Actor, k GameK
 
 // confirmed is the answer to player's confirmation of g, whose players
 // are present.
-func confirmed(g *TableGame, created bool, present []string, player string) *Confirmed {
-	out := &Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(present)}
+func confirmed(g *tournament.TableGame, created bool, present []string, player string) *tournament.Confirmed {
+	out := &tournament.Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(present)}
 	for _, x := range g.Confirmations {
 		if x.Player == player {
 			out.Confirmation = x
@@ -230,7 +223,7 @@ func confirmed(g *TableGame, created bool, present []string, player string) *Con
 
 // TableGame returns a game as it stands: its deals with their versions,
 // its effective result and that result's confirmations. Public.
-func (s *Service) TableGame(ctx context.Context, k GameKey) (*TableGame, error) {
+func (s *Service) TableGame(ctx context.Context, k tournament.GameKey) (*tournament.TableGame, error) {
 	if _, _, _, err := s.gameTable(ctx, k); err != nil {
 		return nil, err
 	}
@@ -239,14 +232,14 @@ func (s *Service) TableGame(ctx context.Context, k GameKey) (*TableGame, error) 
 
 // GameView is a game's effective result with its confirmations.
 type GameView struct {
-	Result        *GameResult
-	Confirmations []Confirmation
+	Result        *tournament.GameResult
+	Confirmations []tournament.Confirmation
 	Confirmed     bool // every player at the table has confirmed the result
 }
 
 // GameWithConfirmations returns a game's effective result and who
 // confirmed it.
-func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameView, error) {
+func (s *Service) GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*GameView, error) {
 	_, _, tb, err := s.gameTable(ctx, k)
 	if err != nil {
 		return nil, err
@@ -256,7 +249,7 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 		return nil, err
 	}
 	if g.Result == nil {
-		return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+		return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 	}
 	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}, nil
 }
@@ -266,9 +259,9 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k GameKey) (*GameVi
 // (issue 25: it was accepted from the code). A dispute on a closed round is
 // the correction window's to admit (dispute_window.go), by design: the
 // table disputes after the round has closed.
-func tableRoundOpen(a Actor, r *Round) error {
-	if a.Role == RoleTable && r.Status == RoundClosed {
-		return Errorf(KindConflict, CodeRoundClosed,
+func tableRoundOpen(a tournament.Actor, r *tournament.Round) error {
+	if a.Role == tournament.RoleTable && r.Status == tournament.RoundClosed {
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed,
 			"round %d is closed: its results are final; open a dispute while the correction window is open", r.Number)
 	}
 	return nil

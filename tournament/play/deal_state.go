@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // loadedEntry is a DealEntry as a deal is decided with: its running state
@@ -16,7 +17,7 @@ import (
 // (warmGames) rather than the store. Either way its write stands only
 // under its Version (GameStore.AppendDeal).
 type loadedEntry struct {
-	DealEntry
+	tournament.DealEntry
 	state *engine.GameState
 	warm  bool
 	keep  func() // an entry from memory: puts it back (warmGames.put)
@@ -59,7 +60,7 @@ func (e *loadedEntry) fast() bool {
 }
 
 // loadEntry reads k's entry through gs.
-func (s *Service) loadEntry(ctx context.Context, gs GameStore, k GameKey) (*loadedEntry, error) {
+func (s *Service) loadEntry(ctx context.Context, gs tournament.GameStore, k tournament.GameKey) (*loadedEntry, error) {
 	e, err := gs.DealEntry(ctx, k)
 	if err != nil {
 		return nil, err
@@ -75,8 +76,8 @@ func (s *Service) loadEntry(ctx context.Context, gs GameStore, k GameKey) (*load
 
 // write is the write of deal (number seq, 0-based) under entry e, which
 // answers p once stored.
-func (e *loadedEntry) write(k GameKey, seq int, deal []byte, at time.Time, p *DealProgress) *DealWrite {
-	return &DealWrite{Game: k, Seq: seq, Deal: deal, Version: e.Version, Corrected: e.Corrected, At: at, Outcome: p}
+func (e *loadedEntry) write(k tournament.GameKey, seq int, deal []byte, at time.Time, p *tournament.DealProgress) *tournament.DealWrite {
+	return &tournament.DealWrite{Game: k, Seq: seq, Deal: deal, Version: e.Version, Corrected: e.Corrected, At: at, Outcome: p}
 }
 
 // appendFromState enters deal as the next deal of a game that goes on,
@@ -86,7 +87,7 @@ func (e *loadedEntry) write(k GameKey, seq int, deal []byte, at time.Time, p *De
 // take the deal, the deal is not valid or ends the game, the table has a
 // withdrawn player), errReload when the entry no longer stands; nothing
 // was written then.
-func (s *Service) appendFromState(ctx context.Context, gs GameStore, a Actor, k GameKey, e *loadedEntry, deal []byte) (*DealProgress, error) {
+func (s *Service) appendFromState(ctx context.Context, gs tournament.GameStore, a tournament.Actor, k tournament.GameKey, e *loadedEntry, deal []byte) (*tournament.DealProgress, error) {
 	tb := e.Round.Tables[0]
 	if !e.fast() {
 		return nil, e.pass(false)

@@ -3,7 +3,6 @@ package tournament
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
@@ -44,44 +43,10 @@ type TableGame struct {
 	Confirmations []Confirmation
 }
 
-// ConfirmedBy reports whether every player of players has confirmed the
-// game's effective result.
-func (g *TableGame) ConfirmedBy(players []string) bool {
-	if g.Result == nil {
-		return false
-	}
-	for _, p := range players {
-		if !g.HasConfirmed(p) {
-			return false
-		}
-	}
-	return true
-}
-
 // HasConfirmed reports whether player has confirmed the game's effective
 // result.
 func (g *TableGame) HasConfirmed(player string) bool {
 	return slices.ContainsFunc(g.Confirmations, func(c Confirmation) bool { return c.Player == player })
-}
-
-// NeedsConfirmation reports whether the game's result waits for its
-// players: a result entered by the table's code and not yet confirmed by
-// all of players. A result the organizer entered, and a referee's
-// correction, stand without them.
-func (g *TableGame) NeedsConfirmation(players []string) bool {
-	if g.Result == nil || g.Result.Kind == ResultCorrection || !strings.HasPrefix(g.Result.SubmittedBy, "table:") {
-		return false
-	}
-	return !g.ConfirmedBy(players)
-}
-
-// RawDeals returns the current version of each deal.
-func (g *TableGame) RawDeals() []json.RawMessage {
-	out := make([]json.RawMessage, len(g.Deals))
-	for i, d := range g.Deals {
-		out[i] = d.Deal
-	}
-	return out
 }
 
 // DealCorrection is what a correction writes: nothing when Repeat (the

@@ -77,7 +77,7 @@ func confirmedOf(r *tournament.Round, games []tournament.TableGame) *confirmedRe
 			continue
 		}
 		present := tb.Present(g.Key.Game)
-		if !g.NeedsConfirmation(present) {
+		if !needsConfirmation(g, present) {
 			c.confirmed[g.Result.ID] = true
 			continue
 		}

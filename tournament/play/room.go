@@ -106,7 +106,7 @@ func roomGame(tb tournament.Table, g int, pg *tournament.TableGame, st tournamen
 	}
 	if r := pg.Result; r != nil {
 		out.Over, out.Confirmations = true, pg.Confirmations
-		out.Confirmed, out.Waiting = pg.ConfirmedBy(tb.Players), pg.NeedsConfirmation(tb.Players)
+		out.Confirmed, out.Waiting = confirmedBy(pg, tb.Players), needsConfirmation(pg, tb.Players)
 		for _, p := range r.Places {
 			out.Scores[p.Player] = p.Score
 		}
@@ -116,7 +116,7 @@ func roomGame(tb tournament.Table, g int, pg *tournament.TableGame, st tournamen
 		}
 		return out
 	}
-	game, err := composeGame(tb, g, pg.RawDeals())
+	game, err := composeGame(tb, g, rawDeals(pg))
 	if err != nil {
 		return out
 	}

@@ -97,7 +97,7 @@ func (s *Service) planCorrection(a tournament.Actor, st tournament.Settings, tb 
 	if g.Result != nil && g.Result.Kind == tournament.ResultCorrection {
 		return nil, nil, tournament.Errorf(tournament.KindConflict, tournament.CodeResultRuled, "a referee has ruled on this game; only a referee can change it now")
 	}
-	if g.ConfirmedBy(tb.Present(g.Key.Game)) {
+	if confirmedBy(g, tb.Present(g.Key.Game)) {
 		return nil, nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameConfirmed,
 			"every player at the table has confirmed this game; a deal can no longer be corrected (open a dispute instead)")
 	}
@@ -105,7 +105,7 @@ func (s *Service) planCorrection(a tournament.Actor, st tournament.Settings, tb 
 	if err != nil {
 		return nil, nil, err
 	}
-	deals := g.RawDeals()
+	deals := rawDeals(g)
 	repeat := bytes.Equal(cur, deal)
 	deals[n-1] = deal
 	byTime := g.Result != nil && endedByTime(g.Result.Record)
@@ -212,7 +212,7 @@ func (s *Service) ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tou
 // confirmed is the answer to player's confirmation of g, whose players
 // are present.
 func confirmed(g *tournament.TableGame, created bool, present []string, player string) *tournament.Confirmed {
-	out := &tournament.Confirmed{Created: created, Game: g, Confirmed: g.ConfirmedBy(present)}
+	out := &tournament.Confirmed{Created: created, Game: g, Confirmed: confirmedBy(g, present)}
 	for _, x := range g.Confirmations {
 		if x.Player == player {
 			out.Confirmation = x
@@ -251,7 +251,7 @@ func (s *Service) GameWithConfirmations(ctx context.Context, k tournament.GameKe
 	if g.Result == nil {
 		return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 	}
-	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: g.ConfirmedBy(tb.Present(k.Game))}, nil
+	return &GameView{Result: g.Result, Confirmations: g.Confirmations, Confirmed: confirmedBy(g, tb.Present(k.Game))}, nil
 }
 
 // tableRoundOpen refuses a table's confirmation on a closed round: the
@@ -265,4 +265,38 @@ func tableRoundOpen(a tournament.Actor, r *tournament.Round) error {
 			"round %d is closed: its results are final; open a dispute while the correction window is open", r.Number)
 	}
 	return nil
+}
+
+// confirmedBy reports whether every player of players has confirmed the
+// effective result of g.
+func confirmedBy(g *tournament.TableGame, players []string) bool {
+	if g.Result == nil {
+		return false
+	}
+	for _, p := range players {
+		if !g.HasConfirmed(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// needsConfirmation reports whether the result of g waits for its
+// players: a result entered by the table's code and not yet confirmed by
+// all of players. A result the organizer entered, and a referee's
+// correction, stand without them.
+func needsConfirmation(g *tournament.TableGame, players []string) bool {
+	if g.Result == nil || g.Result.Kind == tournament.ResultCorrection || !strings.HasPrefix(g.Result.SubmittedBy, "table:") {
+		return false
+	}
+	return !confirmedBy(g, players)
+}
+
+// rawDeals returns the current version of each deal of g.
+func rawDeals(g *tournament.TableGame) []json.RawMessage {
+	out := make([]json.RawMessage, len(g.Deals))
+	for i, d := range g.Deals {
+		out[i] = d.Deal
+	}
+	return out
 }

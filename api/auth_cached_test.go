@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -26,8 +27,10 @@ import (
 func TestVerifiedTokensSpendNoBudget(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := tournament.NewService(tournamenttest.NewMemStore())
-	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+	mem := tournamenttest.NewMemStore()
+	svc := tournament.NewService(mem)
+	plays := play.New(svc, mem)
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +44,7 @@ func TestVerifiedTokensSpendNoBudget(t *testing.T) {
 		}
 		tid, tokens = c.Tournament.ID, append(tokens, c.OrganizerToken)
 	}
-	codes := drawnCodes(t, svc, tid, 4)
+	codes := drawnCodes(t, svc, plays, tid, 4)
 	whoami := func(token string) int {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/tournaments/"+tid+"/whoami", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -96,12 +99,14 @@ func (s *slowResolver) CachedToken(tid, token string) (api.Principal, bool) {
 func TestNewRoundCodesAtOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := tournament.NewService(tournamenttest.NewMemStore())
+	mem := tournamenttest.NewMemStore()
+	svc := tournament.NewService(mem)
+	plays := play.New(svc, mem)
 	resolver := api.NewTokenResolver(svc)
 	slow := &slowResolver{TokenResolver: resolver, cached: resolver.(interface {
 		CachedToken(tid, token string) (api.Principal, bool)
 	})}
-	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: slow}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: slow}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +116,7 @@ func TestNewRoundCodesAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	tid := c.Tournament.ID
-	codes := drawnCodes(t, svc, tid, 64)
+	codes := drawnCodes(t, svc, plays, tid, 64)
 	atOnce := func(tokens []string) map[int]int {
 		var (
 			wg       sync.WaitGroup
@@ -158,7 +163,7 @@ func TestNewRoundCodesAtOnce(t *testing.T) {
 
 // drawnCodes registers players in tournament tid, draws round 1 and
 // returns its tables' codes.
-func drawnCodes(t *testing.T, svc *tournament.Service, tid string, players int) map[int]string {
+func drawnCodes(t *testing.T, svc *tournament.Service, plays *play.Service, tid string, players int) map[int]string {
 	t.Helper()
 	ctx, org := context.Background(), tournament.Actor{Role: tournament.RoleOrganizer}
 	ps := make([]tournament.NewPlayer, players)
@@ -169,10 +174,10 @@ func drawnCodes(t *testing.T, svc *tournament.Service, tid string, players int) 
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	if _, err := svc.DrawRound(ctx, org, tid, &seed); err != nil {
+	if _, err := plays.DrawRound(ctx, org, tid, &seed); err != nil {
 		t.Fatal(err)
 	}
-	codes, err := svc.TableCodes(ctx, org, tid, 1)
+	codes, err := plays.TableCodes(ctx, org, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

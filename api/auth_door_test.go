@@ -19,6 +19,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -38,11 +39,12 @@ func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	pool := dbtest.New(t)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
+	plays := play.New(svc, store)
 	fails := ratelimit.NewFailures(nil)
 	codes := ratelimit.NewBudget(nil, 1e6, time.Hour) // never refuses here: each code must reach its lookup
 	door := httpx.NewDoor(fails, codes, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), TrustProxy: true, Failures: fails, Door: door},
-		servertest.Complete(server.Deps{Tournaments: svc, Referees: referee.New(svc, refereepg.New(store)),
+		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Referees: referee.New(svc, plays, refereepg.New(store)),
 			Tokens: api.NewTokenResolver(svc), Register: registry.New(registrypg.New(store), store, nil)}))
 	if err != nil {
 		t.Fatal(err)

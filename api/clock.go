@@ -10,6 +10,7 @@ import (
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // clockRoutes registers the round clock: anyone reads it, the organizer
@@ -51,7 +52,7 @@ func (s *Server) setClock(c echo.Context) error {
 		return err
 	}
 	clk, err := svc.SetRoundClock(c.Request().Context(), actorOf(c), c.Param("tid"), n,
-		tournament.ClockAction{Action: req.Action, Minutes: req.Minutes, Reason: req.Reason})
+		play.ClockAction{Action: req.Action, Minutes: req.Minutes, Reason: req.Reason})
 	if err != nil {
 		return err
 	}

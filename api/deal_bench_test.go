@@ -19,6 +19,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -50,7 +51,7 @@ type dealJob struct {
 
 // dealJobs draws round 1 of a 400-player tournament of 20 games a round
 // and returns up to n deal requests, game after game, and the tournament.
-func dealJobs(b *testing.B, svc *tournament.Service, n int) []dealJob {
+func dealJobs(b *testing.B, svc *tournament.Service, plays *play.Service, n int) []dealJob {
 	b.Helper()
 	ctx := context.Background()
 	admin, org := tournament.Actor{Role: tournament.RoleAdmin}, tournament.Actor{Role: tournament.RoleOrganizer}
@@ -69,11 +70,11 @@ func dealJobs(b *testing.B, svc *tournament.Service, n int) []dealJob {
 		b.Fatal(err)
 	}
 	seed := int64(1)
-	r, err := svc.DrawRound(ctx, org, tid, &seed)
+	r, err := plays.DrawRound(ctx, org, tid, &seed)
 	if err != nil {
 		b.Fatal(err)
 	}
-	codes, err := svc.TableCodes(ctx, org, tid, 1)
+	codes, err := plays.TableCodes(ctx, org, tid, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,13 +113,15 @@ func dealRequest(url string, i int, j dealJob) *http.Request {
 }
 
 func BenchmarkAppendDealHandler(b *testing.B) {
-	svc := tournament.NewService(tournamenttest.NewMemStore())
+	mem := tournamenttest.NewMemStore()
+	svc := tournament.NewService(mem)
+	plays := play.New(svc, mem)
 	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))},
-		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Idempotency: newMemIdempotency()}))
+		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc), Idempotency: newMemIdempotency()}))
 	if err != nil {
 		b.Fatal(err)
 	}
-	jobs := dealJobs(b, svc, b.N)
+	jobs := dealJobs(b, svc, plays, b.N)
 	reqs := make([]*http.Request, len(jobs))
 	for i, j := range jobs {
 		reqs[i] = dealRequest("", i, j)
@@ -138,15 +141,16 @@ func BenchmarkAppendDealHandler(b *testing.B) {
 func BenchmarkAppendDealHTTP(b *testing.B) {
 	pool := dbtest.New(b)
 	svc := tournament.NewService(postgres.NewStore(pool))
+	plays := play.New(svc, postgres.NewStore(pool))
 	srv, err := server.New(api.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))},
-		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
+		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc),
 			Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		b.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	jobs := dealJobs(b, svc, b.N)
+	jobs := dealJobs(b, svc, plays, b.N)
 	client := hs.Client()
 	b.ReportAllocs()
 	b.ResetTimer()

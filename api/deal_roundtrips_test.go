@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -53,7 +54,8 @@ func startTraced(t *testing.T) (*testServer, *roundTrips, *pgxpool.Pool, *tourna
 	}
 	t.Cleanup(pool.Close)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc,
+	plays := play.New(svc, postgres.NewStore(pool))
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays,
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	return s, trips, pool, svc
 }
@@ -157,7 +159,8 @@ func TestDealRoundTrips(t *testing.T) {
 	// usual way. Each deal is stored once, with its own number. (The
 	// second server resolves the table's code with the first's resolver,
 	// whose codes are cached, so that only the deal's round trips count.)
-	s2 := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: tournament.NewService(postgres.NewStore(pool)),
+	svc2 := tournament.NewService(postgres.NewStore(pool))
+	s2 := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc2, Play: play.New(svc2, postgres.NewStore(pool)),
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	resp, body, cost := sendTo(s2, "deal-9", deals+1, line(tb.Players[1], 2, 0))
 	if resp.StatusCode != http.StatusCreated {

@@ -13,6 +13,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -33,7 +34,8 @@ func FuzzDisputes(f *testing.F) {
 	ctx := context.Background()
 	store := postgres.NewStore(dbtest.New(f))
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, refereepg.New(store))
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "F", Format: tournament.FormatSM})
 	if err != nil {
 		f.Fatal(err)
@@ -43,12 +45,12 @@ func FuzzDisputes(f *testing.F) {
 	if _, err := svc.AddPlayers(ctx, org, tid, []tournament.NewPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}}); err != nil {
 		f.Fatal(err)
 	}
-	r, err := svc.DrawRound(ctx, org, tid, nil)
+	r, err := plays.DrawRound(ctx, org, tid, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
 	tb := r.Tables[0]
-	if _, err := svc.SubmitGame(ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1},
+	if _, err := plays.SubmitGame(ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1},
 		tournamenttest.SimGame(1, tb.Players, tb.FirstDealerOf(1), 0)); err != nil {
 		f.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func FuzzDisputes(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)}))
 	if err != nil {
 		f.Fatal(err)

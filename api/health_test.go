@@ -17,6 +17,7 @@ import (
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
@@ -104,12 +105,13 @@ func TestRequiredDependencies(t *testing.T) {
 func TestConstructorsNameEachMissingService(t *testing.T) {
 	t.Parallel()
 	svc := tournament.NewService(nil)
-	refs, reg := referee.New(svc, nil), registry.New(nil, nil, nil)
+	plays := play.New(svc, nil)
+	refs, reg := referee.New(svc, plays, nil), registry.New(nil, nil, nil)
 	full := servertest.Complete(server.Deps{})
 	apiDeps := api.Deps{Ready: full.Ready, Idempotency: full.Idempotency, Tokens: full.Tokens,
-		Tournaments: svc, Rounds: svc, Games: svc, Table: app.NewTable(svc, refs), Room: svc, Referees: refs, Disputes: refs, Register: reg}
-	webDeps := web.Deps{Tournaments: svc, Snapshots: svc, Players: svc, Rounds: svc, Room: svc, Referees: refs, Register: reg,
-		Events: tournament.NewBroker(), Table: app.NewTable(svc, refs), Once: app.NewOnce(full.Idempotency, nil), Transfer: full.Transfer}
+		Tournaments: svc, Rounds: plays, Games: plays, Table: app.NewTable(plays, refs), Room: plays, Referees: refs, Disputes: refs, Register: reg}
+	webDeps := web.Deps{Tournaments: svc, Snapshots: svc, Players: svc, Rounds: plays, Room: plays, Referees: refs, Register: reg,
+		Events: tournament.NewBroker(), Table: app.NewTable(plays, refs), Once: app.NewOnce(full.Idempotency, nil), Transfer: full.Transfer}
 	optional := map[string]bool{"Events": true, "Failures": true, "Registry": true}
 	for _, tt := range []struct {
 		deps     any

@@ -14,6 +14,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -24,7 +25,8 @@ func startIdempotencyServer(t *testing.T) (*testServer, *pgxpool.Pool, *testCloc
 	pool := dbtest.New(t)
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
 	svc := tournament.NewService(postgres.NewStore(pool))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken), Now: clock.Now}, server.Deps{Tournaments: svc,
+	plays := play.New(svc, postgres.NewStore(pool))
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken), Now: clock.Now}, server.Deps{Tournaments: svc, Play: plays,
 		Tokens: api.NewTokenResolver(svc), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	return s, pool, clock
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -56,8 +57,9 @@ func startRefereeServer(t *testing.T) *refServer {
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
-	refs := referee.New(svc, refereepg.New(store))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays, Referees: refs,
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Register: registry.New(registrypg.New(store), store, clock.Now)})
 	return &refServer{testServer: s, pool: pool, clock: clock}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // roundRoutes registers the rounds of a tournament: drawing, reading,
@@ -189,11 +190,11 @@ func (s *Server) closeRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var opts []tournament.CloseOption
+	var opts []play.CloseOption
 	switch v := c.QueryParam("accept_unconfirmed"); v {
 	case "", "false":
 	case "true":
-		opts = append(opts, tournament.AcceptUnconfirmed())
+		opts = append(opts, play.AcceptUnconfirmed())
 	default:
 		return queryError("accept_unconfirmed",
 			"the query parameter accept_unconfirmed must be true or false, not %q", v)

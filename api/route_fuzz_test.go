@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -72,8 +73,9 @@ func FuzzRouteParameters(f *testing.F) {
 	pool := dbtest.New(f)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, refereepg.New(store))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Referees: refs,
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Referees: refs,
 		Register: registry.New(registrypg.New(store), store, nil),
 		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
 	if err != nil {

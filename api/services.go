@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
 )
 
 // The services the handlers call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// referee.Service and registry.Service satisfy them (the assertions
+// play.Service, referee.Service and registry.Service satisfy them (the assertions
 // at the end); a test may pass a fake of one without the others.
 
-// Tournaments creates and reads tournaments and their players
-// (api/tournament.go, api/player.go).
+// Tournaments creates and reads tournaments, their players and their
+// standings (api/tournament.go, api/player.go, api/standings.go).
 type Tournaments interface {
 	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
@@ -24,33 +25,33 @@ type Tournaments interface {
 	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
 	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)
 	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error
+	Standings(ctx context.Context, tid string) (*tournament.Tournament, []tournament.Standing, error)
 }
 
 // Rounds draws, reads and closes rounds and changes their tables
 // (api/round.go, api/table_changes.go).
 type Rounds interface {
 	DrawRoundWith(ctx context.Context, a tournament.Actor, tid string, o tournament.DrawOptions) (*tournament.Round, error)
-	Round(ctx context.Context, tid string, n int) (*tournament.RoundView, error)
+	Round(ctx context.Context, tid string, n int) (*play.RoundView, error)
 	Rounds(ctx context.Context, tid string) ([]tournament.Round, error)
-	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
+	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
 	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
-	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
-	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
+	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs play.Reseat) (*tournament.Round, error)
+	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w play.Withdrawal) (*tournament.GameWithdrawal, error)
 }
 
 // Games reads a game's result with its confirmations (api/round_game.go);
 // what writes the games is TablePlay.
 type Games interface {
-	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*tournament.GameView, error)
+	GameWithConfirmations(ctx context.Context, k tournament.GameKey) (*play.GameView, error)
 }
 
-// Room is what the room and the wall read: the standings, the room view of
-// a round and its clock (api/standings.go, api/room.go, api/clock.go).
+// Room is what the room and the wall read: the room view of a round and
+// its clock (api/room.go, api/clock.go).
 type Room interface {
-	Standings(ctx context.Context, tid string) (*tournament.Tournament, []tournament.Standing, error)
-	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
-	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
+	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*play.Room, error)
+	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act play.ClockAction) (*tournament.Clock, error)
 	Now() time.Time
 }
 
@@ -110,9 +111,9 @@ type RefereeIdentities interface {
 
 var (
 	_ Tournaments       = (*tournament.Service)(nil)
-	_ Rounds            = (*tournament.Service)(nil)
-	_ Games             = (*tournament.Service)(nil)
-	_ Room              = (*tournament.Service)(nil)
+	_ Rounds            = (*play.Service)(nil)
+	_ Games             = (*play.Service)(nil)
+	_ Room              = (*play.Service)(nil)
 	_ Identities        = (*tournament.Service)(nil)
 	_ Referees          = (*referee.Service)(nil)
 	_ Disputes          = (*referee.Service)(nil)

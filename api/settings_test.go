@@ -11,6 +11,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -39,8 +40,9 @@ func TestUpdateSettings(t *testing.T) {
 	pool := dbtest.New(t)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, refereepg.New(store))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Referees: refs,
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays, Referees: refs,
 		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "sm", "correction_minutes": 20, "time_zone": "Europe/Oslo"}`)
 	path := "/api/v1/tournaments/" + tt.ID

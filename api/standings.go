@@ -93,7 +93,7 @@ func toStanding(r tournament.Standing, names func(string) string) standingJSON {
 }
 
 func (s *Server) getStandings(c echo.Context) error {
-	svc := s.deps.Room
+	svc := s.deps.Tournaments
 	t, rows, err := svc.Standings(c.Request().Context(), c.Param("tid"))
 	if err != nil {
 		return err

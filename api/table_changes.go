@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // tableChangeRoutes registers the organizer's changes to the tables of an
@@ -33,7 +34,7 @@ func (s *Server) reseat(c echo.Context) error {
 		return err
 	}
 	r, err := s.deps.Rounds.ReseatTable(c.Request().Context(), actorOf(c), c.Param("tid"), n,
-		tournament.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason})
+		play.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason})
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func (s *Server) withdrawDuringGame(c echo.Context) error {
 		return err
 	}
 	w, err := s.deps.Rounds.WithdrawDuringGame(c.Request().Context(), actorOf(c), c.Param("tid"), n, t,
-		tournament.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason})
+		play.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason})
 	if err != nil {
 		return err
 	}

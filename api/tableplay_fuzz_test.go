@@ -13,6 +13,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -28,6 +29,7 @@ func FuzzTablePlay(f *testing.F) {
 	ctx := context.Background()
 	store := postgres.NewStore(dbtest.New(f))
 	svc := tournament.NewService(store)
+	plays := play.New(svc, store)
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "F", Format: tournament.FormatSM})
 	if err != nil {
 		f.Fatal(err)
@@ -37,15 +39,15 @@ func FuzzTablePlay(f *testing.F) {
 	if _, err := svc.AddPlayers(ctx, org, tid, []tournament.NewPlayer{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}}); err != nil {
 		f.Fatal(err)
 	}
-	r, err := svc.DrawRound(ctx, org, tid, nil)
+	r, err := plays.DrawRound(ctx, org, tid, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: r.Tables[0].Number, Game: 1}
-	if _, err := svc.AppendDeal(ctx, org, k, []byte(`{"sheet":{"`+r.Tables[0].Players[0]+`":{"hand1":2,"last_trick":5}}}`)); err != nil {
+	if _, err := plays.AppendDeal(ctx, org, k, []byte(`{"sheet":{"`+r.Tables[0].Players[0]+`":{"hand1":2,"last_trick":5}}}`)); err != nil {
 		f.Fatal(err)
 	}
-	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+	srv, err := server.New(api.Config{}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		f.Fatal(err)
 	}

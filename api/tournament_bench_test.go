@@ -16,6 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -27,7 +28,8 @@ import (
 func BenchmarkSubmitGameHTTP(b *testing.B) {
 	pool := dbtest.New(b)
 	svc := tournament.NewService(postgres.NewStore(pool))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)}))
+	plays := play.New(svc, postgres.NewStore(pool))
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc)}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -23,8 +24,9 @@ func startTournamentServer(t *testing.T) *testServer {
 	t.Helper()
 	pool := dbtest.New(t)
 	svc := tournament.NewService(postgres.NewStore(pool))
+	plays := play.New(svc, postgres.NewStore(pool))
 	return startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)},
-		server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc)})
+		server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc)})
 }
 
 // call sends a request with an optional bearer token; a string body is

@@ -19,6 +19,8 @@ const module = "github.com/revisor-sm/revisor/"
 // cmd → server → api, web → app → tournament → engine, and the adapters:
 // tournament/postgres → tournament, and each subdomain's PostgreSQL part
 // (refereepg, registrypg, transferpg) → tournament/postgres and its subdomain.
+// The subdomains (tournament/play, referee, registry, transfer) stand on
+// tournament; tournament knows none of them.
 var layers = []struct {
 	name     string
 	holds    []string
@@ -30,14 +32,14 @@ var layers = []struct {
 	{name: "infrastructure", holds: []string{"internal/canonjson", "internal/tokens", "internal/csvtext", "internal/ratelimit"},
 		mustNot: []string{"engine", "tournament", "app", "api", "api/httpx", "web", "server", "cmd"}},
 	{name: "tournament", holds: []string{"tournament", "tournament/rating", "tournament/seating"},
-		mustNot: []string{"tournament/postgres", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
+		mustNot: []string{"tournament/postgres", "tournament/play", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"engine"}},
 	// The subdomains stand on tournament; it knows none of them.
-	{name: "subdomains", holds: []string{"tournament/referee", "tournament/registry", "tournament/transfer"},
+	{name: "subdomains", holds: []string{"tournament/play", "tournament/referee", "tournament/registry", "tournament/transfer"},
 		mustNot: append(storage(), "app", "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
 	// The storage adapters: the base (transactions, locks, the tournament's
 	// rows) knows none of the subdomains nor their parts, which stand on it.
 	{name: "postgres", holds: []string{"tournament/postgres"},
-		mustNot: []string{"tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
+		mustNot: []string{"tournament/play", "tournament/referee", "tournament/registry", "tournament/transfer", "app", "api", "api/httpx", "web", "server", "cmd"}, mustDeps: []string{"tournament"}},
 	// Each subdomain's store stands on the base and on its subdomain.
 	{name: "referee store", holds: []string{"tournament/referee/refereepg"},
 		mustNot: adapterMustNot, mustDeps: []string{"tournament/postgres", "tournament/referee"}},
@@ -166,7 +168,8 @@ func TestArchitectureCatches(t *testing.T) {
 		"engine": {}, "tournament": {"engine"}, "tournament/postgres": {"tournament", "engine"},
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
 		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
-		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "engine"},
+		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "tournament/play", "engine"},
+		"tournament/play":                {"tournament", "engine"},
 		"tournament/referee/refereepg":   {"tournament/postgres", "tournament/referee", "tournament", "engine"},
 		"tournament/transfer/transferpg": {"tournament/postgres", "tournament/transfer", "tournament/referee/refereepg", "tournament/referee", "tournament", "engine"},
 	}
@@ -181,6 +184,10 @@ func TestArchitectureCatches(t *testing.T) {
 		{"tournament", "tournament/transfer"},
 		{"tournament", "tournament/referee"},
 		{"tournament", "tournament/registry"},
+		{"tournament", "tournament/play"},
+		{"tournament/play", "tournament/postgres"},
+		{"tournament/play", "app"},
+		{"tournament/postgres", "tournament/play"},
 		{"tournament/referee", "app"},
 		{"tournament/transfer", "tournament/postgres"},
 		{"tournament/seating", "api/httpx"},

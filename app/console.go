@@ -10,13 +10,14 @@ import (
 	"errors"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // Rounds is what the organizer's commands on rounds ask of the domain
-// (tournament.Service).
+// (play.Service).
 type Rounds interface {
 	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
-	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
+	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -119,12 +120,12 @@ type Closed struct {
 // CloseRound closes the round, or answers the close made before under
 // cmd.Key. Its errors are the domain's, as DrawRound's.
 func (c *Console) CloseRound(ctx context.Context, cmd CloseRound) (*Closed, error) {
-	var opts []tournament.CloseOption
+	var opts []play.CloseOption
 	if cmd.AskLots {
-		opts = append(opts, tournament.AskLots())
+		opts = append(opts, play.AskLots())
 	}
 	if cmd.AcceptUnconfirmed {
-		opts = append(opts, tournament.AcceptUnconfirmed())
+		opts = append(opts, play.AcceptUnconfirmed())
 	}
 	n, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (int, error) {
 		if _, err := c.rounds.CloseRound(ctx, cmd.Actor, cmd.Tournament, cmd.Round, opts...); err != nil {

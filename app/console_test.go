@@ -6,13 +6,14 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // draws is a round store that counts its draws and closes and refuses,
 // as the domain does, any actor but the organizer.
 type draws struct{ n, closed int }
 
-func (d *draws) CloseRound(_ context.Context, a tournament.Actor, _ string, n int, _ ...tournament.CloseOption) (*tournament.RoundChange, error) {
+func (d *draws) CloseRound(_ context.Context, a tournament.Actor, _ string, n int, _ ...play.CloseOption) (*tournament.RoundChange, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}

@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // Games is what the table's commands ask of the domain
-// (tournament.Service): the deal-by-deal entry of a game, its corrections,
+// (play.Service): the deal-by-deal entry of a game, its corrections,
 // its confirmations and the game as it stands.
 type Games interface {
-	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.Submission, error)
+	SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*play.Submission, error)
 	AppendDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error)
 	CorrectDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte, reason string) (*tournament.CorrectedDeal, error)
 	ConfirmGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, player string) (*tournament.Confirmed, error)
@@ -33,7 +34,7 @@ type Disputes interface {
 // handlers and the pages take it (and a test may fake it); *Table
 // implements it.
 type TablePlay interface {
-	SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error)
+	SubmitGame(ctx context.Context, cmd SubmitGame) (*play.Submission, error)
 	EnterDeal(ctx context.Context, cmd EnterDeal) (*tournament.DealProgress, error)
 	CorrectDeal(ctx context.Context, cmd CorrectDeal) (*tournament.CorrectedDeal, error)
 	ConfirmGame(ctx context.Context, cmd ConfirmGame) (*tournament.Confirmed, error)
@@ -92,7 +93,7 @@ type SubmitGame struct {
 
 // SubmitGame enters a game's result; the same record sent again is a
 // harmless repeat (Created false).
-func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*tournament.Submission, error) {
+func (t *Table) SubmitGame(ctx context.Context, cmd SubmitGame) (*play.Submission, error) {
 	if err := CheckJSONText(cmd.Record); err != nil {
 		return nil, err
 	}

@@ -7,15 +7,16 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // games is a fake app.Games that counts what reaches the domain.
 type games struct{ calls int }
 
-func (g *games) SubmitGameIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, []byte) (*tournament.Submission, error) {
+func (g *games) SubmitGameIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, []byte) (*play.Submission, error) {
 	g.calls++
-	return &tournament.Submission{Created: true}, nil
+	return &play.Submission{Created: true}, nil
 }
 func (g *games) AppendDealIn(context.Context, tournament.Wrap, tournament.Actor, tournament.GameKey, int, []byte) (*tournament.DealProgress, error) {
 	g.calls++

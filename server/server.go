@@ -26,6 +26,7 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -43,7 +44,7 @@ type Server struct {
 }
 
 // Deps are the server's storage and services: the API's infrastructure and
-// tournament's three services, which New hands to the API (api.Deps) and
+// the tournament's services, which New hands to the API (api.Deps) and
 // to the pages (web.Deps), each of which sees them only through the narrow
 // interfaces it declares. All are required but Snapshots, Failures and
 // Registry, which may be nil.
@@ -54,8 +55,11 @@ type Deps struct {
 	Idempotency api.IdempotencyStore
 	// Tokens resolves tournament-scoped tokens (organizer, referee, table).
 	Tokens api.TokenResolver
-	// Tournaments runs tournaments: players, rounds, results, standings.
+	// Tournaments runs tournaments: players, settings, standings.
 	Tournaments *tournament.Service
+	// Play runs the tables' play: rounds, games, deals, confirmations,
+	// the clock.
+	Play *play.Service
 	// Snapshots reads the snapshots the pages show; nil: Tournaments.
 	// Give it a service on a database pool of its own (cmd/revisor does)
 	// and a page never waits for a connection behind the writes of
@@ -92,7 +96,7 @@ func (d Deps) check() error {
 // the API declares.
 func (d Deps) apiDeps(table *app.Table) api.Deps {
 	return api.Deps{Ready: d.Ready, Idempotency: d.Idempotency, Tokens: d.Tokens, Table: table,
-		Tournaments: d.Tournaments, Rounds: d.Tournaments, Games: d.Tournaments, Room: d.Tournaments,
+		Tournaments: d.Tournaments, Rounds: d.Play, Games: d.Play, Room: d.Play,
 		Referees: d.Referees, Disputes: d.Referees, Register: d.Register,
 		Events: d.Events, Failures: d.Failures, Registry: d.Registry}
 }
@@ -104,7 +108,7 @@ func (d Deps) webDeps(table *app.Table, once *app.Once) web.Deps {
 	if snapshots == nil {
 		snapshots = d.Tournaments
 	}
-	return web.Deps{Snapshots: snapshots, Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Tournaments, Room: d.Tournaments,
+	return web.Deps{Snapshots: snapshots, Tournaments: d.Tournaments, Players: d.Tournaments, Rounds: d.Play, Room: d.Play,
 		Referees: d.Referees, Register: d.Register, Transfer: d.Transfer, Events: d.Events, Table: table, Once: once}
 }
 
@@ -143,7 +147,7 @@ func New(cfg api.Config, deps Deps) (*Server, error) {
 		cfg.Door = httpx.NewDoor(cfg.Failures, nil, cfg.Now)
 	}
 	// The API and the table pages run the same commands (package app).
-	table := app.NewTable(deps.Tournaments, deps.Referees)
+	table := app.NewTable(deps.Play, deps.Referees)
 	a, err := api.New(cfg, deps.apiDeps(table))
 	if err != nil {
 		return nil, err

@@ -185,9 +185,31 @@ func PlayerStatuses(ps []Player) map[string]PlayerStatus {
 	return m
 }
 
-// tieError is the 409 for ties left open at advancement lines, naming the
+// SplitsTie reports whether the round's scores and the tiebreaks other
+// than the lot set players of table tb of round r (number n) apart: a tie
+// resolution orders only players those left tied.
+func SplitsTie(st *State, n int, r *Round, tb Table, players []string) bool {
+	plain := st.Tournament.Settings
+	plain.Tiebreaks = slices.DeleteFunc(slices.Clone(plain.Tiebreaks), func(s string) bool { return s == TiebreakLot })
+	stats := roundStats(st.Results, n)
+	adjustStats(stats, st.Adjustments, n)
+	for _, g := range rankTable(tb, stats, plain, r.Seed, nil) {
+		in := 0
+		for _, e := range g {
+			if slices.Contains(players, e.player) {
+				in++
+			}
+		}
+		if in > 0 && in < len(players) {
+			return true
+		}
+	}
+	return false
+}
+
+// TieError is the 409 for ties left open at advancement lines, naming the
 // players so the organizer can resolve them.
-func tieError(st *State, ties []Tie) error {
+func TieError(st *State, ties []Tie) error {
 	names := map[string]string{}
 	for _, p := range st.Players {
 		names[p.ID] = p.Name

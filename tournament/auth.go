@@ -242,6 +242,10 @@ type roundCodes struct {
 	tables map[string]int
 }
 
+// ForgetTableCodes drops what the service remembers of tournament tid's
+// table codes: a new draw (package play) changes them.
+func (s *Service) ForgetTableCodes(tid string) { s.codes.forget(tid) }
+
 // forget drops tid's cached codes: a round was drawn.
 func (c *codeCache) forget(tid string) {
 	c.mu.Lock()

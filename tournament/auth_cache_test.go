@@ -36,7 +36,7 @@ func TestOrganizerTokenCached(t *testing.T) {
 	var tokens [2]string
 	var ids [2]string
 	for i := range tokens {
-		c, err := svc.CreateTournament(ctx, admin, tournament.NewTournament{Name: "Cache", Format: tournament.FormatSM})
+		c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "Cache", Format: tournament.FormatSM})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,9 +34,9 @@ type DrawConstraints struct {
 	KeepApart   [][]string
 }
 
-// drawConstraints checks o against the tournament's players and returns
+// Constraints checks o against the tournament's players and returns
 // the constraints of the draw, nil when there are none.
-func (o DrawOptions) drawConstraints(players []Player) (*DrawConstraints, error) {
+func (o DrawOptions) Constraints(players []Player) (*DrawConstraints, error) {
 	known := make(map[string]bool, len(players))
 	for _, p := range players {
 		known[p.ID] = true
@@ -91,8 +91,8 @@ func clubGroups(players []Player) [][]string {
 	return out
 }
 
-// seating returns c for the seating package.
-func (c *DrawConstraints) seating() seating.Constraints {
+// Seating returns c for the seating package.
+func (c *DrawConstraints) Seating() seating.Constraints {
 	if c == nil {
 		return seating.Constraints{}
 	}

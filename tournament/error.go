@@ -1,6 +1,3 @@
-// Package tournament holds Revisor's domain: tournaments, players, rounds,
-// seating, results, disputes and standings, and the interfaces its storage
-// implements. It depends only on the engine; HTTP and SQL live in adapters.
 package tournament
 
 import (

@@ -1,5 +1,5 @@
-// Reads of a tournament's whole state and of one table's results, for the
-// pages and the score sheets.
+// Reads of a tournament's whole state, a round's clock and one table's
+// results, for the pages and the score sheets.
 
 package tournament
 
@@ -11,6 +11,13 @@ import "context"
 // pages build each view from one snapshot.
 func (s *Service) Snapshot(ctx context.Context, tid string) (*State, error) {
 	return s.store.State(ctx, tid)
+}
+
+// RoundClock returns the clock of round n, for the pages that show it
+// beside a snapshot (the big screen reads both on the pages' own pool;
+// package play sets the clock).
+func (s *Service) RoundClock(ctx context.Context, tid string, n int) (*Clock, error) {
+	return s.store.RoundClock(ctx, tid, n)
 }
 
 // TableResultReader is a store that reads one table's results without the

@@ -52,20 +52,20 @@ func (r *GameResult) PlacementPoints() map[string]int {
 	return m
 }
 
-// pointsFor returns the placement points for a (1-based) place.
-func (s Settings) pointsFor(place int) int {
+// PointsFor returns the placement points for a (1-based) place.
+func (s Settings) PointsFor(place int) int {
 	if place < 1 || place > len(s.PlacementPoints) {
 		return 0
 	}
 	return s.PlacementPoints[place-1]
 }
 
-// places builds the game places from the engine's placements, giving each
+// Places builds the game places from the engine's placements, giving each
 // its placement points.
-func (s Settings) places(res *engine.GameResult) []GamePlace {
+func (s Settings) Places(res *engine.GameResult) []GamePlace {
 	out := make([]GamePlace, len(res.Placements))
 	for i, p := range res.Placements {
-		out[i] = GamePlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: s.pointsFor(p.Place),
+		out[i] = GamePlace{Player: p.Player, Place: p.Place, Score: p.Score, Points: s.PointsFor(p.Place),
 			Forfeit: slices.Contains(res.Forfeits, p.Player)}
 	}
 	return out

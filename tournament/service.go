@@ -19,11 +19,7 @@ type Service struct {
 	rand       io.Reader
 	codes      codeCache
 	organizers organizerCache // organizer tokens verified lately (auth.go)
-	warm       warmGames      // games entered deal by deal lately (deal_warm.go)
 	maxPlayers int
-	// seatClock is the clock the seating's time budget reads (nil:
-	// time.Now); see WithSeatingClock.
-	seatClock func() time.Time
 }
 
 // Limits on the players of one tournament. A draw's memory and time grow
@@ -40,17 +36,6 @@ type Option func(*Service)
 
 // WithClock makes the service read the time from now.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
-
-// WithSeatingClock makes the seating search of a draw read its time
-// budget (seating.DefaultBudget) from now instead of time.Now: tests cut a
-// draw's search short with it, as a loaded machine does.
-func WithSeatingClock(now func() time.Time) Option { return func(s *Service) { s.seatClock = now } }
-
-// WithWarmGames(false) makes every deal of a game entered deal by deal
-// read the game's entry first (two round trips),
-// as before the warm games (deal_warm.go) stored the next deal in one;
-// benchmarks set the two side by side with it. On by default.
-func WithWarmGames(on bool) Option { return func(s *Service) { s.warm.off = !on } }
 
 // WithRand makes the service draw secrets, IDs and seeds from r.
 func WithRand(r io.Reader) Option { return func(s *Service) { s.rand = r } }
@@ -81,6 +66,9 @@ func NewService(store Store, opts ...Option) *Service {
 func (s *Service) Rand() io.Reader { return s.rand }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// Now is the service's time: the server time the clock is read in.
+func (s *Service) Now() time.Time { return s.clock() }
 
 // Created is a new tournament with its organizer token, which is shown
 // once and never again.

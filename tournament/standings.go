@@ -284,7 +284,7 @@ func rankKeys(format Format, tiebreaks []string) []rankKey {
 		}
 		return ks
 	}
-	if format.cumulative() {
+	if format.Cumulative() {
 		return append(keys, statKeys(func(s *Standing) *Stats { return &s.Stats })...)
 	}
 	keys = append(keys,

@@ -109,9 +109,9 @@ type Store interface {
 }
 
 // GameStore is what a table's writes go through: the reads that start
-// them and the writes that end them (Service.AppendDealIn, SubmitGameIn,
-// CorrectDealIn, ConfirmGameIn). Store holds it; a command's unit of
-// work may decorate it (Wrap).
+// them and the writes that end them (play.Service.AppendDealIn,
+// SubmitGameIn, CorrectDealIn, ConfirmGameIn). Store holds it; a command's
+// unit of work may decorate it (Wrap).
 type GameStore interface {
 	// Table returns the tournament and round n holding only its table t:
 	// what a game submission needs, in one read.
@@ -187,11 +187,3 @@ type DealWrite struct {
 // claimed with the first read, the answer stored with the write). A nil
 // Wrap leaves the store as it is.
 type Wrap func(GameStore) GameStore
-
-// games is the service's game store as wrap decorates it.
-func (s *Service) games(wrap Wrap) GameStore {
-	if wrap == nil {
-		return s.store
-	}
-	return wrap(s.store)
-}

@@ -27,9 +27,9 @@ const (
 	FormatBridge Format = "bridge_chicago"
 )
 
-// cumulative reports whether everyone plays every round and the standings
+// Cumulative reports whether everyone plays every round and the standings
 // add the rounds up (swiss and bridge), rather than sm's knockout.
-func (f Format) cumulative() bool { return f == FormatSwiss || f == FormatBridge }
+func (f Format) Cumulative() bool { return f == FormatSwiss || f == FormatBridge }
 
 // Status is where a tournament is in its life.
 type Status string

@@ -87,7 +87,7 @@ func bridgeSite(t *testing.T) (*site, *fixture, *tournament.Round) {
 	}
 	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken}
 	seed := int64(4)
-	r, err := s.svc.DrawRound(ctx, org, f.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, f.ID, &seed)
 	if err != nil || len(r.Tables) != 2 || len(r.Tables[1].Players) != 2 {
 		t.Fatalf("draw of 7: %+v, %v", r, err)
 	}

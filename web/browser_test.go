@@ -326,7 +326,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	}
 	c.do("confirm the draw", chromedp.Click(chromedp.ID("confirm-ok")), chromedp.WaitVisible(chromedp.ID("round-tables")))
 
-	rv, err := s.svc.Round(c.ctx, tid, 1)
+	rv, err := s.plays.Round(c.ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	closed := `location.search.includes("saved=1") || location.pathname.endsWith("/close")`
 	c.do("close round 1, then cancel", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")),
 		chromedp.Click(chromedp.ID("confirm-cancel")), chromedp.WaitNotVisible(chromedp.ID("confirm-dialog")))
-	if rv, _ := s.svc.Round(c.ctx, tid, 1); rv.Round.Status != tournament.RoundOpen {
+	if rv, _ := s.plays.Round(c.ctx, tid, 1); rv.Round.Status != tournament.RoundOpen {
 		t.Fatalf("round 1 after cancelling the close = %s, want open", rv.Round.Status)
 	}
 	c.do("close round 1", chromedp.Click(chromedp.ID("close-round")), chromedp.WaitVisible(chromedp.ID("confirm-dialog")))
@@ -356,7 +356,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	if h := c.eval(`document.querySelector("#round + p + h3, h3").textContent`); !strings.Contains(h, "closed") {
 		t.Fatalf("round heading after closing = %q, want it closed", h)
 	}
-	rv, _ = s.svc.Round(c.ctx, tid, 1)
+	rv, _ = s.plays.Round(c.ctx, tid, 1)
 	if rv.Round.Status != tournament.RoundClosed {
 		t.Fatalf("round 1 = %s, want closed", rv.Round.Status)
 	}

@@ -28,7 +28,7 @@ func TestConsoleDrawOnce(t *testing.T) {
 	b.login(f.Token)
 	rounds := func() int {
 		t.Helper()
-		rs, err := s.svc.Rounds(context.Background(), f.ID)
+		rs, err := s.plays.Rounds(context.Background(), f.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -113,7 +113,7 @@ func TestEditAndDeletePlayer(t *testing.T) {
 		t.Errorf("player list after rename and delete:\n%s", list.Body)
 	}
 	seed := int64(1)
-	if _, err := s.svc.DrawRound(context.Background(), tournament.Actor{Role: tournament.RoleAdmin}, f.ID, &seed); err != nil {
+	if _, err := s.plays.DrawRound(context.Background(), tournament.Actor{Role: tournament.RoleAdmin}, f.ID, &seed); err != nil {
 		t.Fatal(err)
 	}
 	// The pages learn of the draw through the event stream: wait for it.

@@ -109,7 +109,7 @@ func TestConsoleSettingsForm(t *testing.T) {
 	if _, err := s.svc.AddPlayers(ctx, org, id, []tournament.NewPlayer{{Name: "Anna"}, {Name: "Bo"}, {Name: "Cia"}, {Name: "Dag"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.svc.DrawRound(ctx, org, id, nil); err != nil {
+	if _, err := s.plays.DrawRound(ctx, org, id, nil); err != nil {
 		t.Fatal(err)
 	}
 	r = o.mustGet(page, http.StatusOK)

@@ -85,7 +85,7 @@ func TestConsoleRunsATournament(t *testing.T) {
 	if r := b.post(console, console+"/rounds", url.Values{"seed": {"42"}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("draw = %d, want 303\n%s", r.Status, r.Body)
 	}
-	rv, err := s.svc.Round(context.Background(), id, 1)
+	rv, err := s.plays.Round(context.Background(), id, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestConsoleRunsATournament(t *testing.T) {
 	if again := b.post(console, console+"/rounds/1/close", closeForm()); again.Status != http.StatusSeeOther {
 		t.Errorf("the close form sent again = %d, want 303 as the first time\n%s", again.Status, again.Body)
 	}
-	rv, _ = s.svc.Round(context.Background(), id, 1)
+	rv, _ = s.plays.Round(context.Background(), id, 1)
 	if rv.Round.Status != tournament.RoundClosed {
 		t.Fatalf("round 1 status = %s, want closed", rv.Round.Status)
 	}
@@ -185,7 +185,7 @@ func TestResultFormShowsEngineErrors(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, `name="d17_s0_hand1"`) {
 		t.Errorf("more rows = %d, want 200 with 18 rows", r.Status)
 	}
-	if rv, _ := s.svc.Round(context.Background(), f.ID, 1); len(rv.Results) != 0 {
+	if rv, _ := s.plays.Round(context.Background(), f.ID, 1); len(rv.Results) != 0 {
 		t.Errorf("results after rejected forms = %d, want 0", len(rv.Results))
 	}
 }
@@ -230,7 +230,7 @@ func TestConsoleNeedsOrganizer(t *testing.T) {
 		t.Errorf("players after refused posts = %d, want 4", len(ps))
 	}
 	cards := org.mustGet(console+"/rounds/1/cards", http.StatusOK)
-	codes, _ := s.svc.TableCodes(context.Background(), org2(), f.ID, 1)
+	codes, _ := s.plays.TableCodes(context.Background(), org2(), f.ID, 1)
 	if !strings.Contains(cards.Body, codes[1]) {
 		t.Errorf("table card does not show table 1's code")
 	}
@@ -392,7 +392,7 @@ func TestConsoleResolvesATie(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(5)
-	r, err := s.svc.DrawRound(ctx, org, f.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, f.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}

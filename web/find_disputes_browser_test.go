@@ -29,7 +29,7 @@ func TestBrowserFindsNordicNamesAndWordsDisputes(t *testing.T) {
 		}
 	}
 	seed := int64(1)
-	r, err := s.svc.DrawRound(ctx, org, f.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, f.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/tablepage"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -44,11 +45,12 @@ var (
 // site is a real Revisor server (API and pages) on a fresh database, with
 // live updates from PostgreSQL LISTEN/NOTIFY.
 type site struct {
-	URL  string
-	svc  *tournament.Service
-	refs *referee.Service
-	reg  *registry.Service
-	pool *pgxpool.Pool
+	URL   string
+	svc   *tournament.Service
+	plays *play.Service
+	refs  *referee.Service
+	reg   *registry.Service
+	pool  *pgxpool.Pool
 	// down, when set, makes the server drop every connection unanswered,
 	// as a venue's network that is gone (live sites only).
 	down *atomic.Bool
@@ -79,20 +81,22 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	if !live {
 		store := postgres.NewStore(pool)
 		svc := tournament.NewService(store)
+		plays := play.New(svc, store)
 		srv, err := server.New(cfg,
-			servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc),
-				Referees: referee.New(svc, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
+			servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc),
+				Referees: referee.New(svc, plays, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
 				Transfer: transfer.New(svc, transferpg.New(store))}))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
 		hs := httptest.NewServer(srv)
 		t.Cleanup(hs.Close)
-		return &site{URL: hs.URL, svc: svc, pool: pool, handler: srv}
+		return &site{URL: hs.URL, svc: svc, plays: plays, pool: pool, handler: srv}
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, refereepg.New(store))
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)
@@ -106,7 +110,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	}
 	reg := registry.New(registrypg.New(store), store, nil)
 	srv, err := server.New(cfg,
-		servertest.Complete(server.Deps{Tournaments: svc, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
+		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
 			Transfer: transfer.New(svc, transferpg.New(store)), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
@@ -119,7 +123,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)
-	return &site{URL: hs.URL, svc: svc, refs: refs, reg: reg, pool: pool, down: down, handler: srv}
+	return &site{URL: hs.URL, svc: svc, plays: plays, refs: refs, reg: reg, pool: pool, down: down, handler: srv}
 }
 
 // fixture is a tournament with players and a drawn round.
@@ -157,7 +161,7 @@ func (s *site) mustTournament(t testing.TB, format tournament.Format, n int, dra
 	f := &fixture{ID: c.Tournament.ID, Token: c.OrganizerToken, Players: ps}
 	if draw {
 		seed := int64(1)
-		if f.Round, err = s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+		if f.Round, err = s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
 			t.Fatalf("DrawRound: %v", err)
 		}
 	}
@@ -193,7 +197,7 @@ func (s *site) playAll(t testing.TB, f *fixture, r *tournament.Round, seed uint6
 func (s *site) submit(t testing.TB, f *fixture, n int, tb tournament.Table, g int, rec []byte) {
 	t.Helper()
 	k := tournament.GameKey{TournamentID: f.ID, Round: n, Table: tb.Number, Game: g}
-	if _, err := s.svc.SubmitGame(context.Background(), org, k, rec); err != nil {
+	if _, err := s.plays.SubmitGame(context.Background(), org, k, rec); err != nil {
 		t.Fatalf("SubmitGame(%+v): %v", k, err)
 	}
 }

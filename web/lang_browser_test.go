@@ -26,7 +26,7 @@ func playedTable(t *testing.T, s *site) (*fixture, map[int]string) {
 	for g := 1; g <= 3; g++ {
 		s.submit(t, f, 1, tb, g, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
 	}
-	codes, err := s.svc.TableCodes(context.Background(), org, f.ID, 1)
+	codes, err := s.plays.TableCodes(context.Background(), org, f.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

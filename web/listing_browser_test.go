@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // waitJS waits until cond (JavaScript) holds on the page, for at most d.
@@ -83,7 +84,7 @@ func TestBrowserBigScreenNamesAndClock(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 24, true)
 	ctx := context.Background()
-	if _, err := s.svc.SetRoundClock(ctx, org, f.ID, 1, tournament.ClockAction{Action: tournament.ClockStart, Minutes: 75}); err != nil {
+	if _, err := s.plays.SetRoundClock(ctx, org, f.ID, 1, play.ClockAction{Action: tournament.ClockStart, Minutes: 75}); err != nil {
 		t.Fatal(err)
 	}
 	path := "/t/" + f.ID + "/screen?view=names"
@@ -124,7 +125,7 @@ func TestBrowserBigScreenNamesAndClock(t *testing.T) {
 	waitJS(t, c, "the clock counting down", seconds+` < `+first, 5*time.Second)
 	// ...and shows the pause the organizer makes, without a reload.
 	c.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
-	if _, err := s.svc.SetRoundClock(ctx, org, f.ID, 1, tournament.ClockAction{Action: tournament.ClockPause}); err != nil {
+	if _, err := s.plays.SetRoundClock(ctx, org, f.ID, 1, play.ClockAction{Action: tournament.ClockPause}); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, c, "the pause shown", `window.notReloaded === true && document.querySelector(".clock").className.includes("clock-paused")`, 5*time.Second)

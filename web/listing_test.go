@@ -45,13 +45,13 @@ func listingFixture(t *testing.T, s *site) map[string]listed {
 			t.Fatal(err)
 		}
 		seed := int64(1)
-		r, err := s.svc.DrawRound(ctx, org, id, &seed)
+		r, err := s.plays.DrawRound(ctx, org, id, &seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if finish {
 			s.playAll(t, &fixture{ID: id, Players: ps}, r, 3)
-			if _, err := s.svc.CloseRound(ctx, org, id, 1); err != nil {
+			if _, err := s.plays.CloseRound(ctx, org, id, 1); err != nil {
 				t.Fatalf("CloseRound: %v", err)
 			}
 		}

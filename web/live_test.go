@@ -130,8 +130,8 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 4, false)
 	h, err := web.New(web.Config{Heartbeat: 100 * time.Millisecond},
-		web.Deps{Snapshots: s.svc, Tournaments: s.svc, Players: s.svc, Rounds: s.svc, Room: s.svc, Events: tournament.NewBroker(),
-			Referees: referee.New(s.svc, nil), Table: app.NewTable(s.svc, referee.New(s.svc, nil)),
+		web.Deps{Snapshots: s.svc, Tournaments: s.svc, Players: s.svc, Rounds: s.plays, Room: s.plays, Events: tournament.NewBroker(),
+			Referees: referee.New(s.svc, s.plays, nil), Table: app.NewTable(s.plays, referee.New(s.svc, s.plays, nil)),
 			Once: app.NewOnce(nil, nil), Register: registry.New(nil, nil, nil), Transfer: transfer.New(s.svc, nil)})
 	if err != nil {
 		t.Fatal(err)

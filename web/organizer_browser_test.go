@@ -233,7 +233,7 @@ func TestBrowserCloseWithUnconfirmedGames(t *testing.T) {
 		}
 		c.screenshot("close-unconfirmed-asks-" + vp.name)
 		c.clickAndWait("yes", "#confirm-ok", `document.getElementById("close-round") === null`)
-		rs, err := r.s.svc.Rounds(context.Background(), r.ID)
+		rs, err := r.s.plays.Rounds(context.Background(), r.ID)
 		if err != nil || len(rs) != 1 || rs[0].Status != tournament.RoundClosed {
 			t.Errorf("%s: after one yes the rounds are %+v, %v; want round 1 closed", vp.name, rs, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // Big screen: rows, tables and names per page, and seconds per page.
@@ -295,7 +296,7 @@ func (h *Handler) sheetsPage(c echo.Context) error {
 			continue
 		}
 		// The records, which the snapshot lacks, of this table only.
-		results, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, t.Number)
+		results, err := h.deps.Tournaments.TableResults(c.Request().Context(), st.Tournament.ID, n, t.Number)
 		if err != nil {
 			return h.fail(c, err)
 		}
@@ -426,7 +427,7 @@ func bridgeScoreSheet(p *page, set tournament.Settings, results []tournament.Gam
 		sv.Bridge.Sides = [2]string{sv.Players[0] + " & " + sv.Players[2], sv.Players[1] + " & " + sv.Players[3]}
 	}
 	vul := map[[2]bool]string{{}: p.T("bsheet.none"), {true, false}: p.T("bsheet.ns"), {false, true}: p.T("bsheet.ew"), {true, true}: p.T("bsheet.both")}
-	for _, sd := range tournament.BridgeSheet(set, t) {
+	for _, sd := range play.BridgeSheet(set, t) {
 		row := bridgeRow{Deal: sd.Deal, Dealer: names[sd.Dealer].Name}
 		if !sv.Bridge.Draw {
 			row.Vulnerable = vul[sd.Vulnerable]

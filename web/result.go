@@ -112,8 +112,7 @@ func (h *Handler) gameForm(c echo.Context) (*page, *tournament.State, tournament
 	for _, res := range st.Results {
 		if res.Key.Round == n && res.Key.Table == tn && res.Key.Game == g {
 			// The snapshot holds places only; read the table's whole results.
-			svc := h.deps.Rounds
-			full, err := svc.TableResults(c.Request().Context(), st.Tournament.ID, n, tn)
+			full, err := h.deps.Tournaments.TableResults(c.Request().Context(), st.Tournament.ID, n, tn)
 			if err != nil {
 				return nil, nil, tournament.Table{}, nil, err
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // bridgeChoices are the choices of a row, by the name the table page's
@@ -44,7 +45,7 @@ func bridgeFieldName(row int, choice string) string { return fmt.Sprintf("b%d_%s
 // bridgeRowCount is the rows a bridge table's form starts with: its score
 // sheet's deals and two for deals passed out.
 func bridgeRowCount(st *tournament.State, t tournament.Table) int {
-	return len(tournament.BridgeSheet(st.Tournament.Settings, t)) + 2
+	return len(play.BridgeSheet(st.Tournament.Settings, t)) + 2
 }
 
 // newBridgeForm builds the form's rows, filled with values (by field

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // staleMinutes is how long a table may enter nothing before the room view
@@ -179,7 +180,7 @@ func (h *Handler) roomPage(c echo.Context) error {
 // silent tells whether table t of the room is stuck: it has started, is
 // not done, and has entered nothing for staleMinutes while the round is
 // open; one that has not started may just be sitting down.
-func silent(room *tournament.Room, t tournament.RoomTable) bool {
+func silent(room *play.Room, t play.RoomTable) bool {
 	if room.Round.Status != tournament.RoundOpen {
 		return false
 	}
@@ -210,7 +211,7 @@ func (h *Handler) setClock(c echo.Context) error {
 	if err != nil {
 		return h.fail(c, err)
 	}
-	act := tournament.ClockAction{Action: c.FormValue("action"), Reason: c.FormValue("reason")}
+	act := play.ClockAction{Action: c.FormValue("action"), Reason: c.FormValue("reason")}
 	if act.Action == tournament.ClockStart || act.Action == tournament.ClockAdd {
 		v := strings.TrimSpace(c.FormValue("minutes"))
 		if act.Minutes, err = strconv.Atoi(v); err != nil {

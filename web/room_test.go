@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -41,12 +42,12 @@ func newRoomFixture(t *testing.T) *roomFixture {
 	ctx := context.Background()
 	for n := 1; n <= 4; n++ {
 		k := tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1}
-		if _, err := s.svc.AppendDealAt(ctx, table, k, n, sheetLine(tb.Players[0])); err != nil {
+		if _, err := s.plays.AppendDealAt(ctx, table, k, n, sheetLine(tb.Players[0])); err != nil {
 			t.Fatal(err)
 		}
 	}
 	k2 := tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 2}
-	if _, err := s.svc.AppendDealAt(ctx, table, k2, 1, sheetLine(tb.Players[1])); err != nil {
+	if _, err := s.plays.AppendDealAt(ctx, table, k2, 1, sheetLine(tb.Players[1])); err != nil {
 		t.Fatal(err)
 	}
 	return &roomFixture{fixture: f, s: s}
@@ -71,12 +72,12 @@ func (r *roomFixture) playRest(t *testing.T) {
 				// Table 1 finishes game 2 at the table and confirms it.
 				table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
 				for n := 2; n <= 4; n++ {
-					if _, err := r.s.svc.AppendDealAt(context.Background(), table, k, n, sheetLine(tb.Players[1])); err != nil {
+					if _, err := r.s.plays.AppendDealAt(context.Background(), table, k, n, sheetLine(tb.Players[1])); err != nil {
 						t.Fatal(err)
 					}
 				}
 				for _, p := range tb.Players {
-					if _, err := r.s.svc.ConfirmGame(context.Background(), table, k, p); err != nil {
+					if _, err := r.s.plays.ConfirmGame(context.Background(), table, k, p); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -183,7 +184,7 @@ func TestBrowserRoomAndClock(t *testing.T) {
 	t.Parallel()
 	r := newRoomFixture(t)
 	ctx := context.Background()
-	if _, err := r.s.svc.SetRoundClock(ctx, org, r.ID, 1, tournament.ClockAction{Action: "start", Minutes: 75}); err != nil {
+	if _, err := r.s.plays.SetRoundClock(ctx, org, r.ID, 1, play.ClockAction{Action: "start", Minutes: 75}); err != nil {
 		t.Fatal(err)
 	}
 	u := r.s.URL
@@ -218,7 +219,7 @@ func TestBrowserRoomAndClock(t *testing.T) {
 				tb := r.Round.Tables[1]
 				k := tournament.GameKey{TournamentID: r.ID, Round: 1, Table: tb.Number, Game: 1}
 				table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-				if _, err := r.s.svc.AppendDealAt(ctx, table, k, 1, sheetLine(tb.Players[2])); err != nil {
+				if _, err := r.s.plays.AppendDealAt(ctx, table, k, 1, sheetLine(tb.Players[2])); err != nil {
 					t.Fatal(err)
 				}
 				cond := `document.querySelector("#room-table-2").textContent.includes("deals: 1")`

@@ -45,7 +45,7 @@ func TestFinishedTournamentCountsPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	r, err := s.svc.DrawRound(ctx, org, id, &seed)
+	r, err := s.plays.DrawRound(ctx, org, id, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestFinishedTournamentCountsPlayers(t *testing.T) {
 		t.Errorf("a running tournament's count:\n%s", got.Body)
 	}
 	s.playAll(t, &fixture{ID: id, Players: ps}, r, 3)
-	if _, err := s.svc.CloseRound(ctx, org, id, 1); err != nil {
+	if _, err := s.plays.CloseRound(ctx, org, id, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.mustGet("/t/"+id, http.StatusOK); !strings.Contains(got.Body, `<dd id="players-count">4</dd>`) {

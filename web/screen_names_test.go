@@ -31,7 +31,7 @@ func namesFixture(t *testing.T, s *site, lang string) (string, map[string]int) {
 		t.Fatal(err)
 	}
 	seed := int64(5)
-	r, err := s.svc.DrawRound(ctx, org, c.Tournament.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, c.Tournament.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}

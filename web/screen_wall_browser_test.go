@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // wallRows is what the big screen's standings show at 1920×1080: the rows,
@@ -105,7 +106,7 @@ func TestBrowserBigScreenOnAWall(t *testing.T) {
 	s, c := wallSite(t)
 	for _, n := range []int{13, 100} {
 		f := s.mustTournament(t, tournament.FormatSM, n, true)
-		if _, err := s.svc.SetRoundClock(context.Background(), org, f.ID, 1, tournament.ClockAction{Action: tournament.ClockStart, Minutes: 75}); err != nil {
+		if _, err := s.plays.SetRoundClock(context.Background(), org, f.ID, 1, play.ClockAction{Action: tournament.ClockStart, Minutes: 75}); err != nil {
 			t.Fatal(err)
 		}
 		first, _ := wallPages(t, c, s, f, "sv", fmt.Sprintf("big-screen-wall-%d", n))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -13,7 +14,7 @@ import (
 
 // The services the pages call, each declared by what one set of handlers
 // uses, with the services' own method names. tournament.Service,
-// referee.Service and registry.Service satisfy them (the assertions
+// play.Service, referee.Service and registry.Service satisfy them (the assertions
 // at the end).
 
 // Snapshots reads a tournament's whole state in one consistent read, the
@@ -28,17 +29,18 @@ type Snapshots interface {
 }
 
 // Tournaments is what the public and table pages read beside snapshots: a
-// table's progress and results, whom a token names, and the server's list
-// of tournaments with their short links (live.go, session.go, table.go,
-// disputes.go, listing.go).
+// table's results, whom a token names, the server's list of tournaments
+// with their short links, and the queues the tables' phones report
+// (live.go, session.go, table.go, disputes.go, listing.go, table_reports.go).
 type Tournaments interface {
 	ListTournaments(ctx context.Context, a tournament.Actor, page int) (*tournament.TournamentList, error)
 	TournamentByShortCode(ctx context.Context, code string) (string, error)
 	Tournament(ctx context.Context, id string) (*tournament.Tournament, error)
 	Identify(ctx context.Context, tid, token string, w tournament.Where) (tournament.Identity, error)
 	IdentifyCached(tid, token string) (tournament.Identity, bool)
-	Progress(ctx context.Context, k tournament.GameKey) (*tournament.Progress, error)
 	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
+	ReportQueue(ctx context.Context, a tournament.Actor, tid, phone string, conflicts, refused int) error
+	QueueTrouble(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]tournament.QueueCounts, error)
 }
 
 // Players creates tournaments, changes their settings until the first
@@ -54,15 +56,16 @@ type Players interface {
 
 // Rounds is the console's work on rounds: drawing, entering results,
 // closing, breaking ties, changing tables, printing and downloading
-// (console.go, result.go, print.go, table_changes.go).
+// (console.go, result.go, print.go, table_changes.go), and a table's
+// progress in its games (table.go).
 type Rounds interface {
 	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
-	TableResults(ctx context.Context, tid string, n, t int) ([]tournament.GameResult, error)
-	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...tournament.CloseOption) (*tournament.RoundChange, error)
+	Progress(ctx context.Context, k tournament.GameKey) (*play.Progress, error)
+	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
 	TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error)
-	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs tournament.Reseat) (*tournament.Round, error)
-	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w tournament.Withdrawal) (*tournament.GameWithdrawal, error)
+	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs play.Reseat) (*tournament.Round, error)
+	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w play.Withdrawal) (*tournament.GameWithdrawal, error)
 }
 
 // Transfer downloads a whole tournament (console.go).
@@ -73,12 +76,10 @@ type Transfer interface {
 // Room is the referee's view of a round in play: its tables, its clock and
 // the games waiting for confirmation (room.go).
 type Room interface {
-	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, error)
+	Room(ctx context.Context, a tournament.Actor, tid string, n int) (*play.Room, error)
 	RoundClock(ctx context.Context, tid string, n int) (*tournament.Clock, error)
-	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act tournament.ClockAction) (*tournament.Clock, error)
-	Watch(ctx context.Context, a tournament.Actor, tid string, n int) (*tournament.Room, []tournament.UnconfirmedGame, error)
-	ReportQueue(ctx context.Context, a tournament.Actor, tid, phone string, conflicts, refused int) error
-	QueueTrouble(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]tournament.QueueCounts, error)
+	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act play.ClockAction) (*tournament.Clock, error)
+	Watch(ctx context.Context, a tournament.Actor, tid string, n int) (*play.Room, []play.UnconfirmedGame, error)
 	Now() time.Time
 }
 
@@ -116,8 +117,8 @@ var (
 	_ Snapshots   = (*tournament.Service)(nil)
 	_ Tournaments = (*tournament.Service)(nil)
 	_ Players     = (*tournament.Service)(nil)
-	_ Rounds      = (*tournament.Service)(nil)
-	_ Room        = (*tournament.Service)(nil)
+	_ Rounds      = (*play.Service)(nil)
+	_ Room        = (*play.Service)(nil)
 	_ Referees    = (*referee.Service)(nil)
 	_ Register    = (*registry.Service)(nil)
 	_ Transfer    = (*transfer.Service)(nil)

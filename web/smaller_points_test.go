@@ -22,7 +22,7 @@ func TestFindMyTableIgnoresAccents(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	if _, err := s.svc.DrawRound(context.Background(), org, f.ID, &seed); err != nil {
+	if _, err := s.plays.DrawRound(context.Background(), org, f.ID, &seed); err != nil {
 		t.Fatal(err)
 	}
 	b := s.browser(t)
@@ -86,7 +86,7 @@ func TestTimesInTheTournamentsZone(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	r, err := s.svc.DrawRound(ctx, org, c.Tournament.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, c.Tournament.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -36,11 +37,11 @@ func smAfterALot(t *testing.T, s *site) *fixture {
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.tiedRound(t, f, f.Round, 3)
 	ctx := context.Background()
-	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1, tournament.AcceptUnconfirmed()); err != nil {
+	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
 		t.Fatalf("CloseRound: %v", err)
 	}
 	seed := int64(2)
-	if _, err := s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
 		t.Fatalf("DrawRound 2: %v", err)
 	}
 	return f

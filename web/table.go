@@ -321,7 +321,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		}
 		switch {
 		case d.Bridge:
-			pr, err := svc.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
+			pr, err := h.deps.Rounds.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -329,7 +329,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*page, *tab
 		case i >= 0:
 			deals = resultDeals(results[i].Result)
 		default:
-			pr, err := svc.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
+			pr, err := h.deps.Rounds.Progress(ctx, tournament.GameKey{TournamentID: st.Tournament.ID, Round: id.Round, Table: id.Table, Game: g})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // At a bridge_chicago table the page enters the match deal by deal as a
@@ -122,7 +123,7 @@ func fillMatch(p *page, gm *tableGame, set tournament.Settings, t tournament.Tab
 		}
 	}
 	m.Skipped = len(res.Deals) - counted
-	switch sheet := tournament.BridgeSheet(set, t); {
+	switch sheet := play.BridgeSheet(set, t); {
 	case m.Draw:
 		m.NextVul = vulText(p, [2]bool{res.Games[0] > 0, res.Games[1] > 0}, m)
 	case counted < len(sheet):

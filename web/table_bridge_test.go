@@ -33,7 +33,7 @@ func bridgeRound(t *testing.T, s *site, n, rounds int) (*fixture, *tournament.Ro
 		t.Fatal(err)
 	}
 	seed := int64(3)
-	r, err := s.svc.DrawRound(ctx, org, f.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, f.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestTableBridge(t *testing.T) {
 			t.Fatalf("deal %d = %d %+v, want ok (over only after the last)", k+1, status, ans)
 		}
 	}
-	res, err := s.svc.Game(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+	res, err := s.plays.Game(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

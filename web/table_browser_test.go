@@ -215,13 +215,13 @@ func TestBrowserTablePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(5)
-	if f.Round, err = s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+	if f.Round, err = s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.Round.Tables) != 4 {
 		t.Fatalf("13 players at %d tables, want 4", len(f.Round.Tables))
 	}
-	codes, err := s.svc.TableCodes(ctx, org, f.ID, 1)
+	codes, err := s.plays.TableCodes(ctx, org, f.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestBrowserTablePages(t *testing.T) {
 	// Every deal stored exactly once: each game's record is the game
 	// played, up to the deal that ended it.
 	for i, tb := range f.Round.Tables {
-		res, err := s.svc.Game(ctx, tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+		res, err := s.plays.Game(ctx, tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 		if err != nil {
 			t.Fatalf("table %d: %v", tb.Number, err)
 		}
@@ -300,7 +300,7 @@ func TestBrowserTablePages(t *testing.T) {
 	}
 	// Every game is confirmed by its players: the round closes without
 	// the organizer accepting unconfirmed games.
-	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1); err != nil && tournament.ErrorCode(err) != "ties_unresolved" {
+	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1); err != nil && tournament.ErrorCode(err) != "ties_unresolved" {
 		t.Fatalf("close round 1: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // The console's page of one table of a round: a player withdrawn during a
@@ -138,7 +139,7 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 		return h.renderTableChange(c, http.StatusOK, tableChangeData{Confirm: &w, Values: values})
 	}
 	_, err := h.deps.Rounds.WithdrawDuringGame(c.Request().Context(), consoleActor(c), c.Param("tid"), n, tn,
-		tournament.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason})
+		play.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason})
 	if err != nil {
 		return fail(err)
 	}
@@ -157,7 +158,7 @@ func statusOfForm(err error) int {
 
 // reseatAtTable takes the re-seating forms: a swap (with) or a move (table).
 func (h *Handler) reseatAtTable(c echo.Context) error {
-	rs := tournament.Reseat{Player: c.FormValue("player"), With: c.FormValue("with"), Reason: c.FormValue("reason")}
+	rs := play.Reseat{Player: c.FormValue("player"), With: c.FormValue("with"), Reason: c.FormValue("reason")}
 	values := map[string]string{"player": rs.Player, "with": rs.With, "table": c.FormValue("table"), "reason": rs.Reason}
 	if v := c.FormValue("table"); v != "" {
 		rs.Table, _ = strconv.Atoi(v)

@@ -148,7 +148,7 @@ func TestConsoleReseat(t *testing.T) {
 	if r := b.post(page, page+"/reseat", url.Values{"player": {t1.Players[0]}, "with": {t2.Players[0]}, "reason": {"wrong table"}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("swap = %d, want 303\n%s", r.Status, r.Body)
 	}
-	rv, err := s.svc.Round(context.Background(), f.ID, 1)
+	rv, err := s.plays.Round(context.Background(), f.ID, 1)
 	if err != nil || rv.Round.Tables[0].Players[0] != t2.Players[0] || rv.Round.Tables[1].Players[0] != t1.Players[0] {
 		t.Fatalf("round after the swap = %+v, %v", rv.Round.Tables, err)
 	}

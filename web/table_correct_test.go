@@ -67,7 +67,7 @@ func TestTableCorrection(t *testing.T) {
 	if r = b.post(from, page+"/games/1/deals/x", url.Values{"reason": {"typo"}}); r.Status != http.StatusBadRequest {
 		t.Errorf("a deal number that is not a number = %d, want 400", r.Status)
 	}
-	if pr, _ := s.svc.Progress(context.Background(), k); pr.Scores[tb.Players[0]] != 2 {
+	if pr, _ := s.plays.Progress(context.Background(), k); pr.Scores[tb.Players[0]] != 2 {
 		t.Fatalf("refused corrections changed the game: %+v", pr.Scores)
 	}
 
@@ -86,7 +86,7 @@ func TestTableCorrection(t *testing.T) {
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("correction = %d, want 303\n%s", r.Status, r.Body)
 	}
-	if pr, _ := s.svc.Progress(context.Background(), k); pr.Scores[tb.Players[0]] != 3 || len(pr.Deals) != 3 {
+	if pr, _ := s.plays.Progress(context.Background(), k); pr.Scores[tb.Players[0]] != 3 || len(pr.Deals) != 3 {
 		t.Fatalf("after the correction: %d deals, %s has %d; want 3 deals and 3 points", len(pr.Deals), tb.Players[0], pr.Scores[tb.Players[0]])
 	}
 	r = b.mustGet(page+"?game=1", http.StatusOK)

@@ -37,7 +37,7 @@ func TestBrowserTableNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	if f.Round, err = s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+	if f.Round, err = s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
 		t.Fatal(err)
 	}
 	code := tableCode(t, s, f, f.Round.Tables[0].Number)

@@ -72,7 +72,7 @@ func TestBrowserTableReloadOffline(t *testing.T) {
 	if err := b.untilAcrossLoads("deal 2 sent when the network is back", serverHas(2, false)+` && !document.querySelector('#outbox tr:not([hidden])')`, 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	pr, err := s.svc.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+	pr, err := s.plays.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 	if err != nil || len(pr.Deals) != 2 {
 		t.Fatalf("stored %d deals (%v), want 2", len(pr.Deals), err)
 	}
@@ -226,7 +226,7 @@ func TestBrowserTableCorrectionOffline(t *testing.T) {
 	if n, reasons := corrections(); n != 1 || reasons != reason {
 		t.Errorf("stored corrections = %d (%q), want 1 (%q)", n, reasons, reason)
 	}
-	pr, err := s.svc.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
+	pr, err := s.plays.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: tb.Number, Game: 1})
 	if err != nil || len(pr.Deals) != 2 || pr.Scores[tb.Players[2]] != 14 {
 		t.Errorf("after the correction: %d deals, %s has %d (%v); want 2 deals and 14 points", len(pr.Deals), tb.Players[2], pr.Scores[tb.Players[2]], err)
 	}

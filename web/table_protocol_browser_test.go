@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // The table protocol (docs/table-protocol.md) in Chromium: several phones
@@ -94,7 +95,7 @@ func (b *tab) click(what, sel string) error {
 func storedDeals(t *testing.T, s *site, f *fixture, table int) []map[string]string {
 	t.Helper()
 	k := tournament.GameKey{TournamentID: f.ID, Round: 1, Table: table, Game: 1}
-	pr, err := s.svc.Progress(context.Background(), k)
+	pr, err := s.plays.Progress(context.Background(), k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestBrowserTableWithdrawnPlayer(t *testing.T) {
 			goneName = p.Name
 		}
 	}
-	if _, err := s.svc.WithdrawDuringGame(context.Background(), org, f.ID, 1, tb.Number, tournament.Withdrawal{Player: gone, Handling: tournament.WithdrawFinish, Reason: "ill"}); err != nil {
+	if _, err := s.plays.WithdrawDuringGame(context.Background(), org, f.ID, 1, tb.Number, play.Withdrawal{Player: gone, Handling: tournament.WithdrawFinish, Reason: "ill"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("deal-form"))); err != nil {
@@ -405,11 +406,11 @@ func TestBrowserTableNewRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := s.svc.CloseRound(ctx, org, f.ID, 1, tournament.AcceptUnconfirmed()); err != nil {
+	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
 		t.Fatalf("CloseRound: %v", err)
 	}
 	seed := int64(2)
-	if _, err := s.svc.DrawRound(ctx, org, f.ID, &seed); err != nil {
+	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
 		t.Fatalf("DrawRound 2: %v", err)
 	}
 	if err := a.untilAcrossLoads("round 2 announced", `document.body.dataset.newRound === "2" && !document.getElementById("net").hidden`, 30*time.Second); err != nil {

@@ -61,11 +61,11 @@ func TestTableProtocolServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(1)
-	r, err := s.svc.DrawRound(ctx, org, c.Tournament.ID, &seed)
+	r, err := s.plays.DrawRound(ctx, org, c.Tournament.ID, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes, err := s.svc.TableCodes(ctx, org, c.Tournament.ID, 1)
+	codes, err := s.plays.TableCodes(ctx, org, c.Tournament.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func (h *Handler) tableQueue(c echo.Context) error {
 	if err1 != nil || err2 != nil {
 		conflicts = -1 // not a number: the domain's refusal says what a report is
 	}
-	err := h.deps.Room.ReportQueue(c.Request().Context(), tableActor(id), id.Tournament, strings.TrimSpace(c.FormValue("phone")), conflicts, refused)
+	err := h.deps.Tournaments.ReportQueue(c.Request().Context(), tableActor(id), id.Tournament, strings.TrimSpace(c.FormValue("phone")), conflicts, refused)
 	if err != nil {
 		return h.fail(c, err)
 	}
@@ -38,7 +38,7 @@ func (h *Handler) tableQueue(c echo.Context) error {
 // queueTrouble counts the tables of round n whose phones hold entries
 // waiting for a decision or refused, with their sums.
 func (h *Handler) queueTrouble(c echo.Context, tid string, n int) (map[int]tournament.QueueCounts, error) {
-	qs, err := h.deps.Room.QueueTrouble(c.Request().Context(), consoleActor(c), tid, n)
+	qs, err := h.deps.Tournaments.QueueTrouble(c.Request().Context(), consoleActor(c), tid, n)
 	for t, q := range qs {
 		if q.Conflicts+q.Refused == 0 {
 			delete(qs, t)

@@ -20,7 +20,7 @@ import (
 // tableCode returns the code of table n of round 1.
 func tableCode(t testing.TB, s *site, f *fixture, n int) string {
 	t.Helper()
-	codes, err := s.svc.TableCodes(context.Background(), org, f.ID, 1)
+	codes, err := s.plays.TableCodes(context.Background(), org, f.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestTableDeals(t *testing.T) {
 	if status, ans := b.postDeal(f, 1, 1, "key-deal-1-again", deal1); status != http.StatusOK || !ans.OK {
 		t.Fatalf("deal 1 again under a new key = %d %+v, want 200 ok", status, ans)
 	}
-	pr, err := s.svc.Progress(context.Background(), k)
+	pr, err := s.plays.Progress(context.Background(), k)
 	if err != nil || len(pr.Deals) != 1 || pr.Scores[tb.Players[0]] != 2 || pr.Scores[tb.Players[1]] != 5 {
 		t.Fatalf("Progress = %+v, %v; want one deal, 2 and 5 points", pr, err)
 	}
@@ -284,7 +284,7 @@ func TestTableDealsNeedTheTable(t *testing.T) {
 	if r.Status != http.StatusForbidden {
 		t.Errorf("no CSRF token = %d, want 403", r.Status)
 	}
-	pr, _ := s.svc.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: 1, Game: 1})
+	pr, _ := s.plays.Progress(context.Background(), tournament.GameKey{TournamentID: f.ID, Round: 1, Table: 1, Game: 1})
 	if len(pr.Deals) != 0 {
 		t.Errorf("refused posts stored %d deals", len(pr.Deals))
 	}

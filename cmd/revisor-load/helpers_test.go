@@ -10,6 +10,7 @@ import (
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -35,12 +36,14 @@ func startServer(t *testing.T, admin string) string {
 	}
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
-	refs := referee.New(svc, refereepg.New(store))
+	plays := play.New(svc, store)
+	refs := referee.New(svc, plays, refereepg.New(store))
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
 		Ready:       postgres.Readiness(pool, latest),
 		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
 		Tournaments: svc,
+		Play:        plays,
 		Referees:    refs,
 		Register:    registry.New(registrypg.New(store), store, nil),
 		Transfer:    transfer.New(svc, transferpg.New(store)),

@@ -11,6 +11,7 @@ import (
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/sim"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -35,7 +36,9 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 	if n > 0 {
 		return nil
 	}
-	d := &demo{ctx: ctx, svc: tournament.NewService(postgres.NewStore(pool)), sim: sim.NewWithOptions(2026, engine.SM(), sim.DefaultOptions())}
+	store := postgres.NewStore(pool)
+	svc := tournament.NewService(store)
+	d := &demo{ctx: ctx, svc: svc, plays: play.New(svc, store), sim: sim.NewWithOptions(2026, engine.SM(), sim.DefaultOptions())}
 	sm, err := d.tournament(tournament.NewTournament{Name: "Demo: Chicago-SM 2026", Format: tournament.FormatSM,
 		Listing: tournament.Listing{Public: true}}, 13)
 	if err == nil {
@@ -51,7 +54,7 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 		err2 = d.rounds(swiss, 2, true)
 	}
 	if err2 == nil {
-		_, err2 = d.svc.DrawRound(ctx, d.org, swiss.Tournament.ID, nil)
+		_, err2 = d.plays.DrawRound(ctx, d.org, swiss.Tournament.ID, nil)
 	}
 	if err != nil || err2 != nil {
 		return fmt.Errorf("demo: %v %v", err, err2)
@@ -65,10 +68,11 @@ func seedDemo(ctx context.Context, pool *pgxpool.Pool, stdout io.Writer) error {
 
 // demo plays demo tournaments through the tournament service.
 type demo struct {
-	ctx context.Context
-	svc *tournament.Service
-	sim *sim.Sim
-	org tournament.Actor
+	ctx   context.Context
+	svc   *tournament.Service
+	plays *play.Service
+	sim   *sim.Sim
+	org   tournament.Actor
 }
 
 func (d *demo) tournament(nt tournament.NewTournament, players int) (*tournament.Created, error) {
@@ -90,7 +94,7 @@ func (d *demo) tournament(nt tournament.NewTournament, players int) (*tournament
 func (d *demo) rounds(c *tournament.Created, n int, complete bool) error {
 	tid := c.Tournament.ID
 	for range n {
-		r, err := d.svc.DrawRound(d.ctx, d.org, tid, nil)
+		r, err := d.plays.DrawRound(d.ctx, d.org, tid, nil)
 		if err != nil {
 			return err
 		}
@@ -106,7 +110,7 @@ func (d *demo) rounds(c *tournament.Created, n int, complete bool) error {
 			}
 		}
 		if complete {
-			if _, err := d.svc.CloseRound(d.ctx, d.org, tid, r.Number, tournament.AcceptUnconfirmed()); err != nil {
+			if _, err := d.plays.CloseRound(d.ctx, d.org, tid, r.Number, play.AcceptUnconfirmed()); err != nil {
 				return err
 			}
 		}
@@ -126,7 +130,7 @@ func (d *demo) play(tid string, round int, tb tournament.Table, g int) error {
 			return err
 		}
 		table := tournament.Actor{Role: tournament.RoleTable, Round: round, Table: tb.Number}
-		_, err = d.svc.SubmitGame(d.ctx, table, tournament.GameKey{TournamentID: tid, Round: round, Table: tb.Number, Game: g}, data)
+		_, err = d.plays.SubmitGame(d.ctx, table, tournament.GameKey{TournamentID: tid, Round: round, Table: tb.Number, Game: g}, data)
 		return err
 	}
 }

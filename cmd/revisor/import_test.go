@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -29,6 +30,7 @@ func TestExportImportCommands(t *testing.T) {
 	}
 	defer pool.Close()
 	svc := tournament.NewService(postgres.NewStore(pool))
+	plays := play.New(svc, postgres.NewStore(pool))
 	org := tournament.Actor{Role: tournament.RoleOrganizer}
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin},
 		tournament.NewTournament{Name: "Export me", Format: tournament.FormatSM})
@@ -40,13 +42,13 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(3)
-	r, err := svc.DrawRound(ctx, org, tid, &seed)
+	r, err := plays.DrawRound(ctx, org, tid, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tb := r.Tables[0]
 	rec := tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1), map[string]map[string]int{tb.Players[1]: {"last_trick": 5}})
-	if _, err := svc.SubmitGame(ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}, rec); err != nil {
+	if _, err := plays.SubmitGame(ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
 
@@ -71,7 +73,8 @@ func TestExportImportCommands(t *testing.T) {
 	}
 	defer dpool.Close()
 	dsvc := tournament.NewService(postgres.NewStore(dpool))
-	rv, err := dsvc.Round(ctx, m[1], 1)
+	dsvcPlays := play.New(dsvc, postgres.NewStore(dpool))
+	rv, err := dsvcPlays.Round(ctx, m[1], 1)
 	if err != nil || len(rv.Results) != 1 {
 		t.Fatalf("imported round 1: %v, %d results; want 1 result", err, len(rv.Results))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -27,7 +28,8 @@ func TestSeatVerifiesDrawCutByClock(t *testing.T) {
 	store := postgres.NewStore(dbtest.New(t))
 	hour := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	slow := func() time.Time { hour = hour.Add(time.Hour); return hour } // every reading is past the budget
-	svc := tournament.NewService(store, tournament.WithSeatingClock(slow))
+	svc := tournament.NewService(store)
+	plays := play.New(svc, store, play.WithSeatingClock(slow))
 	org := tournament.Actor{Role: tournament.RoleOrganizer}
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin},
 		tournament.NewTournament{Name: "Loaded", Format: tournament.FormatSwiss, Rounds: &rounds})
@@ -43,14 +45,14 @@ func TestSeatVerifiesDrawCutByClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := int64(11)
-	r, err := svc.DrawRound(ctx, org, tid, &seed)
+	r, err := plays.DrawRound(ctx, org, tid, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.SearchSteps == 0 {
 		t.Fatal("the clock did not cut the draw's search")
 	}
-	in, err := referee.New(svc, refereepg.New(store)).DrawInputs(ctx, tid, 1)
+	in, err := referee.New(svc, plays, refereepg.New(store)).DrawInputs(ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

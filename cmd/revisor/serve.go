@@ -21,6 +21,7 @@ import (
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -166,12 +167,14 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 		postgres.NewPoolCollector(pool))
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
-	referees := referee.New(tournaments, refereepg.New(store))
+	plays := play.New(tournaments, store)
+	referees := referee.New(tournaments, plays, refereepg.New(store))
 	return server.Deps{
 		Ready:       postgres.Readiness(pool, schemaVersion),
 		Idempotency: idem,
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),
 		Tournaments: tournaments,
+		Play:        plays,
 		Referees:    referees,
 		Failures:    fails,
 		Register:    registry.New(registrypg.New(store), store, nil),

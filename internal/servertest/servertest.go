@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -35,8 +36,11 @@ func Complete(deps server.Deps) server.Deps {
 	if deps.Tournaments == nil {
 		deps.Tournaments = tournament.NewService(nil)
 	}
+	if deps.Play == nil {
+		deps.Play = play.New(deps.Tournaments, nil)
+	}
 	if deps.Referees == nil {
-		deps.Referees = referee.New(deps.Tournaments, nil)
+		deps.Referees = referee.New(deps.Tournaments, deps.Play, nil)
 	}
 	if deps.Register == nil {
 		deps.Register = registry.New(nil, nil, nil)

@@ -44,7 +44,7 @@ func BenchmarkAuditedSubmit(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: keys[i].Table}
-				if _, err := e.svc.SubmitGame(e.ctx, a, keys[i], recs[i]); err != nil {
+				if _, err := e.plays.SubmitGame(e.ctx, a, keys[i], recs[i]); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -50,7 +50,7 @@ func TestDrawEndsOldCodesInEveryProcess(t *testing.T) {
 				tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g)))
 		}
 	}
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); err != nil {
 		t.Fatal(err)
 	}
 	e.mustDraw(t, tid, 2)

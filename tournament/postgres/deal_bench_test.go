@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -28,7 +29,7 @@ func BenchmarkAppendDeal(b *testing.B) {
 	for i := range b.N {
 		j := jobs[i]
 		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: j.k.Table}
-		if _, err := e.svc.AppendDealAt(e.ctx, a, j.k, j.n, j.deal); err != nil {
+		if _, err := e.plays.AppendDealAt(e.ctx, a, j.k, j.n, j.deal); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -49,8 +50,8 @@ func BenchmarkAppendDealKeyed(b *testing.B) {
 	answer := bytes.Repeat([]byte("a"), 300) // a sealed answer's size
 	for _, mode := range []string{"Separate", "WithTheDeal", "Warm"} {
 		b.Run(mode, func(b *testing.B) {
-			e, jobs := appendDealJobs(b, tournament.WithWarmGames(mode == "Warm"))
-			e, trips := traced(b, e, tournament.WithWarmGames(mode == "Warm"))
+			e, jobs := appendDealJobs(b, play.WithWarmGames(mode == "Warm"))
+			e, trips := traced(b, e, play.WithWarmGames(mode == "Warm"))
 			idem := postgres.NewIdempotency(e.pool, time.Hour, time.Minute)
 			b.ResetTimer()
 			defer func() { b.ReportMetric(float64(trips.N.Load())/float64(b.N), "trips/op") }()
@@ -60,13 +61,13 @@ func BenchmarkAppendDealKeyed(b *testing.B) {
 				scope, key, fp := "POST /deals", strconv.Itoa(i), []byte("fingerprint")
 				if mode == "Separate" {
 					separately(b, e, idem, scope, key, fp, answer, func() error {
-						_, err := e.svc.AppendDealAt(e.ctx, a, j.k, j.n, j.deal)
+						_, err := e.plays.AppendDealAt(e.ctx, a, j.k, j.n, j.deal)
 						return err
 					})
 					continue
 				}
 				u := app.NewUnit(idem, app.Key{Scope: scope, Key: key, Fingerprint: fp}, func(any) ([]byte, error) { return answer, nil })
-				if _, err := e.svc.AppendDealIn(e.ctx, u.Wrap, a, j.k, j.n, j.deal); err != nil {
+				if _, err := e.plays.AppendDealIn(e.ctx, u.Wrap, a, j.k, j.n, j.deal); err != nil {
 					b.Fatal(err)
 				}
 				if u.Answer() == nil { // the last deal of a game: its answer on its own
@@ -104,8 +105,9 @@ type appendDealJob struct {
 
 // appendDealJobs simulates b.N deals of 20 games at each table of a
 // 400-player round, numbered as the tables send them.
-func appendDealJobs(b *testing.B, opts ...tournament.Option) (*env, []appendDealJob) {
-	e := newEnv(b, opts...)
+func appendDealJobs(b *testing.B, opts ...play.Option) (*env, []appendDealJob) {
+	e := newEnv(b)
+	e.plays = play.New(e.svc, e.store, opts...)
 	c, _ := e.mustTournament(b, tournament.NewTournament{Name: "Bench", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(20)}, 400)
 	tid := c.Tournament.ID
 	r := e.mustDraw(b, tid, 1)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -43,7 +44,7 @@ func TestDealFromRunningState(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
 	store := &dealReads{Store: e.store}
-	svc := tournament.NewService(store)
+	svc := play.New(tournament.NewService(store), store)
 	for g := 1; g <= 3; g++ {
 		tb := r.Tables[g%2]
 		var rec engine.GameRecord

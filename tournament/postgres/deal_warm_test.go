@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -55,7 +56,7 @@ func TestWarmDeals(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
 	one, two := &entryReads{Store: e.store}, &entryReads{Store: e.store}
-	svcs := []*tournament.Service{tournament.NewService(one), tournament.NewService(two)}
+	svcs := []*play.Service{play.New(tournament.NewService(one), one), play.New(tournament.NewService(two), two)}
 
 	for g := 1; g <= 2; g++ {
 		tb := r.Tables[g%2]
@@ -108,7 +109,7 @@ func TestWarmDeals(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := svcs[1].SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: tournament.ClockCallTime}); err != nil {
+	if _, err := svcs[1].SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: tournament.ClockCallTime}); err != nil {
 		t.Fatal(err)
 	}
 	warm := one.warmDeals()
@@ -131,7 +132,7 @@ func TestWarmEntryOutlivesARefusal(t *testing.T) {
 	tid := c.Tournament.ID
 	tb := e.mustDraw(t, tid, 1).Tables[0]
 	st := &entryReads{Store: e.store}
-	svc := tournament.NewService(st)
+	svc := play.New(tournament.NewService(st), st)
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
 	a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
 	p := tb.Players

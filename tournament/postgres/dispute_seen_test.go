@@ -17,7 +17,7 @@ func TestDisputeSeen(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Seen", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 8)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)

@@ -20,7 +20,7 @@ func benchDraw(b *testing.B, n, round int, seating string) {
 		for k := 1; k < round; k++ {
 			r := e.mustDraw(b, tid, int64(k))
 			e.playRound(b, tid, r, 1, firstWins(k%3))
-			if _, err := e.svc.CloseRound(e.ctx, org, tid, k); err != nil {
+			if _, err := e.plays.CloseRound(e.ctx, org, tid, k); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // them with the round, and its public inputs replay to the same tables.
 func TestDrawConstraints(t *testing.T) {
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Clubs", Format: tournament.FormatSwiss, Rounds: intp(3)})
 	if err != nil {
 		t.Fatal(err)
@@ -41,13 +41,13 @@ func TestDrawConstraints(t *testing.T) {
 		{tournament.DrawOptions{KeepApart: [][]string{{"p1", "nobody"}}}, "invalid_keep_apart"},
 	}
 	for _, tt := range bad {
-		_, err := e.svc.DrawRoundWith(e.ctx, org, tid, tt.o)
+		_, err := e.plays.DrawRoundWith(e.ctx, org, tid, tt.o)
 		wantCode(t, fmt.Sprintf("DrawRoundWith(%+v)", tt.o), err, tt.code)
 	}
-	_, err = e.svc.DrawRoundWith(e.ctx, tournament.Actor{Role: tournament.RolePublic}, tid, tournament.DrawOptions{ClubsApart: true})
+	_, err = e.plays.DrawRoundWith(e.ctx, tournament.Actor{Role: tournament.RolePublic}, tid, tournament.DrawOptions{ClubsApart: true})
 	wantCode(t, "DrawRoundWith as the public", err, "token_required")
 	seed := int64(3)
-	r, err := e.svc.DrawRoundWith(e.ctx, org, tid, tournament.DrawOptions{Seed: &seed, ClubsApart: true,
+	r, err := e.plays.DrawRoundWith(e.ctx, org, tid, tournament.DrawOptions{Seed: &seed, ClubsApart: true,
 		FixedTables: map[string]int{"p1": 3}, KeepApart: [][]string{{"p1", "p5", "p9"}}})
 	if err != nil {
 		t.Fatal(err)

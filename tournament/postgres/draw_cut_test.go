@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
@@ -21,12 +22,13 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	store := postgres.NewStore(dbtest.New(t))
 	hour := t0
 	slow := func() time.Time { hour = hour.Add(time.Hour); return hour } // every reading is past the budget
-	svc := tournament.NewService(store, tournament.WithSeatingClock(slow))
-	e := &env{store: store, svc: svc, ctx: t.Context()}
+	svc := tournament.NewService(store)
+	plays := play.New(svc, store, play.WithSeatingClock(slow))
+	e := &env{store: store, svc: svc, plays: plays, ctx: t.Context()}
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Loaded", Format: tournament.FormatSwiss, Rounds: intp(6)}, 18)
 	tid := c.Tournament.ID
 	seed := int64(11)
-	r, err := svc.DrawRound(e.ctx, org, tid, &seed)
+	r, err := plays.DrawRound(e.ctx, org, tid, &seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestDrawCutByClockVerifies(t *testing.T) {
 	if r.SearchSteps != 63 {
 		t.Fatalf("round 1 drawn with SearchSteps %d, want 63 (the plan's search cut at iteration 64)", r.SearchSteps)
 	}
-	refs := referee.New(svc, refereepg.New(store))
+	refs := referee.New(svc, plays, refereepg.New(store))
 	in, err := refs.DrawInputs(e.ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -20,7 +21,7 @@ import (
 // and the audit log all of it wrote.
 func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 	t.Helper()
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Historia", Format: tournament.FormatSwiss, Rounds: intp(2)}, 8)
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -30,18 +31,18 @@ func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
 	deals := tournamenttest.DealOf(tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)))
 	for n, d := range deals {
-		if _, err := e.svc.AppendDealAt(e.ctx, table, k, n+1, d); err != nil {
+		if _, err := e.plays.AppendDealAt(e.ctx, table, k, n+1, d); err != nil {
 			t.Fatalf("deal %d: %v", n+1, err)
 		}
 		if n == 0 { // corrected to another deal and back
 			for _, v := range [][]byte{deals[1], d} {
-				if _, err := e.svc.CorrectDeal(e.ctx, table, k, 1, v, "skrev fel rad"); err != nil {
+				if _, err := e.plays.CorrectDeal(e.ctx, table, k, 1, v, "skrev fel rad"); err != nil {
 					t.Fatalf("correct deal 1: %v", err)
 				}
 			}
 		}
 	}
-	if _, err := e.svc.ConfirmGame(e.ctx, table, k, tb.Players[2]); err != nil {
+	if _, err := e.plays.ConfirmGame(e.ctx, table, k, tb.Players[2]); err != nil {
 		t.Fatalf("confirm: %v", err)
 	}
 	for _, x := range r.Tables {
@@ -52,7 +53,7 @@ func historyTournament(t *testing.T, e *env) (string, *referee.Service) {
 			}
 		}
 	}
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1, tournament.AcceptUnconfirmed()); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1, play.AcceptUnconfirmed()); err != nil {
 		t.Fatal(err)
 	}
 	t2 := r.Tables[1]
@@ -201,7 +202,7 @@ func TestExportImportHistory(t *testing.T) {
 	if !reflect.DeepEqual(again.Results, ex.Results) {
 		t.Errorf("effective results after import differ")
 	}
-	refs := referee.New(dst.svc, dst.referees)
+	refs := referee.New(dst.svc, dst.plays, dst.referees)
 	page, err := refs.Disputes(dst.ctx, org, nid, referee.DisputeFilter{})
 	if err != nil || len(page.Disputes) != 3 || page.Disputes[0].Verdict == nil || page.Disputes[0].Ruling == nil ||
 		page.Disputes[0].Ruling.Verdict == nil || len(page.Disputes[0].Ruling.Adjustments) != 1 {

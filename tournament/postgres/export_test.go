@@ -30,7 +30,7 @@ func exported(t *testing.T, e *env) (*tournament.Created, []byte) {
 	tid := c.Tournament.ID
 	rng := rand.New(rand.NewPCG(4, 4))
 	e.playSheets(t, tid, e.mustDraw(t, tid, 1), 3, rng)
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); err != nil {
 		t.Fatal(err)
 	}
 	r2 := e.mustDraw(t, tid, 2)
@@ -71,8 +71,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("standings after import differ:\ngot  %+v\nwant %+v", got, want)
 	}
 	for n := 1; n <= 2; n++ {
-		a, _ := src.svc.Round(src.ctx, c.Tournament.ID, n)
-		b, err := dst.svc.Round(dst.ctx, created.Tournament.ID, n)
+		a, _ := src.plays.Round(src.ctx, c.Tournament.ID, n)
+		b, err := dst.plays.Round(dst.ctx, created.Tournament.ID, n)
 		if err != nil {
 			t.Fatalf("Round(%d) after import: %v", n, err)
 		}
@@ -89,13 +89,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("the new organizer token identifies %+v, %v; want the imported tournament", id, err)
 	}
 	// The open round goes on: the rest of its games can be submitted and it closes.
-	r2, _ := dst.svc.Round(dst.ctx, created.Tournament.ID, 2)
+	r2, _ := dst.plays.Round(dst.ctx, created.Tournament.ID, 2)
 	rng := rand.New(rand.NewPCG(8, 8))
 	dst.playSheets(t, created.Tournament.ID, &tournament.Round{Number: 2, Tables: r2.Round.Tables[1:]}, 3, rng)
 	t1 := r2.Round.Tables[0]
 	dst.mustSubmit(t, tournament.GameKey{TournamentID: created.Tournament.ID, Round: 2, Table: 1, Game: 3},
 		tournamenttest.SheetGame(rng, t1.Players, t1.FirstDealerOf(3)))
-	if _, err := dst.svc.CloseRound(dst.ctx, org, created.Tournament.ID, 2); err != nil {
+	if _, err := dst.plays.CloseRound(dst.ctx, org, created.Tournament.ID, 2); err != nil {
 		t.Errorf("closing the imported open round after its last games: %v", err)
 	}
 }

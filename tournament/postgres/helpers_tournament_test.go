@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
@@ -33,6 +34,7 @@ type env struct {
 	referees *refereepg.Store  // the referee side, beside store
 	registry *registrypg.Store // the register, beside store
 	svc      *tournament.Service
+	plays    *play.Service // the tables' play, beside svc
 	ctx      context.Context
 }
 
@@ -47,7 +49,8 @@ func newEnv(tb testing.TB, opts ...tournament.Option) *env {
 	svc := tournament.NewService(store, append([]tournament.Option{
 		tournament.WithClock(func() time.Time { return t0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
 		tournament.WithRand(rand.NewChaCha8([32]byte{1, 2, 3}))}, opts...)...)
-	return &env{pool: pool, store: store, referees: refereepg.New(store), registry: registrypg.New(store), svc: svc, ctx: context.Background()}
+	return &env{pool: pool, store: store, referees: refereepg.New(store), registry: registrypg.New(store), svc: svc,
+		plays: play.New(svc, store), ctx: context.Background()}
 }
 
 func intp(n int) *int { return &n }
@@ -75,16 +78,16 @@ func (e *env) mustTournament(tb testing.TB, nt tournament.NewTournament, players
 
 func (e *env) mustDraw(tb testing.TB, tid string, seed int64) *tournament.Round {
 	tb.Helper()
-	r, err := e.svc.DrawRound(e.ctx, org, tid, &seed)
+	r, err := e.plays.DrawRound(e.ctx, org, tid, &seed)
 	if err != nil {
 		tb.Fatalf("DrawRound: %v", err)
 	}
 	return r
 }
 
-func (e *env) mustSubmit(tb testing.TB, k tournament.GameKey, rec []byte) *tournament.Submission {
+func (e *env) mustSubmit(tb testing.TB, k tournament.GameKey, rec []byte) *play.Submission {
 	tb.Helper()
-	s, err := e.svc.SubmitGame(e.ctx, org, k, rec)
+	s, err := e.plays.SubmitGame(e.ctx, org, k, rec)
 	if err != nil {
 		tb.Fatalf("SubmitGame(%+v): %v\n%s", k, err, rec)
 	}

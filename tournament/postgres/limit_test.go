@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // TestDrawLargestField registers the most players a server may allow and
@@ -36,7 +37,7 @@ func TestDrawLargestField(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	seed := int64(1)
-	r, err := svc.DrawRound(e.ctx, org, c.Tournament.ID, &seed)
+	r, err := play.New(svc, e.store).DrawRound(e.ctx, org, c.Tournament.ID, &seed)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
 	if err != nil {

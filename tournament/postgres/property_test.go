@@ -40,7 +40,7 @@ func TestRandomTournaments(t *testing.T) {
 		}
 		games, rounds := *nt.GamesPerRound, 0
 		for round := 1; ; round++ {
-			r, err := e.svc.DrawRound(e.ctx, org, tid, nil)
+			r, err := e.plays.DrawRound(e.ctx, org, tid, nil)
 			if err != nil {
 				if code := tournament.ErrorCode(err); code == "tournament_finished" || code == "cannot_split" {
 					break
@@ -52,7 +52,7 @@ func TestRandomTournaments(t *testing.T) {
 				return tournamenttest.SimGame(rng.Uint64(), tb.Players, tb.FirstDealerOf(g), sheets)
 			})
 			rounds++
-			ch, err := e.svc.CloseRound(e.ctx, org, tid, r.Number)
+			ch, err := e.plays.CloseRound(e.ctx, org, tid, r.Number)
 			if err != nil {
 				t.Fatalf("run %d: CloseRound %d: %v", run, round, err)
 			}

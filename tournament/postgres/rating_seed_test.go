@@ -18,7 +18,7 @@ func TestSeedByRating(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	reg := newRegister(e)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	night, ps := e.mustTournament(t, tournament.NewTournament{Name: "Night", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(3)}, 8)
 	r := e.mustDraw(t, night.Tournament.ID, 5)
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -60,7 +60,7 @@ func TestSeedByRating(t *testing.T) {
 	if len(opts.KeepApart) != 3 || !slices.Equal(opts.KeepApart[0], best) || opts.KeepApart[2][2] != cup[8].ID {
 		t.Fatalf("pots = %v, want the best three %v first and the newcomer %s last", opts.KeepApart, best, cup[8].ID)
 	}
-	drawn, err := e.svc.DrawRoundWith(e.ctx, org, tid, opts)
+	drawn, err := e.plays.DrawRoundWith(e.ctx, org, tid, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

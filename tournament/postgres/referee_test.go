@@ -17,7 +17,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := startListener(t, e)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Live", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
@@ -58,7 +58,7 @@ func TestRulingIsAnnounced(t *testing.T) {
 func TestCommitmentBeforeDraw(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "C", Format: tournament.FormatSM}, 4)
 	tid := c.Tournament.ID
 	if _, err := refs.Commit(e.ctx, org, tid, 1, "00"); tournament.ErrorCode(err) != "invalid_sha256" {
@@ -71,7 +71,7 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 	_, err := refs.Commit(e.ctx, org, tid, 1, hex.EncodeToString(h))
 	wantCode(t, "a second commitment", err, "commitment_exists")
 	seed := int64(78)
-	_, err = e.svc.DrawRound(e.ctx, org, tid, &seed)
+	_, err = e.plays.DrawRound(e.ctx, org, tid, &seed)
 	wantCode(t, "a draw with another seed", err, "constraint_violation")
 	_, err = refs.Reveal(e.ctx, org, tid, 1, 78)
 	wantCode(t, "a reveal with another seed", err, "seed_mismatch")
@@ -90,7 +90,7 @@ func TestCommitmentBeforeDraw(t *testing.T) {
 func TestConcurrentRulings(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "R", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
@@ -15,12 +16,12 @@ import (
 func TestReseatKeepsTheDrawVerifiable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	refs := referee.New(e.svc, e.referees)
+	refs := referee.New(e.svc, e.plays, e.referees)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Reseat", Format: tournament.FormatSM}, 8)
 	tid := c.Tournament.ID
 	drawn := e.mustDraw(t, tid, 11)
 	a, b := drawn.Tables[0].Players[0], drawn.Tables[1].Players[3]
-	if _, err := e.svc.ReseatTable(e.ctx, org, tid, 1, tournament.Reseat{Player: a, With: b, Reason: "Anna sat at Bo's table"}); err != nil {
+	if _, err := e.plays.ReseatTable(e.ctx, org, tid, 1, play.Reseat{Player: a, With: b, Reason: "Anna sat at Bo's table"}); err != nil {
 		t.Fatal(err)
 	}
 	in, err := refs.DrawInputs(e.ctx, tid, 1)

@@ -10,12 +10,13 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
 // traced is e's database through a pool that counts its round trips, with
 // a service of opts on it.
-func traced(b *testing.B, e *env, opts ...tournament.Option) (*env, *dbtest.RoundTrips) {
+func traced(b *testing.B, e *env, opts ...play.Option) (*env, *dbtest.RoundTrips) {
 	b.Helper()
 	cfg, err := pgxpool.ParseConfig(e.pool.Config().ConnString())
 	if err != nil {
@@ -29,5 +30,6 @@ func traced(b *testing.B, e *env, opts ...tournament.Option) (*env, *dbtest.Roun
 	}
 	b.Cleanup(pool.Close)
 	store := postgres.NewStore(pool)
-	return &env{pool: pool, store: store, svc: tournament.NewService(store, opts...), ctx: e.ctx}, trips
+	svc := tournament.NewService(store)
+	return &env{pool: pool, store: store, svc: svc, plays: play.New(svc, store, opts...), ctx: e.ctx}, trips
 }

@@ -20,7 +20,7 @@ func TestRoundKeepsSeats(t *testing.T) {
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "T", Format: tournament.FormatSM}, 13)
 	tid := c.Tournament.ID
 	drawn := e.mustDraw(t, tid, 77)
-	got, err := e.svc.Round(e.ctx, tid, 1)
+	got, err := e.plays.Round(e.ctx, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestUnresolvedTie(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 11)
 	e.playRound(t, tid, r, 3, firstWins(0))
-	_, err := e.svc.CloseRound(e.ctx, org, tid, 1)
+	_, err := e.plays.CloseRound(e.ctx, org, tid, 1)
 	wantCode(t, "CloseRound with ties", err, "unresolved_tie")
 	var te *tournament.Error
 	_ = errorsAs(err, &te)
@@ -57,15 +57,15 @@ func TestUnresolvedTie(t *testing.T) {
 		t.Fatalf("ties = %v, want one per table", te.Details["ties"])
 	}
 	for _, tb := range r.Tables {
-		if _, err := e.svc.ResolveTie(e.ctx, org, tid, 1, []string{tb.Players[2], tb.Players[1]}, tournament.TieByLot, "drawn from a hat"); err != nil {
+		if _, err := e.plays.ResolveTie(e.ctx, org, tid, 1, []string{tb.Players[2], tb.Players[1]}, tournament.TieByLot, "drawn from a hat"); err != nil {
 			t.Fatalf("ResolveTie: %v", err)
 		}
 	}
-	_, err = e.svc.ResolveTie(e.ctx, org, tid, 1, []string{r.Tables[0].Players[0], r.Tables[0].Players[1]}, tournament.TieByChoice, "")
+	_, err = e.plays.ResolveTie(e.ctx, org, tid, 1, []string{r.Tables[0].Players[0], r.Tables[0].Players[1]}, tournament.TieByChoice, "")
 	wantCode(t, "ResolveTie of players not tied", err, "not_tied")
-	_, err = e.svc.ResolveTie(e.ctx, org, tid, 1, []string{r.Tables[0].Players[1], r.Tables[1].Players[1]}, tournament.TieByChoice, "")
+	_, err = e.plays.ResolveTie(e.ctx, org, tid, 1, []string{r.Tables[0].Players[1], r.Tables[1].Players[1]}, tournament.TieByChoice, "")
 	wantCode(t, "ResolveTie across tables", err, "invalid_players")
-	ch, err := e.svc.CloseRound(e.ctx, org, tid, 1)
+	ch, err := e.plays.CloseRound(e.ctx, org, tid, 1)
 	if err != nil {
 		t.Fatalf("CloseRound after resolution: %v", err)
 	}
@@ -100,7 +100,7 @@ func TestLotBreaksTie(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 12345)
 	e.playRound(t, tid, r, 3, firstWins(1))
-	ch, err := e.svc.CloseRound(e.ctx, org, tid, 1)
+	ch, err := e.plays.CloseRound(e.ctx, org, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestTiebreakOrder(t *testing.T) {
 	// Game 1: a 5, b 4, c 3, d 0 → 20, 12, 8, 5. Game 2: b and c 8 share
 	// first (20 each), d 5 (8), a 0 (5). Game 3: a 5 (20), b and c 1 share
 	// second (12 each), d 0 (5). Round: a 45, b 44, c 40, d 18.
-	ch, err := e.svc.CloseRound(e.ctx, org, tid, 1)
+	ch, err := e.plays.CloseRound(e.ctx, org, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +195,9 @@ func TestSMRegistrationAndWithdrawal(t *testing.T) {
 	}
 	_, err := e.svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "Late"}})
 	wantCode(t, "AddPlayers after round 1 in sm", err, "registration_closed")
-	_, err = e.svc.DrawRound(e.ctx, org, tid, nil)
+	_, err = e.plays.DrawRound(e.ctx, org, tid, nil)
 	wantCode(t, "DrawRound while round 1 is open", err, "round_open")
-	_, err = e.svc.CloseRound(e.ctx, org, tid, 1)
+	_, err = e.plays.CloseRound(e.ctx, org, tid, 1)
 	wantCode(t, "CloseRound without results", err, "games_missing")
 	// The player at seat 0 of table 1 withdraws mid-round after winning everything.
 	e.playRound(t, tid, r, 3, firstWins(0))
@@ -205,7 +205,7 @@ func TestSMRegistrationAndWithdrawal(t *testing.T) {
 	if _, err := e.svc.UpdatePlayer(e.ctx, org, tid, quitter, tournament.PlayerUpdate{Status: &w}); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := e.svc.CloseRound(e.ctx, org, tid, 1)
+	ch, err := e.plays.CloseRound(e.ctx, org, tid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,14 +239,14 @@ func TestSwissRegistrationBetweenRounds(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
 	e.playRound(t, tid, r, 1, firstWins(0))
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); err != nil {
 		t.Fatal(err)
 	}
 	ps, err := e.svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "Late"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.svc.DrawRound(e.ctx, org, tid, nil)
+	_, err = e.plays.DrawRound(e.ctx, org, tid, nil)
 	wantCode(t, "DrawRound with 5 players", err, "cannot_split")
 	if _, err := e.svc.AddPlayers(e.ctx, org, tid, []tournament.NewPlayer{{Name: "Later"}}); err != nil {
 		t.Fatal(err)
@@ -259,11 +259,11 @@ func TestSwissRegistrationBetweenRounds(t *testing.T) {
 		t.Errorf("late player %s not drawn", ps[0].ID)
 	}
 	e.playRound(t, tid, r2, 1, firstWins(0))
-	ch, err := e.svc.CloseRound(e.ctx, org, tid, 2)
+	ch, err := e.plays.CloseRound(e.ctx, org, tid, 2)
 	if err != nil || ch.TournamentStatus != tournament.StatusFinished {
 		t.Fatalf("closing the last round = %+v, %v, want finished", ch, err)
 	}
-	_, err = e.svc.DrawRound(e.ctx, org, tid, nil)
+	_, err = e.plays.DrawRound(e.ctx, org, tid, nil)
 	wantCode(t, "DrawRound after the last round", err, "tournament_finished")
 }
 
@@ -301,11 +301,11 @@ func TestSubmitGameChecks(t *testing.T) {
 		{"public", tournament.Actor{Role: tournament.RolePublic}, k, good, "token_required"},
 	}
 	for _, tc := range cases {
-		_, err := e.svc.SubmitGame(e.ctx, tc.a, tc.k, tc.rec)
+		_, err := e.plays.SubmitGame(e.ctx, tc.a, tc.k, tc.rec)
 		wantCode(t, tc.name, err, tc.code)
 	}
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
-	s, err := e.svc.SubmitGame(e.ctx, table, k, good)
+	s, err := e.plays.SubmitGame(e.ctx, table, k, good)
 	if err != nil || !s.Created || s.Result.SubmittedBy != "table:1/1" {
 		t.Fatalf("SubmitGame = %+v, %v, want created by table:1/1", s, err)
 	}
@@ -316,11 +316,11 @@ func TestSubmitGameChecks(t *testing.T) {
 	if want := []int{40, 45}[len(tb.Players)-3]; pts != want && !sharedPlaces(s.Result.Places) {
 		t.Errorf("placement points sum %d, want %d", pts, want)
 	}
-	again, err := e.svc.SubmitGame(e.ctx, table, k, reformat(t, good))
+	again, err := e.plays.SubmitGame(e.ctx, table, k, reformat(t, good))
 	if err != nil || again.Created || again.Result.ID != s.Result.ID {
 		t.Errorf("repeat = %+v, %v, want the same result, not created", again, err)
 	}
-	_, err = e.svc.SubmitGame(e.ctx, table, k, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(2)))
+	_, err = e.plays.SubmitGame(e.ctx, table, k, tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(2)))
 	wantCode(t, "a different record", err, "result_exists")
 }
 
@@ -363,12 +363,12 @@ func TestAppendDeals(t *testing.T) {
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
 	game := tournamenttest.SheetGame(rand.New(rand.NewPCG(8, 9)), tb.Players, tb.FirstDealerOf(1))
 	deals := tournamenttest.DealOf(game)
-	_, err := e.svc.AppendDeal(e.ctx, table, k, []byte(`{"sheet":{"`+tb.Players[0]+`":{"last_trick":6}}}`))
+	_, err := e.plays.AppendDeal(e.ctx, table, k, []byte(`{"sheet":{"`+tb.Players[0]+`":{"last_trick":6}}}`))
 	wantCode(t, "a line with a wrong last trick", err, "invalid_record")
-	_, err = e.svc.AppendDeal(e.ctx, table, k, []byte(`[1]`))
+	_, err = e.plays.AppendDeal(e.ctx, table, k, []byte(`[1]`))
 	wantCode(t, "not an object", err, "invalid_deal")
 	for i, d := range deals {
-		p, err := e.svc.AppendDeal(e.ctx, table, k, d)
+		p, err := e.plays.AppendDeal(e.ctx, table, k, d)
 		if err != nil {
 			t.Fatalf("deal %d: %v", i+1, err)
 		}
@@ -377,13 +377,13 @@ func TestAppendDeals(t *testing.T) {
 			t.Fatalf("deal %d: progress %d, over %v, final %v; want %d, %v", i+1, p.Deal, p.Game.GameOver, p.Final != nil, i+1, last)
 		}
 	}
-	_, err = e.svc.AppendDeal(e.ctx, table, k, deals[0])
+	_, err = e.plays.AppendDeal(e.ctx, table, k, deals[0])
 	wantCode(t, "a deal after the game is over", err, "game_over")
-	res, err := e.svc.Game(e.ctx, k)
+	res, err := e.plays.Game(e.ctx, k)
 	if err != nil || len(res.Places) != 4 {
 		t.Fatalf("Game = %+v, %v", res, err)
 	}
-	s, err := e.svc.SubmitGame(e.ctx, table, k, game)
+	s, err := e.plays.SubmitGame(e.ctx, table, k, game)
 	if err != nil || s.Created || s.Result.ID != res.ID {
 		t.Errorf("submitting the same game whole = %+v, %v; want the repeat of the deal-by-deal result", s, err)
 	}
@@ -396,16 +396,16 @@ func TestClosedRoundRefusesResults(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
 	e.playRound(t, tid, r, 1, firstWins(0))
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); err != nil {
 		t.Fatal(err)
 	}
 	tb := r.Tables[0]
-	_, err := e.svc.SubmitGame(e.ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1},
+	_, err := e.plays.SubmitGame(e.ctx, org, tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1},
 		tournamenttest.TimedGame(tb.Players, tb.FirstDealer, line{tb.Players[1]: {"last_trick": 5}}))
 	wantCode(t, "SubmitGame in a closed round", err, "round_closed")
-	_, err = e.svc.CloseRound(e.ctx, org, tid, 1)
+	_, err = e.plays.CloseRound(e.ctx, org, tid, 1)
 	wantCode(t, "closing twice", err, "round_closed")
-	_, err = e.svc.CloseRound(e.ctx, org, tid, 7)
+	_, err = e.plays.CloseRound(e.ctx, org, tid, 7)
 	wantCode(t, "closing an unknown round", err, "round_not_found")
 }
 

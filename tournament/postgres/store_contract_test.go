@@ -5,6 +5,7 @@ import (
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -22,9 +23,12 @@ func TestStoreContract(t *testing.T) {
 // tests learn on the fake holds on PostgreSQL.
 func TestMemStoreMatchesPostgres(t *testing.T) {
 	t.Parallel()
-	ev, want := tournamenttest.PlayEvening(t, tournamenttest.NewService(postgres.NewStore(dbtest.New(t))), 10, 42)
+	pg := postgres.NewStore(dbtest.New(t))
+	svc := tournamenttest.NewService(pg)
+	ev, want := tournamenttest.PlayEvening(t, svc, play.New(svc, pg), 10, 42)
 	mem := tournamenttest.NewMemStore()
-	got := tournamenttest.ReplayEvening(t, tournamenttest.NewService(mem), mem, ev)
+	memSvc := tournamenttest.NewService(mem)
+	got := tournamenttest.ReplayEvening(t, memSvc, play.New(memSvc, mem), mem, ev)
 	if len(got) != len(want) || len(got) != 10 {
 		t.Fatalf("standings: %d rows on the fake, %d on PostgreSQL, want 10 each", len(got), len(want))
 	}

@@ -174,7 +174,7 @@ func TestConcurrentSubmissions(t *testing.T) {
 	)
 	for i := range n {
 		wg.Go(func() {
-			s, err := e.svc.SubmitGame(e.ctx, org, k, recs[i%2])
+			s, err := e.plays.SubmitGame(e.ctx, org, k, recs[i%2])
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -198,7 +198,7 @@ func TestConcurrentSubmissions(t *testing.T) {
 	if created != 1 || rows != 1 || same+clashes != n-1 || same != n/2-1 || clashes != n/2 {
 		t.Errorf("created %d, repeats %d, conflicts %d, rows %d; want 1, %d, %d, 1", created, same, clashes, rows, n/2-1, n/2)
 	}
-	res, err := e.svc.Game(e.ctx, k)
+	res, err := e.plays.Game(e.ctx, k)
 	if err != nil || res.ID != winner {
 		t.Errorf("Game = %v, %v, want result %d", res, err, winner)
 	}
@@ -230,7 +230,7 @@ func TestEffectiveResultIsLatest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.svc.Game(e.ctx, k)
+	res, err := e.plays.Game(e.ctx, k)
 	if err != nil || res.Kind != tournament.ResultCorrection || res.Places[0].Player != tb.Players[1] {
 		t.Fatalf("Game = %+v, %v, want the correction", res, err)
 	}

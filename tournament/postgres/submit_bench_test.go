@@ -42,7 +42,7 @@ func BenchmarkSubmitGame(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := e.svc.SubmitGame(e.ctx, table(jobs[i].k), jobs[i].k, jobs[i].rec); err != nil {
+		if _, err := e.plays.SubmitGame(e.ctx, table(jobs[i].k), jobs[i].k, jobs[i].rec); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,7 +59,7 @@ func BenchmarkConfirmGame(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		k, a, player := confirmJob(r, i)
-		if _, err := e.svc.ConfirmGame(e.ctx, a, k, player); err != nil {
+		if _, err := e.plays.ConfirmGame(e.ctx, a, k, player); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -85,13 +85,13 @@ func BenchmarkConfirmGameKeyed(b *testing.B) {
 				scope, key, fp := "POST /confirmations", strconv.Itoa(i), []byte("fingerprint")
 				if mode == "Separate" {
 					separately(b, e, idem, scope, key, fp, answer, func() error {
-						_, err := e.svc.ConfirmGame(e.ctx, a, k, player)
+						_, err := e.plays.ConfirmGame(e.ctx, a, k, player)
 						return err
 					})
 					continue
 				}
 				u := app.NewUnit(idem, app.Key{Scope: scope, Key: key, Fingerprint: fp}, func(any) ([]byte, error) { return answer, nil })
-				if _, err := e.svc.ConfirmGameIn(e.ctx, u.Wrap, a, k, player); err != nil {
+				if _, err := e.plays.ConfirmGameIn(e.ctx, u.Wrap, a, k, player); err != nil {
 					b.Fatal(err)
 				}
 				if u.Answer() == nil {
@@ -110,7 +110,7 @@ func finishedGames(b *testing.B) (*env, *tournament.Round) {
 	for i, tb := range r.Tables {
 		k := tournament.GameKey{TournamentID: c.Tournament.ID, Round: 1, Table: tb.Number, Game: 1}
 		a := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-		if _, err := e.svc.SubmitGame(e.ctx, a, k, tournamenttest.SimGame(uint64(i), tb.Players, tb.FirstDealerOf(1), 1)); err != nil {
+		if _, err := e.plays.SubmitGame(e.ctx, a, k, tournamenttest.SimGame(uint64(i), tb.Players, tb.FirstDealerOf(1), 1)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
@@ -26,7 +27,7 @@ func TestStoreDealCorrections(t *testing.T) {
 	r := e.mustDraw(t, tid, 1)
 	p := r.Tables[0].Players
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
-	if _, err := e.svc.AppendDealAt(e.ctx, org, k, 1, sheet(p[1], 2, 0)); err != nil {
+	if _, err := e.plays.AppendDealAt(e.ctx, org, k, 1, sheet(p[1], 2, 0)); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []int{2, 3, 3} {
@@ -34,7 +35,7 @@ func TestStoreDealCorrections(t *testing.T) {
 		if i == 2 {
 			who = p[1]
 		}
-		got, err := e.svc.CorrectDeal(e.ctx, org, k, 1, sheet(who, 6, 6), fmt.Sprintf("fix %d", i))
+		got, err := e.plays.CorrectDeal(e.ctx, org, k, 1, sheet(who, 6, 6), fmt.Sprintf("fix %d", i))
 		if err != nil {
 			t.Fatalf("correction %d: %v", i+1, err)
 		}
@@ -92,16 +93,16 @@ func TestStoreConfirmations(t *testing.T) {
 	p := r.Tables[0].Players
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
-	if _, err := e.svc.ConfirmGame(e.ctx, table, k, p[0]); tournament.ErrorCode(err) != "game_not_finished" {
+	if _, err := e.plays.ConfirmGame(e.ctx, table, k, p[0]); tournament.ErrorCode(err) != "game_not_finished" {
 		t.Fatalf("confirming a game without a result = %v, want game_not_finished", err)
 	}
 	for n := 1; n <= 4; n++ {
-		if _, err := e.svc.AppendDealAt(e.ctx, table, k, n, sheet(p[0], 6, 6)); err != nil {
+		if _, err := e.plays.AppendDealAt(e.ctx, table, k, n, sheet(p[0], 6, 6)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i, pl := range append(p, p[0]) {
-		got, err := e.svc.ConfirmGame(e.ctx, table, k, pl)
+		got, err := e.plays.ConfirmGame(e.ctx, table, k, pl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,10 +114,10 @@ func TestStoreConfirmations(t *testing.T) {
 	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_confirmations WHERE tournament_id = $1`, tid).Scan(&n); err != nil || n != 4 {
 		t.Errorf("stored %d confirmations (%v), want 4", n, err)
 	}
-	if _, err := e.svc.CorrectDeal(e.ctx, table, k, 4, sheet(p[0], 6, 5), "x"); tournament.ErrorCode(err) != "game_confirmed" {
+	if _, err := e.plays.CorrectDeal(e.ctx, table, k, 4, sheet(p[0], 6, 5), "x"); tournament.ErrorCode(err) != "game_confirmed" {
 		t.Errorf("correcting a confirmed game = %v, want game_confirmed", err)
 	}
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); err != nil {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); err != nil {
 		t.Errorf("closing a round whose games are all confirmed: %v", err)
 	}
 }
@@ -135,8 +136,8 @@ func TestStoreRoundClock(t *testing.T) {
 	if _, err := e.store.RoundClock(e.ctx, "nope", 1); tournament.ErrorCode(err) != "tournament_not_found" {
 		t.Errorf("clock of an unknown tournament = %v, want tournament_not_found", err)
 	}
-	for _, act := range []tournament.ClockAction{{Action: "start", Minutes: 20}, {Action: "pause"}, {Action: "add", Minutes: 3}} {
-		if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, act); err != nil {
+	for _, act := range []play.ClockAction{{Action: "start", Minutes: 20}, {Action: "pause"}, {Action: "add", Minutes: 3}} {
+		if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, act); err != nil {
 			t.Fatalf("%+v: %v", act, err)
 		}
 	}
@@ -153,7 +154,7 @@ func TestStoreRoundClock(t *testing.T) {
 	if err != nil || rd.TimeCalled {
 		t.Fatalf("Table before time is called: time called %v, %v", rd.TimeCalled, err)
 	}
-	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+	if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "call_time"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, rd, err = e.store.Table(e.ctx, tid, 1, 1); err != nil || !rd.TimeCalled {
@@ -174,17 +175,17 @@ func TestStoreUndoCallTime(t *testing.T) {
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Undo", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 1)
-	started, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "start", Minutes: 20})
+	started, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "start", Minutes: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+	if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "call_time"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time"}); tournament.ErrorCode(err) != "invalid_reason" {
+	if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "undo_call_time"}); tournament.ErrorCode(err) != "invalid_reason" {
 		t.Errorf("undo without a reason = %v, want invalid_reason", err)
 	}
-	undone, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time", Reason: "called a round early"})
+	undone, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "undo_call_time", Reason: "called a round early"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,16 +197,16 @@ func TestStoreUndoCallTime(t *testing.T) {
 	if err := e.pool.QueryRow(e.ctx, `SELECT reason, actor_role FROM audit_log WHERE tournament_id = $1 AND kind = 'round_clocks' ORDER BY id DESC LIMIT 1`, tid).Scan(&reason, &by); err != nil || reason != "called a round early" || by != "organizer" {
 		t.Errorf("the undo's audit entry: reason %q by %q (%v), want the reason by the organizer", reason, by, err)
 	}
-	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "call_time"}); err != nil {
+	if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "call_time"}); err != nil {
 		t.Fatal(err)
 	}
 	tb := r.Tables[0]
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: 1}
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-	if p, err := e.svc.AppendDealAt(e.ctx, table, k, 1, sheet(tb.Players[0], 6, 6)); err != nil || !p.EndedByTime {
+	if p, err := e.plays.AppendDealAt(e.ctx, table, k, 1, sheet(tb.Players[0], 6, 6)); err != nil || !p.EndedByTime {
 		t.Fatalf("a deal after the call: %+v, %v; want the game ended by time", p, err)
 	}
-	if _, err := e.svc.SetRoundClock(e.ctx, org, tid, 1, tournament.ClockAction{Action: "undo_call_time", Reason: "oops"}); tournament.ErrorCode(err) != tournament.CodeClockUndoGamesEnded {
+	if _, err := e.plays.SetRoundClock(e.ctx, org, tid, 1, play.ClockAction{Action: "undo_call_time", Reason: "oops"}); tournament.ErrorCode(err) != tournament.CodeClockUndoGamesEnded {
 		t.Errorf("undo after a game ended by the call = %v, want %s", err, tournament.CodeClockUndoGamesEnded)
 	}
 }
@@ -224,12 +225,12 @@ func TestStoreTableGamesOfARound(t *testing.T) {
 		for g := 1; g <= 2; g++ {
 			k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tb.Number, Game: g}
 			for n := 1; n <= 4; n++ {
-				if _, err := e.svc.AppendDealAt(e.ctx, table, k, n, sheet(tb.Players[g], 6, 6)); err != nil {
+				if _, err := e.plays.AppendDealAt(e.ctx, table, k, n, sheet(tb.Players[g], 6, 6)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for _, p := range tb.Players[:tb.Number] {
-				if _, err := e.svc.ConfirmGame(e.ctx, table, k, p); err != nil {
+				if _, err := e.plays.ConfirmGame(e.ctx, table, k, p); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -254,7 +255,7 @@ func TestStoreTableGamesOfARound(t *testing.T) {
 			}
 		}
 	}
-	if _, err := e.svc.CloseRound(e.ctx, org, tid, 1); tournament.ErrorCode(err) != "unconfirmed_games" {
+	if _, err := e.plays.CloseRound(e.ctx, org, tid, 1); tournament.ErrorCode(err) != "unconfirmed_games" {
 		t.Errorf("closing with games confirmed by some players = %v, want unconfirmed_games", err)
 	}
 }
@@ -272,7 +273,7 @@ func TestStoreConfirmAnswer(t *testing.T) {
 	p := e.mustDraw(t, tid, 1).Tables[0].Players
 	k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
 	for n := 1; n <= 4; n++ {
-		if _, err := e.svc.AppendDealAt(e.ctx, org, k, n, sheet(p[0], 6, 6)); err != nil {
+		if _, err := e.plays.AppendDealAt(e.ctx, org, k, n, sheet(p[0], 6, 6)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
 
@@ -18,7 +19,7 @@ func (e *env) playDeals(tb testing.TB, k tournament.GameKey, scorer string, deal
 	var p *tournament.DealProgress
 	for range deals {
 		var err error
-		if p, err = e.svc.AppendDeal(e.ctx, org, k, sheet(scorer, 6, 6)); err != nil {
+		if p, err = e.plays.AppendDeal(e.ctx, org, k, sheet(scorer, 6, 6)); err != nil {
 			tb.Fatalf("AppendDeal(%+v): %v", k, err)
 		}
 	}
@@ -55,7 +56,7 @@ func TestWithdrawDuringGame(t *testing.T) {
 		p := r.Tables[tc.table-1].Players
 		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: tc.table, Game: 1}
 		e.playDeals(t, k, p[3], 1) // the player who will leave has 17
-		w, err := e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, tc.table, tournament.Withdrawal{Player: p[3], Handling: tc.handling, Reason: " taken ill "})
+		w, err := e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, tc.table, play.Withdrawal{Player: p[3], Handling: tc.handling, Reason: " taken ill "})
 		if err != nil || w.Game != 1 || w.Reason != "taken ill" || w.By != "organizer" {
 			t.Fatalf("WithdrawDuringGame = %+v, %v", w, err)
 		}
@@ -121,22 +122,22 @@ func TestWithdrawDuringGameRefused(t *testing.T) {
 	tid := c.Tournament.ID
 	r := e.mustDraw(t, tid, 3)
 	p1, p2 := r.Tables[0].Players, r.Tables[1].Players
-	ok := tournament.Withdrawal{Player: p1[0], Handling: tournament.WithdrawFinish, Reason: "ill"}
+	ok := play.Withdrawal{Player: p1[0], Handling: tournament.WithdrawFinish, Reason: "ill"}
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}
 	for _, tc := range []struct {
 		what string
 		a    tournament.Actor
 		t    int
-		w    tournament.Withdrawal
+		w    play.Withdrawal
 		code string
 	}{
 		{"the table's code", table, 1, ok, "organizer_only"},
 		{"the public", tournament.Actor{Role: tournament.RolePublic}, 1, ok, "token_required"},
-		{"no reason", org, 1, tournament.Withdrawal{Player: p1[0], Handling: tournament.WithdrawFinish, Reason: " "}, "invalid_reason"},
-		{"an unknown handling", org, 1, tournament.Withdrawal{Player: p1[0], Handling: "pause", Reason: "x"}, "invalid_handling"},
-		{"no player", org, 1, tournament.Withdrawal{Handling: tournament.WithdrawFinish, Reason: "x"}, "invalid_player"},
-		{"an unknown player", org, 1, tournament.Withdrawal{Player: "p999", Handling: tournament.WithdrawFinish, Reason: "x"}, "player_not_found"},
-		{"a player of another table", org, 1, tournament.Withdrawal{Player: p2[0], Handling: tournament.WithdrawFinish, Reason: "x"}, "player_not_at_table"},
+		{"no reason", org, 1, play.Withdrawal{Player: p1[0], Handling: tournament.WithdrawFinish, Reason: " "}, "invalid_reason"},
+		{"an unknown handling", org, 1, play.Withdrawal{Player: p1[0], Handling: "pause", Reason: "x"}, "invalid_handling"},
+		{"no player", org, 1, play.Withdrawal{Handling: tournament.WithdrawFinish, Reason: "x"}, "invalid_player"},
+		{"an unknown player", org, 1, play.Withdrawal{Player: "p999", Handling: tournament.WithdrawFinish, Reason: "x"}, "player_not_found"},
+		{"a player of another table", org, 1, play.Withdrawal{Player: p2[0], Handling: tournament.WithdrawFinish, Reason: "x"}, "player_not_at_table"},
 		{"an unknown table", org, 9, ok, "table_not_found"},
 		{"an unknown round", org, 1, ok, ""},
 	} {
@@ -144,21 +145,21 @@ func TestWithdrawDuringGameRefused(t *testing.T) {
 		if tc.code == "" {
 			n, tc.code = 5, "round_not_found"
 		}
-		_, err := e.svc.WithdrawDuringGame(e.ctx, tc.a, tid, n, tc.t, tc.w)
+		_, err := e.plays.WithdrawDuringGame(e.ctx, tc.a, tid, n, tc.t, tc.w)
 		wantCode(t, tc.what, err, tc.code)
 	}
 	e.playDeals(t, tournament.GameKey{TournamentID: tid, Round: 1, Table: 2, Game: 1}, p2[0], 4)
-	_, err := e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, 2, tournament.Withdrawal{Player: p2[1], Handling: tournament.WithdrawForfeit, Reason: "x"})
+	_, err := e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, 2, play.Withdrawal{Player: p2[1], Handling: tournament.WithdrawForfeit, Reason: "x"})
 	wantCode(t, "a table whose games are over", err, "no_game_in_progress")
-	if _, err := e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, 1, ok); err != nil {
+	if _, err := e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, 1, ok); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, 1, ok)
+	_, err = e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, 1, ok)
 	wantCode(t, "a player withdrawn already", err, "invalid_status_change")
-	if _, err := e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, 1, tournament.Withdrawal{Player: p1[1], Handling: tournament.WithdrawFinish, Reason: "x"}); err != nil {
+	if _, err := e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, 1, play.Withdrawal{Player: p1[1], Handling: tournament.WithdrawFinish, Reason: "x"}); err != nil {
 		t.Fatalf("a second player leaving, two stay: %v", err)
 	}
-	_, err = e.svc.WithdrawDuringGame(e.ctx, org, tid, 1, 1, tournament.Withdrawal{Player: p1[2], Handling: tournament.WithdrawFinish, Reason: "x"})
+	_, err = e.plays.WithdrawDuringGame(e.ctx, org, tid, 1, 1, play.Withdrawal{Player: p1[2], Handling: tournament.WithdrawFinish, Reason: "x"})
 	wantCode(t, "a table left with one player", err, "too_few_players")
 	var n int
 	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM game_withdrawals WHERE tournament_id = $1`, tid).Scan(&n); err != nil || n != 2 {
@@ -180,7 +181,7 @@ func TestExportImportWithdrawals(t *testing.T) {
 		p := r.Tables[i].Players
 		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: i + 1, Game: 1}
 		src.playDeals(t, k, p[3], 1)
-		if _, err := src.svc.WithdrawDuringGame(src.ctx, org, tid, 1, i+1, tournament.Withdrawal{Player: p[3], Handling: h, Reason: "taken ill"}); err != nil {
+		if _, err := src.plays.WithdrawDuringGame(src.ctx, org, tid, 1, i+1, play.Withdrawal{Player: p[3], Handling: h, Reason: "taken ill"}); err != nil {
 			t.Fatal(err)
 		}
 		src.playDeals(t, k, p[0], 4)
@@ -213,8 +214,8 @@ func TestExportImportWithdrawals(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("standings after import differ:\ngot  %+v\nwant %+v", got, want)
 	}
-	a, _ := src.svc.Round(src.ctx, tid, 1)
-	b, _ := dst.svc.Round(dst.ctx, created.Tournament.ID, 1)
+	a, _ := src.plays.Round(src.ctx, tid, 1)
+	b, _ := dst.plays.Round(dst.ctx, created.Tournament.ID, 1)
 	if !reflect.DeepEqual(a.Round.Tables, b.Round.Tables) {
 		t.Errorf("round 1's tables after import:\ngot  %+v\nwant %+v", b.Round.Tables, a.Round.Tables)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // DisputeStatus says whether a dispute still waits for its ruling.
@@ -206,7 +207,7 @@ func dealsIn(canon json.RawMessage) int {
 
 // gameOf finds the table of a game and checks the game number.
 func gameOf(st *State, k tournament.GameKey) (tournament.Table, error) {
-	r, err := tournament.FindRound(&st.State, k.Round)
+	r, err := play.FindRound(&st.State, k.Round)
 	if err != nil {
 		return tournament.Table{}, err
 	}

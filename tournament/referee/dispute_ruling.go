@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // The decisions of a ruling.
@@ -175,7 +176,7 @@ func decideRuling(st *State, d *Dispute, n NewRuling, a tournament.Actor, now ti
 // correction checks a corrected game record as a submission is checked and
 // makes the result row that supersedes the game's effective result.
 func correction(st *State, k tournament.GameKey, tb tournament.Table, rec json.RawMessage, a tournament.Actor, now time.Time) (*tournament.GameResult, json.RawMessage, error) {
-	res, err := tournament.JudgeResult(rec, tb, k, &st.Tournament, tournament.ResultCorrection, a.AuditName(), now)
+	res, err := play.JudgeResult(rec, tb, k, &st.Tournament, tournament.ResultCorrection, a.AuditName(), now)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // ResultStatus says whether a round's results can still be disputed.
@@ -106,7 +107,7 @@ func (r *Service) Window(ctx context.Context, tid string, n int) (*RoundWindow, 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tournament.FindRound(&st.State, n); err != nil {
+	if _, err := play.FindRound(&st.State, n); err != nil {
 		return nil, err
 	}
 	open, err := r.store.OpenDisputes(ctx, tid, n)
@@ -157,7 +158,7 @@ func (r *Service) Reopen(ctx context.Context, a tournament.Actor, tid string, n,
 	ro := &Reopening{Round: n, Reason: reason, Until: now.Add(time.Duration(minutes) * time.Minute), By: a.AuditName(), CreatedAt: now}
 	ctx = tournament.AuditBecause(ctx, a, reason)
 	err := r.store.Reopen(ctx, tid, ro, func(st *State) error {
-		rd, err := tournament.FindRound(&st.State, n)
+		rd, err := play.FindRound(&st.State, n)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,8 @@
 // It is a subdomain on top of package tournament: Service works through
 // its own Store (which its PostgreSQL part, package refereepg beside it,
 // implements) beside tournament.Service, whose clock and randomness it
-// shares. The standings read the rulings' point adjustments
-// (tournament.Adjustment) from the tournament's state.
+// shares; it judges games and replays draws with package play's rules and
+// draws a revealed round through it (Draws). The standings read the
+// rulings' point adjustments (tournament.Adjustment) from the
+// tournament's state.
 package referee

@@ -99,12 +99,20 @@ type State struct {
 // shares the tournament service's clock and randomness.
 type Service struct {
 	svc   *tournament.Service
+	draws Draws
 	store Store
 }
 
-// New returns the referee service over store, next to svc.
-func New(svc *tournament.Service, store Store) *Service {
-	return &Service{svc: svc, store: store}
+// Draws draws a round (play.Service): revealing the seed of a commitment
+// draws the round with it.
+type Draws interface {
+	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
+}
+
+// New returns the referee service over store, next to svc and the draws
+// of its rounds.
+func New(svc *tournament.Service, draws Draws, store Store) *Service {
+	return &Service{svc: svc, draws: draws, store: store}
 }
 
 // LooksLikeRefereeToken reports whether token has the form of a referee token.

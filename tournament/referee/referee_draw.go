@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // Commitment is the organizer's published SHA-256 of a round's seed, made
@@ -79,7 +80,7 @@ func (r *Service) Reveal(ctx context.Context, a tournament.Actor, tid string, n 
 		return nil, tournament.Errorf(tournament.KindRejected, tournament.CodeSeedMismatch, "SHA-256 of %d is %x, not the commitment %x published at %s",
 			seed, SeedHash(seed), c.SeedSHA256, c.CreatedAt.Format(time.RFC3339))
 	}
-	return r.svc.DrawRound(ctx, a, tid, &seed)
+	return r.draws.DrawRound(ctx, a, tid, &seed)
 }
 
 func commitmentOf(st *State, n int) *Commitment {
@@ -114,7 +115,7 @@ type DrawInputs struct {
 // code the draw used: the mixed Swiss plan when it applies, else the
 // seating of one round from the players, the earlier rounds and the seed.
 func ReplayDraw(in DrawInputs) ([]tournament.Table, error) {
-	return tournament.Redraw(in.Format, in.Seating, in.Rounds, in.Players, in.History, in.Standings, in.Seed, in.Constraints, in.SearchSteps)
+	return play.Redraw(in.Format, in.Seating, in.Rounds, in.Players, in.History, in.Standings, in.Seed, in.Constraints, in.SearchSteps)
 }
 
 // DrawInputs returns the public inputs of round n's draw. The players are
@@ -126,7 +127,7 @@ func (r *Service) DrawInputs(ctx context.Context, tid string, n int) (*DrawInput
 	if err != nil {
 		return nil, err
 	}
-	rd, err := tournament.FindRound(&st.State, n)
+	rd, err := play.FindRound(&st.State, n)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func (r *Service) DrawInputs(ctx context.Context, tid string, n int) (*DrawInput
 		}
 	}
 	if t.Format == tournament.FormatSwiss && t.Settings.Seating == tournament.SeatingByStandings {
-		in.Standings = tournament.StandingOrder(before(&st.State, n), in.Players)
+		in.Standings = play.StandingOrder(before(&st.State, n), in.Players)
 	}
 	return in, nil
 }

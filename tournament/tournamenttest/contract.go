@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // T0 is the time the contract's clock starts at.
@@ -132,7 +133,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 		st := newStore(t)
 		svc := NewService(st)
 		tid := mustCreate(t, svc, 8)
-		mustDraw(t, svc, tid)
+		mustDraw(t, play.New(svc, st), tid)
 		s1, err := st.State(context.Background(), tid)
 		if err != nil {
 			t.Fatal(err)
@@ -166,10 +167,10 @@ func mustCreate(tb testing.TB, svc *tournament.Service, players int) string {
 	return c.Tournament.ID
 }
 
-func mustDraw(tb testing.TB, svc *tournament.Service, tid string) *tournament.Round {
+func mustDraw(tb testing.TB, plays *play.Service, tid string) *tournament.Round {
 	tb.Helper()
 	seed := int64(7)
-	r, err := svc.DrawRound(context.Background(), org, tid, &seed)
+	r, err := plays.DrawRound(context.Background(), org, tid, &seed)
 	if err != nil {
 		tb.Fatalf("DrawRound: %v", err)
 	}
@@ -191,7 +192,7 @@ func result(tid string, rd *tournament.Round, table int, record string) *tournam
 func submitResultContract(t *testing.T, st tournament.Store) {
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
-	rd := mustDraw(t, svc, tid)
+	rd := mustDraw(t, play.New(svc, st), tid)
 	calls := 0
 	closed := func(r *tournament.Round) error {
 		calls++
@@ -237,7 +238,7 @@ func submitResultContract(t *testing.T, st tournament.Store) {
 func firstGame(t *testing.T, st tournament.Store) (string, *tournament.Round, tournament.GameKey) {
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
-	return tid, mustDraw(t, svc, tid), tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+	return tid, mustDraw(t, play.New(svc, st), tid), tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
 }
 
 // appendDeal stores deal seq of k (its content {"deal":seq+1}) under
@@ -400,14 +401,14 @@ type Evening struct {
 }
 
 // PlayEvening plays a Swiss club night of players players and two rounds
-// through svc, the organizer submitting each game as a score sheet drawn
+// through svc and plays, the organizer submitting each game as a score sheet drawn
 // from seed, and returns the evening and its final standings.
-func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint64) (*Evening, []tournament.Standing) {
+func PlayEvening(tb testing.TB, svc *tournament.Service, plays *play.Service, players int, seed uint64) (*Evening, []tournament.Standing) {
 	tb.Helper()
 	ev := &Evening{Players: players, Records: map[tournament.GameKey][]byte{}}
 	rng := rand.New(rand.NewPCG(seed, seed))
-	st := playRounds(tb, svc, ev, func(tid string, _ int) *tournament.Round {
-		rd := mustDraw(tb, svc, tid)
+	st := playRounds(tb, svc, plays, ev, func(tid string, _ int) *tournament.Round {
+		rd := mustDraw(tb, plays, tid)
 		ev.Rounds = append(ev.Rounds, clone(*rd))
 		return rd
 	}, func(k tournament.GameKey, table tournament.Table) []byte {
@@ -418,13 +419,13 @@ func PlayEvening(tb testing.TB, svc *tournament.Service, players int, seed uint6
 	return ev, st
 }
 
-// ReplayEvening plays ev again through svc on store, its rounds stored as
+// ReplayEvening plays ev again through svc and plays on store, its rounds stored as
 // they were drawn (the draw's search may stop at its time cap on a loaded
 // machine, so a fresh draw could differ), and returns the final standings.
 // Two stores that keep the same contract give the same standings.
-func ReplayEvening(tb testing.TB, svc *tournament.Service, store tournament.Store, ev *Evening) []tournament.Standing {
+func ReplayEvening(tb testing.TB, svc *tournament.Service, plays *play.Service, store tournament.Store, ev *Evening) []tournament.Standing {
 	tb.Helper()
-	return playRounds(tb, svc, ev, func(tid string, n int) *tournament.Round {
+	return playRounds(tb, svc, plays, ev, func(tid string, n int) *tournament.Round {
 		rd, err := store.DrawRound(auditCtx(), tid, func(*tournament.State) (*tournament.Round, error) {
 			r := clone(ev.Rounds[n-1])
 			r.TournamentID = tid
@@ -441,7 +442,7 @@ func ReplayEvening(tb testing.TB, svc *tournament.Service, store tournament.Stor
 
 // playRounds creates the night's tournament and plays its two rounds: draw
 // gives each round, record each game's record.
-func playRounds(tb testing.TB, svc *tournament.Service, ev *Evening, draw func(tid string, n int) *tournament.Round,
+func playRounds(tb testing.TB, svc *tournament.Service, plays *play.Service, ev *Evening, draw func(tid string, n int) *tournament.Round,
 	record func(tournament.GameKey, tournament.Table) []byte) []tournament.Standing {
 	ctx := context.Background()
 	tid := mustCreate(tb, svc, ev.Players)
@@ -451,12 +452,12 @@ func playRounds(tb testing.TB, svc *tournament.Service, ev *Evening, draw func(t
 		for _, table := range rd.Tables {
 			for g := 1; g <= tt.Settings.GamesPerRound; g++ {
 				k := tournament.GameKey{TournamentID: tid, Round: n, Table: table.Number, Game: g}
-				if _, err := svc.SubmitGame(ctx, org, k, record(k, table)); err != nil {
+				if _, err := plays.SubmitGame(ctx, org, k, record(k, table)); err != nil {
 					tb.Fatalf("SubmitGame(%+v): %v", k, err)
 				}
 			}
 		}
-		if _, err := svc.CloseRound(ctx, org, tid, n); err != nil {
+		if _, err := plays.CloseRound(ctx, org, tid, n); err != nil {
 			tb.Fatalf("CloseRound(%d): %v", n, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // listingContract checks ListTournaments and TournamentByShortCode: public
@@ -34,7 +35,7 @@ func listingContract(t *testing.T, st tournament.Store) {
 	if _, err := svc.AddPlayers(ctx, org, running.ID, nps); err != nil {
 		t.Fatalf("AddPlayers: %v", err)
 	}
-	mustDraw(t, svc, running.ID)
+	mustDraw(t, play.New(svc, st), running.ID)
 
 	names := func(f tournament.ListFilter) []string {
 		ts, err := st.ListTournaments(ctx, f)

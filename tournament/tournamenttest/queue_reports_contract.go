@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // queueReportsContract: a phone's report replaces its previous one; the
@@ -17,7 +18,7 @@ func queueReportsContract(t *testing.T, st tournament.Store) {
 	ctx := context.Background()
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
-	mustDraw(t, svc, tid)
+	mustDraw(t, play.New(svc, st), tid)
 	wide := tournament.QueueReportBounds{Phones: 16, All: 1000, For: 3 * time.Hour}
 	at := func(s int) time.Time { return T0.Add(time.Duration(s) * time.Second) }
 	put := func(table int, phone string, conflicts, refused int, when time.Time, b tournament.QueueReportBounds) {

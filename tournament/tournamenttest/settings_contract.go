@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // settingsContract: UpdateSettings hands change the tournament as stored
@@ -76,7 +77,7 @@ func settingsContract(t *testing.T, st tournament.Store) {
 		t.Errorf("bad values changed the tournament to %+v", got)
 	}
 
-	mustDraw(t, svc, tid)
+	mustDraw(t, play.New(svc, st), tid)
 	_, err = svc.UpdateSettings(ctx, org, tid, tournament.SettingsChange{Name: &name})
 	if tournament.ErrorCode(err) != tournament.CodeSettingsLocked {
 		t.Fatalf("a change after the draw = %v, want %s", err, tournament.CodeSettingsLocked)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
@@ -297,7 +298,7 @@ func (h *ImportedHistory) checkTablePlay(st *tournament.State) error {
 		if x.Reason == "" || x.CorrectedBy == "" {
 			return importErr(path, "a correction has a reason and who made it")
 		}
-		if err := importText(path+"/reason", x.Reason, tournament.MaxCorrectionReason); err != nil {
+		if err := importText(path+"/reason", x.Reason, play.MaxCorrectionReason); err != nil {
 			return err
 		}
 		var err error

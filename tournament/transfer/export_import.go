@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // Importer is what a store needs to take an exported tournament: the
@@ -246,7 +247,7 @@ func importResult(x ExportResult, st *tournament.State, path string) (tournament
 	if by == "" {
 		by = "import"
 	}
-	res, err := tournament.JudgeResult(x.Record, tb, k, &st.Tournament, tournament.ResultSubmission, by, x.CreatedAt.UTC())
+	res, err := play.JudgeResult(x.Record, tb, k, &st.Tournament, tournament.ResultSubmission, by, x.CreatedAt.UTC())
 	if err != nil {
 		return tournament.GameResult{}, importErr(path+"/record", "%s", tournament.ErrorMessage(err))
 	}

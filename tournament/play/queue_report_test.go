@@ -1,4 +1,4 @@
-package tournament_test
+package play_test
 
 import (
 	"testing"

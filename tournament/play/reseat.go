@@ -1,9 +1,11 @@
-package tournament
+package play
 
 import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Reseat is the organizer's correction of a wrong seating in an open
@@ -21,79 +23,79 @@ type Reseat struct {
 // now is. The tables' codes stay (a code belongs to a table number); the
 // tables as drawn are kept so that the draw still verifies from its seed
 // (docs/tournaments.md, "Re-seating a table").
-func (s *Service) ReseatTable(ctx context.Context, a Actor, tid string, n int, rs Reseat) (*Round, error) {
+func (s *Service) ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs Reseat) (*tournament.Round, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
 	rs.Reason = strings.TrimSpace(rs.Reason)
-	if err := CheckLine("reason", rs.Reason, MaxReason, true); err != nil {
+	if err := tournament.CheckLine("reason", rs.Reason, tournament.MaxReason, true); err != nil {
 		return nil, err
 	}
 	switch {
 	case rs.Player == "":
-		return nil, InvalidField("player", "player is required: the player to re-seat")
+		return nil, tournament.InvalidField("player", "player is required: the player to re-seat")
 	case (rs.With == "") == (rs.Table == 0):
-		return nil, InvalidField("with", "give either with (a player to swap places with) or table (a table to move to), not both")
+		return nil, tournament.InvalidField("with", "give either with (a player to swap places with) or table (a table to move to), not both")
 	}
-	ctx = AuditBecause(ctx, a, rs.Reason)
-	return s.store.Reseat(ctx, tid, n, func(t *Tournament, r *Round, started []int) ([]Table, error) {
+	ctx = tournament.AuditBecause(ctx, a, rs.Reason)
+	return s.store.Reseat(ctx, tid, n, func(t *tournament.Tournament, r *tournament.Round, started []int) ([]tournament.Table, error) {
 		return planReseat(t, r, started, rs)
 	})
 }
 
 // planReseat checks a re-seating against the round as it is (started: the
 // tables with a deal or a result) and returns the tables it changes.
-func planReseat(t *Tournament, r *Round, started []int, rs Reseat) ([]Table, error) {
+func planReseat(t *tournament.Tournament, r *tournament.Round, started []int, rs Reseat) ([]tournament.Table, error) {
 	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
 	from, ok := r.TableOf(rs.Player)
 	if !ok {
-		return nil, Errorf(KindConflict, CodePlayerNotAtTable, "%s is not seated in round %d", rs.Player, r.Number)
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodePlayerNotAtTable, "%s is not seated in round %d", rs.Player, r.Number)
 	}
-	var to Table
+	var to tournament.Table
 	if rs.With != "" {
 		if to, ok = r.TableOf(rs.With); !ok {
-			return nil, Errorf(KindConflict, CodePlayerNotAtTable, "%s is not seated in round %d", rs.With, r.Number)
+			return nil, tournament.Errorf(tournament.KindConflict, tournament.CodePlayerNotAtTable, "%s is not seated in round %d", rs.With, r.Number)
 		}
 		if to.Number == from.Number {
-			return nil, InvalidField("with", "%s and %s already sit at table %d", rs.Player, rs.With, to.Number)
+			return nil, tournament.InvalidField("with", "%s and %s already sit at table %d", rs.Player, rs.With, to.Number)
 		}
 	} else {
 		if to, ok = r.Table(rs.Table); !ok {
-			return nil, Errorf(KindNotFound, CodeTableNotFound, "round %d has no table %d", r.Number, rs.Table)
+			return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeTableNotFound, "round %d has no table %d", r.Number, rs.Table)
 		}
 		if to.Number == from.Number {
-			return nil, InvalidField("table", "%s already sits at table %d", rs.Player, to.Number)
+			return nil, tournament.InvalidField("table", "%s already sits at table %d", rs.Player, to.Number)
 		}
 		if min := minTable(t.Format); len(from.Players) <= min || len(to.Players) >= 4 {
-			return nil, Errorf(KindConflict, CodeCannotSplit,
+			return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeCannotSplit,
 				"moving %s would leave table %d with %d players or table %d with %d; tables seat %d to 4: swap two players instead",
 				rs.Player, from.Number, len(from.Players)-1, to.Number, len(to.Players)+1, min)
 		}
 	}
-	for _, tb := range []Table{from, to} {
+	for _, tb := range []tournament.Table{from, to} {
 		if slices.Contains(started, tb.Number) || len(tb.Withdrawals) > 0 {
-			return nil, Errorf(KindConflict, CodeTableHasResult,
+			return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeTableHasResult,
 				"table %d has started (a deal or a result is entered): a table can be re-seated only before its first result", tb.Number)
 		}
 	}
 	if rs.With != "" {
-		return []Table{from.replace(rs.Player, rs.With), to.replace(rs.With, rs.Player)}, nil
+		return []tournament.Table{replaced(from, rs.Player, rs.With), replaced(to, rs.With, rs.Player)}, nil
 	}
-	return []Table{from.without(rs.Player), to.with(rs.Player)}, nil
+	return []tournament.Table{without(from, rs.Player), with(to, rs.Player)}, nil
 }
 
 // minTable is the fewest players a table of the format seats.
-func minTable(f Format) int {
-	if f == FormatBridge {
+func minTable(f tournament.Format) int {
+	if f == tournament.FormatBridge {
 		return 4
 	}
 	return 3
 }
 
-// replace puts player in out's seat (and deal).
-func (t Table) replace(out, player string) Table {
+// replaced is t with player in out's seat (and deal).
+func replaced(t tournament.Table, out, player string) tournament.Table {
 	t.Players = slices.Clone(t.Players)
 	t.Players[slices.Index(t.Players, out)] = player
 	if t.FirstDealer == out {
@@ -102,8 +104,8 @@ func (t Table) replace(out, player string) Table {
 	return t
 }
 
-// without takes player from the table; the deal passes to the next seat.
-func (t Table) without(player string) Table {
+// without is t without player; the deal passes to the next seat.
+func without(t tournament.Table, player string) tournament.Table {
 	seats, i := t.SeatNumbers(), slices.Index(t.Players, player)
 	if t.FirstDealer == player {
 		t.FirstDealer = t.Players[(i+1)%len(t.Players)]
@@ -113,8 +115,8 @@ func (t Table) without(player string) Table {
 	return t
 }
 
-// with seats player in the table's first free seat.
-func (t Table) with(player string) Table {
+// with is t with player in its first free seat.
+func with(t tournament.Table, player string) tournament.Table {
 	seats := t.SeatNumbers()
 	free := 1
 	for slices.Contains(seats, free) {

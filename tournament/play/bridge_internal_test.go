@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine/bridge"
 	bridgesim "github.com/revisor-sm/revisor/engine/bridge/sim"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 func names(n int) []string {
@@ -27,7 +28,7 @@ func TestBridgeTables(t *testing.T) {
 		{16, 4, 0}, {16, 5, 0}, {17, 5, 0}, {18, 5, 0}, {19, 5, 0}, {8, 3, 0}, {8, 7, 0}, {2, 2, 0}, {3, 3, 0}, {5, 4, 0}, {6, 4, 0},
 	} {
 		players := names(tc.players)
-		var history []Round
+		var history []tournament.Round
 		byes, twos, partners := map[string]int{}, map[string]int{}, map[[2]string]int{}
 		again := 0
 		for r := 1; r <= tc.rounds; r++ {
@@ -75,7 +76,7 @@ func TestBridgeTables(t *testing.T) {
 					byes[p]++
 				}
 			}
-			history = append(history, Round{Number: r, Tables: tables})
+			history = append(history, tournament.Round{Number: r, Tables: tables})
 		}
 		if again > tc.maxAgain {
 			t.Errorf("%d players, %d rounds: %d partnerships repeated, want at most %d", tc.players, tc.rounds, again, tc.maxAgain)
@@ -106,12 +107,12 @@ func TestBridgeTablesSameSeed(t *testing.T) {
 // the mistakes a table can make.
 func TestCheckMatch(t *testing.T) {
 	t.Parallel()
-	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.Settings()
+	set, err := tournament.NewTournament{Name: "b", Format: tournament.FormatBridge, Rounds: ptr(4)}.Settings()
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := bridgesim.New(3, bridgesim.Options{})
-	four := Table{Number: 1, Players: []string{"a", "b", "c", "d"}, FirstDealer: "c"}
+	four := tournament.Table{Number: 1, Players: []string{"a", "b", "c", "d"}, FirstDealer: "c"}
 	rec := s.Match(bridge.GameChicago, four.Players)
 	rec.FirstDealer = "c"
 	rec = reseat(t, s, rec, 2)
@@ -147,7 +148,7 @@ func TestCheckMatch(t *testing.T) {
 	} {
 		bad := tc.edit(*rec)
 		_, err := checkMatch(bad.AppendJSON(nil), four, set, false)
-		if ErrorCode(err) != tc.code {
+		if tournament.ErrorCode(err) != tc.code {
 			t.Errorf("%s: %v, want %s", name, err, tc.code)
 		}
 	}
@@ -156,7 +157,7 @@ func TestCheckMatch(t *testing.T) {
 	if _, err := checkMatch(cut.AppendJSON(nil), four, set, false); err != nil {
 		t.Errorf("a Chicago cut short by time: %v", err)
 	}
-	two := Table{Number: 2, Players: []string{"x", "y"}, Seats: []int{1, 2}, FirstDealer: "x"}
+	two := tournament.Table{Number: 2, Players: []string{"x", "y"}, Seats: []int{1, 2}, FirstDealer: "x"}
 	drec := s.Match(bridge.GameDraw, two.Players)
 	drec.FirstDealer = "x"
 	drec = reseat(t, s, drec, 0)
@@ -183,25 +184,4 @@ func reseat(t *testing.T, s *bridgesim.Sim, rec *bridge.Record, first int) *brid
 	return out
 }
 
-func TestBridgeSettings(t *testing.T) {
-	t.Parallel()
-	set, err := NewTournament{Name: "b", Format: FormatBridge, Rounds: ptr(4)}.Settings()
-	if err != nil || set.GamesPerRound != 1 || !slices.Equal(set.Tiebreaks, bridgeTiebreaks) {
-		t.Fatalf("defaults: %+v, %v", set, err)
-	}
-	for name, n := range map[string]NewTournament{
-		"no rounds":      {Name: "b", Format: FormatBridge},
-		"two chicagos":   {Name: "b", Format: FormatBridge, Rounds: ptr(4), GamesPerRound: ptr(2)},
-		"by standings":   {Name: "b", Format: FormatBridge, Rounds: ptr(4), Seating: SeatingByStandings},
-		"unknown format": {Name: "b", Format: "bridge", Rounds: ptr(4)},
-	} {
-		if _, err := n.Settings(); ErrorKind(err) != KindInvalid {
-			t.Errorf("%s: %v, want invalid", name, err)
-		}
-	}
-	for raw, ok := range map[string]bool{`{"vulnerability":"non_dealer"}`: true, `{}`: true, `{"vulnerability":"all"}`: false, `{"preset":"sm"}`: false, `[]`: false} {
-		if err := CheckRules(FormatBridge, []byte(raw)); (err == nil) != ok {
-			t.Errorf("CheckRules(bridge, %s) = %v", raw, err)
-		}
-	}
-}
+func ptr(n int) *int { return &n }

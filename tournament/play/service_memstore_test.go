@@ -1,4 +1,4 @@
-package tournament_test
+package play_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -22,6 +23,7 @@ type fixture struct {
 	ctx   context.Context
 	store *tournamenttest.MemStore
 	svc   *tournament.Service
+	plays *play.Service
 	tid   string
 	round *tournament.Round
 }
@@ -32,6 +34,7 @@ func newFixture(t *testing.T, players, games int) *fixture {
 	t.Helper()
 	st := tournamenttest.NewMemStore()
 	f := &fixture{ctx: context.Background(), store: st, svc: tournamenttest.NewService(st)}
+	f.plays = play.New(f.svc, st)
 	rounds := 2
 	c, err := f.svc.CreateTournament(f.ctx, admin, tournament.NewTournament{Name: "Unit", Format: tournament.FormatSwiss, Rounds: &rounds, GamesPerRound: &games})
 	if err != nil {
@@ -46,7 +49,7 @@ func newFixture(t *testing.T, players, games int) *fixture {
 		t.Fatal(err)
 	}
 	seed := int64(3)
-	if f.round, err = f.svc.DrawRound(f.ctx, org, f.tid, &seed); err != nil {
+	if f.round, err = f.plays.DrawRound(f.ctx, org, f.tid, &seed); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -62,7 +65,7 @@ func (f *fixture) submitAll(t *testing.T, games int) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tb := range f.round.Tables {
 		for g := 1; g <= games; g++ {
-			if _, err := f.svc.SubmitGame(f.ctx, org, f.key(tb.Number, g), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g))); err != nil {
+			if _, err := f.plays.SubmitGame(f.ctx, org, f.key(tb.Number, g), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(g))); err != nil {
 				t.Fatalf("SubmitGame(table %d, game %d): %v", tb.Number, g, err)
 			}
 		}
@@ -79,13 +82,13 @@ func wantCode(t *testing.T, what string, err error, code string) {
 func TestUnitCloseNeedsEveryGame(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 8, 1)
-	_, err := f.svc.CloseRound(f.ctx, org, f.tid, 1)
+	_, err := f.plays.CloseRound(f.ctx, org, f.tid, 1)
 	wantCode(t, "closing with no results", err, tournament.CodeGamesMissing)
 	if r, _ := f.store.Round(f.ctx, f.tid, 1); r.Status != tournament.RoundOpen {
 		t.Fatalf("round after a refused close is %s, want open", r.Status)
 	}
 	f.submitAll(t, 1)
-	if _, err := f.svc.CloseRound(f.ctx, org, f.tid, 1); err != nil {
+	if _, err := f.plays.CloseRound(f.ctx, org, f.tid, 1); err != nil {
 		t.Fatalf("closing with every game: %v", err)
 	}
 }
@@ -94,7 +97,7 @@ func TestUnitOneRoundOpenAtATime(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 8, 1)
 	seed := int64(4)
-	_, err := f.svc.DrawRound(f.ctx, org, f.tid, &seed)
+	_, err := f.plays.DrawRound(f.ctx, org, f.tid, &seed)
 	wantCode(t, "drawing while round 1 is open", err, tournament.CodeRoundOpen)
 }
 
@@ -102,12 +105,12 @@ func TestUnitOnlyTheOrganizerDraws(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, 8, 1)
 	f.submitAll(t, 1)
-	if _, err := f.svc.CloseRound(f.ctx, org, f.tid, 1); err != nil {
+	if _, err := f.plays.CloseRound(f.ctx, org, f.tid, 1); err != nil {
 		t.Fatal(err)
 	}
 	seed := int64(4)
 	for _, a := range []tournament.Actor{{Role: tournament.RolePublic}, {Role: tournament.RoleTable, Round: 1, Table: 1}} {
-		if _, err := f.svc.DrawRound(f.ctx, a, f.tid, &seed); err == nil {
+		if _, err := f.plays.DrawRound(f.ctx, a, f.tid, &seed); err == nil {
 			t.Fatalf("%s drew a round", a.Role)
 		}
 	}
@@ -118,11 +121,11 @@ func TestUnitFirstResultIsBinding(t *testing.T) {
 	f := newFixture(t, 8, 1)
 	tb := f.round.Tables[0]
 	rng := rand.New(rand.NewPCG(5, 6))
-	first, err := f.svc.SubmitGame(f.ctx, org, f.key(tb.Number, 1), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)))
+	first, err := f.plays.SubmitGame(f.ctx, org, f.key(tb.Number, 1), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)))
 	if err != nil || !first.Created {
 		t.Fatalf("first submission = %+v, %v", first, err)
 	}
-	other, err := f.svc.SubmitGame(f.ctx, org, f.key(tb.Number, 1), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)))
+	other, err := f.plays.SubmitGame(f.ctx, org, f.key(tb.Number, 1), tournamenttest.SheetGame(rng, tb.Players, tb.FirstDealerOf(1)))
 	if err == nil && other.Created {
 		t.Fatal("a second, different record replaced the binding first result")
 	}
@@ -137,23 +140,23 @@ func TestUnitConfirmations(t *testing.T) {
 	f := newFixture(t, 8, 1)
 	tb := f.round.Tables[0]
 	table := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
-	_, err := f.svc.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), tb.Players[0])
+	_, err := f.plays.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), tb.Players[0])
 	wantCode(t, "confirming a game without a result", err, tournament.CodeGameNotFinished)
 	f.submitAll(t, 1)
 	stranger := f.round.Tables[1].Players[0]
-	_, err = f.svc.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), stranger)
+	_, err = f.plays.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), stranger)
 	wantCode(t, "a player of another table confirming", err, tournament.CodePlayerNotAtTable)
-	if _, err := f.svc.ConfirmGame(f.ctx, tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: f.round.Tables[1].Number},
+	if _, err := f.plays.ConfirmGame(f.ctx, tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: f.round.Tables[1].Number},
 		f.key(tb.Number, 1), tb.Players[0]); err == nil {
 		t.Fatal("another table's code confirmed this table's game")
 	}
 	for i, p := range tb.Players {
-		c, err := f.svc.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), p)
+		c, err := f.plays.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), p)
 		if err != nil || !c.Created || c.Confirmed != (i == len(tb.Players)-1) {
 			t.Fatalf("confirmation %d by %s = %+v, %v", i+1, p, c, err)
 		}
 	}
-	again, err := f.svc.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), tb.Players[0])
+	again, err := f.plays.ConfirmGame(f.ctx, table, f.key(tb.Number, 1), tb.Players[0])
 	if err != nil || again.Created || !again.Confirmed {
 		t.Fatalf("a repeated confirmation = %+v, %v, want nothing new, confirmed", again, err)
 	}
@@ -161,7 +164,9 @@ func TestUnitConfirmations(t *testing.T) {
 
 func TestUnitEveningStandings(t *testing.T) {
 	t.Parallel()
-	_, st := tournamenttest.PlayEvening(t, tournamenttest.NewService(tournamenttest.NewMemStore()), 12, 9)
+	mem := tournamenttest.NewMemStore()
+	svc := tournamenttest.NewService(mem)
+	_, st := tournamenttest.PlayEvening(t, svc, play.New(svc, mem), 12, 9)
 	if len(st) != 12 {
 		t.Fatalf("standings have %d rows, want 12", len(st))
 	}
@@ -191,16 +196,16 @@ func TestTieResolutionsBounded(t *testing.T) {
 	tb := f.round.Tables[0]
 	p := tb.Players
 	game := tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}})
-	if _, err := f.svc.SubmitGame(f.ctx, org, f.key(tb.Number, 1), game); err != nil {
+	if _, err := f.plays.SubmitGame(f.ctx, org, f.key(tb.Number, 1), game); err != nil {
 		t.Fatal(err)
 	}
 	tied := []string{p[1], p[2], p[3]}
-	for i := range tournament.MaxTieResolutions {
-		if _, err := f.svc.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, ""); err != nil {
+	for i := range play.MaxTieResolutions {
+		if _, err := f.plays.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, ""); err != nil {
 			t.Fatalf("resolution %d: %v", i+1, err)
 		}
 		tied[0], tied[1] = tied[1], tied[0]
 	}
-	_, err := f.svc.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, "")
+	_, err := f.plays.ResolveTie(f.ctx, org, f.tid, 1, tied, tournament.TieByChoice, "")
 	wantCode(t, "one resolution past the bound", err, tournament.CodeTooManyTieResolutions)
 }

@@ -1,10 +1,11 @@
-package tournament
+package play
 
 import (
 	"sync"
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // warmGames remembers, for each game this process entered a deal of
@@ -22,12 +23,12 @@ import (
 type warmGames struct {
 	off     bool // WithWarmGames(false)
 	mu      sync.Mutex
-	entries map[GameKey]*warmGame
+	entries map[tournament.GameKey]*warmGame
 }
 
 type warmGame struct {
-	tournament *Tournament
-	round      *Round // with only the game's table
+	tournament *tournament.Tournament
+	round      *tournament.Round // with only the game's table
 	version    string
 	deals      int
 	state      *engine.GameState // after deal number deals (nil before the first)
@@ -44,7 +45,7 @@ const (
 
 // take removes and returns the entry of k, nil when there is none or it
 // expired: one request at a time enters a game's deal from its entry.
-func (w *warmGames) take(k GameKey, now time.Time) *warmGame {
+func (w *warmGames) take(k tournament.GameKey, now time.Time) *warmGame {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	g := w.entries[k]
@@ -59,7 +60,7 @@ func (w *warmGames) take(k GameKey, now time.Time) *warmGame {
 }
 
 // put keeps g as k's entry.
-func (w *warmGames) put(k GameKey, g *warmGame, now time.Time) {
+func (w *warmGames) put(k tournament.GameKey, g *warmGame, now time.Time) {
 	if w.off || g.version == "" { // off, or the store keeps no version: it cannot check
 		return
 	}
@@ -67,7 +68,7 @@ func (w *warmGames) put(k GameKey, g *warmGame, now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.entries == nil || len(w.entries) >= maxWarmGames {
-		w.entries = map[GameKey]*warmGame{}
+		w.entries = map[tournament.GameKey]*warmGame{}
 	}
 	w.entries[k] = g
 }
@@ -76,7 +77,7 @@ func (w *warmGames) put(k GameKey, g *warmGame, now time.Time) {
 // number deals was stored with state, read with entry e. Nothing is kept
 // for a game whose state does not follow its deals (a corrected deal) or
 // whose next deal ends it (time called).
-func (s *Service) rememberDeal(k GameKey, e *DealEntry, deals int, state *engine.GameState) {
+func (s *Service) rememberDeal(k tournament.GameKey, e *tournament.DealEntry, deals int, state *engine.GameState) {
 	if e.Corrected || e.Round.TimeCalled || state == nil || state.Over || state.Deals != deals {
 		return
 	}
@@ -86,24 +87,24 @@ func (s *Service) rememberDeal(k GameKey, e *DealEntry, deals int, state *engine
 // warmEntry is k's entry as this process kept it after the game's deal
 // before, nil when it kept none. The entry is taken: a request whose deal
 // does not fit it puts it back (loadedEntry.pass).
-func (s *Service) warmEntry(k GameKey) *loadedEntry {
+func (s *Service) warmEntry(k tournament.GameKey) *loadedEntry {
 	w := s.warm.take(k, time.Now())
 	if w == nil {
 		return nil
 	}
-	return &loadedEntry{DealEntry: DealEntry{Tournament: w.tournament, Round: w.round, Deals: w.deals, Version: w.version},
+	return &loadedEntry{DealEntry: tournament.DealEntry{Tournament: w.tournament, Round: w.round, Deals: w.deals, Version: w.version},
 		state: w.state, warm: true, keep: func() { s.warm.put(k, w, time.Now()) }}
 }
 
 // progressFromState is the progress of deal number deal of a game that
 // goes on, judged from the running state (engine.NextDeal): the deal's
 // result and the scores after it.
-func progressFromState(deal int, dr *engine.DealResult, players []string, next *engine.GameState) *DealProgress {
+func progressFromState(deal int, dr *engine.DealResult, players []string, next *engine.GameState) *tournament.DealProgress {
 	scores := make(map[string]int, len(players))
 	for i, p := range players {
 		scores[p] = next.Scores[i]
 	}
-	return &DealProgress{Deal: deal, Result: dr, Game: &engine.GameResult{Valid: true, Deals: []engine.DealResult{*dr},
+	return &tournament.DealProgress{Deal: deal, Result: dr, Game: &engine.GameResult{Valid: true, Deals: []engine.DealResult{*dr},
 		Scores: scores, Errors: []engine.Problem{}, Violations: []engine.Violation{}, Winners: []string{},
 		Placements: []engine.Placement{}, Forfeits: []string{}}}
 }

@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // CloseOption changes how CloseRound closes a round.
@@ -41,7 +43,7 @@ type confirmedResults struct {
 
 // UnconfirmedGames lists the games of round n entered at the tables whose
 // players have not all confirmed them. Organizer only.
-func (s *Service) UnconfirmedGames(ctx context.Context, a Actor, tid string, n int) ([]UnconfirmedGame, error) {
+func (s *Service) UnconfirmedGames(ctx context.Context, a tournament.Actor, tid string, n int) ([]UnconfirmedGame, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func (s *Service) confirmedResults(ctx context.Context, tid string, n int) (*con
 
 // confirmedOf sorts the results of round r's games into confirmed ones
 // and those waiting for players' confirmations.
-func confirmedOf(r *Round, games []TableGame) *confirmedResults {
+func confirmedOf(r *tournament.Round, games []tournament.TableGame) *confirmedResults {
 	c := &confirmedResults{confirmed: map[int64]bool{}, waiting: map[[2]int]UnconfirmedGame{}}
 	for i := range games {
 		g := &games[i]
@@ -75,7 +77,7 @@ func confirmedOf(r *Round, games []TableGame) *confirmedResults {
 			continue
 		}
 		present := tb.Present(g.Key.Game)
-		if !g.NeedsConfirmation(present) {
+		if !needsConfirmation(g, present) {
 			c.confirmed[g.Result.ID] = true
 			continue
 		}
@@ -90,7 +92,7 @@ func confirmedOf(r *Round, games []TableGame) *confirmedResults {
 	return c
 }
 
-func confirmedByPlayer(cs []Confirmation, p string) bool {
+func confirmedByPlayer(cs []tournament.Confirmation, p string) bool {
 	for _, c := range cs {
 		if c.Player == p {
 			return true
@@ -102,7 +104,7 @@ func confirmedByPlayer(cs []Confirmation, p string) bool {
 // check refuses to close round n while an effective result, as the locked
 // state has it, is not among the settled ones read before: also one that
 // arrived after the confirmations were read (closing again reads it).
-func (c *confirmedResults) check(st *State, n int) error {
+func (c *confirmedResults) check(st *tournament.State, n int) error {
 	var open []UnconfirmedGame
 	for _, r := range st.Results {
 		if r.Key.Round != n || c.confirmed[r.ID] { // results that need no confirmation are in confirmed too
@@ -149,7 +151,7 @@ func unconfirmedError(n int, us []UnconfirmedGame) error {
 		}
 		games[i] = map[string]any{"table": u.Table, "game": u.Game, "waiting": w}
 	}
-	e := Errorf(KindConflict, CodeUnconfirmedGames,
+	e := tournament.Errorf(tournament.KindConflict, tournament.CodeUnconfirmedGames,
 		"round %d has %d game(s) entered at the tables that not every player has confirmed (%s); close with accept_unconfirmed=true to close anyway",
 		n, len(us), strings.Join(names, ", "))
 	e.Details = map[string]any{"games": games}

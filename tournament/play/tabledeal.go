@@ -1,11 +1,11 @@
-package tournament
+package play
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // The table protocol's rules on the server's side (docs/table-protocol.md):
@@ -13,25 +13,11 @@ import (
 // can show both versions; a player withdrawn during a game scores nothing
 // after leaving.
 
-// DealExists returns the conflict of deal n, which the game holds with
-// other content (stored, as the game record holds it).
-func DealExists(n int, stored json.RawMessage, what string) *Error {
-	e := Errorf(KindConflict, CodeDealExists,
-		"deal %d of this %s was already entered with other content; only a referee can change it", n, what)
-	e.stored, e.storedDeal = stored, n
-	e.Details = map[string]any{"deal": n, "stored": stored}
-	return e
-}
-
-// Stored returns the deal a deal_exists conflict found under its number
-// and that number, or nil and 0.
-func (e *Error) Stored() (json.RawMessage, int) { return e.stored, e.storedDeal }
-
 // withdrawnIn returns the players withdrawn from table tb during game g or
 // before it: they take no part in g after leaving.
-func (tb Table) withdrawnIn(g int) []string {
+func withdrawnIn(tb tournament.Table, g int) []string {
 	var out []string
-	for _, w := range tb.withdrawnFrom(g) {
+	for _, w := range tb.WithdrawnFrom(g) {
 		out = append(out, w.Player)
 	}
 	return out
@@ -41,8 +27,8 @@ func (tb Table) withdrawnIn(g int) []string {
 // a player withdrawn from the table during g or before: after "the others
 // finish the game" the player's seat scores nothing (docs/tournaments.md).
 // The message names the player.
-func (s *Service) refuseWithdrawnScore(ctx context.Context, tid string, tb Table, g int, dr *engine.DealResult) error {
-	gone := tb.withdrawnIn(g)
+func (s *Service) refuseWithdrawnScore(ctx context.Context, tid string, tb tournament.Table, g int, dr *engine.DealResult) error {
+	gone := withdrawnIn(tb, g)
 	if len(gone) == 0 || dr == nil {
 		return nil
 	}
@@ -53,17 +39,17 @@ func (s *Service) refuseWithdrawnScore(ctx context.Context, tid string, tb Table
 	pid := dr.Awards[i].Player
 	name := pid
 	if ps, err := s.store.Players(ctx, tid); err == nil {
-		if j := slices.IndexFunc(ps, func(p Player) bool { return p.ID == pid }); j >= 0 {
+		if j := slices.IndexFunc(ps, func(p tournament.Player) bool { return p.ID == pid }); j >= 0 {
 			name = ps[j].Name
 		}
 	}
-	e := Errorf(KindConflict, CodePlayerWithdrawn, "%s was withdrawn during game %d and scores nothing after leaving; enter the deal without %s's points", name, tb.withdrawalGame(pid), name)
+	e := tournament.Errorf(tournament.KindConflict, tournament.CodePlayerWithdrawn, "%s was withdrawn during game %d and scores nothing after leaving; enter the deal without %s's points", name, withdrawalGame(tb, pid), name)
 	e.Details = map[string]any{"player": pid, "name": name}
 	return e
 }
 
 // withdrawalGame is the game player pid left table tb in (0: none).
-func (tb Table) withdrawalGame(pid string) int {
+func withdrawalGame(tb tournament.Table, pid string) int {
 	for _, w := range tb.Withdrawals {
 		if w.Player == pid {
 			return w.Game

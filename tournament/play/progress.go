@@ -1,16 +1,17 @@
-package tournament
+package play
 
 import (
 	"context"
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Progress is a game as its table plays it: the deals entered so far, each
 // checked again by the engine with the running scores.
 type Progress struct {
-	Key GameKey
+	Key tournament.GameKey
 	// Deals holds one result per deal entered: its awards (the score
 	// sheet's line) and the totals after it.
 	Deals []engine.DealResult
@@ -27,7 +28,7 @@ type Progress struct {
 // Progress returns the deals entered so far in a game that is entered deal
 // by deal. A game submitted as a whole record has no deals here; its
 // result says how it went.
-func (s *Service) Progress(ctx context.Context, k GameKey) (*Progress, error) {
+func (s *Service) Progress(ctx context.Context, k tournament.GameKey) (*Progress, error) {
 	t, _, tb, err := s.gameTable(ctx, k)
 	if err != nil {
 		return nil, err
@@ -37,7 +38,7 @@ func (s *Service) Progress(ctx context.Context, k GameKey) (*Progress, error) {
 		return nil, err
 	}
 	p := &Progress{Key: k, Over: over, Scores: map[string]int{}}
-	if t.Format == FormatBridge {
+	if t.Format == tournament.FormatBridge {
 		p.Match, err = s.judgeDeals(tb, t.Settings, deals)
 		return p, err
 	}

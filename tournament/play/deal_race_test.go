@@ -1,4 +1,4 @@
-package tournament_test
+package play_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -43,7 +44,7 @@ func TestDealDecidedAgainAfterALostRace(t *testing.T) {
 	tb := f.round.Tables[0]
 	k := f.key(tb.Number, 1)
 	a := tournament.Actor{Role: tournament.RoleTable, Round: f.round.Number, Table: tb.Number}
-	other := tournamenttest.NewService(f.store)
+	other := play.New(tournamenttest.NewService(f.store), f.store)
 	for _, tt := range []struct {
 		name       string
 		n          int
@@ -61,7 +62,7 @@ func TestDealDecidedAgainAfterALostRace(t *testing.T) {
 					t.Fatalf("the other process's deal: %v", err)
 				}
 			}
-			svc := tournament.NewService(st, tournament.WithWarmGames(false))
+			svc := play.New(tournament.NewService(st), st, play.WithWarmGames(false))
 			p, err := svc.AppendDealAt(f.ctx, a, k, tt.n, tt.mine)
 			if err != nil || p.Deal != tt.wantDeal || p.Repeat != tt.wantRepeat {
 				t.Fatalf("AppendDealAt = %+v, %v; want deal %d, repeat %v", p, err, tt.wantDeal, tt.wantRepeat)

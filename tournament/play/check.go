@@ -1,15 +1,15 @@
-package tournament
+package play
 
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // How a game record names its table (the record ↔ table mapping):
@@ -20,82 +20,31 @@ import (
 //   - rules: absent (the tournament's rules apply) or equal to the
 //     tournament's rules.
 
-// CheckRules validates a tournament's rules object with the engine of its
-// format's game.
-func CheckRules(f Format, raw json.RawMessage) error {
-	if raw == nil {
-		return nil
-	}
-	if f == FormatBridge {
-		_, err := bridgeRules(raw)
-		return err
-	}
-	if _, err := engine.ParseRules(raw); err != nil {
-		return decodeError(err, CodeInvalidRules, "the rules are not valid")
-	}
-	return nil
-}
-
-// rules returns the tournament's rules as the engine reads them.
-func (s Settings) rules() engine.Rules {
-	if s.Rules == nil {
-		return engine.SM()
-	}
-	r, err := engine.ParseRules(s.Rules)
-	if err != nil { // checked at creation
-		return engine.SM()
-	}
-	return r
-}
-
-// decodeError turns an engine decode error into a 400 (not JSON, or fields
-// of the wrong JSON type: a malformed request, as at /validate) or a 422
-// with the engine's problems.
-func decodeError(err error, code, what string) error {
-	var de *engine.DecodeError
-	if !errors.As(err, &de) {
-		return &Error{Kind: KindInvalid, Code: code, Message: what, Err: err}
-	}
-	if de.Syntax {
-		return &Error{Kind: KindInvalid, Code: CodeMalformedJSON, Message: what + ": " + de.Error(), Err: err}
-	}
-	if de.WrongTypes > 0 {
-		return Errorf(KindInvalid, CodeInvalidFieldType, "%s: %d field(s) have the wrong JSON type; the first problem: %s",
-			what, de.WrongTypes, de.Error()).WithProblems(de.Problems)
-	}
-	return problemsError(code, what+": "+de.Error(), de.Problems)
-}
-
-// problemsError is a 422 that lists problems in the engine's format.
-func problemsError(code, msg string, ps []engine.Problem) error {
-	return Errorf(KindRejected, code, "%s", msg).WithProblems(ps)
-}
-
 // mismatch is a 422 for a record that does not name its table right.
 func mismatch(code string, part engine.Part, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return problemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
+	return tournament.ProblemsError(code, msg, []engine.Problem{engine.NewProblem(code, engine.Location{Part: part}, msg)})
 }
 
 // matchTable checks that a game record belongs to game g of table tb and
 // gives it the tournament's rules when it names none.
-func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
+func matchTable(rec *engine.GameRecord, tb tournament.Table, g int, s tournament.Settings) error {
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch(CodePlayersMismatch, engine.PartPlayers,
+		return mismatch(tournament.CodePlayersMismatch, engine.PartPlayers,
 			"players must be the table's player ids in seat order: [%s], not [%s]",
 			strings.Join(tb.Players, ", "), strings.Join(rec.Players, ", "))
 	}
 	if want := tb.FirstDealerOf(g); rec.FirstDealer != want {
-		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
+		return mismatch(tournament.CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer of game %d at this table is %s, not %s", g, want, rec.FirstDealer)
 	}
-	want := s.rules()
+	want := s.EngineRules()
 	if rec.Rules == nil {
 		rec.Rules = &want
 		return nil
 	}
 	if *rec.Rules != want {
-		return mismatch(CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
+		return mismatch(tournament.CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }
@@ -104,15 +53,15 @@ func matchTable(rec *engine.GameRecord, tb Table, g int, s Settings) error {
 type checkedGame struct {
 	record []byte // canonical JSON of the record as submitted
 	hash   []byte
-	json   []byte      // the result as JSON
-	places []GamePlace // what the result gives each player
+	json   []byte                 // the result as JSON
+	places []tournament.GamePlace // what the result gives each player
 }
 
 // checkGame decodes a submitted game record (a bridge match in a
 // bridge_chicago tournament), checks that it belongs to the table and lets
 // the engine judge it, and prepares what is stored.
-func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.GameOptions) (*checkedGame, error) {
-	if f == FormatBridge {
+func checkGame(data []byte, tb tournament.Table, g int, f tournament.Format, s tournament.Settings, opt engine.GameOptions) (*checkedGame, error) {
+	if f == tournament.FormatBridge {
 		return checkMatch(data, tb, s, opt.InProgress)
 	}
 	res, err := judgeGame(data, tb, g, s, opt)
@@ -123,8 +72,8 @@ func checkGame(data []byte, tb Table, g int, f Format, s Settings, opt engine.Ga
 }
 
 // result is the result row of g as game k: its kind, who sent it, when.
-func (g *checkedGame) result(k GameKey, kind ResultKind, by string, at time.Time) *GameResult {
-	return &GameResult{Key: k, Kind: kind, Record: g.record, RecordHash: g.hash, Result: g.json,
+func (g *checkedGame) result(k tournament.GameKey, kind tournament.ResultKind, by string, at time.Time) *tournament.GameResult {
+	return &tournament.GameResult{Key: k, Kind: kind, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: by, CreatedAt: at}
 }
 
@@ -132,7 +81,7 @@ func (g *checkedGame) result(k GameKey, kind ResultKind, by string, at time.Time
 // table tb of tournament t, as a submission is judged, and returns the
 // result row to store (of kind, sent by by at at), or the refusal. An
 // import (package transfer) judges every result of its file so.
-func JudgeResult(data []byte, tb Table, k GameKey, t *Tournament, kind ResultKind, by string, at time.Time) (*GameResult, error) {
+func JudgeResult(data []byte, tb tournament.Table, k tournament.GameKey, t *tournament.Tournament, kind tournament.ResultKind, by string, at time.Time) (*tournament.GameResult, error) {
 	g, err := checkGame(data, tb, k.Game, t.Format, t.Settings, engine.GameOptions{})
 	if err != nil {
 		return nil, err
@@ -141,8 +90,8 @@ func JudgeResult(data []byte, tb Table, k GameKey, t *Tournament, kind ResultKin
 }
 
 // checked prepares what is stored of a game record the engine judged res.
-func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (*checkedGame, error) {
-	canon, err := CanonicalJSON(data)
+func checked(data []byte, res *engine.GameResult, tb tournament.Table, g int, s tournament.Settings) (*checkedGame, error) {
+	canon, err := tournament.CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -151,31 +100,31 @@ func checked(data []byte, res *engine.GameResult, tb Table, g int, s Settings) (
 		return nil, fmt.Errorf("encoding the engine's result: %w", err)
 	}
 	h := sha256.Sum256(canon)
-	return &checkedGame{record: canon, hash: h[:], json: out, places: placesWithWithdrawals(s.places(res), tb.withdrawnFrom(g), g, s)}, nil
+	return &checkedGame{record: canon, hash: h[:], json: out, places: placesWithWithdrawals(s.Places(res), tb.WithdrawnFrom(g), g, s)}, nil
 }
 
 // judgeGame is checkGame without preparing what is stored (the canonical
 // record, its hash, the result's JSON): a deal appended to a game that goes
 // on needs only the engine's verdict, and canonicalizing the whole game on
 // every deal was a quarter of a deal's CPU time.
-func judgeGame(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, error) {
+func judgeGame(data []byte, tb tournament.Table, g int, s tournament.Settings, opt engine.GameOptions) (*engine.GameResult, error) {
 	res, _, err := judgeGameState(data, tb, g, s, opt)
 	return res, err
 }
 
 // judgeGameState is judgeGame that also answers the engine's running state
 // after the game's last deal, as JSON (engine.GameState).
-func judgeGameState(data []byte, tb Table, g int, s Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
+func judgeGameState(data []byte, tb tournament.Table, g int, s tournament.Settings, opt engine.GameOptions) (*engine.GameResult, json.RawMessage, error) {
 	rec, err := engine.DecodeGame(data)
 	if err != nil {
-		return nil, nil, decodeError(err, CodeInvalidRecord, "the game record cannot be read")
+		return nil, nil, tournament.DecodeErrorOf(err, tournament.CodeInvalidRecord, "the game record cannot be read")
 	}
 	if err := matchTable(rec, tb, g, s); err != nil {
 		return nil, nil, err
 	}
 	res, st := engine.CheckGameState(rec, opt)
 	if !res.Valid {
-		return nil, nil, problemsError(CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
+		return nil, nil, tournament.ProblemsError(tournament.CodeInvalidRecord, "the engine rejects the game record: "+firstProblem(res.Errors), res.Errors)
 	}
 	state, err := json.Marshal(st)
 	if err != nil {

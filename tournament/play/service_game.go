@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"bytes"
@@ -9,47 +9,47 @@ import (
 	"strconv"
 
 	"github.com/revisor-sm/revisor/engine"
-	"github.com/revisor-sm/revisor/engine/bridge"
 	"github.com/revisor-sm/revisor/internal/tokens"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Submission is the answer to a game submission.
 type Submission struct {
-	Result  *GameResult
+	Result  *tournament.GameResult
 	Created bool // false: the same record was already accepted (a harmless repeat)
 }
 
 // gameTable finds the table of a game and checks that the game number is
 // one the round plays.
-func (s *Service) gameTable(ctx context.Context, k GameKey) (*Tournament, *Round, Table, error) {
+func (s *Service) gameTable(ctx context.Context, k tournament.GameKey) (*tournament.Tournament, *tournament.Round, tournament.Table, error) {
 	return s.gameTableIn(ctx, s.store, k)
 }
 
 // gameTableIn is gameTable read through gs.
-func (s *Service) gameTableIn(ctx context.Context, gs GameStore, k GameKey) (*Tournament, *Round, Table, error) {
+func (s *Service) gameTableIn(ctx context.Context, gs tournament.GameStore, k tournament.GameKey) (*tournament.Tournament, *tournament.Round, tournament.Table, error) {
 	t, r, err := gs.Table(ctx, k.TournamentID, k.Round, k.Table)
 	if err != nil {
-		return nil, nil, Table{}, err
+		return nil, nil, tournament.Table{}, err
 	}
 	if err := gameNumber(t, r, k); err != nil {
-		return nil, nil, Table{}, err
+		return nil, nil, tournament.Table{}, err
 	}
 	return t, r, r.Tables[0], nil
 }
 
 // gameNumber checks that the game number is one the round plays.
-func gameNumber(t *Tournament, r *Round, k GameKey) error {
+func gameNumber(t *tournament.Tournament, r *tournament.Round, k tournament.GameKey) error {
 	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
-		return Errorf(KindNotFound, CodeGameNotFound,
+		return tournament.Errorf(tournament.KindNotFound, tournament.CodeGameNotFound,
 			"a table plays games 1 to %d in this round; there is no game %d", games, k.Game)
 	}
 	return nil
 }
 
 // roundOpen refuses results for a closed round.
-func roundOpen(r *Round) error {
-	if r.Status != RoundOpen {
-		return Errorf(KindConflict, CodeRoundClosed, "round %d is closed; only a referee can change its results", r.Number)
+func roundOpen(r *tournament.Round) error {
+	if r.Status != tournament.RoundOpen {
+		return tournament.Errorf(tournament.KindConflict, tournament.CodeRoundClosed, "round %d is closed; only a referee can change its results", r.Number)
 	}
 	return nil
 }
@@ -57,13 +57,13 @@ func roundOpen(r *Round) error {
 // SubmitGame takes a table's game record. The first valid record for a
 // game is binding: the same record again is a repeat (Created false), a
 // different one is a conflict.
-func (s *Service) SubmitGame(ctx context.Context, a Actor, k GameKey, data []byte) (*Submission, error) {
+func (s *Service) SubmitGame(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*Submission, error) {
 	return s.SubmitGameIn(ctx, nil, a, k, data)
 }
 
 // SubmitGameIn is SubmitGame with its reads and its write through the
 // game store as wrap decorates it (a command's unit of work).
-func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, data []byte) (*Submission, error) {
+func (s *Service) SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, data []byte) (*Submission, error) {
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
 	}
@@ -79,9 +79,9 @@ func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 	if err != nil {
 		return nil, err
 	}
-	res := &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+	res := &tournament.GameResult{Key: k, Kind: tournament.ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 		Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
-	stored, created, err := gs.SubmitResult(AuditAs(ctx, a), res, roundOpen)
+	stored, created, err := gs.SubmitResult(tournament.AuditAs(ctx, a), res, roundOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -91,36 +91,19 @@ func (s *Service) SubmitGameIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 	return &Submission{Result: stored, Created: created}, nil
 }
 
-func resultExists(k GameKey, stored *GameResult) error {
-	e := Errorf(KindConflict, CodeResultExists,
+func resultExists(k tournament.GameKey, stored *tournament.GameResult) error {
+	e := tournament.Errorf(tournament.KindConflict, tournament.CodeResultExists,
 		"game %d of table %d in round %d already has a different result (accepted %s); results are binding, only a referee can change them",
 		k.Game, k.Table, k.Round, stored.CreatedAt.Format("2006-01-02T15:04:05Z"))
 	e.Details = map[string]any{"result_id": strconv.FormatInt(stored.ID, 10)} // IDs are opaque strings (docs/api.md)
 	return e
 }
 
-// DealProgress is the answer to an appended deal: the deal's result and
-// the game as it stands.
-type DealProgress struct {
-	Deal   int // 1-based number of the deal appended
-	Result *engine.DealResult
-	Game   *engine.GameResult
-	Final  *GameResult // the game's result when this deal ended it
-	Repeat bool        // the deal was already stored as deal Deal (AppendDealAt); nothing was written
-	// Match and MatchDeal replace Game and Result at a bridge table: the
-	// match as it stands and the deal's result in it.
-	Match     *bridge.Result
-	MatchDeal *bridge.DealResult
-	// EndedByTime: the game ended after this deal because time was called
-	// before anybody reached the target.
-	EndedByTime bool
-}
-
 // AppendDeal adds one deal (a score-sheet line or a full deal, as an entry
 // of a game record's deals) to a game in progress, checked by the engine
 // against the deals before it. The deal that ends the game makes the
 // game's result.
-func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byte) (*DealProgress, error) {
+func (s *Service) AppendDeal(ctx context.Context, a tournament.Actor, k tournament.GameKey, data []byte) (*tournament.DealProgress, error) {
 	return s.AppendDealAt(ctx, a, k, 0, data)
 }
 
@@ -131,7 +114,7 @@ func (s *Service) AppendDeal(ctx context.Context, a Actor, k GameKey, data []byt
 // deal again after a lost answer (or a server that died before it could
 // answer) never enters it twice. Another deal n, or a gap before n, is a
 // conflict.
-func (s *Service) AppendDealAt(ctx context.Context, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
+func (s *Service) AppendDealAt(ctx context.Context, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error) {
 	return s.AppendDealIn(ctx, nil, a, k, n, data)
 }
 
@@ -147,9 +130,9 @@ const maxDealAttempts = 4
 // what was loaded still stands (GameStore.AppendDeal); when it does not,
 // nothing was written and the entry is loaded again from the store, which
 // words every refusal.
-func (s *Service) AppendDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKey, n int, data []byte) (*DealProgress, error) {
+func (s *Service) AppendDealIn(ctx context.Context, wrap tournament.Wrap, a tournament.Actor, k tournament.GameKey, n int, data []byte) (*tournament.DealProgress, error) {
 	if n < 0 {
-		return nil, InvalidField("deal", "the deal number must be 1 or more, not %d", n)
+		return nil, tournament.InvalidField("deal", "the deal number must be 1 or more, not %d", n)
 	}
 	if err := a.RequireTable(k.Round, k.Table); err != nil {
 		return nil, err
@@ -170,7 +153,7 @@ func (s *Service) AppendDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 			return p, err
 		}
 		if attempt == maxDealAttempts {
-			return nil, Errorf(KindConflict, CodeDealConflict,
+			return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeDealConflict,
 				"the game changed while its deal %d was entered; reload the game and try again", e.Deals+1)
 		}
 	}
@@ -181,7 +164,7 @@ func (s *Service) AppendDealIn(ctx context.Context, wrap Wrap, a Actor, k GameKe
 // again. It answers errReload, having written nothing, when the entry no
 // longer stands, or when an entry from memory cannot enter the deal from
 // the running state.
-func (s *Service) enterDeal(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
+func (s *Service) enterDeal(ctx context.Context, gs tournament.GameStore, a tournament.Actor, k tournament.GameKey, n int, e *loadedEntry, data []byte) (*tournament.DealProgress, error) {
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	if err := gameNumber(t, r, k); err != nil {
@@ -190,22 +173,22 @@ func (s *Service) enterDeal(ctx context.Context, gs GameStore, a Actor, k GameKe
 	if err := roundOpen(r); err != nil {
 		return nil, e.refused(err)
 	}
-	if t.Format == FormatBridge {
+	if t.Format == tournament.FormatBridge {
 		if e.warm {
 			return nil, e.pass(false)
 		}
 		return s.appendMatchDeal(ctx, gs, a, k, n, e, data)
 	}
-	deal, err := CanonicalJSON(data)
+	deal, err := tournament.CanonicalJSON(data)
 	if err != nil {
 		return nil, e.refused(err)
 	}
 	if deal[0] != '{' {
-		return nil, e.refused(Errorf(KindInvalid, CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal"))
+		return nil, e.refused(tournament.Errorf(tournament.KindInvalid, tournament.CodeInvalidDeal, "a deal is a JSON object: a score-sheet line {\"sheet\": ...} or a full deal"))
 	}
 	// A table with a player withdrawn takes the checked way: its deals are
 	// checked for the withdrawn player's points (refuseWithdrawnScore).
-	if (n == 0 || n == e.Deals+1) && len(tb.withdrawnIn(k.Game)) == 0 {
+	if (n == 0 || n == e.Deals+1) && len(withdrawnIn(tb, k.Game)) == 0 {
 		if p, err := s.appendFromState(ctx, gs, a, k, e, deal); p != nil || err != nil {
 			return p, err
 		}
@@ -219,7 +202,7 @@ func (s *Service) enterDeal(ctx context.Context, gs GameStore, a Actor, k GameKe
 // appendChecked enters deal as deal n of k after checking the whole game
 // with it: a deal sent again, a deal out of order, the deal that ends the
 // game, a game whose running state is not kept or does not take the deal.
-func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, deal []byte) (*DealProgress, error) {
+func (s *Service) appendChecked(ctx context.Context, gs tournament.GameStore, a tournament.Actor, k tournament.GameKey, n int, e *loadedEntry, deal []byte) (*tournament.DealProgress, error) {
 	t, r := e.Tournament, e.Round
 	tb := r.Tables[0]
 	deals, over, err := s.store.Deals(ctx, k)
@@ -230,10 +213,10 @@ func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k Ga
 		return s.repeatDeal(ctx, k, tb, t.Settings, deals[:n], deal, over && n == len(deals))
 	}
 	if over {
-		return nil, Errorf(KindConflict, CodeGameOver, "this game already has a result; no more deals can be added")
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this game already has a result; no more deals can be added")
 	}
 	if n > len(deals)+1 {
-		return nil, Errorf(KindConflict, CodeDealOutOfOrder,
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeDealOutOfOrder,
 			"this game has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
 	// Once time is called, the next deal a table enters ends its game
@@ -252,7 +235,7 @@ func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k Ga
 	if err := s.refuseWithdrawnScore(ctx, t.ID, tb, k.Game, &res.Deals[len(deals)]); err != nil {
 		return nil, err
 	}
-	p := &DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
+	p := &tournament.DealProgress{Deal: len(deals) + 1, Result: &res.Deals[len(deals)], Game: res, EndedByTime: r.TimeCalled && !res.GameOver}
 	w := e.write(k, len(deals), deal, s.clock(), p)
 	if res.GameOver || r.TimeCalled {
 		// The engine judged the game above; what is left is the record's
@@ -261,7 +244,7 @@ func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k Ga
 		if err != nil {
 			return nil, err
 		}
-		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+		p.Final = &tournament.GameResult{Key: k, Kind: tournament.ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: w.At}
 		w.Final = p.Final
 		return p, commitDeal(ctx, gs, a, w)
@@ -280,8 +263,8 @@ func (s *Service) appendChecked(ctx context.Context, gs GameStore, a Actor, k Ga
 
 // commitDeal writes w under the entry it was decided with: errReload,
 // having written nothing, when that entry no longer stands.
-func commitDeal(ctx context.Context, gs GameStore, a Actor, w *DealWrite) error {
-	ok, err := gs.AppendDeal(AuditAs(ctx, a), w)
+func commitDeal(ctx context.Context, gs tournament.GameStore, a tournament.Actor, w *tournament.DealWrite) error {
+	ok, err := gs.AppendDeal(tournament.AuditAs(ctx, a), w)
 	if err != nil {
 		return err
 	}
@@ -294,14 +277,14 @@ func commitDeal(ctx context.Context, gs GameStore, a Actor, w *DealWrite) error 
 // repeatDeal answers a deal sent again: deals are the game's first n deals
 // as stored; the last must be deal.
 // last says the deal is the game's last and the game has a result.
-func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settings, deals []json.RawMessage, deal []byte, last bool) (*DealProgress, error) {
+func (s *Service) repeatDeal(ctx context.Context, k tournament.GameKey, tb tournament.Table, st tournament.Settings, deals []json.RawMessage, deal []byte, last bool) (*tournament.DealProgress, error) {
 	n := len(deals)
-	stored, err := CanonicalJSON(deals[n-1])
+	stored, err := tournament.CanonicalJSON(deals[n-1])
 	if err != nil {
 		return nil, err
 	}
 	if !bytes.Equal(stored, deal) {
-		return nil, DealExists(n, stored, "game")
+		return nil, tournament.DealExists(n, stored, "game")
 	}
 	game, err := composeGame(tb, k.Game, deals)
 	if err != nil {
@@ -314,7 +297,7 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 	if len(res.Deals) != n {
 		return nil, fmt.Errorf("engine returned %d deal results for %d deals", len(res.Deals), n)
 	}
-	p := &DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: true}
+	p := &tournament.DealProgress{Deal: n, Result: &res.Deals[n-1], Game: res, Repeat: true}
 	if res.GameOver || last {
 		if p.Final, err = s.Game(ctx, k); err != nil {
 			return nil, err
@@ -325,12 +308,12 @@ func (s *Service) repeatDeal(ctx context.Context, k GameKey, tb Table, st Settin
 }
 
 // composeGame builds the game record of a table's game from its deals.
-func composeGame(tb Table, g int, deals []json.RawMessage) ([]byte, error) {
+func composeGame(tb tournament.Table, g int, deals []json.RawMessage) ([]byte, error) {
 	return composeGameEnded(tb, g, deals, false)
 }
 
 // composeGameEnded is composeGame for a game that time may have ended.
-func composeGameEnded(tb Table, g int, deals []json.RawMessage, byTime bool) ([]byte, error) {
+func composeGameEnded(tb tournament.Table, g int, deals []json.RawMessage, byTime bool) ([]byte, error) {
 	rec := struct {
 		Players     []string          `json:"players"`
 		FirstDealer string            `json:"first_dealer"`
@@ -350,9 +333,9 @@ func composeGameEnded(tb Table, g int, deals []json.RawMessage, byTime bool) ([]
 // RoundView is a round with its tables and the effective result of every
 // game played so far.
 type RoundView struct {
-	Round    *Round
-	Results  []GameResult
-	Outcomes []Outcome // once the round is closed: ranks at the tables and who advanced
+	Round    *tournament.Round
+	Results  []tournament.GameResult
+	Outcomes []tournament.Outcome // once the round is closed: ranks at the tables and who advanced
 }
 
 // Round returns round n with its results.
@@ -366,7 +349,7 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 		return nil, err
 	}
 	v := &RoundView{Round: r, Results: res}
-	if r.Status == RoundClosed {
+	if r.Status == tournament.RoundClosed {
 		if v.Outcomes, err = s.store.Outcomes(ctx, tid, n); err != nil {
 			return nil, err
 		}
@@ -376,7 +359,7 @@ func (s *Service) Round(ctx context.Context, tid string, n int) (*RoundView, err
 
 // TableCodes returns the code of each table of round n, by table number.
 // Only the organizer may see them.
-func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (map[int]string, error) {
+func (s *Service) TableCodes(ctx context.Context, a tournament.Actor, tid string, n int) (map[int]string, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
@@ -396,7 +379,7 @@ func (s *Service) TableCodes(ctx context.Context, a Actor, tid string, n int) (m
 }
 
 // Game returns the effective result of a game.
-func (s *Service) Game(ctx context.Context, k GameKey) (*GameResult, error) {
+func (s *Service) Game(ctx context.Context, k tournament.GameKey) (*tournament.GameResult, error) {
 	if _, _, _, err := s.gameTable(ctx, k); err != nil {
 		return nil, err
 	}
@@ -409,11 +392,11 @@ func (s *Service) Game(ctx context.Context, k GameKey) (*GameResult, error) {
 			return &res[i], nil
 		}
 	}
-	return nil, Errorf(KindNotFound, CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
+	return nil, tournament.Errorf(tournament.KindNotFound, tournament.CodeResultNotFound, "game %d of table %d in round %d has no result yet", k.Game, k.Table, k.Round)
 }
 
 // Rounds returns every round of a tournament with its tables.
-func (s *Service) Rounds(ctx context.Context, tid string) ([]Round, error) {
+func (s *Service) Rounds(ctx context.Context, tid string) ([]tournament.Round, error) {
 	st, err := s.store.State(ctx, tid)
 	if err != nil {
 		return nil, err

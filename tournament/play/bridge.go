@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/bridge"
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -21,56 +22,26 @@ import (
 // in turn). A player's score for a round is their side's total minus the
 // other side's; a bye scores 0, the average of every round's scores.
 
-// bridgeTiebreaks are a bridge tournament's default tiebreaks: matches
-// won, then the best single round, then a lot.
-var bridgeTiebreaks = []string{TiebreakGamesWon, TiebreakBestGame, TiebreakLot}
-
-// bridgeRules reads a bridge tournament's rules object: only the Chicago's
-// vulnerability switch.
-func bridgeRules(raw json.RawMessage) (bridge.Rules, error) {
-	var r struct {
-		Vulnerability string `json:"vulnerability"`
-	}
-	if raw == nil {
-		return bridge.Rules{}, nil
-	}
-	if err := strictJSON(raw, &r); err != nil {
-		return bridge.Rules{}, InvalidField("rules", "a bridge_chicago tournament's rules are {\"vulnerability\": \"dealer\" or \"non_dealer\"}")
-	}
-	switch r.Vulnerability {
-	case "", bridge.VulDealer, bridge.VulNonDealer:
-		return bridge.Rules{Vulnerability: r.Vulnerability}, nil
-	}
-	return bridge.Rules{}, InvalidField("rules", "the vulnerability rule is \"dealer\" or \"non_dealer\", not %q", r.Vulnerability)
-}
-
-// strictJSON decodes raw into v, refusing unknown members.
-func strictJSON(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
 // planBridgeRound draws a bridge round: byes first (one player when the
 // count is 1 or 3 more than a multiple of four, the one with the fewest
 // byes so far), then a table of two when two are left over (those who
 // played draw bridge least), then tables of four seated with partnerships
 // that do not repeat while that is possible.
-func planBridgeRound(st *State, active []string, seed int64) (*Round, error) {
+func planBridgeRound(st *tournament.State, active []string, seed int64) (*tournament.Round, error) {
 	if len(active) < 2 {
-		return nil, Errorf(KindConflict, CodeTooFewPlayers,
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeTooFewPlayers,
 			"%d active player(s); a bridge table needs at least 2. Register or reinstate players", len(active))
 	}
 	tables, err := bridgeTables(st.Rounds, active, seed)
 	if err != nil {
 		return nil, err
 	}
-	return &Round{TournamentID: st.Tournament.ID, Number: len(st.Rounds) + 1, Seed: seed,
-		Status: RoundOpen, Tables: tables}, nil
+	return &tournament.Round{TournamentID: st.Tournament.ID, Number: len(st.Rounds) + 1, Seed: seed,
+		Status: tournament.RoundOpen, Tables: tables}, nil
 }
 
 // bridgeTables seats one bridge round of players after history.
-func bridgeTables(history []Round, players []string, seed int64) ([]Table, error) {
+func bridgeTables(history []tournament.Round, players []string, seed int64) ([]tournament.Table, error) {
 	byes, twos := map[string]int{}, map[string]int{}
 	for _, r := range history {
 		seated := map[string]bool{}
@@ -101,7 +72,7 @@ func bridgeTables(history []Round, players []string, seed int64) ([]Table, error
 		slices.SortStableFunc(rest, func(a, b string) int { return cmp.Compare(twos[a], twos[b]) })
 		two, rest = slices.Clone(rest[:2]), rest[2:]
 	}
-	var tables []Table
+	var tables []tournament.Table
 	if len(rest) > 0 {
 		fours := slices.Clone(rest)
 		slices.Sort(fours) // the seating's input order is part of the seed's meaning
@@ -113,7 +84,7 @@ func bridgeTables(history []Round, players []string, seed int64) ([]Table, error
 		tables = tablesOf(res.Seating, fours)
 	}
 	if two != nil {
-		tables = append(tables, Table{Number: len(tables) + 1, Players: two, Seats: []int{1, 2}, FirstDealer: two[0]})
+		tables = append(tables, tournament.Table{Number: len(tables) + 1, Players: two, Seats: []int{1, 2}, FirstDealer: two[0]})
 	}
 	return tables, nil
 }
@@ -121,12 +92,12 @@ func bridgeTables(history []Round, players []string, seed int64) ([]Table, error
 // checkMatch decodes a bridge match record submitted for table tb, checks
 // that it belongs to the table and that the bridge engine accepts it and
 // (unless inProgress) that it is over, and prepares what is stored.
-func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGame, error) {
+func checkMatch(data []byte, tb tournament.Table, s tournament.Settings, inProgress bool) (*checkedGame, error) {
 	res, err := judgeMatch(data, tb, s, inProgress)
 	if err != nil {
 		return nil, err
 	}
-	canon, err := CanonicalJSON(data)
+	canon, err := tournament.CanonicalJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -135,20 +106,20 @@ func checkMatch(data []byte, tb Table, s Settings, inProgress bool) (*checkedGam
 }
 
 // judgeMatch is checkMatch without preparing what is stored.
-func judgeMatch(data []byte, tb Table, s Settings, inProgress bool) (*bridge.Result, error) {
+func judgeMatch(data []byte, tb tournament.Table, s tournament.Settings, inProgress bool) (*bridge.Result, error) {
 	rec, err := bridge.Decode(data)
 	if err != nil {
-		return nil, decodeError(err, CodeInvalidRecord, "the match record cannot be read")
+		return nil, tournament.DecodeErrorOf(err, tournament.CodeInvalidRecord, "the match record cannot be read")
 	}
 	if err := matchBridgeTable(rec, tb, s); err != nil {
 		return nil, err
 	}
 	res := bridge.Check(rec)
 	if !res.Valid {
-		return nil, problemsError(CodeInvalidRecord, "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
+		return nil, tournament.ProblemsError(tournament.CodeInvalidRecord, "the bridge engine rejects the match record: "+firstProblem(res.Errors), res.Errors)
 	}
 	if !inProgress && !res.Complete && !rec.EndedByTime {
-		return nil, mismatch(CodeMatchNotFinished, engine.PartDeals,
+		return nil, mismatch(tournament.CodeMatchNotFinished, engine.PartDeals,
 			"the match is not over: a Chicago has four deals, a rubber ends when a player has two games (or ended_by \"time\")")
 	}
 	return res, nil
@@ -157,27 +128,27 @@ func judgeMatch(data []byte, tb Table, s Settings, inProgress bool) (*bridge.Res
 // matchBridgeTable checks that a match record belongs to table tb: its
 // game by the table's size, its players in seat order, its first dealer
 // and the tournament's rules. A record without rules gets them.
-func matchBridgeTable(rec *bridge.Record, tb Table, s Settings) error {
+func matchBridgeTable(rec *bridge.Record, tb tournament.Table, s tournament.Settings) error {
 	game := bridge.GameChicago
 	if len(tb.Players) == 2 {
 		game = bridge.GameDraw
 	}
 	if rec.Game != game {
-		return mismatch(CodeGameMismatch, engine.PartWhole, "this table plays %s, not %s", game, rec.Game)
+		return mismatch(tournament.CodeGameMismatch, engine.PartWhole, "this table plays %s, not %s", game, rec.Game)
 	}
 	if !slices.Equal(rec.Players, tb.Players) {
-		return mismatch(CodePlayersMismatch, engine.PartPlayers, "players must be the table's player ids in seat order")
+		return mismatch(tournament.CodePlayersMismatch, engine.PartPlayers, "players must be the table's player ids in seat order")
 	}
 	if rec.FirstDealer != tb.FirstDealer {
-		return mismatch(CodeFirstDealerMismatch, engine.PartFirstDealer,
+		return mismatch(tournament.CodeFirstDealerMismatch, engine.PartFirstDealer,
 			"the first dealer at this table is %s, not %s", tb.FirstDealer, rec.FirstDealer)
 	}
-	want, _ := bridgeRules(s.Rules) // checked at creation
+	want, _ := tournament.BridgeRules(s.Rules) // checked at creation
 	if rec.Rules.Vulnerability == "" {
 		rec.Rules.Vulnerability = want.Vulnerability
 	}
 	if normVul(rec.Rules.Vulnerability) != normVul(want.Vulnerability) {
-		return mismatch(CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
+		return mismatch(tournament.CodeRulesMismatch, engine.PartRules, "the record's rules differ from the tournament's; leave rules out")
 	}
 	return nil
 }
@@ -193,8 +164,8 @@ func normVul(v string) string {
 // side's total minus the other side's, as score and as points; place 1 to
 // the winners (both sides on a draw, counted as a match won by each, as a
 // shared first place is in the card game), 2 to the others.
-func matchPlaces(tb Table, res *bridge.Result) []GamePlace {
-	out := make([]GamePlace, len(tb.Players))
+func matchPlaces(tb tournament.Table, res *bridge.Result) []tournament.GamePlace {
+	out := make([]tournament.GamePlace, len(tb.Players))
 	for i, p := range tb.Players {
 		side := i % 2
 		diff := res.Totals[side] - res.Totals[1-side]
@@ -202,7 +173,7 @@ func matchPlaces(tb Table, res *bridge.Result) []GamePlace {
 		if res.Drawn || res.Winner == res.Sides[side] {
 			place = 1
 		}
-		out[i] = GamePlace{Player: p, Place: place, Score: diff, Points: diff}
+		out[i] = tournament.GamePlace{Player: p, Place: place, Score: diff, Points: diff}
 	}
 	return out
 }
@@ -212,7 +183,7 @@ func matchPlaces(tb Table, res *bridge.Result) []GamePlace {
 // record's deal with its auction, checked live against the deals before
 // it, and stored as a record's deal. The deal that ends the match makes
 // the table's result.
-func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k GameKey, n int, e *loadedEntry, data []byte) (*DealProgress, error) {
+func (s *Service) appendMatchDeal(ctx context.Context, gs tournament.GameStore, a tournament.Actor, k tournament.GameKey, n int, e *loadedEntry, data []byte) (*tournament.DealProgress, error) {
 	t, tb := e.Tournament, e.Round.Tables[0]
 	deals, over, err := s.store.Deals(ctx, k)
 	if err != nil {
@@ -223,9 +194,9 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 	case n > 0 && n <= len(deals):
 		idx = n - 1
 	case over:
-		return nil, Errorf(KindConflict, CodeGameOver, "this match already has a result; no more deals can be added")
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this match already has a result; no more deals can be added")
 	case n > len(deals)+1:
-		return nil, Errorf(KindConflict, CodeDealOutOfOrder,
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeDealOutOfOrder,
 			"this match has %d deal(s); deal %d cannot be entered before deal %d", len(deals), n, len(deals)+1)
 	}
 	before, err := s.judgeDeals(tb, t.Settings, deals[:idx])
@@ -233,19 +204,19 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 		return nil, err
 	}
 	if before.Complete {
-		return nil, Errorf(KindConflict, CodeGameOver, "this match is over; no more deals can be added")
+		return nil, tournament.Errorf(tournament.KindConflict, tournament.CodeGameOver, "this match is over; no more deals can be added")
 	}
 	deal, err := enteredDeal(data, tb, before.NextDealer)
 	if err != nil {
 		return nil, err
 	}
 	if idx < len(deals) {
-		stored, err := CanonicalJSON(deals[idx])
+		stored, err := tournament.CanonicalJSON(deals[idx])
 		if err != nil {
 			return nil, err
 		}
 		if !bytes.Equal(stored, deal) {
-			return nil, DealExists(idx+1, stored, "match")
+			return nil, tournament.DealExists(idx+1, stored, "match")
 		}
 	}
 	all := append(slices.Clone(deals[:idx]), deal)
@@ -253,7 +224,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 	if err != nil {
 		return nil, err
 	}
-	p := &DealProgress{Deal: idx + 1, Match: res, MatchDeal: &res.Deals[idx], Repeat: idx < len(deals)}
+	p := &tournament.DealProgress{Deal: idx + 1, Match: res, MatchDeal: &res.Deals[idx], Repeat: idx < len(deals)}
 	if p.Repeat {
 		if res.Complete {
 			if p.Final, err = s.Game(ctx, k); err != nil {
@@ -267,7 +238,7 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 		if err != nil {
 			return nil, err
 		}
-		p.Final = &GameResult{Key: k, Kind: ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
+		p.Final = &tournament.GameResult{Key: k, Kind: tournament.ResultSubmission, Record: g.record, RecordHash: g.hash, Result: g.json,
 			Places: g.places, SubmittedBy: a.String(), CreatedAt: s.clock()}
 	}
 	w := e.write(k, len(deals), deal, s.clock(), p)
@@ -279,12 +250,12 @@ func (s *Service) appendMatchDeal(ctx context.Context, gs GameStore, a Actor, k 
 }
 
 // judgeDeals checks a bridge table's match as far as deals go.
-func (s *Service) judgeDeals(tb Table, st Settings, deals []json.RawMessage) (*bridge.Result, error) {
+func (s *Service) judgeDeals(tb tournament.Table, st tournament.Settings, deals []json.RawMessage) (*bridge.Result, error) {
 	return judgeMatch(composeMatch(tb, deals), tb, st, true)
 }
 
 // composeMatch builds the match record of a bridge table from its deals.
-func composeMatch(tb Table, deals []json.RawMessage) []byte {
+func composeMatch(tb tournament.Table, deals []json.RawMessage) []byte {
 	game := bridge.GameChicago
 	if len(tb.Players) == 2 {
 		game = bridge.GameDraw
@@ -304,19 +275,19 @@ func composeMatch(tb Table, deals []json.RawMessage) []byte {
 
 // enteredDeal reads a deal entered at a bridge table whose next dealer is
 // dealer and returns it as a record's deal in canonical JSON.
-func enteredDeal(data []byte, tb Table, dealer string) ([]byte, error) {
+func enteredDeal(data []byte, tb tournament.Table, dealer string) ([]byte, error) {
 	e, d, full, err := bridge.DecodeEntry(data)
 	if err != nil {
-		return nil, decodeError(err, CodeInvalidDeal, "the deal cannot be read")
+		return nil, tournament.DecodeErrorOf(err, tournament.CodeInvalidDeal, "the deal cannot be read")
 	}
 	if !full {
 		var probs []engine.Problem
 		d, probs = bridge.EntryDeal(e, tb.Players, max(slices.Index(tb.Players, dealer), 0))
 		if probs != nil {
-			return nil, problemsError(CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
+			return nil, tournament.ProblemsError(tournament.CodeInvalidDeal, "the deal cannot be entered: "+firstProblem(probs), probs)
 		}
 	}
-	return CanonicalJSON(d.AppendJSON(nil))
+	return tournament.CanonicalJSON(d.AppendJSON(nil))
 }
 
 // SheetDeal is one row of a printed Chicago bridge score sheet: the deal's
@@ -333,14 +304,14 @@ type SheetDeal struct {
 // deals of a Chicago, or rows enough for a rubber of draw bridge, the
 // dealer rotating (a passed-out Chicago deal, dealt again by the same
 // dealer, takes no row of its own).
-func BridgeSheet(s Settings, tb Table) []SheetDeal {
+func BridgeSheet(s tournament.Settings, tb tournament.Table) []SheetDeal {
 	first := max(slices.Index(tb.Players, tb.FirstDealer), 0)
 	n := len(tb.Players)
 	rows := 4
 	if n == 2 {
 		rows = 8
 	}
-	rules, _ := bridgeRules(s.Rules)
+	rules, _ := tournament.BridgeRules(s.Rules)
 	out := make([]SheetDeal, rows)
 	for k := range out {
 		seat := (first + k) % n

@@ -1,9 +1,10 @@
-package tournament
+package play
 
 import (
 	"errors"
 	"time"
 
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -19,10 +20,10 @@ import (
 // and players kept apart (the round is then seated on its own). The steps
 // returned are where the clock cut the search short (Round.SearchSteps), 0
 // when it did not.
-func drawTables(t *Tournament, players []string, history []Round, order []string, seed int64, cons *DrawConstraints, run searchRun) ([]Table, int, error) {
+func drawTables(t *tournament.Tournament, players []string, history []tournament.Round, order []string, seed int64, cons *tournament.DrawConstraints, run searchRun) ([]tournament.Table, int, error) {
 	p := seating.Params{Players: players, History: pastRounds(history), Mode: seatingMode(t),
-		Standings: order, Seed: uint64(seed), Constraints: cons.seating(), Steps: run.steps, Replay: run.replay, Now: run.now}
-	if p.Mode == seating.Mixed && t.Format == FormatSwiss {
+		Standings: order, Seed: uint64(seed), Constraints: cons.Seating(), Steps: run.steps, Replay: run.replay, Now: run.now}
+	if p.Mode == seating.Mixed && t.Format == tournament.FormatSwiss {
 		p.Rounds, p.PlanSeed = t.Settings.Rounds, uint64(seed)
 		if len(history) > 0 {
 			p.PlanSeed = uint64(history[0].Seed)
@@ -32,11 +33,11 @@ func drawTables(t *Tournament, players []string, history []Round, order []string
 	if err != nil {
 		var se *seating.SplitError
 		if errors.As(err, &se) {
-			return nil, 0, Errorf(KindConflict, CodeCannotSplit, "%s", se.Error())
+			return nil, 0, tournament.Errorf(tournament.KindConflict, tournament.CodeCannotSplit, "%s", se.Error())
 		}
 		var ce *seating.ConstraintError
 		if errors.As(err, &ce) {
-			return nil, 0, Errorf(KindConflict, CodeCannotFixTable, "%s", ce.Error())
+			return nil, 0, tournament.Errorf(tournament.KindConflict, tournament.CodeCannotFixTable, "%s", ce.Error())
 		}
 		return nil, 0, err
 	}
@@ -56,7 +57,7 @@ type searchRun struct {
 
 // pastRounds turns earlier rounds into the seating's history, each
 // player in the seat they sat in (a table of 3 keeps its empty seat).
-func pastRounds(rounds []Round) []seating.Past {
+func pastRounds(rounds []tournament.Round) []seating.Past {
 	out := make([]seating.Past, len(rounds))
 	for i, r := range rounds {
 		out[i] = make(seating.Past, len(r.Tables))
@@ -70,11 +71,11 @@ func pastRounds(rounds []Round) []seating.Past {
 }
 
 // seatingMode is the seating a round of t asks for.
-func seatingMode(t *Tournament) seating.Mode {
+func seatingMode(t *tournament.Tournament) seating.Mode {
 	switch {
-	case t.Format == FormatSM:
+	case t.Format == tournament.FormatSM:
 		return seating.Draw
-	case t.Settings.Seating == SeatingByStandings:
+	case t.Settings.Seating == tournament.SeatingByStandings:
 		return seating.ByStandings
 	}
 	return seating.Mixed
@@ -82,10 +83,10 @@ func seatingMode(t *Tournament) seating.Mode {
 
 // tablesOf names a seating's tables by player id, players in seat order
 // with the seat each sits in.
-func tablesOf(s seating.Seating, players []string) []Table {
-	out := make([]Table, len(s.Tables))
+func tablesOf(s seating.Seating, players []string) []tournament.Table {
+	out := make([]tournament.Table, len(s.Tables))
 	for i, t := range s.Tables {
-		tb := Table{Number: i + 1, Players: make([]string, 0, 4), Seats: make([]int, 0, 4), FirstDealer: players[t.Dealer()]}
+		tb := tournament.Table{Number: i + 1, Players: make([]string, 0, 4), Seats: make([]int, 0, 4), FirstDealer: players[t.Dealer()]}
 		for seat, p := range t.Seats {
 			if p != seating.Empty {
 				tb.Players = append(tb.Players, players[p])

@@ -1,41 +1,42 @@
-package tournament
+package play
 
 import (
 	"context"
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Room is the organizer's live view of a round: every table with its
 // games as they stand, so that a table that is stuck is seen at once.
 type Room struct {
-	Round  *Round
-	Clock  *Clock
+	Round  *tournament.Round
+	Clock  *tournament.Clock
 	Tables []RoomTable
 	Now    time.Time // the server time the view was read at
 }
 
 // RoomTable is one table of a round in the room view.
 type RoomTable struct {
-	Table Table
+	Table tournament.Table
 	Games []RoomGame // games 1 to games_per_round
 }
 
 // RoomGame is one game at a table as it stands.
 type RoomGame struct {
 	Game          int
-	Deals         int            // deals entered deal by deal
-	Scores        map[string]int // the running totals (final scores once over)
-	LastEntry     *time.Time     // the last deal or result entered; nil before any
-	Over          bool           // the game has its result
-	Confirmations []Confirmation // of the effective result
-	Confirmed     bool           // every player at the table has confirmed
-	Waiting       bool           // over, entered at the table, and not yet confirmed by all
+	Deals         int                       // deals entered deal by deal
+	Scores        map[string]int            // the running totals (final scores once over)
+	LastEntry     *time.Time                // the last deal or result entered; nil before any
+	Over          bool                      // the game has its result
+	Confirmations []tournament.Confirmation // of the effective result
+	Confirmed     bool                      // every player at the table has confirmed
+	Waiting       bool                      // over, entered at the table, and not yet confirmed by all
 }
 
 // Room returns the room view of round n. Organizer only.
-func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, error) {
+func (s *Service) Room(ctx context.Context, a tournament.Actor, tid string, n int) (*Room, error) {
 	room, _, err := s.room(ctx, a, tid, n)
 	return room, err
 }
@@ -43,7 +44,7 @@ func (s *Service) Room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 // Watch returns the room view of round n and its games waiting for
 // players' confirmations, from one read of the round's games: what the
 // console's front page shows of the round in play. Organizer only.
-func (s *Service) Watch(ctx context.Context, a Actor, tid string, n int) (*Room, []UnconfirmedGame, error) {
+func (s *Service) Watch(ctx context.Context, a tournament.Actor, tid string, n int) (*Room, []UnconfirmedGame, error) {
 	room, games, err := s.room(ctx, a, tid, n)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +53,7 @@ func (s *Service) Watch(ctx context.Context, a Actor, tid string, n int) (*Room,
 }
 
 // room reads the room view of round n with the round's games.
-func (s *Service) room(ctx context.Context, a Actor, tid string, n int) (*Room, []TableGame, error) {
+func (s *Service) room(ctx context.Context, a tournament.Actor, tid string, n int) (*Room, []tournament.TableGame, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, nil, err
 	}
@@ -72,7 +73,7 @@ func (s *Service) room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 	if err != nil {
 		return nil, nil, err
 	}
-	byKey := make(map[[2]int]*TableGame, len(games))
+	byKey := make(map[[2]int]*tournament.TableGame, len(games))
 	for i := range games {
 		byKey[[2]int{games[i].Key.Table, games[i].Key.Game}] = &games[i]
 	}
@@ -88,7 +89,7 @@ func (s *Service) room(ctx context.Context, a Actor, tid string, n int) (*Room, 
 }
 
 // roomGame sums up one game (pg is nil when nothing was entered).
-func roomGame(tb Table, g int, pg *TableGame, st Settings) RoomGame {
+func roomGame(tb tournament.Table, g int, pg *tournament.TableGame, st tournament.Settings) RoomGame {
 	out := RoomGame{Game: g, Scores: make(map[string]int, len(tb.Players))}
 	for _, p := range tb.Players {
 		out.Scores[p] = 0
@@ -105,7 +106,7 @@ func roomGame(tb Table, g int, pg *TableGame, st Settings) RoomGame {
 	}
 	if r := pg.Result; r != nil {
 		out.Over, out.Confirmations = true, pg.Confirmations
-		out.Confirmed, out.Waiting = pg.ConfirmedBy(tb.Players), pg.NeedsConfirmation(tb.Players)
+		out.Confirmed, out.Waiting = confirmedBy(pg, tb.Players), needsConfirmation(pg, tb.Players)
 		for _, p := range r.Places {
 			out.Scores[p.Player] = p.Score
 		}
@@ -115,7 +116,7 @@ func roomGame(tb Table, g int, pg *TableGame, st Settings) RoomGame {
 		}
 		return out
 	}
-	game, err := composeGame(tb, g, pg.rawDeals())
+	game, err := composeGame(tb, g, rawDeals(pg))
 	if err != nil {
 		return out
 	}

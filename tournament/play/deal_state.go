@@ -1,4 +1,4 @@
-package tournament
+package play
 
 import (
 	"context"
@@ -8,26 +8,8 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/tournament"
 )
-
-// DealEntry is what entering the next deal of a game needs, read at once
-// (Store.DealEntry): the tournament, the round with only the game's table,
-// how many deals the game holds, whether it has a result, whether a deal
-// of it was corrected, and the engine's running state after its last deal
-// (nil when it is not kept).
-type DealEntry struct {
-	Tournament *Tournament
-	Round      *Round
-	Deals      int
-	HasResult  bool
-	Corrected  bool
-	State      json.RawMessage
-	// Version names the state of what the deal is checked with besides
-	// the game's deals (the tournament, the round, the table, its
-	// withdrawals, the round's clock): Store.AppendDeal writes only
-	// under the version read.
-	Version string
-}
 
 // loadedEntry is a DealEntry as a deal is decided with: its running state
 // parsed (nil before the first deal, or when it is not kept or does not
@@ -35,7 +17,7 @@ type DealEntry struct {
 // (warmGames) rather than the store. Either way its write stands only
 // under its Version (GameStore.AppendDeal).
 type loadedEntry struct {
-	DealEntry
+	tournament.DealEntry
 	state *engine.GameState
 	warm  bool
 	keep  func() // an entry from memory: puts it back (warmGames.put)
@@ -78,7 +60,7 @@ func (e *loadedEntry) fast() bool {
 }
 
 // loadEntry reads k's entry through gs.
-func (s *Service) loadEntry(ctx context.Context, gs GameStore, k GameKey) (*loadedEntry, error) {
+func (s *Service) loadEntry(ctx context.Context, gs tournament.GameStore, k tournament.GameKey) (*loadedEntry, error) {
 	e, err := gs.DealEntry(ctx, k)
 	if err != nil {
 		return nil, err
@@ -94,8 +76,8 @@ func (s *Service) loadEntry(ctx context.Context, gs GameStore, k GameKey) (*load
 
 // write is the write of deal (number seq, 0-based) under entry e, which
 // answers p once stored.
-func (e *loadedEntry) write(k GameKey, seq int, deal []byte, at time.Time, p *DealProgress) *DealWrite {
-	return &DealWrite{Game: k, Seq: seq, Deal: deal, Version: e.Version, Corrected: e.Corrected, At: at, Outcome: p}
+func (e *loadedEntry) write(k tournament.GameKey, seq int, deal []byte, at time.Time, p *tournament.DealProgress) *tournament.DealWrite {
+	return &tournament.DealWrite{Game: k, Seq: seq, Deal: deal, Version: e.Version, Corrected: e.Corrected, At: at, Outcome: p}
 }
 
 // appendFromState enters deal as the next deal of a game that goes on,
@@ -105,7 +87,7 @@ func (e *loadedEntry) write(k GameKey, seq int, deal []byte, at time.Time, p *De
 // take the deal, the deal is not valid or ends the game, the table has a
 // withdrawn player), errReload when the entry no longer stands; nothing
 // was written then.
-func (s *Service) appendFromState(ctx context.Context, gs GameStore, a Actor, k GameKey, e *loadedEntry, deal []byte) (*DealProgress, error) {
+func (s *Service) appendFromState(ctx context.Context, gs tournament.GameStore, a tournament.Actor, k tournament.GameKey, e *loadedEntry, deal []byte) (*tournament.DealProgress, error) {
 	tb := e.Round.Tables[0]
 	if !e.fast() {
 		return nil, e.pass(false)
@@ -114,7 +96,7 @@ func (s *Service) appendFromState(ctx context.Context, gs GameStore, a Actor, k 
 	if err != nil {
 		return nil, e.pass(true)
 	}
-	rules := e.Tournament.Settings.rules()
+	rules := e.Tournament.Settings.EngineRules()
 	dr, next, err := engine.NextDeal(&engine.GameRecord{Rules: &rules, Players: tb.Players, FirstDealer: tb.FirstDealerOf(k.Game)}, e.state, &gd)
 	if err != nil || !dr.Valid {
 		return nil, e.pass(true)

@@ -43,9 +43,6 @@ func TestTableProtocolServer(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed (scripts/test.sh installs it)")
 	}
-	// Parallel: serial, its nights held every browser test of the pass
-	// back for minutes (95 s and 199 s in two runs at loads of 20-50).
-	t.Parallel()
 	s := newSite(t)
 	ctx := context.Background()
 	rounds, games := 3, 4

@@ -156,9 +156,8 @@ race_pkgs="$(go list ./internal/faulttest) $(go list ./... | grep -vxF -f <(go l
 # The passes run at once, each into its own log, printed whole when the
 # pass ends: the fault tests and the browser tests mostly wait (on
 # failovers, timers, Chromium), which left a core idle while they ran one
-# after the other. -p 3: three test binaries (or compilations) at a time in
-# the race pass: the fault tests hold one for minutes, the other two
-# run the rest as two did before.
+# after the other. -p 4: four test binaries (or compilations) at a time in
+# the race pass, since the fault tests hold one for minutes.
 declare -A pass_of=() started=()
 failed=()
 start_pass() {
@@ -169,7 +168,7 @@ start_pass() {
   started[$name]=$SECONDS
 }
 # shellcheck disable=SC2086 # one package a word
-start_pass race gotest race -race -p 3 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+start_pass race gotest race -race -p 4 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 start_pass browser gotest browser -count=1 -timeout 40m -parallel 6 -run "$browser_pass" "${browser_prof[@]}" "$@" ./web
 start_pass plain gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).

@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
 # test.sh: run every test of Revisor against real PostgreSQL.
 #
-#   ./scripts/test.sh          the full run: go vet, then at once, each
-#                              pass into a log of its own printed when it
-#                              ends: the OpenAPI lint and the table queue's
-#                              and the live script's node tests; the
-#                              generated client's module; three passes of
-#                              go test:
+#   ./scripts/test.sh          the full run: go vet, the OpenAPI lint, the
+#                              table queue's and the live script's node
+#                              tests, then three passes of go test:
 #                              1. with -race, every package that runs
-#                                 goroutines (the fault tests first),
-#                                 without the browser tests;
+#                                 goroutines, without the browser tests;
 #                              2. without -race, the packages of pure
 #                                 computation ($plain below: no goroutine,
 #                                 nothing for the race detector to watch),
@@ -17,11 +13,9 @@
 #                              3. without -race, the browser tests (they
 #                                 drive Chromium; every server path they
 #                                 take also runs under -race in the API and
-#                                 page tests) and the table protocol's
-#                                 randomized test against a real server,
-#                                 six at a time;
-#                              then, alone, the pages' latency tests. A
-#                              failed pass fails the run, which names it.
+#                                 page tests), the pages' latency tests and
+#                                 the table protocol's randomized test
+#                                 against a real server, six at a time.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
@@ -81,8 +75,6 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 # (TestTableProtocolServer: node drives tablequeue.js over 200 nights) skip
 # themselves under -race and run with the browser tests.
 browser='^TestBrowser'
-timed='^(TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate$)'
-browser_pass='^(TestBrowser|TestTableProtocolServer$)'
 nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate|TestTableProtocolServer$)'
 
 # plain: packages of pure computation. The race pass leaves them out and the
@@ -132,72 +124,35 @@ if [ "${1:-}" = "-short" ]; then
   exit
 fi
 ensure_chromium
-command -v node >/dev/null 2>&1 || apt_install nodejs
-scripts/axe-install.sh
-check_plain
-# go vet first, alone: it compiles every package and its dependencies
-# without -race, which the browser and plain passes then find built (two go
-# commands at once would each compile them).
 go vet ./...
-# With -cover, the passes also write profiles, and web's coverage is
-# printed once more for the passes together (each pass alone prints only
+scripts/openapi-lint.sh
+command -v node >/dev/null 2>&1 || apt_install nodejs
+node --test web/jstest/*.test.js
+scripts/axe-install.sh
+# With -cover, the two passes also write profiles, and web's coverage is
+# printed once more for both passes together (each pass alone prints only
 # its part).
-race_prof=() plain_prof=() browser_prof=() timed_prof=()
+race_prof=() plain_prof=() browser_prof=()
 case " $* " in *" -cover "*)
   profiles=$(mktemp -d)
   race_prof=(-coverprofile "$profiles/race.out")
   plain_prof=(-coverprofile "$profiles/plain.out")
-  browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out")
-  timed_prof=(-covermode=atomic -coverprofile "$profiles/timed.out") ;;
+  browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
 esac
-# The fault tests first: they wait on failovers and timers for minutes
-# (TestHA), so they start at once and the other packages run beside them.
-race_pkgs="$(go list ./internal/faulttest) $(go list ./... | grep -vxF -f <(go list ./internal/faulttest "${plain[@]}"))"
-# The passes run at once, each into its own log, printed whole when the
-# pass ends: the fault tests and the browser tests mostly wait (on
-# failovers, timers, Chromium), which left a core idle while they ran one
-# after the other. -p 4: four test binaries (or compilations) at a time in
-# the race pass, since the fault tests hold one for minutes.
-declare -A pass_of=() started=()
-failed=()
-start_pass() {
-  local name=$1
-  shift
-  ("$@") >"$times/$name.log" 2>&1 &
-  pass_of[$!]=$name
-  started[$name]=$SECONDS
-}
+check_plain
+race_pkgs=$(go list ./... | grep -vxF -f <(cd . && go list "${plain[@]}"))
 # shellcheck disable=SC2086 # one package a word
-start_pass race gotest race -race -p 4 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
-start_pass browser gotest browser -count=1 -timeout 40m -parallel 6 -run "$browser_pass" "${browser_prof[@]}" "$@" ./web
-start_pass plain gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).
-start_pass client bash -c 'cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...' client "$@"
-start_pass lint bash -c 'scripts/openapi-lint.sh && node --test web/jstest/*.test.js'
-while [ ${#pass_of[@]} -gt 0 ]; do
-  rc=0
-  wait -n -p done_pid "${!pass_of[@]}" || rc=$?
-  name=${pass_of[$done_pid]}
-  unset "pass_of[$done_pid]"
-  echo "test.sh: ---- $name: exit $rc after $((SECONDS - started[$name])) s ----"
-  cat "$times/$name.log"
-  [ "$rc" -eq 0 ] || failed+=("$name")
-done
-# Last and alone, the tests that measure latency (they skip themselves
-# under -race): beside the other passes they would measure those.
-started[timed]=$SECONDS
-gotest timed -count=1 -timeout 10m -run "$timed" "${timed_prof[@]}" "$@" ./web || failed+=(timed)
-echo "test.sh: ---- timed: after $((SECONDS - started[timed])) s ----"
+(cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
+gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
 if [ -n "${profiles:-}" ]; then
-  # A block counts as covered when any pass ran it.
+  # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }
     END { for (b in n) { split(b, f, ":"); p = f[1]; sub("/[^/]*$", "", p); if (p ~ /\/web$/) { all += n[b]; if (c[b]) hit += n[b] } }
-      if (all) printf "web, all passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles"/race.out "$profiles"/browser.out "$profiles"/timed.out
+      if (all) printf "web, both passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles/race.out" "$profiles/browser.out"
   rm -rf "$profiles"
 fi
 slowest
 rm -rf "$times"
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "test.sh: FAILED: ${failed[*]}" >&2
-  exit 1
-fi

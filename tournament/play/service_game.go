@@ -37,6 +37,19 @@ func (s *Service) gameTableIn(ctx context.Context, gs tournament.GameStore, k to
 	return t, r, r.Tables[0], nil
 }
 
+// openGameTableIn is gameTableIn of a round still open: what a table's
+// writes read first.
+func (s *Service) openGameTableIn(ctx context.Context, gs tournament.GameStore, k tournament.GameKey) (*tournament.Tournament, tournament.Table, error) {
+	t, r, tb, err := s.gameTableIn(ctx, gs, k)
+	if err != nil {
+		return nil, tournament.Table{}, err
+	}
+	if err := roundOpen(r); err != nil {
+		return nil, tournament.Table{}, err
+	}
+	return t, tb, nil
+}
+
 // gameNumber checks that the game number is one the round plays.
 func gameNumber(t *tournament.Tournament, r *tournament.Round, k tournament.GameKey) error {
 	if games := t.Settings.GamesIn(r.Final); k.Game < 1 || k.Game > games {
@@ -68,11 +81,8 @@ func (s *Service) SubmitGameIn(ctx context.Context, wrap tournament.Wrap, a tour
 		return nil, err
 	}
 	gs := s.games(wrap)
-	t, r, tb, err := s.gameTableIn(ctx, gs, k)
+	t, tb, err := s.openGameTableIn(ctx, gs, k)
 	if err != nil {
-		return nil, err
-	}
-	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
 	g, err := checkGame(data, tb, k.Game, t.Format, t.Settings, engine.GameOptions{})

@@ -47,11 +47,8 @@ func (s *Service) CorrectDealIn(ctx context.Context, wrap tournament.Wrap, a tou
 		return nil, tournament.InvalidField("reason", "reason is longer than %d bytes", MaxCorrectionReason)
 	}
 	gs := s.games(wrap)
-	t, r, tb, err := s.gameTableIn(ctx, gs, k)
+	t, tb, err := s.openGameTableIn(ctx, gs, k)
 	if err != nil {
-		return nil, err
-	}
-	if err := roundOpen(r); err != nil {
 		return nil, err
 	}
 	if t.Format == tournament.FormatBridge {

@@ -154,6 +154,7 @@ func newChrome(t *testing.T, width, height int) *chrome {
 			t.Errorf("in the browser: %s", b)
 		}
 	})
+	failureShot(t, ctx, "")
 	return c
 }
 
@@ -222,6 +223,38 @@ func (c *chrome) eval(expr string) string {
 	return v
 }
 
+// screenshotsWanted says whether the tests write their screenshots:
+// REVISOR_SCREENSHOTS=on (any value but empty or "off") asks for them. A
+// full-page PNG costs the browser about twice a page's load (about 145 ms
+// on this machine against 68 ms), and a run takes over 500 of them that
+// nobody looks at unless a page is being changed, so they are left out
+// unless asked for. A browser test that fails writes one of the page it
+// ended on all the same (failureShot).
+func screenshotsWanted() bool {
+	v := os.Getenv("REVISOR_SCREENSHOTS")
+	return v != "" && v != "off"
+}
+
+// failureShot writes a screenshot of ctx's page, named after the test,
+// when t failed: what the browser showed at the end. It is registered
+// after the context's cancel, so that it runs before it.
+func failureShot(t *testing.T, ctx context.Context, who string) {
+	t.Cleanup(func() {
+		if !t.Failed() || ctx.Err() != nil {
+			return
+		}
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100)) // 100: a PNG (below it, a JPEG)
+		if err != nil {
+			t.Logf("no screenshot of the failed page: %v", err)
+			return
+		}
+		name := "FAILED-" + strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()+who)
+		writeArtifact(t, name, png)
+	})
+}
+
 // artifactsDir is where screenshots go: $REVISOR_ARTIFACTS, else a
 // directory under the system's temporary directory.
 func artifactsDir(t *testing.T) string {
@@ -237,9 +270,13 @@ func artifactsDir(t *testing.T) string {
 	return dir
 }
 
-// screenshot writes a full-page PNG of the current page.
+// screenshot writes a full-page PNG of the current page, when
+// screenshots are wanted.
 func (c *chrome) screenshot(name string) {
 	c.t.Helper()
+	if !screenshotsWanted() {
+		return
+	}
 	png, err := chromedp.Run(c.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		c.t.Fatalf("screenshot %s: %v", name, err)

@@ -88,6 +88,10 @@ func (h *Handler) setTableCookie(c echo.Context, tid, code string, maxAge int) {
 // tableLoginData is the code form's data.
 type tableLoginData struct {
 	Error string
+	// Latest is the tournament's latest round: a phone whose session ended
+	// reads it from the form to tell a new round drawn from a lost cookie,
+	// whatever events it heard or missed (a resync says no round).
+	Latest int
 }
 
 // tableLogin checks a table's code (typed, or read by the page's script
@@ -265,11 +269,11 @@ func (h *Handler) tablePage(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	_, id, ok := h.tableSession(c)
 	if !ok {
-		p, _, err := h.tournamentPageStart(c, "tbl.login", "")
+		p, st, err := h.tournamentPageStart(c, "tbl.login", "")
 		if err != nil {
 			return h.fail(c, err)
 		}
-		p.Data, p.Script, p.BodyClass = tableLoginData{}, "table.js", "table-page"
+		p.Data, p.Script, p.BodyClass = tableLoginData{Latest: len(st.Rounds)}, "table.js", "table-page"
 		return h.render(c, http.StatusOK, "table_login", p)
 	}
 	p, d, err := h.tableView(c, id)

@@ -82,6 +82,7 @@ func newTabs(t *testing.T, n, width, height int) []*tab {
 			c.watch(ev)
 		}))
 		t.Cleanup(cancel)
+		failureShot(t, ctx, fmt.Sprintf("-tab%d", i+1))
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
 			t.Fatalf("open tab %d: %v", i, err)
 		}
@@ -128,7 +129,12 @@ func (b *tab) eval(expr string) (string, error) {
 	return chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
 }
 
+// screenshot writes a full-page PNG of the tab's page, when screenshots
+// are wanted.
 func (b *tab) screenshot(t *testing.T, name string) {
+	if !screenshotsWanted() {
+		return
+	}
 	var png []byte
 	var err error
 	// A page that has just loaded itself again may not be attached yet.

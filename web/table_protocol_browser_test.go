@@ -421,3 +421,48 @@ func TestBrowserTableNewRound(t *testing.T) {
 	}
 	a.screenshot(t, "table-new-round-360-en")
 }
+
+// TestBrowserTableNewRoundMissed: a phone that heard nothing of the new
+// round (its page was in the browser's back-forward cache while the round
+// was closed and the next drawn, and its stream's "rounds" event is gone)
+// still says a new round was drawn when it comes back, not that its code
+// was lost: the code form the server answers tells the latest round too.
+// Under load the stream's event could also give way to a resync that names
+// no round, and the page said "scan the card again" (the flake of
+// TestBrowserTableNewRound, 6 December).
+func TestBrowserTableNewRoundMissed(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
+	tabs := newTabs(t, 1, 360, 800)
+	a := tabs[0]
+	openTable(t, s, f, 1, a)
+	s.playAll(t, f, f.Round, 3)
+	if err := a.untilAcrossLoads("every game over on the page", `!!document.getElementById("table-app") && !document.getElementById("deal-form")`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The page is left for the back-forward cache: its stream closes.
+	if _, err := a.eval(`(window.dispatchEvent(new PageTransitionEvent("pagehide", {persisted: true})), "")`); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
+		t.Fatalf("CloseRound: %v", err)
+	}
+	seed := int64(2)
+	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
+		t.Fatalf("DrawRound 2: %v", err)
+	}
+	// Back from the cache: the stream opens again and the page reads itself.
+	if _, err := a.eval(`(window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true})), "")`); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.untilAcrossLoads("a notice", `!document.getElementById("net").hidden`, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.untilAcrossLoads("round 2 announced", `document.body.dataset.newRound === "2"`, 5*time.Second); err != nil {
+		text, _ := a.eval(`document.getElementById("net").textContent`)
+		t.Fatalf("%v: the page says %q", err, text)
+	}
+	a.screenshot(t, "table-new-round-missed-360-en")
+}

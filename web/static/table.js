@@ -642,7 +642,11 @@
         if (!html) { return null; }
         var doc = new DOMParser().parseFromString(html, "text/html");
         var app = doc.getElementById("table-app");
-        var latest = app ? parseInt(app.dataset.latest || "0", 10) : 0;
+        // The code form says the latest round too: a session ended by a
+        // new round is told apart from a lost cookie even when the
+        // stream's "rounds" event was missed (a resync names no round).
+        var said = app || doc.getElementById("table-login");
+        var latest = said ? parseInt(said.dataset.latest || "0", 10) : 0;
         if (latest > parseInt(self.app.dataset.round, 10)) { self.drawn = latest; }
         if (!app || self.drawn || app.dataset.round !== self.app.dataset.round || app.dataset.table !== self.app.dataset.table) {
           // The code form, or another table: this phone's session is over

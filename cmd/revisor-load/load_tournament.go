@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ type tourFlags struct {
 	players, gamesPerRound, rounds, retries int
 	putShare, sheetShare                    float64
 	serverPID                               int
+	cpuProfile                              string // --cpuprofile: this tool's own profile
 	pace                                    time.Duration
 	viewers                                 int    // --viewers: phones on the public pages (viewers.go)
 	views                                   string // --view
@@ -43,6 +45,7 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&t.views, "view", "standings,seating,screen", "with --viewers: the pages the viewers watch, spread over them in turn "+
 		"(standings, seating, screen, player)")
 	fs.IntVar(&t.serverPID, "server-pid", 0, "sample this local process's CPU time (and with --players its resident memory) during the run (Linux)")
+	fs.StringVar(&t.cpuProfile, "cpuprofile", "", "with --players: write this tool's own CPU profile (its tables and viewers) to the file")
 }
 
 // runTournamentLoad plays a tournament with loadgen and prints what the
@@ -56,7 +59,14 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()
 	mem := sampleRSS(ctx, t.serverPID)
-	cpu0 := procCPU(t.serverPID)
+	cpu0, self0 := procCPU(t.serverPID), procCPU(os.Getpid())
+	if t.cpuProfile != "" {
+		stop, err := startCPUProfile(t.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("%w: --cpuprofile: %v", errUsage, err)
+		}
+		defer stop()
+	}
 	renders0 := pageRenders(cfg.url)
 	fmt.Fprintf(stdout, "load: %s; load average before: %s\n", machine(), loadAverage())
 	crowd := newCrowd(ctx, cfg, stdout)
@@ -88,6 +98,9 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 			t.serverPID, cpu.Seconds(), float64(cpu.Microseconds())/1000/float64(deals+games),
 			float64(cpu.Microseconds())/1000/float64(max(requests, 1)), requests)
 	}
+	// The tool's own CPU: its tables and its viewers run on the server's
+	// machine, and what they take the server and the database do not get.
+	fmt.Fprintf(stdout, "load: this tool's CPU time %.1fs (its tables and viewers)\n", (procCPU(os.Getpid()) - self0).Seconds())
 	if peak, hwm := mem(); peak > 0 {
 		fmt.Fprintf(stdout, "load: server pid %d resident memory: peak sampled %.1f MiB, high-water mark %.1f MiB\n",
 			t.serverPID, float64(peak)/(1<<20), float64(hwm)/(1<<20))
@@ -191,4 +204,18 @@ func procCPU(pid int) time.Duration {
 	user, _ := strconv.ParseInt(f[11], 10, 64)
 	sys, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// startCPUProfile writes this process's CPU profile to path until the
+// returned function is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -20,14 +20,19 @@ func TestLoadTournament(t *testing.T) {
 	const admin = "load-admin-token-0123456789"
 	url := startServer(t, admin)
 	var out bytes.Buffer
+	prof := t.TempDir() + "/load.pprof"
 	err := run(context.Background(), []string{"--url", url, "--players", "16", "--clients", "4",
-		"--games-per-round", "2", "--put-share", "0.3", "--duration", "2m"},
+		"--games-per-round", "2", "--put-share", "0.3", "--duration", "2m", "--cpuprofile", prof},
 		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
 	if err != nil {
 		t.Fatalf("revisor-load: %v\n%s", err, out.String())
 	}
+	// --cpuprofile: a pprof profile (gzip) of the tool's own run.
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile wrote %d bytes (%v), want a gzipped profile", len(b), err)
+	}
 	for _, want := range []string{`(?m)^deal +\d+ .* 201:\d+$`, `(?m)^game +\d+ .* 201:\d+$`, `finished after \d rounds, champion \w+`,
-		`; 0 given up`, `p99`} {
+		`; 0 given up`, `p99`, `this tool's CPU time \d+\.\ds`} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("load --players 16 printed\n%s\nwant a match for %s", out.String(), want)
 		}

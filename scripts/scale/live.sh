@@ -15,7 +15,9 @@
 #   user may create databases; default the local one at 127.0.0.1:5432),
 #   PAGE_WORKERS (the server's --page-workers; default its own: one fewer
 #   than the cores), PROFILE (a file: a 30 s CPU profile of the server, taken 15 s into the
-#   first run with viewers; read it with `go tool pprof -top FILE`).
+#   first run with viewers; read it with `go tool pprof -top FILE`),
+#   LOAD_PROFILE (a file: the load tool's own CPU profile over the first run
+#   with viewers: what its tables and viewers cost this machine).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 . scripts/lib.sh
@@ -68,10 +70,14 @@ run() {
     (sleep 15; curl -fsS -o "$PROFILE" "http://127.0.0.1:$pport/debug/pprof/profile?seconds=30" &&
       echo "   CPU profile (30 s, from 15 s in) in $PROFILE") &
   fi
+  local lprof=()
+  if [ -n "${LOAD_PROFILE:-}" ] && [ "$1" -gt 0 ] && [ ! -e "$LOAD_PROFILE" ]; then
+    lprof=(--cpuprofile "$LOAD_PROFILE")
+  fi
   echo "-- $1 viewers, $(date -u +%H:%M:%S) UTC (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
   REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" \
     --players $((TABLES * 4)) --clients "$TABLES" --rounds 1 --games-per-round "$GAMES" --sheet-share 1 \
-    --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" |
+    --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" "${lprof[@]}" |
     grep -E '^(endpoint|deal|confirm) |acknowledged|load average|resident|CPU time|^viewers:' || true
   echo "   server after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"
   stop_server

@@ -25,6 +25,7 @@ type tourFlags struct {
 	putShare, sheetShare                    float64
 	serverPID                               int
 	cpuProfile                              string // --cpuprofile: this tool's own profile
+	viewersApart                            bool   // --viewers-apart: the viewers in a watch process
 	pace                                    time.Duration
 	viewers                                 int    // --viewers: phones on the public pages (viewers.go)
 	views                                   string // --view
@@ -42,6 +43,8 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 		"as players playing a deal do (e.g. 3s); 0 sends each deal as soon as the one before is answered (back to back)")
 	fs.IntVar(&t.viewers, "viewers", 0, "with --players: this many viewers on the public pages from the first draw on, each "+
 		"behaving as the pages' script (one event stream, a fetch when its page changed, one in flight, with the ETag)")
+	fs.BoolVar(&t.viewersApart, "viewers-apart", false, "with --viewers: run the viewers in a process of their own "+
+		"(revisor-load watch), not among the tables' clients, whose answers would wait behind them")
 	fs.StringVar(&t.views, "view", "standings,seating,screen", "with --viewers: the pages the viewers watch, spread over them in turn "+
 		"(standings, seating, screen, player)")
 	fs.IntVar(&t.serverPID, "server-pid", 0, "sample this local process's CPU time (and with --players its resident memory) during the run (Linux)")

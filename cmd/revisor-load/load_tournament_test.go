@@ -93,3 +93,37 @@ func TestProcCPU(t *testing.T) {
 		t.Errorf("procCPU(0) = %s, want 0", got)
 	}
 }
+
+// TestMain lets the test binary stand for revisor-load when a load run
+// starts its viewers apart (os.Executable is then this binary).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "watch" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestLoadTournamentViewersApart: with --viewers-apart the viewers run in
+// a watch process of their own, which the run stops at its end and whose
+// report it prints: every viewer's stream open (they arrive over 5 s: the
+// round is paced to last longer), pages fetched, the process's own CPU
+// time.
+func TestLoadTournamentViewersApart(t *testing.T) {
+	t.Parallel()
+	const admin = "load-admin-token-0123456789"
+	url := startServer(t, admin)
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--url", url, "--players", "8", "--clients", "2", "--rounds", "1",
+		"--games-per-round", "1", "--pace", "700ms", "--duration", "2m", "--viewers", "6", "--viewers-apart"},
+		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
+	if err != nil {
+		t.Fatalf("revisor-load --viewers-apart: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{`in a process of their own`, `viewers: 6 viewers, 6 streams open; [1-9]\d* page fetches`,
+		`their process's CPU time \d+\.\ds`, `; 0 given up`} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("revisor-load --viewers-apart printed\n%s\nwant a match for %s", out.String(), want)
+		}
+	}
+}

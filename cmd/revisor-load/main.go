@@ -8,7 +8,8 @@
 // `revisor-load floor-server` and `revisor-load floor` measure the
 // platform's floor beside it (floor_server.go, floor.go): a bare net/http
 // and pgx server making a deal's round trips, loaded by the same kind of
-// clients.
+// clients. `revisor-load watch` runs only viewers of a tournament's
+// pages (watch.go), as --viewers-apart does for a load run.
 //
 //	go run ./cmd/revisor-load --url http://127.0.0.1:8080 --clients 100 --rate 100
 //	DATABASE_URL=… go run ./cmd/revisor-load floor-server --addr 127.0.0.1:8090 &
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, env func(string) string, stdout io.
 			return runFloorServer(ctx, args[1:], env, stdout)
 		case "floor":
 			return runFloorLoad(ctx, args[1:], stdout)
+		case "watch":
+			return runWatch(ctx, args[1:], stdout)
 		}
 	}
 	return runLoad(ctx, args, env, stdout)

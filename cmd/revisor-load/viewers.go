@@ -23,6 +23,7 @@ type crowd struct {
 	out     io.Writer
 	once    sync.Once
 	watch   *loadgen.Watch
+	apart   *apartViewers // --viewers-apart: the viewers' own process
 	started time.Time
 }
 
@@ -41,6 +42,15 @@ func (c *crowd) drawn(tid string, _ int) {
 		if strings.Contains(c.cfg.tour.views, loadgen.ViewPlayer) {
 			players = playerIDs(c.ctx, c.cfg.url, tid)
 		}
+		if c.cfg.tour.viewersApart {
+			a, err := startApart(c.cfg, tid, players)
+			if err != nil {
+				fmt.Fprintf(c.out, "viewers: not started: %v\n", err)
+				return
+			}
+			c.apart, c.started = a, time.Now()
+			return
+		}
 		w, err := loadgen.WatchPages(c.ctx, loadgen.ViewerConfig{BaseURL: c.cfg.url, Tournament: tid,
 			Viewers: c.cfg.tour.viewers, Views: views, Players: players, Seed: c.cfg.seed})
 		if err != nil {
@@ -54,12 +64,15 @@ func (c *crowd) drawn(tid string, _ int) {
 
 // stop ends the viewers and prints what they saw and the server's renders.
 func (c *crowd) stop(out io.Writer, res *loadgen.Result, renders0 float64) {
-	if c.watch == nil {
+	switch {
+	case c.apart != nil:
+		c.apart.stop(out)
+	case c.watch != nil:
+		c.watch.Stop(10 * time.Second).Print(out)
+	default:
 		return
 	}
-	r := c.watch.Stop(10 * time.Second)
 	elapsed := time.Since(c.started)
-	r.Print(out)
 	if n := pageRenders(c.cfg.url); n >= 0 && renders0 >= 0 {
 		fmt.Fprintf(out, "viewers: server rendered %.0f pages in %.1fs: %.1f renders/s\n", n-renders0, elapsed.Seconds(),
 			(n-renders0)/elapsed.Seconds())

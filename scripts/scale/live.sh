@@ -16,6 +16,9 @@
 #   PAGE_WORKERS (the server's --page-workers; default its own: one fewer
 #   than the cores), PROFILE (a file: a 30 s CPU profile of the server, taken 15 s into the
 #   first run with viewers; read it with `go tool pprof -top FILE`),
+#   APART (1: the viewers run in a process of their own, revisor-load
+#   --viewers-apart, as phones are not among the tables' clients; 0: among
+#   them, in the load tool's one process, as before 6 December),
 #   LOAD_PROFILE (a file: the load tool's own CPU profile over the first run
 #   with viewers: what its tables and viewers cost this machine).
 set -euo pipefail
@@ -61,7 +64,7 @@ run() {
     pport=$(freeport)
     prof=(--pprof-addr "127.0.0.1:$pport")
   fi
-  DATABASE_URL=$url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
+  env ${SERVER_GOGC:+GOGC=$SERVER_GOGC} ${SERVER_GOMEMLIMIT:+GOMEMLIMIT=$SERVER_GOMEMLIMIT} DATABASE_URL=$url REVISOR_ADMIN_TOKEN=$admin REVISOR_LOG_LEVEL=error \
     "$work/revisor" serve --addr "127.0.0.1:$port" --max-streams-per-address $((VIEWERS + 100)) \
     --page-workers "${PAGE_WORKERS:-0}" "${prof[@]}" >"$work/server.log" 2>&1 &
   server_pid=$!
@@ -70,14 +73,15 @@ run() {
     (sleep 15; curl -fsS -o "$PROFILE" "http://127.0.0.1:$pport/debug/pprof/profile?seconds=30" &&
       echo "   CPU profile (30 s, from 15 s in) in $PROFILE") &
   fi
-  local lprof=()
+  local extra=()
+  if [ "${APART:-1}" = 1 ] && [ "$1" -gt 0 ]; then extra+=(--viewers-apart); fi
   if [ -n "${LOAD_PROFILE:-}" ] && [ "$1" -gt 0 ] && [ ! -e "$LOAD_PROFILE" ]; then
-    lprof=(--cpuprofile "$LOAD_PROFILE")
+    extra+=(--cpuprofile "$LOAD_PROFILE")
   fi
   echo "-- $1 viewers, $(date -u +%H:%M:%S) UTC (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
   REVISOR_ADMIN_TOKEN=$admin "$work/revisor-load" --url "http://127.0.0.1:$port" --server-pid "$server_pid" \
     --players $((TABLES * 4)) --clients "$TABLES" --rounds 1 --games-per-round "$GAMES" --sheet-share 1 \
-    --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" "${lprof[@]}" |
+    --pace "$PACE" --duration 10m --seed "$2" --viewers "$1" --view "$VIEW" "${extra[@]}" |
     grep -E '^(endpoint|deal|confirm) |acknowledged|load average|resident|CPU time|^viewers:' || true
   echo "   server after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"
   stop_server

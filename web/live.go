@@ -16,8 +16,8 @@ import (
 //
 // A public page's stream (/t/{tid}/events?for=pages, the URL in its
 // data-events) says only what its page shows, at most once per
-// pagesCoalesce (for a herd of viewers, once per renderEvery and a little
-// more: pagesStream.gap): an event "change" when the tournament's state changed,
+// pagesCoalesce (once per the window below when it is wider, a second at
+// most: pagesStream.gap): an event "change" when the tournament's state changed,
 // with the version v, the server's clock in microseconds when it heard of
 // the change (tournament.Event.At), and the window w, in milliseconds, over
 // which the pages watching the tournament are to spread their fetches of
@@ -259,35 +259,17 @@ func (p *pagesStream) hear(e tournament.Event, v int64) {
 	}
 }
 
-// gap is the least time between two messages of the stream:
-// pagesCoalesce for a few viewers, and renderEvery and a little more once
-// they are a herd (a window of herdWindow or wider: a hundred streams a
-// place of the budget). A page's refreshes are rendered at most every
-// renderEvery, at the first fetch after a message; with messages closer
-// than that, the first fetch after the next message found its page not
-// yet due, and every fetch of the window until the render parked on it
-// and was answered with the others at once — with 1,000 viewers half of
-// each window, a burst of hundreds of answers after every render, the
-// fetches' p50 at 300 ms (issue 28, 6 December). Messages renderEvery and
-// renderSlack apart let every render begin at its window's first fetch,
-// so the rest are answered from the cache as they come. A message sooner
-// would also make no fetch of its own, and a thousand streams' messages
-// cost the server as much as their fetches (the profile of 6 December:
-// the public streams 21% of its CPU, the answers from the cache 28%).
+// gap is the least time between two messages of the stream: pagesCoalesce,
+// or the window of the fetches when it is wider, renderEvery at most. A
+// page that spreads its fetch over the window takes the latest version
+// when it fetches, and its refreshes are rendered at most every
+// renderEvery: a message sooner than that makes no fetch, and a thousand
+// streams' messages cost the server as much as their fetches (issue 28,
+// the profile of 6 December: the public streams 21% of its CPU, the
+// answers from the cache 28%).
 func (p *pagesStream) gap() time.Duration {
-	if p.window >= herdWindow {
-		return renderEvery + renderSlack
-	}
-	return pagesCoalesce
+	return max(pagesCoalesce, min(renderEvery, p.window))
 }
-
-// herdWindow is the window from which a stream's viewers count as a herd
-// (gap); renderSlack is what a render may begin after its window's first
-// fetch (the budget's place taken, the clock read).
-const (
-	herdWindow  = 100 * time.Millisecond
-	renderSlack = 100 * time.Millisecond
-)
 
 // timer is the channel of the pending message's timer (nil: none).
 func (p *pagesStream) timer() <-chan time.Time {

@@ -26,6 +26,7 @@ type tourFlags struct {
 	serverPID                               int
 	cpuProfile                              string // --cpuprofile: this tool's own profile
 	viewersApart                            bool   // --viewers-apart: the viewers in a watch process
+	viewersNice                             int    // --viewers-nice: that process's niceness
 	pace                                    time.Duration
 	viewers                                 int    // --viewers: phones on the public pages (viewers.go)
 	views                                   string // --view
@@ -45,6 +46,8 @@ func (t *tourFlags) define(fs *flag.FlagSet) {
 		"behaving as the pages' script (one event stream, a fetch when its page changed, one in flight, with the ETag)")
 	fs.BoolVar(&t.viewersApart, "viewers-apart", false, "with --viewers: run the viewers in a process of their own "+
 		"(revisor-load watch), not among the tables' clients, whose answers would wait behind them")
+	fs.IntVar(&t.viewersNice, "viewers-nice", 0, "with --viewers-apart: the viewers' process's niceness (0-19; e.g. 10: "+
+		"the simulated phones take what CPU the server, its database and the tables leave, as phones of their own would)")
 	fs.StringVar(&t.views, "view", "standings,seating,screen", "with --viewers: the pages the viewers watch, spread over them in turn "+
 		"(standings, seating, screen, player)")
 	fs.IntVar(&t.serverPID, "server-pid", 0, "sample this local process's CPU time (and with --players its resident memory) during the run (Linux)")
@@ -58,6 +61,9 @@ func runTournamentLoad(ctx context.Context, cfg *loadConfig, stdout io.Writer) e
 	t := cfg.tour
 	if t.putShare < 0 || t.putShare > 1 || t.sheetShare < 0 || t.sheetShare > 1 || t.rounds < 0 || t.retries < 0 || t.pace < 0 {
 		return fmt.Errorf("%w: --put-share and --sheet-share 0-1, --rounds, --retries and --pace ≥ 0", errUsage)
+	}
+	if t.viewersNice < 0 || t.viewersNice > 19 || (t.viewersNice != 0 && !t.viewersApart) {
+		return fmt.Errorf("%w: --viewers-nice is 0-19, and needs --viewers-apart", errUsage)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.duration)
 	defer cancel()

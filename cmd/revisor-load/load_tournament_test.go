@@ -71,6 +71,8 @@ func TestLoadTournamentFlags(t *testing.T) {
 		{"--players", "16", "--rounds", "-1"},
 		{"--players", "2"},
 		{"--players", "16", "--pace", "-1s"},
+		{"--players", "16", "--viewers", "5", "--viewers-nice", "10"}, // not apart
+		{"--players", "16", "--viewers", "5", "--viewers-apart", "--viewers-nice", "20"},
 	} {
 		err := run(context.Background(), append([]string{"--url", "http://127.0.0.1:1", "--admin-token", "x"}, args...),
 			mapEnv{}.get, &bytes.Buffer{})
@@ -108,20 +110,20 @@ func TestMain(m *testing.M) {
 // a watch process of their own, which the run stops at its end and whose
 // report it prints: every viewer's stream open (they arrive over 5 s: the
 // round is paced to last longer), pages fetched, the process's own CPU
-// time.
+// time and the niceness --viewers-nice gave it.
 func TestLoadTournamentViewersApart(t *testing.T) {
 	t.Parallel()
 	const admin = "load-admin-token-0123456789"
 	url := startServer(t, admin)
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"--url", url, "--players", "8", "--clients", "2", "--rounds", "1",
-		"--games-per-round", "1", "--pace", "700ms", "--duration", "2m", "--viewers", "6", "--viewers-apart"},
+		"--games-per-round", "1", "--pace", "700ms", "--duration", "2m", "--viewers", "6", "--viewers-apart", "--viewers-nice", "10"},
 		mapEnv{"REVISOR_ADMIN_TOKEN": admin}.get, &out)
 	if err != nil {
 		t.Fatalf("revisor-load --viewers-apart: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{`in a process of their own`, `viewers: 6 viewers, 6 streams open; [1-9]\d* page fetches`,
-		`their process's CPU time \d+\.\ds`, `; 0 given up`} {
+		`their process's CPU time \d+\.\ds, niceness 10`, `; 0 given up`} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("revisor-load --viewers-apart printed\n%s\nwant a match for %s", out.String(), want)
 		}

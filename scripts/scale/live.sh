@@ -19,6 +19,9 @@
 #   APART (1: the viewers run in a process of their own, revisor-load
 #   --viewers-apart, as phones are not among the tables' clients; 0: among
 #   them, in the load tool's one process, as before 6 December),
+#   NICE (with APART=1, the viewers' process's niceness, 10: the simulated
+#   phones take the CPU the server, its database and the tables leave, as
+#   phones of their own would; 0: the same share as the server),
 #   LOAD_PROFILE (a file: the load tool's own CPU profile over the first run
 #   with viewers: what its tables and viewers cost this machine).
 set -euo pipefail
@@ -74,7 +77,7 @@ run() {
       echo "   CPU profile (30 s, from 15 s in) in $PROFILE") &
   fi
   local extra=()
-  if [ "${APART:-1}" = 1 ] && [ "$1" -gt 0 ]; then extra+=(--viewers-apart); fi
+  if [ "${APART:-1}" = 1 ] && [ "$1" -gt 0 ]; then extra+=(--viewers-apart --viewers-nice "${NICE:-10}"); fi
   if [ -n "${LOAD_PROFILE:-}" ] && [ "$1" -gt 0 ] && [ ! -e "$LOAD_PROFILE" ]; then
     extra+=(--cpuprofile "$LOAD_PROFILE")
   fi

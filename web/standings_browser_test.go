@@ -36,15 +36,22 @@ func smAfterALot(t *testing.T, s *site) *fixture {
 	t.Helper()
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
 	s.tiedRound(t, f, f.Round, 3)
+	s.nextRound(t, f, 1)
+	return f
+}
+
+// nextRound closes round n of f, its games accepted unconfirmed, and
+// draws round n+1 (seed 2).
+func (s *site) nextRound(t *testing.T, f *fixture, n int) {
+	t.Helper()
 	ctx := context.Background()
-	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
-		t.Fatalf("CloseRound: %v", err)
+	if _, err := s.plays.CloseRound(ctx, org, f.ID, n, play.AcceptUnconfirmed()); err != nil {
+		t.Fatalf("CloseRound %d: %v", n, err)
 	}
 	seed := int64(2)
 	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
-		t.Fatalf("DrawRound 2: %v", err)
+		t.Fatalf("DrawRound %d: %v", n+1, err)
 	}
-	return f
 }
 
 // TestStandingsExplainThemselves checks the standings of an sm tournament

@@ -391,28 +391,28 @@ func TestBrowserTableWithdrawnPlayer(t *testing.T) {
 	}
 }
 
+// roundOverOnAPhone plays round 1 of a Swiss tournament of eight while a
+// 360 px phone shows table 1, until the page shows every game over (it
+// loads itself again when its games end).
+func roundOverOnAPhone(t *testing.T) (*site, *fixture, *tab) {
+	t.Helper()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
+	a := newTabs(t, 1, 360, 800)[0]
+	openTable(t, s, f, 1, a)
+	s.playAll(t, f, f.Round, 3)
+	if err := a.untilAcrossLoads("every game over on the page", `!!document.getElementById("table-app") && !document.getElementById("deal-form")`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return s, f, a
+}
+
 // TestBrowserTableNewRound: a phone still on round 1's table page when
 // round 2 is drawn says so at once, and how to reach the new table.
 func TestBrowserTableNewRound(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
-	tabs := newTabs(t, 1, 360, 800)
-	a := tabs[0]
-	openTable(t, s, f, 1, a)
-	s.playAll(t, f, f.Round, 3)
-	// The page loads itself again when its games end.
-	if err := a.untilAcrossLoads("every game over on the page", `!!document.getElementById("table-app") && !document.getElementById("deal-form")`, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
-		t.Fatalf("CloseRound: %v", err)
-	}
-	seed := int64(2)
-	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
-		t.Fatalf("DrawRound 2: %v", err)
-	}
+	s, f, a := roundOverOnAPhone(t)
+	s.nextRound(t, f, 1)
 	if err := a.untilAcrossLoads("round 2 announced", `document.body.dataset.newRound === "2" && !document.getElementById("net").hidden`, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -432,27 +432,12 @@ func TestBrowserTableNewRound(t *testing.T) {
 // TestBrowserTableNewRound, 6 December).
 func TestBrowserTableNewRoundMissed(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSwiss, 8, true)
-	tabs := newTabs(t, 1, 360, 800)
-	a := tabs[0]
-	openTable(t, s, f, 1, a)
-	s.playAll(t, f, f.Round, 3)
-	if err := a.untilAcrossLoads("every game over on the page", `!!document.getElementById("table-app") && !document.getElementById("deal-form")`, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	s, f, a := roundOverOnAPhone(t)
 	// The page is left for the back-forward cache: its stream closes.
 	if _, err := a.eval(`(window.dispatchEvent(new PageTransitionEvent("pagehide", {persisted: true})), "")`); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	if _, err := s.plays.CloseRound(ctx, org, f.ID, 1, play.AcceptUnconfirmed()); err != nil {
-		t.Fatalf("CloseRound: %v", err)
-	}
-	seed := int64(2)
-	if _, err := s.plays.DrawRound(ctx, org, f.ID, &seed); err != nil {
-		t.Fatalf("DrawRound 2: %v", err)
-	}
+	s.nextRound(t, f, 1)
 	// Back from the cache: the stream opens again and the page reads itself.
 	if _, err := a.eval(`(window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true})), "")`); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,8 @@ const module = "github.com/revisor-sm/revisor/"
 // cmd → server → api, web → app → tournament → engine, and the adapters:
 // tournament/postgres → tournament, and each subdomain's PostgreSQL part
 // (refereepg, registrypg, transferpg) → tournament/postgres and its subdomain.
+// Within the pages: web → web/table, web/console → web/sheet → web/site →
+// web/locales, and neither of web/table and web/console knows the other.
 // The subdomains (tournament/play, referee, registry, transfer) stand on
 // tournament; tournament knows none of them.
 var layers = []struct {
@@ -51,8 +53,21 @@ var layers = []struct {
 		mustNot: append(storage(), "api", "api/httpx", "web", "server", "cmd"), mustDeps: []string{"tournament"}},
 	{name: "api", holds: []string{"api", "api/httpx"},
 		mustNot: append(storage(), "web", "server", "cmd")},
+	// The pages: the entry (web) mounts the table page and the console,
+	// which know each other not; both stand on the score sheet and the base
+	// (web/site), which knows none of the pages; the texts know nothing.
 	{name: "web", holds: []string{"web"},
-		mustNot: append(storage(), "api", "server", "cmd"), mustDeps: []string{"app"}},
+		mustNot: append(storage(), "api", "server", "cmd"), mustDeps: []string{"app", "web/site", "web/table", "web/console"}},
+	{name: "table page", holds: []string{"web/table"},
+		mustNot: append(storage(), "api", "server", "cmd", "web/console"), mustDeps: []string{"app", "web/site", "web/sheet"}},
+	{name: "console", holds: []string{"web/console"},
+		mustNot: append(storage(), "api", "server", "cmd", "web/table"), mustDeps: []string{"app", "web/site", "web/sheet"}},
+	{name: "score sheet", holds: []string{"web/sheet"},
+		mustNot: append(storage(), "api", "server", "cmd", "web/table", "web/console"), mustDeps: []string{"web/site"}},
+	{name: "pages' base", holds: []string{"web/site"},
+		mustNot: append(storage(), "api", "server", "cmd", "web/table", "web/console", "web/sheet"), mustDeps: []string{"app", "web/locales"}},
+	{name: "pages' texts", holds: []string{"web/locales"},
+		mustNot: []string{"engine", "tournament", "app", "api", "api/httpx", "internal", "web/site", "web/sheet", "web/table", "web/console", "server", "cmd"}},
 	{name: "server", holds: []string{"server"},
 		mustNot: append(storage(), "cmd"), mustDeps: []string{"api", "web", "app"}},
 }
@@ -167,7 +182,13 @@ func TestArchitectureCatches(t *testing.T) {
 	good := map[string][]string{
 		"engine": {}, "tournament": {"engine"}, "tournament/postgres": {"tournament", "engine"},
 		"app": {"tournament", "engine"}, "api": {"app", "api/httpx", "tournament", "engine"},
-		"web": {"app", "api/httpx", "tournament", "engine"}, "server": {"api", "web", "app", "tournament", "engine"},
+		"web":         {"web/site", "web/table", "web/console", "web/sheet", "web/locales", "app", "api/httpx", "tournament", "engine"},
+		"web/table":   {"web/site", "web/sheet", "web/locales", "app", "api/httpx", "tournament", "engine"},
+		"web/console": {"web/site", "web/sheet", "web/locales", "app", "api/httpx", "tournament", "engine"},
+		"web/sheet":   {"web/site", "web/locales", "app", "tournament", "engine"},
+		"web/site":    {"web/locales", "app", "api/httpx", "tournament", "engine"},
+		"web/locales": {},
+		"server":      {"api", "web", "app", "tournament", "engine"},
 		"cmd/revisor": {"server", "api", "tournament/postgres"}, "tournament/transfer": {"tournament", "engine"}, "tournament/referee": {"tournament", "tournament/play", "engine"},
 		"tournament/play":                {"tournament", "engine"},
 		"tournament/referee/refereepg":   {"tournament/postgres", "tournament/referee", "tournament", "engine"},
@@ -205,6 +226,17 @@ func TestArchitectureCatches(t *testing.T) {
 		{"app", "tournament/postgres"},
 		{"api", "web"},
 		{"web", "api"},
+		{"web/site", "web/table"},
+		{"web/site", "web/console"},
+		{"web/site", "web/sheet"},
+		{"web/site", "tournament/postgres"},
+		{"web/sheet", "web/table"},
+		{"web/sheet", "tournament/postgres"},
+		{"web/table", "web/console"},
+		{"web/console", "web/table"},
+		{"web/table", "api"},
+		{"web/console", "tournament/referee/refereepg"},
+		{"web/locales", "tournament"},
 		{"server", "cmd/revisor"},
 	} {
 		g := map[string][]string{}
@@ -216,12 +248,16 @@ func TestArchitectureCatches(t *testing.T) {
 			t.Errorf("violations(%s → %s) = %q, want that arrow reported", tt.pkg, tt.dep, v)
 		}
 	}
-	g := map[string][]string{"web": {"tournament"}}
+	g := map[string][]string{"web": {"tournament", "web/site", "web/table", "web/console"}}
 	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on app") {
 		t.Errorf("violations(web without app) = %q, want it reported", v)
 	}
 	g = map[string][]string{"tournament/registry/registrypg": {"tournament/registry", "tournament"}}
 	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on tournament/postgres") {
 		t.Errorf("violations(registrypg beside the base) = %q, want it reported", v)
+	}
+	g = map[string][]string{"web/table": {"app", "web/site"}}
+	if v := violations(g); len(v) != 1 || !strings.Contains(v[0], "does not depend on web/sheet") {
+		t.Errorf("violations(the table page without the score sheet) = %q, want it reported", v)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
+	"github.com/revisor-sm/revisor/web/site"
 )
 
 // Server is the router, an http.Handler.
@@ -64,7 +65,7 @@ type Deps struct {
 	// Give it a service on a database pool of its own (cmd/revisor does)
 	// and a page never waits for a connection behind the writes of
 	// arriving results.
-	Snapshots web.Snapshots
+	Snapshots site.Snapshots
 	// Referees runs referee tokens, disputes, rulings, correction windows,
 	// draw commitments and the audit log.
 	Referees *referee.Service
@@ -80,8 +81,8 @@ type Deps struct {
 	// Registry collects the metrics served at /metrics; nil: the server's own.
 	Registry *prometheus.Registry
 	// Streams bound the pages' live event streams; zero fields take the
-	// defaults (web.StreamLimits).
-	Streams web.StreamLimits
+	// defaults (site.StreamLimits).
+	Streams site.StreamLimits
 	// PageWorkers bounds the pages' work under way at once (web.Config.Renders);
 	// 0: one fewer than the cores.
 	PageWorkers int

@@ -69,7 +69,7 @@ func cpuTime() time.Duration {
 // BenchmarkStandingsGrid computes the standings of 100, 400 and 1,000
 // players after 1, 3 and 6 rounds (3 games a round) from the results: the
 // cost grows with the results, so the pages compute them once per
-// snapshot and share them (web/cache.go, derived), and a page's render
+// snapshot and share them (web/site/cache.go, derived), and a page's render
 // costs the same after 6 rounds as after 1.
 func BenchmarkStandingsGrid(b *testing.B) {
 	for _, n := range []int{100, 400, 1000} {
@@ -89,7 +89,7 @@ func BenchmarkStandingsGrid(b *testing.B) {
 }
 
 // BenchmarkStandingsIncremental is BenchmarkStandingsGrid as the pages
-// compute the standings (web/cache.go): the last round open, the totals of
+// compute the standings (web/site/cache.go): the last round open, the totals of
 // the closed rounds kept from the snapshot before (tournament.Tally), and
 // a result of the open round arrived since.
 func BenchmarkStandingsIncremental(b *testing.B) {

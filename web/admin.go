@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/web/site"
 )
 
 // adminData is the admin page's data.
@@ -66,10 +66,10 @@ func createDefaults(f tournament.Format, lang string) map[string]string {
 	switch f {
 	case tournament.FormatSM:
 		v["games"], v["advance"] = "3", "2"
-		houseRuleDefaults(v)
+		site.HouseRuleDefaults(v)
 	case tournament.FormatSwiss:
 		v["games"], v["rounds"] = "3", strconv.Itoa(defaultSwissRounds)
-		houseRuleDefaults(v)
+		site.HouseRuleDefaults(v)
 	case tournament.FormatBridge:
 		v["rounds"] = strconv.Itoa(defaultBridgeRounds)
 	}
@@ -92,7 +92,7 @@ type createdData struct {
 // requireAdmin reports whether the visitor's session is the admin's; a
 // session token that is not counts as a wrong token (actor).
 func (h *Handler) requireAdmin(c echo.Context) (bool, error) {
-	a, err := h.actor(c, "")
+	a, err := h.Actor(c, "")
 	return a.Role == tournament.RoleAdmin, err
 }
 
@@ -100,37 +100,37 @@ func (h *Handler) requireAdmin(c echo.Context) (bool, error) {
 // session.
 func (h *Handler) adminPage(c echo.Context) error {
 	if ok, err := h.requireAdmin(c); err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	} else if !ok {
 		return c.Redirect(http.StatusSeeOther, "/login?next=/admin")
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	p := h.newPage(c, "a.title")
+	p := h.NewPage(c, "a.title")
 	list, err := h.tournamentList(c, p, tournament.Actor{Role: tournament.RoleAdmin}, "/admin")
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
 	f := createFormat(c.QueryParam("format"))
 	p.Data = adminData{Values: createDefaults(f, p.Lang), Format: f, Formats: formatChoices(f), List: list,
-		Profiles: profileIDs(), Stops: exchangeStops}
-	return h.render(c, http.StatusOK, "admin", p)
+		Profiles: site.ProfileIDs(), Stops: site.ExchangeStops}
+	return h.Render(c, http.StatusOK, "admin", p)
 }
 
 // adminCreate creates a tournament and shows its organizer token once.
 func (h *Handler) adminCreate(c echo.Context) error {
 	if ok, err := h.requireAdmin(c); err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	} else if !ok {
-		return h.fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired, "log in with the admin token first"))
+		return h.Fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired, "log in with the admin token first"))
 	}
-	svc := h.deps.Players
+	svc := h.Deps().Players
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
 		"days": c.FormValue("days"), "final_games": c.FormValue("final_games"), "language": c.FormValue("language"),
 		"points": c.FormValue("points"), "tiebreaks": c.FormValue("tiebreaks"), "correction": c.FormValue("correction"),
 		"time_zone": c.FormValue("time_zone"), "public": c.FormValue("public"), "venue": c.FormValue("venue"), "date": c.FormValue("date")}
-	for _, k := range houseRuleFields {
+	for _, k := range site.HouseRuleFields {
 		values[k] = c.FormValue(k)
 	}
 	nt := tournament.NewTournament{Name: values["name"], Format: tournament.Format(values["format"]), Language: values["language"],
@@ -141,7 +141,7 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		nt.GamesPerRound, bad = optionalInt(values["games"], "games_per_round", bad)
 	}
 	nt.CorrectionMinutes, bad = optionalInt(values["correction"], "correction_minutes", bad)
-	nt.PlacementPoints, bad = optionalInts(values["points"], "placement_points", bad)
+	nt.PlacementPoints, bad = site.OptionalInts(values["points"], "placement_points", bad)
 	// The tiebreaks: the default order, or the same without the lot, so
 	// that a tie at an advancement line is the organizer's to break. A
 	// bridge evening keeps its own (matches won, best round, a lot).
@@ -149,35 +149,35 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		nt.Tiebreaks = []string{tournament.TiebreakGamePoints, tournament.TiebreakGamesWon, tournament.TiebreakBestGame}
 	}
 	if nt.Format != tournament.FormatBridge && bad == nil { // a bridge evening's rules are its own (docs/bridge.md)
-		nt.Rules, bad = houseRulesFromForm(values)
+		nt.Rules, bad = site.HouseRulesFromForm(values)
 	}
 	if nt.Format == tournament.FormatSwiss || nt.Format == tournament.FormatBridge {
 		nt.Rounds, bad = optionalInt(values["rounds"], "rounds", bad)
 	} else {
-		nt.AdvancePerTable, bad = optionalInts(values["advance"], "advance_per_table", bad)
-		nt.DayBreaks, bad = optionalInts(values["days"], "day_breaks", bad)
+		nt.AdvancePerTable, bad = site.OptionalInts(values["advance"], "advance_per_table", bad)
+		nt.DayBreaks, bad = site.OptionalInts(values["days"], "day_breaks", bad)
 		nt.FinalGames, bad = optionalInt(values["final_games"], "final_games", bad)
 	}
 	var created *tournament.Created
 	if bad == nil {
 		created, bad = svc.CreateTournament(c.Request().Context(), tournament.Actor{Role: tournament.RoleAdmin}, nt)
 	}
-	p := h.newPage(c, "a.title")
+	p := h.NewPage(c, "a.title")
 	if bad != nil {
 		if httpx.StatusOf(bad) >= 500 {
-			return h.fail(c, bad)
+			return h.Fail(c, bad)
 		}
 		f := createFormat(values["format"])
-		d := adminData{Error: errorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f),
-			Profiles: profileIDs(), Stops: exchangeStops}
-		d.Field = fieldOf(bad)
+		d := adminData{Error: site.ErrorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f),
+			Profiles: site.ProfileIDs(), Stops: site.ExchangeStops}
+		d.Field = site.FieldOf(bad)
 		p.Data = d
-		return h.render(c, httpx.StatusOf(bad), "admin", p)
+		return h.Render(c, httpx.StatusOf(bad), "admin", p)
 	}
 	p.Title = p.T("a.created")
 	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken,
 		ShortLink: shortPath(created.Tournament.ShortCode)}
-	return h.render(c, http.StatusCreated, "created", p)
+	return h.Render(c, http.StatusCreated, "created", p)
 }
 
 // optionalInt reads an optional whole number of a form; the first error
@@ -209,30 +209,4 @@ func optionalDate(s, field string, prev error) (time.Time, error) {
 		prev = tournament.InvalidField(field, "%s", field+" must be a day written 2026-12-31")
 	}
 	return d, prev
-}
-
-// optionalInts reads an optional list of whole numbers ("2, 2, 1"); the
-// first error is kept.
-func optionalInts(s, field string, prev error) ([]int, error) {
-	var out []int
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
-		v, err := strconv.Atoi(f)
-		if err != nil || len(out) >= 100 {
-			if prev == nil {
-				prev = tournament.InvalidField(field, "%s", field+" must be whole numbers separated by commas")
-			}
-			return nil, prev
-		}
-		out = append(out, v)
-	}
-	return out, prev
-}
-
-// fieldOf returns the form field an error names, if any.
-func fieldOf(err error) string {
-	var te *tournament.Error
-	if !errors.As(err, &te) {
-		return ""
-	}
-	return te.Field()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/web/site"
 )
 
 // listView is a page of the server's tournaments, as the home page and
@@ -37,7 +38,7 @@ type listItem struct {
 
 // tournamentList reads page (the query's "page", 1 if none) of the
 // tournaments the actor may see, with links back to path.
-func (h *Handler) tournamentList(c echo.Context, p *page, a tournament.Actor, path string) (*listView, error) {
+func (h *Handler) tournamentList(c echo.Context, p *site.Page, a tournament.Actor, path string) (*listView, error) {
 	n := 1
 	if s := c.QueryParam("page"); s != "" {
 		var err error
@@ -45,7 +46,7 @@ func (h *Handler) tournamentList(c echo.Context, p *page, a tournament.Actor, pa
 			return nil, tournament.InvalidParameter("page", "page must be a whole number from 1, not %q", s)
 		}
 	}
-	l, err := h.deps.Tournaments.ListTournaments(c.Request().Context(), a, n)
+	l, err := h.Deps().Tournaments.ListTournaments(c.Request().Context(), a, n)
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +58,8 @@ func (h *Handler) tournamentList(c echo.Context, p *page, a tournament.Actor, pa
 		v.Next = path + "?page=" + strconv.Itoa(l.Page+1)
 	}
 	for _, t := range l.Tournaments {
-		it := listItem{Name: t.Name, URL: "/t/" + urlPathEscape(t.ID), Venue: t.Venue,
-			ShortLink: shortPath(t.ShortCode), Poster: "/t/" + urlPathEscape(t.ID) + "/poster", Private: !t.Public}
+		it := listItem{Name: t.Name, URL: "/t/" + site.PathEscape(t.ID), Venue: t.Venue,
+			ShortLink: shortPath(t.ShortCode), Poster: "/t/" + site.PathEscape(t.ID) + "/poster", Private: !t.Public}
 		if !t.Date.IsZero() {
 			it.Date = p.Day(t.Date)
 		}
@@ -79,16 +80,16 @@ func shortPath(code string) string { return "/s/" + code }
 func (h *Handler) shortLink(c echo.Context) error {
 	// An unknown code spends a try of the address's budget, like a wrong
 	// credential: short links are not enumerated faster than that.
-	tid, err := httpx.Verify(h.cfg.Door, c, httpx.CarrierShortLink, c.Param("code"), httpx.Check[string]{
+	tid, err := httpx.Verify(h.Door(), c, httpx.CarrierShortLink, c.Param("code"), httpx.Check[string]{
 		Lookup: func(ctx context.Context) (string, error) {
-			return h.deps.Tournaments.TournamentByShortCode(ctx, c.Param("code"))
+			return h.Deps().Tournaments.TournamentByShortCode(ctx, c.Param("code"))
 		},
 		Wrong: func(err error) bool { return tournament.ErrorKind(err) == tournament.KindNotFound },
 	})
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
-	return c.Redirect(http.StatusFound, "/t/"+urlPathEscape(tid))
+	return c.Redirect(http.StatusFound, "/t/"+site.PathEscape(tid))
 }
 
 // posterData is the poster's data.
@@ -105,9 +106,9 @@ type posterData struct {
 // tournament's name, date and venue, its short link in large type and a
 // QR code of it.
 func (h *Handler) posterPage(c echo.Context) error {
-	p, st, err := h.tournamentPageStart(c, "poster.title", "")
+	p, st, err := h.TournamentPageStart(c, "poster.title", "")
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
 	t := st.Tournament
 	host := c.Request().Host
@@ -115,11 +116,11 @@ func (h *Handler) posterPage(c echo.Context) error {
 	if !t.Date.IsZero() {
 		d.Date = p.Day(t.Date)
 	}
-	if d.QR, err = h.qrs.svg(d.URL, p.T("poster.qr", t.Name)); err != nil {
-		return h.fail(c, err)
+	if d.QR, err = h.QRCode(d.URL, p.T("poster.qr", t.Name)); err != nil {
+		return h.Fail(c, err)
 	}
 	p.Title = t.Name
 	p.BodyClass = "poster"
 	p.Data = d
-	return h.render(c, http.StatusOK, "poster", p)
+	return h.Render(c, http.StatusOK, "poster", p)
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/registry"
+	"github.com/revisor-sm/revisor/web/site"
 )
 
 // registerRoutes adds the public pages of the server's register: the
@@ -15,7 +17,7 @@ import (
 // standings, CSV and big screen.
 func (h *Handler) registerRoutes(page func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
 	page("/ratings", h.ratingsPage)
-	page("/t/:tid/rules", h.rulesPage, h.cachedPage)
+	page("/t/:tid/rules", h.rulesPage, h.CachedPage)
 	page("/t/:tid/", tournamentSlash)
 	page("/people/:pid", h.personPage)
 	page("/series/:sid", h.seriesPage)
@@ -34,21 +36,21 @@ type ratingRow struct {
 }
 
 func (h *Handler) ratingsPage(c echo.Context) error {
-	reg := h.deps.Register
+	reg := h.Deps().Register
 	list, err := reg.Ratings(c.Request().Context())
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
-	p := h.newPage(c, "rt.title")
+	p := h.NewPage(c, "rt.title")
 	rows := make([]ratingRow, len(list))
-	loc := p.loc()
+	loc := p.Loc()
 	for i, r := range list {
 		rows[i] = ratingRow{Rank: i + 1, ID: r.Person.ID, Name: r.Person.Name, Club: r.Person.Club,
 			Rating: loc.Decimal(r.Rating.Ordinal(), 1), Mu: loc.Decimal(r.Rating.Mu, 1), Sigma: loc.Decimal(r.Rating.Sigma, 1),
 			Games: r.Games, Last: loc.Date(r.Last)}
 	}
 	p.Data = rows
-	return h.render(c, http.StatusOK, "ratings", p)
+	return h.Render(c, http.StatusOK, "ratings", p)
 }
 
 // historyRow is one rated game on a person's page.
@@ -68,15 +70,15 @@ type personData struct {
 }
 
 func (h *Handler) personPage(c echo.Context) error {
-	reg := h.deps.Register
+	reg := h.Deps().Register
 	person, rated, hist, err := reg.RatingHistory(c.Request().Context(), c.Param("pid"))
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
-	p := h.newPage(c, "rt.person")
+	p := h.NewPage(c, "rt.person")
 	p.Title = person.Name
 	d := personData{Person: person}
-	loc := p.loc()
+	loc := p.Loc()
 	if rated != nil {
 		d.Rating, d.Games = loc.Decimal(rated.Rating.Ordinal(), 1), rated.Games
 	}
@@ -88,7 +90,7 @@ func (h *Handler) personPage(c echo.Context) error {
 			After: loc.Decimal(x.After.Ordinal(), 1), Change: loc.Signed(x.After.Ordinal()-x.Before.Ordinal(), 1)})
 	}
 	p.Data = d
-	return h.render(c, http.StatusOK, "person", p)
+	return h.Render(c, http.StatusOK, "person", p)
 }
 
 // seriesRowView is one person's line of a series.
@@ -116,8 +118,8 @@ type seriesData struct {
 	Screen bool
 }
 
-func (h *Handler) seriesData(c echo.Context) (*page, *seriesData, error) {
-	reg := h.deps.Register
+func (h *Handler) seriesData(c echo.Context) (*site.Page, *seriesData, error) {
+	reg := h.Deps().Register
 	ctx := c.Request().Context()
 	sr, rows, err := reg.SeriesStandings(ctx, c.Param("sid"))
 	if err != nil {
@@ -128,7 +130,7 @@ func (h *Handler) seriesData(c echo.Context) (*page, *seriesData, error) {
 	for i, tid := range sr.Tournaments {
 		col[tid] = i
 		name := tid
-		if st, err := h.state(ctx, tid); err == nil {
+		if st, err := h.State(ctx, tid); err == nil {
 			name = st.Tournament.Name
 		}
 		d.Nights = append(d.Nights, name)
@@ -142,7 +144,7 @@ func (h *Handler) seriesData(c echo.Context) (*page, *seriesData, error) {
 		}
 		d.Rows = append(d.Rows, v)
 	}
-	p := h.newPage(c, "ser.title")
+	p := h.NewPage(c, "ser.title")
 	p.Title = sr.Name
 	return p, d, nil
 }
@@ -150,10 +152,10 @@ func (h *Handler) seriesData(c echo.Context) (*page, *seriesData, error) {
 func (h *Handler) seriesPage(c echo.Context) error {
 	p, d, err := h.seriesData(c)
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
 	p.Data = d
-	return h.render(c, http.StatusOK, "series", p)
+	return h.Render(c, http.StatusOK, "series", p)
 }
 
 // seriesScreen is the series for a screen across the room: larger type,
@@ -161,17 +163,17 @@ func (h *Handler) seriesPage(c echo.Context) error {
 func (h *Handler) seriesScreen(c echo.Context) error {
 	p, d, err := h.seriesData(c)
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
 	d.Screen = true
 	p.Data, p.BodyClass, p.Refresh = d, "screen", "60"
-	return h.render(c, http.StatusOK, "series", p)
+	return h.Render(c, http.StatusOK, "series", p)
 }
 
 func (h *Handler) seriesCSV(c echo.Context) error {
 	_, d, err := h.seriesData(c)
 	if err != nil {
-		return h.fail(c, err)
+		return h.Fail(c, err)
 	}
 	header := []string{"rank", "person", "name", "club", "total", "game_points"}
 	header = append(header, d.Nights...)
@@ -197,5 +199,21 @@ func (h *Handler) seriesCSV(c echo.Context) error {
 // tournamentSlash sends /t/{tid}/ (a link typed or pasted with its slash)
 // to the tournament's page, which answered 404 before.
 func tournamentSlash(c echo.Context) error {
-	return c.Redirect(http.StatusMovedPermanently, "/t/"+urlPathEscape(c.Param("tid")))
+	return c.Redirect(http.StatusMovedPermanently, "/t/"+site.PathEscape(c.Param("tid")))
+}
+
+// rulesPage is the printable one-page sheet of a tournament's rules
+// (/t/{tid}/rules), for the tables and the notice board.
+func (h *Handler) rulesPage(c echo.Context) error {
+	p, st, err := h.TournamentPageStart(c, "rs.title", "")
+	if err != nil {
+		return h.Fail(c, err)
+	}
+	d := site.RulesData{Bridge: st.Tournament.Format == tournament.FormatBridge}
+	if !d.Bridge {
+		r := site.TournamentRules(&st.Tournament)
+		d.Profile, d.Lines = site.RulesSummary(p, r), site.RulesLines(p, r)
+	}
+	p.Data = d
+	return h.Render(c, http.StatusOK, "rules", p)
 }

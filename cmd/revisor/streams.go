@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"syscall"
 
-	"github.com/revisor-sm/revisor/web"
+	"github.com/revisor-sm/revisor/web/site"
 )
 
 // streamReserve is the part of the descriptor limit kept from the live
@@ -35,22 +35,22 @@ func raiseFileLimit() (int, error) {
 // streamLimits are the limits of live streams for a descriptor limit of
 // files: the configured ones, with the total kept below files less the
 // reserve (and the others below the total).
-func streamLimits(cfg serveConfig, files int, log *slog.Logger) web.StreamLimits {
+func streamLimits(cfg serveConfig, files int, log *slog.Logger) site.StreamLimits {
 	total := cfg.maxStreams
 	if total == 0 {
-		total = web.DefaultMaxStreams
+		total = site.DefaultMaxStreams
 	}
 	if room := max(1, files-streamReserve(files)); total > room {
 		log.Warn("live streams bounded by the descriptor limit", "configured", total, "max_streams", room,
 			"open_files_limit", files, "reserve", streamReserve(files))
 		total = room
 	}
-	lim := web.StreamLimits{Total: total, PerTournament: cfg.maxStreamsPerTournament, PerAddress: cfg.maxStreamsPerAddress}
+	lim := site.StreamLimits{Total: total, PerTournament: cfg.maxStreamsPerTournament, PerAddress: cfg.maxStreamsPerAddress}
 	if lim.PerTournament == 0 {
-		lim.PerTournament = web.DefaultMaxStreamsPerTournament
+		lim.PerTournament = site.DefaultMaxStreamsPerTournament
 	}
 	if lim.PerAddress == 0 {
-		lim.PerAddress = web.DefaultMaxStreamsPerAddress
+		lim.PerAddress = site.DefaultMaxStreamsPerAddress
 	}
 	lim.PerTournament, lim.PerAddress = min(lim.PerTournament, total), min(lim.PerAddress, total)
 	log.Info("live streams", "max_streams", lim.Total, "per_tournament", lim.PerTournament, "per_address", lim.PerAddress,

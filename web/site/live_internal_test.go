@@ -1,0 +1,192 @@
+package site
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// TestPagesStreamNeverStarves: a public page's stream sends a change at
+// most every pagesCoalesce, and a steady flow of changes (one every
+// 100 ms) still sends one every pagesCoalesce, with the latest version —
+// a trailing-only debounce would send nothing while the flow lasts.
+func TestPagesStreamNeverStarves(t *testing.T) {
+	var p pagesStream
+	t0 := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
+	sent, msgs := steadyFlow(&p, t0, 50, 100*time.Millisecond)
+	for i, now := range sent {
+		if !strings.Contains(msgs[i], `"v":`+strconv.FormatInt(now.UnixMicro(), 10)) {
+			t.Errorf("message at %v = %q, want the latest version", now.Sub(t0), msgs[i])
+		}
+	}
+	if len(sent) < 9 {
+		t.Fatalf("5 s of changes every 100 ms: %d messages, want at least 9", len(sent))
+	}
+	for i := 1; i < len(sent); i++ {
+		if gap := sent[i].Sub(sent[i-1]); gap < pagesCoalesce || gap > pagesCoalesce+100*time.Millisecond {
+			t.Errorf("messages %v apart, want %v to %v", gap, pagesCoalesce, pagesCoalesce+100*time.Millisecond)
+		}
+	}
+}
+
+// steadyFlow tells p of n changes of results, every apart from t0 on, and
+// returns when it sent its messages and what they said.
+func steadyFlow(p *pagesStream, t0 time.Time, n int, every time.Duration) (sent []time.Time, msgs []string) {
+	for i := range n {
+		now := t0.Add(time.Duration(i) * every)
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		if msg := p.due(now); msg != "" {
+			sent, msgs = append(sent, now), append(msgs, msg)
+		}
+	}
+	if p.waiting != nil {
+		p.waiting.Stop()
+	}
+	return sent, msgs
+}
+
+// TestPagesStreamSaysOnlyWhatPagesShow: deals and confirmations, which no
+// public page shows, send nothing; the clock sends "clock".
+func TestPagesStreamSaysOnlyWhatPagesShow(t *testing.T) {
+	var p pagesStream
+	now := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
+	for _, k := range []string{kindDeals, kindConfirmations, kindCorrections} {
+		p.hear(tournament.Event{Kind: k}, now.UnixMicro())
+	}
+	if msg := p.due(now); msg != "" {
+		t.Errorf("after deals and confirmations the stream sends %q, want nothing", msg)
+	}
+	p.hear(tournament.Event{Kind: kindClock}, now.UnixMicro())
+	if msg := p.due(now); msg != "event: clock\ndata: {}\n\n" {
+		t.Errorf("after a clock change the stream sends %q, want a clock event", msg)
+	}
+}
+
+// TestCacheKeepsPublicPagesThroughDeals: a deal leaves the snapshot and
+// the public pages current and makes the console's pages stale; a result
+// makes both stale.
+func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
+	c := newSnapshots(tournament.NewBroker(), time.Now)
+	if _, err := c.load(t.Context(), "t1", func(context.Context, string) (*tournament.State, error) { return &tournament.State{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	put := func(key string, class pageClass) {
+		turn := c.pageFor("t1", key, class, false)
+		c.putPage("t1", key, turn.stamp, class, time.Now(), 0, []byte(key))
+		c.endRender("t1", key, turn)
+	}
+	put("standings", livePage)
+	put("console", anyPage)
+	c.changed("t1", kindDeals)
+	if _, ok := c.page("t1", "standings"); !ok {
+		t.Errorf("after a deal the standings are not current")
+	}
+	if _, ok := c.page("t1", "console"); ok {
+		t.Errorf("after a deal the console's page is still current")
+	}
+	if g, _ := c.generation("t1"); g != 0 {
+		t.Errorf("after a deal the snapshot's generation is %d, want 0", g)
+	}
+	c.changed("t1", "game_results")
+	if _, ok := c.page("t1", "standings"); ok {
+		t.Errorf("after a result the standings are still current")
+	}
+}
+
+// TestHubOneSubscriptionForAllStreams: a thousand pages' streams of one
+// tournament hold one subscription (the pages' cache's), wake at a result,
+// not at a deal, and the last to leave lets the cache forget the
+// tournament once it is idle.
+func TestHubOneSubscriptionForAllStreams(t *testing.T) {
+	b := tournament.NewBroker()
+	c := newSnapshots(b, time.Now)
+	h := newHub(c, time.Now)
+	var tops []*topic
+	for range 1000 {
+		tops = append(tops, h.join("t1"))
+	}
+	if n := b.Subscribers(); n != 1 {
+		t.Fatalf("1000 streams: %d subscriptions, want 1", n)
+	}
+	seen := h.read(tops[0])
+	b.Publish(tournament.Event{Tournament: "t1", Kind: kindDeals})
+	select {
+	case <-seen.changed:
+		t.Fatal("a deal woke the pages' streams")
+	case <-time.After(100 * time.Millisecond):
+	}
+	b.Publish(tournament.Event{Tournament: "t1", Kind: "game_results"})
+	select {
+	case <-seen.changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a result did not wake the pages' streams")
+	}
+	if now := h.read(tops[0]); now.state != seen.state+1 || now.kind != "game_results" || now.v == 0 {
+		t.Errorf("after a result the topic is %+v, want one change of state more with its version", now)
+	}
+	for _, tp := range tops {
+		h.leave("t1", tp)
+	}
+	c.mu.Lock()
+	pins, topics := c.pins["t1"], len(h.tops)
+	c.mu.Unlock()
+	if pins != 0 || topics != 0 {
+		t.Errorf("after every stream left: %d pins of the tournament, %d topics; want none", pins, topics)
+	}
+}
+
+// TestPagesStreamNamesTheWindow: a change on a public page's stream names
+// the window its pages are to spread their fetches over, wider with more
+// streams watching the tournament and at most spreadMax: a thousand
+// phones that fetched within the same 150 ms after a result took the
+// tables' cores (issue 28).
+func TestPagesStreamNamesTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
+	now := time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		streams int
+		want    string
+	}{{1, `"w":1}`}, {100, `"w":100}`}, {400, `"w":400}`}, {1000, `"w":850}`}, {5000, `"w":850}`}} {
+		var tops []*topic
+		for range tc.streams {
+			tops = append(tops, h.join("t1"))
+		}
+		var p pagesStream
+		p.hear(tournament.Event{Kind: "game_results"}, now.UnixMicro())
+		p.window = b.spread(h.read(tops[0]).streams)
+		if msg := p.due(now); !strings.HasSuffix(msg, tc.want+"\n\n") {
+			t.Errorf("%d streams: the change is %q, want the window %s", tc.streams, msg, tc.want)
+		}
+		for _, tp := range tops {
+			h.leave("t1", tp)
+		}
+	}
+}
+
+// TestPagesStreamPacedByTheWindow: with a thousand streams watching, a
+// steady flow of changes sends a message every window (850 ms), not every
+// pagesCoalesce: a page that spreads its fetch over the window would make
+// no fetch of the messages between, each a write for the server.
+func TestPagesStreamPacedByTheWindow(t *testing.T) {
+	b := newRenderBudget(1, time.Second, time.Second)
+	for _, tc := range []struct {
+		streams int
+		gap     time.Duration
+	}{{10, pagesCoalesce}, {700, 700 * time.Millisecond}, {1000, 850 * time.Millisecond}} {
+		p := pagesStream{window: b.spread(tc.streams)}
+		sent, _ := steadyFlow(&p, time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC), 100, 50*time.Millisecond)
+		for i := 1; i < len(sent); i++ {
+			if gap := sent[i].Sub(sent[i-1]); gap < tc.gap || gap > tc.gap+50*time.Millisecond {
+				t.Errorf("%d streams: messages %v apart, want %v", tc.streams, gap, tc.gap)
+			}
+		}
+		if want := int(5*time.Second/tc.gap) - 1; len(sent) < want {
+			t.Errorf("%d streams, 5 s of changes every 50 ms: %d messages, want at least %d", tc.streams, len(sent), want)
+		}
+	}
+}

@@ -6,7 +6,7 @@
   "use strict";
 
   // letterFolds spells the letters that NFD does not take apart, as the
-  // server's letterFolds (web/fold.go) does.
+  // server's letterFolds (web/site/fold.go) does.
   var letterFolds = { "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th",
     "ł": "l", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "n" };
 

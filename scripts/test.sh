@@ -154,11 +154,14 @@ check_plain
 # processes and paced tables rather than on the CPU (TestHA alone 3-4
 # minutes), and go test starts packages in the order given, two at a time.
 # First, they wait while the other packages use the cores; last, they would
-# wait alone at the end of the pass.
+# wait alone at the end of the pass. -p 3: the fault tests hold one of go
+# test's slots throughout, and the other packages keep the two they had
+# (one package alone leaves the cores idle: its tests run two at a time and
+# wait on PostgreSQL).
 lead=./internal/faulttest
 race_pkgs=$(go list "$lead"; go list ./... | grep -vxF -f <(go list "${plain[@]}" "$lead"))
 # shellcheck disable=SC2086 # one package a word
-gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest race -race -p 3 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
 gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).

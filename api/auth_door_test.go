@@ -36,6 +36,7 @@ import (
 // its address's budget (issue 25, point 1: 100 wrong revisor_table cookies
 // on /t/{tid}/table spent nothing).
 func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
+	t.Parallel()
 	pool := dbtest.New(t)
 	store := postgres.NewStore(pool)
 	svc := tournament.NewService(store)
@@ -146,6 +147,7 @@ func csrfForm(t *testing.T, page string, cookies ...*http.Cookie) (*http.Cookie,
 // the CSRF cookie too (issue 25, point 8: it never was), and a form's
 // CSRF token is good only with the session it was rendered for.
 func TestCookiesOneRule(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	for _, path := range []string{"/login", "/lang/sv"} {
 		req, _ := http.NewRequest("GET", s.URL+path, nil)
@@ -194,6 +196,7 @@ func ioNopCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader
 // budget like wrong credentials (issue 25: no limit before), so that the
 // eleventh unknown code in a row is 429.
 func TestShortLinksNotEnumerated(t *testing.T) {
+	t.Parallel()
 	s := startTournamentServer(t)
 	for i := range 11 {
 		resp, _ := s.do(t, request{method: "GET", path: "/s/BCDFGH"})

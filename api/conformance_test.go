@@ -268,6 +268,7 @@ func mapAt(m map[string]any, keys ...string) map[string]any {
 // OpenAPI document: documented status, documented media type, and a body
 // whose fields, types, enums and times (RFC 3339 UTC) the schema allows.
 func TestResponsesMatchOpenAPI(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	c := newConformer(t, f.s)
 	tid, org := f.tt.ID, f.tt.OrganizerToken

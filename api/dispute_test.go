@@ -127,6 +127,7 @@ func runRefCases(t *testing.T, s *refServer, cases []refCase) {
 // TestRefereeEndpoints covers referee tokens, disputes, rulings and the
 // audit log: success, bad input and the wrong role.
 func TestRefereeEndpoints(t *testing.T) {
+	t.Parallel()
 	c := newClosedRound(t)
 	s, tid, org, code := c.s, c.tt.ID, c.tt.OrganizerToken, c.round.Tables[0].Code
 	other := s.createTournament(t, `{"name": "Other", "format": "sm"}`)

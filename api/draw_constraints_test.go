@@ -11,6 +11,7 @@ import (
 // TestDrawConstraintsAPI: POST …/rounds takes fixed_tables, keep_apart and
 // clubs_apart; they shape the tables and come back in the draw's inputs.
 func TestDrawConstraintsAPI(t *testing.T) {
+	t.Parallel()
 	s := startRefereeServer(t).testServer
 	tt := s.createTournament(t, `{"name":"Clubs","format":"swiss","rounds":2}`)
 	var csv strings.Builder

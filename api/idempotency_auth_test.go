@@ -30,6 +30,7 @@ func (r *revocableTokens) ResolveToken(_ context.Context, _, token string) (api.
 // referee token got 401 for a new request but its ruling's answer again
 // with the old Idempotency-Key).
 func TestIdempotentReplayNeedsAGoodCredential(t *testing.T) {
+	t.Parallel()
 	pool := dbtest.New(t)
 	tokens := &revocableTokens{}
 	s := startServer(t, api.Config{}, server.Deps{Tournaments: tournament.NewService(postgres.NewStore(pool)),

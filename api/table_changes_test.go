@@ -13,6 +13,7 @@ import (
 // the player last with nothing, the standings show it and the player is
 // withdrawn. Bad input and wrong roles are refused, nothing written.
 func TestWithdrawDuringGameHTTP(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	s, org := g.s, g.tt.OrganizerToken
 	p := g.tb.Players

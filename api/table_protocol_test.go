@@ -12,6 +12,7 @@ import (
 // deal_exists with the deal the game holds (docs/table-protocol.md), so a
 // phone can show both versions; the stored deal is unchanged.
 func TestDealExistsCarriesStored(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	p := g.tb.Players
 	g.deal(t, http.StatusCreated, 1, line(p[0], 6, 6))
@@ -35,6 +36,7 @@ func TestDealExistsCarriesStored(t *testing.T) {
 // deal giving the withdrawn player points is refused with her name; a deal
 // without her is stored.
 func TestWithdrawnPlayerScoresNothing(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	s, org := g.s, g.tt.OrganizerToken
 	p := g.tb.Players

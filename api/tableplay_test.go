@@ -196,6 +196,7 @@ func closePath(tid string, n int, query string) string {
 // TestTablePlayBadInput sends corrections and confirmations that are
 // wrong in form or come from the wrong caller.
 func TestTablePlayBadInput(t *testing.T) {
+	t.Parallel()
 	g := newTableGame(t)
 	s := g.s
 	g.deal(t, http.StatusCreated, 1, line(g.tb.Players[0], 6, 6))

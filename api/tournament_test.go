@@ -71,6 +71,7 @@ func (f *fixture) run(t *testing.T, cases []apiCase) {
 }
 
 func TestTournamentEndpoints(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tid, org, other := f.tt.ID, f.tt.OrganizerToken, f.other.OrganizerToken
 	base := "/api/v1/tournaments/" + tid

@@ -9,7 +9,9 @@
 #                              2. without -race, the packages of pure
 #                                 computation ($plain below: no goroutine,
 #                                 nothing for the race detector to watch),
-#                                 whose time bounds then mean something;
+#                                 whose time bounds then mean something
+#                                 (the engine's concurrency test runs
+#                                 under -race too, $plain_race);
 #                              3. without -race, the browser tests (they
 #                                 drive Chromium; every server path they
 #                                 take also runs under -race in the API and
@@ -80,7 +82,15 @@ nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSatur
 # plain: packages of pure computation. The race pass leaves them out and the
 # plain pass runs them whole; a package listed here that starts a goroutine
 # fails the run, since the race detector would then have work there.
-plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson ./internal/tokens ./internal/csvtext)
+plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjson ./internal/tokens ./internal/csvtext
+  ./engine ./engine/bridge ./engine/bridge/sim ./engine/cards ./engine/internal/jsonscan ./engine/internal/jsontree
+  ./engine/internal/jsonw)
+# plain_race: the tests of plain packages that share one value between
+# goroutines on purpose (the engine is safe for concurrent use: one record
+# checked from eight goroutines); they run under -race as well, as a pass of
+# their own (the rest of the engine's tests took minutes under -race, the
+# property and mutation tests over the corpus, with nothing to watch).
+plain_race=(-run '^TestConcurrentUse$' ./engine)
 check_plain() {
   local d bad=0
   for d in "${plain[@]}"; do
@@ -140,9 +150,19 @@ case " $* " in *" -cover "*)
   browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
 esac
 check_plain
-race_pkgs=$(go list ./... | grep -vxF -f <(cd . && go list "${plain[@]}"))
+# The fault tests lead the race pass: they wait minutes on failovers, killed
+# processes and paced tables rather than on the CPU (TestHA alone 3-4
+# minutes), and go test starts packages in the order given, two at a time.
+# First, they wait while the other packages use the cores; last, they would
+# wait alone at the end of the pass. -p 3: the fault tests hold one of go
+# test's slots throughout, and the other packages keep the two they had
+# (one package alone leaves the cores idle: its tests run two at a time and
+# wait on PostgreSQL).
+lead=./internal/faulttest
+race_pkgs=$(go list "$lead"; go list ./... | grep -vxF -f <(go list "${plain[@]}" "$lead"))
 # shellcheck disable=SC2086 # one package a word
-gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest race -race -p 3 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
 gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)

@@ -127,6 +127,7 @@ func (w *tallyWorld) snapshot() *tournament.State {
 // closed rounds, rounds closed and reopened, new players and adjustments;
 // 300 tournaments of 60 changes each, Swiss and SM.
 func TestStandingsWithEqualsStandings(t *testing.T) {
+	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	for n := range 300 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,8 +23,21 @@ import (
 
 const adminToken = "faulttest-admin-token-0123456789"
 
-// TestMain removes the revisor binary the fault tests share.
+// TestMain runs the fault tests all at once unless -parallel is given, and
+// removes the revisor binary they share. They wait on their own clusters,
+// killed processes and paced tables rather than on the CPU; with go test's
+// default of GOMAXPROCS at a time (two on the CI machine) TestHA, the
+// longest by minutes and the race pass's last to end, waited for a slot
+// behind the others.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", "8"); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	faulttest.RemoveBuilds()
 	os.Exit(code)

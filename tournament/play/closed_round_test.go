@@ -10,6 +10,7 @@ import (
 // may not confirm its games (issue 25: it was accepted); the organizer
 // still may. Disputes on a closed round are the correction window's.
 func TestClosedRoundRefusesTheTable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 4, 1)
 	f.submitAll(t, 1)
 	if _, err := f.plays.CloseRound(f.ctx, org, f.tid, 1); err != nil {

@@ -40,6 +40,7 @@ func sheetLine(p string, h1, h2 int) []byte {
 // without a number, another deal becomes the next one. Each deal is
 // stored once.
 func TestDealDecidedAgainAfterALostRace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, 4, 1)
 	tb := f.round.Tables[0]
 	k := f.key(tb.Number, 1)

@@ -127,6 +127,7 @@ func TestWarmDeals(t *testing.T) {
 // the game its warm entry; the refusal is worded from the store's entry,
 // and the next deal is stored from the warm entry in one statement.
 func TestWarmEntryOutlivesARefusal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Warm refusal", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
 	tid := c.Tournament.ID

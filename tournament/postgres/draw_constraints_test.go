@@ -12,6 +12,7 @@ import (
 // TestDrawConstraints: a draw keeps fixed tables and clubs apart, stores
 // them with the round, and its public inputs replay to the same tables.
 func TestDrawConstraints(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refs := referee.New(e.svc, e.plays, e.referees)
 	c, err := e.svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Clubs", Format: tournament.FormatSwiss, Rounds: intp(3)})

@@ -103,6 +103,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 // TestImportRejects checks that a bad file is refused with the place at
 // fault, and that nothing of it is stored.
 func TestImportRejects(t *testing.T) {
+	t.Parallel()
 	src := newEnv(t)
 	_, data := exported(t, src)
 	tests := []struct {

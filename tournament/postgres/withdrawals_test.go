@@ -117,6 +117,7 @@ func TestWithdrawDuringGame(t *testing.T) {
 // the table or not active, a table with every game played, a table left with one player;
 // nothing is written by a refusal.
 func TestWithdrawDuringGameRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Refused", Format: tournament.FormatSwiss, Rounds: intp(2), GamesPerRound: intp(1)}, 8)
 	tid := c.Tournament.ID

@@ -109,7 +109,7 @@ func (h *Site) version(e tournament.Event) int64 {
 
 // pagesEvents is a public page's stream: it wakes only when the topic
 // has a change the pages show, never for a deal.
-func (h *Site) pagesEvents(c echo.Context, t *topic, send func(string) error) error {
+func (h *Site) pagesEvents(c echo.Context, t member, send func(string) error) error {
 	if err := send("retry: 2000\n: listening\n\n"); err != nil {
 		return nil
 	}
@@ -152,20 +152,52 @@ func (h *Site) pagesEvents(c echo.Context, t *topic, send func(string) error) er
 // change before the cache knows the page before it is stale (a viewer
 // who fetched at once got the old page as current, and stayed behind it
 // until the next change).
+//
+// A topic's streams wake in groups (wakeGroups), one group every
+// wakeStep, not all at once: a thousand goroutines made runnable by one
+// closed channel took both cores for tens of milliseconds, and a table's
+// deal that arrived meanwhile waited behind them in the run queue (issue
+// 28: the deals' p99 went from 11-16 ms to 33-40 ms with a thousand
+// viewers while the server used a quarter of a core). A topic of fewer
+// than wakeAllBelow streams wakes them all at once.
 type hub struct {
 	cache *snapshots
 	now   func() time.Time
+	sleep func(time.Duration) // between two groups' wakes; a test's step
 	mu    sync.Mutex
 	tops  map[string]*topic
 }
+
+// The waking of a topic's streams: wakeGroups groups, one every wakeStep
+// (a pass of all of them takes wakeGroups×wakeStep, 32 ms, well within a
+// stream's pagesCoalesce), unless the topic has fewer than wakeAllBelow
+// streams.
+const (
+	wakeGroups   = 16
+	wakeStep     = 2 * time.Millisecond
+	wakeAllBelow = 64
+)
 
 // topic is one tournament's changes as the pages' streams see them.
 type topic struct {
 	streams int
 	seen    topicState
+	groups  [wakeGroups]wakeGroup
+	cursor  int  // the group the pacer looks at next
+	pacing  bool // a pacer is waking the due groups (hub.pace)
 }
 
-// topicState counts a topic's changes; changed is closed at the next.
+// wakeGroup is one group of a topic's streams: changed is closed when
+// the group is woken; due says a change came that the group has not
+// been woken for.
+type wakeGroup struct {
+	streams int
+	changed chan struct{}
+	due     bool
+}
+
+// topicState counts a topic's changes; changed is closed when the
+// reading stream's group is woken after the next.
 type topicState struct {
 	state, clock uint64
 	kind         string // the latest change of state and its version
@@ -174,47 +206,68 @@ type topicState struct {
 	streams      int // the topic's streams when read
 }
 
+// member is a stream's place in a topic: its group.
+type member struct {
+	t     *topic
+	group int
+}
+
 // newHub makes the hub of the pages' streams, fed by cache.
 func newHub(cache *snapshots, now func() time.Time) *hub {
-	h := &hub{cache: cache, now: now, tops: map[string]*topic{}}
+	h := &hub{cache: cache, now: now, sleep: time.Sleep, tops: map[string]*topic{}}
 	cache.listen(h.announce)
 	return h
 }
 
-// join adds a stream to tid's topic; the cache follows tid meanwhile.
-func (h *hub) join(tid string) *topic {
+// join adds a stream to tid's topic, in its smallest group; the cache
+// follows tid meanwhile.
+func (h *hub) join(tid string) member {
 	h.mu.Lock()
 	t := h.tops[tid]
 	if t == nil {
-		t = &topic{seen: topicState{changed: make(chan struct{})}}
+		t = &topic{}
+		for i := range t.groups {
+			t.groups[i].changed = make(chan struct{})
+		}
 		h.tops[tid] = t
 	}
+	g := 0
+	for i := range t.groups {
+		if t.groups[i].streams < t.groups[g].streams {
+			g = i
+		}
+	}
 	t.streams++
+	t.groups[g].streams++
 	h.mu.Unlock()
 	h.cache.pin(tid)
-	return t
+	return member{t: t, group: g}
 }
 
 // leave removes a stream; the last one ends the topic.
-func (h *hub) leave(tid string, t *topic) {
+func (h *hub) leave(tid string, m member) {
 	h.cache.unpin(tid)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if t.streams--; t.streams == 0 && h.tops[tid] == t {
+	m.t.groups[m.group].streams--
+	if m.t.streams--; m.t.streams == 0 && h.tops[tid] == m.t {
 		delete(h.tops, tid)
 	}
 }
 
-func (h *hub) read(t *topic) topicState {
+// read is the topic as m's stream sees it now.
+func (h *hub) read(m member) topicState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := t.seen
-	s.streams = t.streams
+	s := m.t.seen
+	s.streams = m.t.streams
+	s.changed = m.t.groups[m.group].changed
 	return s
 }
 
 // announce counts a change the pages show, already counted by the cache,
-// and wakes tid's streams.
+// and wakes tid's streams: at once when they are few, else group by
+// group (pace).
 func (h *hub) announce(tid string, e tournament.Event) {
 	if e.Kind != kindClock && !stateKind(e.Kind) {
 		return
@@ -235,8 +288,61 @@ func (h *hub) announce(tid string, e tournament.Event) {
 		t.seen.state++
 		t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
 	}
-	close(t.seen.changed)
-	t.seen.changed = make(chan struct{})
+	for i := range t.groups {
+		if t.groups[i].streams > 0 {
+			t.groups[i].due = true
+		}
+	}
+	if t.streams < wakeAllBelow {
+		for i := range t.groups {
+			t.wake(i)
+		}
+		return
+	}
+	if !t.pacing {
+		t.pacing = true
+		go h.pace(t)
+	}
+}
+
+// pace wakes t's due groups one at a time, h.sleep(wakeStep) apart, in
+// turn from where it stopped, until none is due: a change that comes
+// while it goes marks the groups already woken due again.
+func (h *hub) pace(t *topic) {
+	for {
+		h.mu.Lock()
+		g := t.nextDue()
+		if g < 0 {
+			t.pacing = false
+			h.mu.Unlock()
+			return
+		}
+		t.wake(g)
+		h.mu.Unlock()
+		h.sleep(wakeStep)
+	}
+}
+
+// nextDue is the next due group from t.cursor on, -1 when none is.
+func (t *topic) nextDue() int {
+	for i := range wakeGroups {
+		g := (t.cursor + i) % wakeGroups
+		if t.groups[g].due {
+			t.cursor = (g + 1) % wakeGroups
+			return g
+		}
+	}
+	return -1
+}
+
+// wake wakes group g's streams if it is due.
+func (t *topic) wake(g int) {
+	if !t.groups[g].due {
+		return
+	}
+	t.groups[g].due = false
+	close(t.groups[g].changed)
+	t.groups[g].changed = make(chan struct{})
 }
 
 // pagesStream is what a public page's stream has heard and not yet sent.

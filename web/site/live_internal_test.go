@@ -105,7 +105,7 @@ func TestHubOneSubscriptionForAllStreams(t *testing.T) {
 	b := tournament.NewBroker()
 	c := newSnapshots(b, time.Now)
 	h := newHub(c, time.Now)
-	var tops []*topic
+	var tops []member
 	for range 1000 {
 		tops = append(tops, h.join("t1"))
 	}
@@ -152,7 +152,7 @@ func TestPagesStreamNamesTheWindow(t *testing.T) {
 		streams int
 		want    string
 	}{{1, `"w":1}`}, {100, `"w":100}`}, {400, `"w":400}`}, {1000, `"w":850}`}, {5000, `"w":850}`}} {
-		var tops []*topic
+		var tops []member
 		for range tc.streams {
 			tops = append(tops, h.join("t1"))
 		}

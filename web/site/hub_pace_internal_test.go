@@ -1,0 +1,136 @@
+package site
+
+// The waking of the pages' streams in groups (live.go, hub.pace): a
+// thousand streams woken by one change at once took both cores, and the
+// tables' deals waited behind them (issue 28).
+
+import (
+	"testing"
+	"time"
+
+	"github.com/revisor-sm/revisor/tournament"
+)
+
+// watcher is a stream as the test plays it: the channel it waits on and
+// the changes of state it has seen when woken.
+type watcher struct {
+	m     member
+	ch    chan struct{}
+	state uint64
+	wakes int
+}
+
+// poll wakes the watchers whose channel is closed, as pagesEvents does:
+// read the topic again and wait on the new channel. It returns how many
+// woke.
+func poll(h *hub, ws []*watcher) int {
+	n := 0
+	for _, w := range ws {
+		select {
+		case <-w.ch:
+			s := h.read(w.m)
+			w.ch, w.state = s.changed, s.state
+			w.wakes++
+			n++
+		default:
+		}
+	}
+	return n
+}
+
+// TestHubWakesStreamsInGroups: with a thousand streams, a change wakes
+// one group at a time, a step apart, every stream once; a second change
+// in the middle of the pass wakes every stream again, those woken before
+// it too, and none is left behind.
+func TestHubWakesStreamsInGroups(t *testing.T) {
+	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
+	asleep, step := make(chan struct{}), make(chan struct{})
+	h.sleep = func(d time.Duration) {
+		if d != wakeStep {
+			t.Errorf("the pacer sleeps %v between groups, want %v", d, wakeStep)
+		}
+		asleep <- struct{}{}
+		<-step
+	}
+	const streams = 1000
+	var ws []*watcher
+	for range streams {
+		w := &watcher{m: h.join("t1")}
+		w.ch = h.read(w.m).changed
+		ws = append(ws, w)
+	}
+	defer func() {
+		for _, w := range ws {
+			h.leave("t1", w.m)
+		}
+	}()
+	most := (streams + wakeGroups - 1) / wakeGroups
+	h.announce("t1", tournament.Event{Kind: "game_results", At: time.Now()})
+	woken, passes := 0, 0
+	for {
+		select {
+		case <-asleep:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the pacer stopped after %d groups, %d streams woken", passes, woken)
+		}
+		passes++
+		n := poll(h, ws)
+		if n == 0 || n > most {
+			t.Fatalf("group %d: %d streams woke at once, want 1 to %d", passes, n, most)
+		}
+		woken += n
+		if passes == 5 {
+			h.announce("t1", tournament.Event{Kind: "round_closed", At: time.Now()})
+		}
+		if passes == wakeGroups+5 {
+			break
+		}
+		step <- struct{}{}
+	}
+	done := make(chan struct{})
+	go func() { step <- struct{}{}; close(done) }()
+	<-done
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		h.mu.Lock()
+		pacing := ws[0].m.t.pacing
+		h.mu.Unlock()
+		if !pacing {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pacer did not stop once every group was woken")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := poll(h, ws); n != 0 {
+		t.Errorf("%d streams woke after the last group's step", n)
+	}
+	for i, w := range ws {
+		if w.state != 2 {
+			t.Fatalf("stream %d saw %d changes of state when last woken, want 2", i, w.state)
+		}
+	}
+	if want := streams + 5*most; woken < streams+4*most || woken > want {
+		t.Errorf("%d wakes in all, want about %d: every stream once, the first five groups twice", woken, want)
+	}
+}
+
+// TestHubWakesFewStreamsAtOnce: a tournament with a few viewers wakes
+// them all at the change, without waiting for a pacer.
+func TestHubWakesFewStreamsAtOnce(t *testing.T) {
+	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
+	h.sleep = func(time.Duration) { t.Error("a few streams were woken by the pacer") }
+	var ws []*watcher
+	for range wakeAllBelow - 1 {
+		w := &watcher{m: h.join("t1")}
+		w.ch = h.read(w.m).changed
+		ws = append(ws, w)
+	}
+	h.announce("t1", tournament.Event{Kind: kindClock})
+	if n := poll(h, ws); n != len(ws) {
+		t.Errorf("%d of %d streams woke at the change", n, len(ws))
+	}
+	for _, w := range ws {
+		h.leave("t1", w.m)
+	}
+}

@@ -112,6 +112,9 @@ func TestMain(m *testing.M) {
 // round is paced to last longer), pages fetched, the process's own CPU
 // time and the niceness --viewers-nice gave it.
 func TestLoadTournamentViewersApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a round paced at 700 ms with its viewers in a process of their own takes 15 s")
+	}
 	t.Parallel()
 	const admin = "load-admin-token-0123456789"
 	url := startServer(t, admin)

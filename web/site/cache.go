@@ -107,7 +107,53 @@ func newEntryHeaders(e *pageEntry) entryHeaders {
 type pageFlight struct {
 	done  chan struct{}
 	stamp stamp
-	entry *pageEntry // set before done is closed, when the render was kept
+	entry *pageEntry // set before the waiters are woken, when the render was kept
+	woken groupWake  // the waiters, woken when the render ends
+}
+
+// groupWake wakes the many waiters of one event in groups, wakeStep
+// apart (live.go): a render that ends with a few hundred fetches parked
+// on it made them all runnable at once, and they took both cores ahead
+// of the tables' deals (issue 28). join runs under the owner's lock;
+// wakeGroupsOf after it, on the groups read under it.
+type groupWake struct {
+	groups  [wakeGroups]chan struct{}
+	waiters int
+}
+
+// join adds a waiter and returns the channel it waits on.
+func (w *groupWake) join() <-chan struct{} {
+	g := w.waiters % wakeGroups
+	if w.groups[g] == nil {
+		w.groups[g] = make(chan struct{})
+	}
+	w.waiters++
+	return w.groups[g]
+}
+
+// wakeGroupsOf wakes the groups of a groupWake, read under its owner's
+// lock after the last join: at once when fewer than wakeAllBelow waited,
+// else one every wakeStep (sleep) in a goroutine of its own.
+func wakeGroupsOf(groups [wakeGroups]chan struct{}, waiters int, sleep func(time.Duration)) {
+	if waiters < wakeAllBelow {
+		for _, ch := range groups {
+			if ch != nil {
+				close(ch)
+			}
+		}
+		return
+	}
+	go func() {
+		for i, ch := range groups {
+			if ch == nil {
+				continue
+			}
+			if i > 0 {
+				sleep(wakeStep)
+			}
+			close(ch)
+		}
+	}()
 }
 
 type pageKey struct{ tid, key string }
@@ -115,14 +161,15 @@ type pageKey struct{ tid, key string }
 // snapshots caches snapshots per tournament. Snapshots are shared and
 // must not be changed by their readers.
 type snapshots struct {
-	src  tournament.EventSource
-	now  func() time.Time
-	mu   sync.Mutex
-	m    map[string]*snapEntry
-	gen  map[string]uint64 // bumped by every change of a tournament's state
-	vers map[string]stamp  // every change, by what it touches (gen is its state)
-	subs map[string]bool   // tournaments whose events are followed
-	stop map[string]func() // ends the following of a tournament
+	src   tournament.EventSource
+	now   func() time.Time
+	sleep func(time.Duration) // between two groups of a render's waiters (groupWake)
+	mu    sync.Mutex
+	m     map[string]*snapEntry
+	gen   map[string]uint64 // bumped by every change of a tournament's state
+	vers  map[string]stamp  // every change, by what it touches (gen is its state)
+	subs  map[string]bool   // tournaments whose events are followed
+	stop  map[string]func() // ends the following of a tournament
 	// pages holds rendered public pages by tournament and key (language
 	// and URL), with the stamp they were rendered at; a stale one is kept
 	// for its render time and ETag until the page is rendered again.
@@ -172,7 +219,7 @@ type snapRead struct {
 }
 
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
-	return &snapshots{src: src, now: now, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
+	return &snapshots{src: src, now: now, sleep: time.Sleep, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
 		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, tallies: map[string]*tournament.Tally{}, used: map[string]time.Time{},
 		reads: map[string]*snapRead{}, pins: map[string]int{}}
@@ -516,13 +563,17 @@ func (c *snapshots) currentLocked(tid, key string, now time.Time) *pageEntry {
 
 // pageTurn is what pageFor tells a request for a page.
 type pageTurn struct {
-	entry *pageEntry    // the current page: serve it
-	wait  *pageFlight   // a render in flight: wait for it, then ask again
+	entry *pageEntry  // the current page: serve it
+	wait  *pageFlight // a render in flight: wait for it (woken), then ask again
+	woken <-chan struct{}
 	own   bool          // render it, not before due, at stamp
 	due   time.Time     // the earliest the render may begin
 	stamp stamp         // the changes counted before the render's snapshot
 	last  *pageEntry    // the page rendered last, stale (nil: none)
 	done  chan struct{} // with own: closed by endRender
+	// flight is the own render's flight, whose waiters endRender wakes
+	// (nil: none can wait for it).
+	flight *pageFlight
 }
 
 // renderEvery is how often a page is rendered at most for the live
@@ -547,34 +598,43 @@ func (c *snapshots) pageFor(tid, key string, class pageClass, refresh bool) page
 	}
 	k := pageKey{tid, key}
 	if f := c.flights[k]; f != nil {
-		return pageTurn{wait: f}
+		return pageTurn{wait: f, woken: f.woken.join()}
 	}
 	t := pageTurn{own: true, due: now, stamp: c.vers[tid], last: c.pages[tid][key], done: make(chan struct{})}
 	if t.last != nil && refresh {
 		t.due = t.last.at.Add(renderEvery)
 	}
 	if c.subs[tid] {
-		c.flights[k] = &pageFlight{done: t.done, stamp: t.stamp}
+		t.flight = &pageFlight{done: t.done, stamp: t.stamp}
+		c.flights[k] = t.flight
 	}
 	return t
 }
 
-// endRender ends a render that pageFor gave to its caller.
+// endRender ends a render that pageFor gave to its caller and wakes
+// those who waited for it. A flight dropped meanwhile (dropLocked) is
+// woken too, without the page: its waiters ask again.
 func (c *snapshots) endRender(tid, key string, t pageTurn) {
 	if c == nil || t.done == nil {
 		return
 	}
 	c.mu.Lock()
 	k := pageKey{tid, key}
-	if f := c.flights[k]; f != nil && f.done == t.done {
+	if f := c.flights[k]; f != nil && f == t.flight {
 		delete(c.flights, k)
 		f.entry = c.pages[tid][key]
 		if f.entry != nil && f.entry.stamp != t.stamp {
 			f.entry = nil // not this render's
 		}
 	}
+	var groups [wakeGroups]chan struct{}
+	waiters := 0
+	if t.flight != nil {
+		groups, waiters = t.flight.woken.groups, t.flight.woken.waiters
+	}
 	c.mu.Unlock()
 	close(t.done)
+	wakeGroupsOf(groups, waiters, c.sleep)
 }
 
 // maxCachedPages bounds the rendered pages kept per tournament (searches

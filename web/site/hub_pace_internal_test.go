@@ -5,6 +5,8 @@ package site
 // tables' deals waited behind them (issue 28).
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -132,5 +134,76 @@ func TestHubWakesFewStreamsAtOnce(t *testing.T) {
 	}
 	for _, w := range ws {
 		h.leave("t1", w.m)
+	}
+}
+
+// TestParkedFetchesWakeInGroups: a thousand fetches parked on a page's
+// render are woken a group at a time when it ends, each with the page
+// rendered; a few are woken at once.
+func TestParkedFetchesWakeInGroups(t *testing.T) {
+	for _, waiters := range []int{wakeAllBelow - 1, 1000} {
+		t.Run(fmt.Sprint(waiters), func(t *testing.T) {
+			c := newSnapshots(tournament.NewBroker(), time.Now)
+			asleep, step := make(chan struct{}), make(chan struct{})
+			c.sleep = func(d time.Duration) {
+				if d != wakeStep {
+					t.Errorf("the waiters' groups are %v apart, want %v", d, wakeStep)
+				}
+				asleep <- struct{}{}
+				<-step
+			}
+			if _, err := c.load(t.Context(), "t1", func(context.Context, string) (*tournament.State, error) { return &tournament.State{}, nil }); err != nil {
+				t.Fatal(err)
+			}
+			const key = "en /t/t1/standings"
+			own := c.pageFor("t1", key, livePage, true)
+			var parked []pageTurn
+			for range waiters {
+				w := c.pageFor("t1", key, livePage, true)
+				if w.wait == nil || w.woken == nil {
+					t.Fatal("a fetch during the render did not wait for it")
+				}
+				parked = append(parked, w)
+			}
+			c.putPage("t1", key, own.stamp, livePage, time.Now(), 1, []byte("page"))
+			c.endRender("t1", key, own)
+			woken := func() int {
+				n := 0
+				for _, w := range parked {
+					select {
+					case <-w.woken:
+						if e := w.wait.entry; e == nil || string(e.body) != "page" {
+							t.Fatalf("a woken fetch found %v, want the page rendered", e)
+						}
+						n++
+					default:
+					}
+				}
+				return n
+			}
+			most := (waiters + wakeGroups - 1) / wakeGroups
+			if waiters < wakeAllBelow {
+				if n := woken(); n != waiters {
+					t.Fatalf("%d of %d waiters woken when the render ended", n, waiters)
+				}
+				return
+			}
+			for g := 1; g < wakeGroups; g++ {
+				select {
+				case <-asleep:
+				case <-time.After(5 * time.Second):
+					t.Fatalf("the waker stopped after %d groups", g)
+				}
+				if n := woken(); n > g*most || n < g*(waiters/wakeGroups) {
+					t.Fatalf("after %d groups %d of %d waiters are woken, want %d at most", g, n, waiters, g*most)
+				}
+				step <- struct{}{}
+			}
+			for deadline := time.Now().Add(5 * time.Second); woken() != waiters; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d waiters woken in the end", woken(), waiters)
+				}
+			}
+		})
 	}
 }

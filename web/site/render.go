@@ -356,7 +356,7 @@ func (h *Site) pageCache(class pageClass, next echo.HandlerFunc) echo.HandlerFun
 				return h.answer(c, t.entry)
 			case t.wait != nil:
 				select {
-				case <-t.wait.done:
+				case <-t.woken:
 				case <-ctx.Done():
 					return ctx.Err()
 				}

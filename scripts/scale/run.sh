@@ -25,18 +25,23 @@
 #   6. whole-game submissions (revisor-load's game mode: score sheets sent
 #      with PUT) at 1 and $CLIENTS clients, set against pgbench's rate as
 #      the deals are (issue 17: a game submission likewise);
+#   7. the championship case of issue 28 (scripts/scale/live.sh, against
+#      this cluster): 200 tables paced 3 s without viewers and with 1,000
+#      on the public pages, $LIVE_PAIRS pair(s) of runs;
 # each with uptime (the load average) beside it, the server's CPU time per
 # deal and its resident memory, and the statements the database ran most
 # (pg_stat_statements) and the time its trigger functions took (the audit
 # log's entry, NOTIFY; track_functions).
 #
-# Usage: scripts/scale/run.sh            (about 5-10 minutes on 2 cores)
+# Usage: scripts/scale/run.sh            (about 5-10 minutes on 2 cores, and
+#                                         4-5 more for each pair of step 7)
 # Environment: PLAYERS (1000), CLIENTS (16), SWEEP ("1 2 4 8 16 32"),
 #   SWEEP_PLAYERS (400), PGBENCH_SECONDS (15), PACE (3s), GAMES (whole
 #   games sent per client count in step 5, 1000), REVISOR_SCALE_PORT
 #   (server, default a free port), REVISOR_PG_PORT (cluster, default 55499),
 #   PPROF_DIR (when set, CPU and allocation profiles of the server during
-#   step 4's back-to-back run are written there).
+#   step 4's back-to-back run are written there), LIVE_PAIRS (step 7's
+#   pairs, 1; 0 leaves it out).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 . scripts/lib.sh
@@ -48,6 +53,7 @@ SWEEP_PLAYERS=${SWEEP_PLAYERS:-400}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 PACE=${PACE:-3s}
 GAMES=${GAMES:-1000}
+LIVE_PAIRS=${LIVE_PAIRS:-1}
 export REVISOR_PG_PORT=${REVISOR_PG_PORT:-55499}
 export REVISOR_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements -c track_functions=pl"
 
@@ -258,3 +264,12 @@ for c in 1 "$CLIENTS"; do
   echo "   $c client(s): $rate games/s at p99 $p99 ms against pgbench $tps inserts/s (half: $((tps / 2))): $verdict"
 done
 echo "== server resident memory after the run: $(awk '/VmRSS|VmHWM/ {printf "%s %.1f MiB  ", $1, $2/1024}' /proc/$server_pid/status)"
+
+if [ "$LIVE_PAIRS" -gt 0 ]; then
+  echo "== 7. the championship case (issue 28): scripts/scale/live.sh, $LIVE_PAIRS pair(s), on this cluster"
+  # Its own servers, one a run: this run's server and floor stop first, so
+  # that they take nothing of the machine.
+  for pid in "$floor_pid" "$server_pid"; do [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; done
+  floor_pid="" server_pid=""
+  DATABASE_URL=$base PAIRS=$LIVE_PAIRS scripts/scale/live.sh
+fi

@@ -3,9 +3,10 @@
 #
 #   ./scripts/test.sh          the full run: go vet, the OpenAPI lint, the
 #                              table queue's and the live script's node
-#                              tests, then three passes of go test:
+#                              tests, then four passes of go test:
 #                              1. with -race, every package that runs
-#                                 goroutines, without the browser tests;
+#                                 goroutines, without the browser tests
+#                                 and the fault tests;
 #                              2. without -race, the packages of pure
 #                                 computation ($plain below: no goroutine,
 #                                 nothing for the race detector to watch),
@@ -17,7 +18,12 @@
 #                                 take also runs under -race in the API and
 #                                 page tests), the pages' latency tests and
 #                                 the table protocol's randomized test
-#                                 against a real server, six at a time.
+#                                 against a real server, six at a time;
+#                              4. in the background, from before go vet to the
+#                                 end of the run, with -race, the fault tests
+#                                 (./internal/faulttest): their minutes of
+#                                 waiting on failovers overlap the passes;
+#                                 their output comes last.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
@@ -45,6 +51,16 @@ exec </dev/null
 
 system_url="postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
+# What the run leaves behind when it ends, passed or not: the fault tests
+# running in the background (their process group, started below) and the
+# private PostgreSQL cluster it started.
+stop_pg="" fault_pid=""
+on_exit() {
+  [ -z "$fault_pid" ] || kill -TERM -- "-$fault_pid" 2>/dev/null || true
+  [ -z "$stop_pg" ] || scripts/local-pg.sh stop
+}
+trap on_exit EXIT
+
 # usable reports whether a query runs at the URL (psql comes with the server
 # packages; without it there is no local server to use).
 usable() { command -v psql >/dev/null 2>&1 && psql "$1" -Atqc 'SELECT 1' >/dev/null 2>&1; }
@@ -63,7 +79,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
   if usable "$system_url"; then
     DATABASE_URL=$system_url
   else
-    scripts/local-pg.sh status || trap 'scripts/local-pg.sh stop' EXIT
+    scripts/local-pg.sh status || stop_pg=1
     DATABASE_URL=$(scripts/local-pg.sh start | tail -n 1)
   fi
   export DATABASE_URL
@@ -134,9 +150,20 @@ if [ "${1:-}" = "-short" ]; then
   exit
 fi
 ensure_chromium
+command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+# The fault tests run in the background from here to the end of the run:
+# they wait minutes on failovers, killed processes and paced tables rather
+# than on the CPU (TestHA alone 3-4 minutes, most of it waiting), which as
+# part of the race pass was its whole critical path. Every package this
+# script installs is installed by now: TestHA's own apt-get (its Debian
+# packages) runs alone. Their output comes at the end of the run.
+fault_log=$times/faults.log
+set -m # a process group of their own, which on_exit stops
+gotest faults -race -count=1 -timeout 30m "$@" ./internal/faulttest >"$fault_log" 2>&1 &
+fault_pid=$!
+set +m
 go vet ./...
 scripts/openapi-lint.sh
-command -v node >/dev/null 2>&1 || apt_install nodejs
 node --test web/jstest/*.test.js
 scripts/axe-install.sh
 # With -cover, the two passes also write profiles, and web's coverage is
@@ -150,23 +177,20 @@ case " $* " in *" -cover "*)
   browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
 esac
 check_plain
-# The fault tests lead the race pass: they wait minutes on failovers, killed
-# processes and paced tables rather than on the CPU (TestHA alone 3-4
-# minutes), and go test starts packages in the order given, two at a time.
-# First, they wait while the other packages use the cores; last, they would
-# wait alone at the end of the pass. -p 3: the fault tests hold one of go
-# test's slots throughout, and the other packages keep the two they had
-# (one package alone leaves the cores idle: its tests run two at a time and
-# wait on PostgreSQL).
-lead=./internal/faulttest
-race_pkgs=$(go list "$lead"; go list ./... | grep -vxF -f <(go list "${plain[@]}" "$lead"))
+race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faulttest))
 # shellcheck disable=SC2086 # one package a word
-gotest race -race -p 3 -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
 gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
 gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
+# The fault tests' end, and what they printed.
+faults=0
+wait "$fault_pid" || faults=$?
+fault_pid=""
+echo "test.sh: the fault tests (./internal/faulttest, run in the background):"
+cat "$fault_log"
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }
@@ -176,3 +200,7 @@ if [ -n "${profiles:-}" ]; then
 fi
 slowest
 rm -rf "$times"
+if [ "$faults" -ne 0 ]; then
+  echo "test.sh: FAILED: the fault tests (above)" >&2
+  exit "$faults"
+fi

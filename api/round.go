@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
 )
 
 // roundRoutes registers the rounds of a tournament: drawing, reading,
@@ -66,7 +66,6 @@ type drawRequest struct {
 }
 
 func (s *Server) drawRound(c echo.Context) error {
-	svc := s.deps.Rounds
 	var req drawRequest
 	if c.Request().ContentLength != 0 {
 		if err := httpx.DecodeJSON(c, &req); err != nil {
@@ -85,11 +84,11 @@ func (s *Server) drawRound(c echo.Context) error {
 	default:
 		return tournament.InvalidField("seed_by", "seed_by must be \"rating\" or left out, not %q", req.SeedBy)
 	}
-	r, err := svc.DrawRoundWith(c.Request().Context(), a, c.Param("tid"), opts)
+	d, err := s.console.DrawRound(c.Request().Context(), app.DrawRound{Actor: a, Tournament: c.Param("tid"), Options: opts})
 	if err != nil {
 		return err
 	}
-	return s.drawn(c, a, r)
+	return s.drawn(c, a, d.Drawn)
 }
 
 // drawn answers a round just drawn (or revealed, which draws it) with its
@@ -185,24 +184,25 @@ type closeJSON struct {
 }
 
 func (s *Server) closeRound(c echo.Context) error {
-	svc := s.deps.Rounds
 	n, err := roundParam(c)
 	if err != nil {
 		return err
 	}
-	var opts []play.CloseOption
+	var accept bool
 	switch v := c.QueryParam("accept_unconfirmed"); v {
 	case "", "false":
 	case "true":
-		opts = append(opts, play.AcceptUnconfirmed())
+		accept = true
 	default:
 		return queryError("accept_unconfirmed",
 			"the query parameter accept_unconfirmed must be true or false, not %q", v)
 	}
-	ch, err := svc.CloseRound(c.Request().Context(), actorOf(c), c.Param("tid"), n, opts...)
+	closed, err := s.console.CloseRound(c.Request().Context(), app.CloseRound{Actor: actorOf(c), Tournament: c.Param("tid"),
+		Round: n, AcceptUnconfirmed: accept})
 	if err != nil {
 		return err
 	}
+	ch := closed.Change
 	out := closeJSON{Round: n, Status: string(tournament.RoundClosed), Outcomes: make([]outcomeJSON, len(ch.Outcomes)),
 		Eliminated: ch.Eliminated, TournamentStatus: string(ch.TournamentStatus), Champion: ch.Champion}
 	if out.Eliminated == nil {

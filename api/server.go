@@ -130,6 +130,10 @@ type Server struct {
 	// codeLookups lets one request at a time look up the table codes of a
 	// tournament that are not cached yet (auth.go).
 	codeLookups codeLookups
+	// console runs the draw and the close (app.Console), as the
+	// organizer's console does; a request's Idempotency-Key is the
+	// middleware's (idempotency.go), so the API sends the commands no key.
+	console *app.Console
 }
 
 // New returns the API, ready to Register on a router, or an error naming
@@ -143,6 +147,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Registry = prometheus.NewRegistry()
 	}
 	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, door: cfg.Door, storeClaims: map[string]bool{},
+		console: app.NewConsole(deps.Rounds, app.NewOnce(deps.Idempotency, cfg.Logger)),
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }
 

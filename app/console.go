@@ -16,7 +16,7 @@ import (
 // Rounds is what the organizer's commands on rounds ask of the domain
 // (play.Service).
 type Rounds interface {
-	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
+	DrawRoundWith(ctx context.Context, a tournament.Actor, tid string, o tournament.DrawOptions) (*tournament.Round, error)
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 }
 
@@ -45,13 +45,18 @@ func NewConsole(rounds Rounds, once Runner) *Console {
 type DrawRound struct {
 	Actor      tournament.Actor
 	Tournament string
-	Seed       *int64 // nil: drawn at random
-	Key        *Key
+	// Options are the draw's seed (nil: at random) and the organizer's
+	// constraints (fixed tables, players kept apart).
+	Options tournament.DrawOptions
+	Key     *Key
 }
 
 // Drawn is the answer to a draw: the number of the round it drew.
 type Drawn struct {
 	Round int
+	// Drawn is the round with its tables, when this call drew it (nil
+	// when the draw was answered from its key).
+	Drawn *tournament.Round
 	// Replayed says the draw was answered from the first time its key
 	// was sent.
 	Replayed bool
@@ -61,17 +66,19 @@ type Drawn struct {
 // cmd.Key. Its errors are the domain's (*tournament.Error), the refusal
 // of the key (reused with another draw, or in use) among them.
 func (c *Console) DrawRound(ctx context.Context, cmd DrawRound) (*Drawn, error) {
+	var drawn *tournament.Round
 	n, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (int, error) {
-		r, err := c.rounds.DrawRound(ctx, cmd.Actor, cmd.Tournament, cmd.Seed)
+		r, err := c.rounds.DrawRoundWith(ctx, cmd.Actor, cmd.Tournament, cmd.Options)
 		if err != nil {
 			return 0, err
 		}
+		drawn = r
 		return r.Number, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Drawn{Round: n, Replayed: replayed}, nil
+	return &Drawn{Round: n, Drawn: drawn, Replayed: replayed}, nil
 }
 
 // runOnce runs cmd once per key k on r, its result kept as JSON
@@ -113,7 +120,11 @@ type CloseRound struct {
 
 // Closed is the answer to a close: the round it closed.
 type Closed struct {
-	Round    int
+	Round int
+	// Change is what the close decided (the players' outcomes, who goes
+	// on, the tournament's status), when this call closed the round (nil
+	// when the close was answered from its key).
+	Change   *tournament.RoundChange
 	Replayed bool // as Drawn's
 }
 
@@ -127,16 +138,19 @@ func (c *Console) CloseRound(ctx context.Context, cmd CloseRound) (*Closed, erro
 	if cmd.AcceptUnconfirmed {
 		opts = append(opts, play.AcceptUnconfirmed())
 	}
+	var change *tournament.RoundChange
 	n, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (int, error) {
-		if _, err := c.rounds.CloseRound(ctx, cmd.Actor, cmd.Tournament, cmd.Round, opts...); err != nil {
+		ch, err := c.rounds.CloseRound(ctx, cmd.Actor, cmd.Tournament, cmd.Round, opts...)
+		if err != nil {
 			return 0, err
 		}
+		change = ch
 		return cmd.Round, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Closed{Round: n, Replayed: replayed}, nil
+	return &Closed{Round: n, Change: change, Replayed: replayed}, nil
 }
 
 // answer is a command's outcome as Once keeps it: its result as JSON, or

@@ -24,11 +24,11 @@ func (d *draws) CloseRound(_ context.Context, a tournament.Actor, _ string, n in
 	return &tournament.RoundChange{}, nil
 }
 
-func (d *draws) DrawRound(_ context.Context, a tournament.Actor, _ string, seed *int64) (*tournament.Round, error) {
+func (d *draws) DrawRoundWith(_ context.Context, a tournament.Actor, _ string, o tournament.DrawOptions) (*tournament.Round, error) {
 	if err := a.RequireOrganizer(); err != nil {
 		return nil, err
 	}
-	if seed != nil && *seed < 0 {
+	if seed := o.Seed; seed != nil && *seed < 0 {
 		return nil, tournament.InvalidField("seed", "seed must be between 0 and 2^53-1")
 	}
 	d.n++
@@ -47,21 +47,24 @@ func TestDrawRoundOnce(t *testing.T) {
 	seed := int64(42)
 	key := func(k string) *app.Key { return &app.Key{Scope: "console", Key: k, Fingerprint: []byte(k)} }
 	for try, replayed := range []bool{false, true} {
-		got, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Seed: &seed, Key: key("draw")})
+		got, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Options: tournament.DrawOptions{Seed: &seed}, Key: key("draw")})
 		if err != nil || got.Round != 1 || got.Replayed != replayed {
 			t.Fatalf("draw, try %d = %+v, %v; want round 1, replayed %v", try+1, got, err, replayed)
+		}
+		if drew := got.Drawn != nil && got.Drawn.Number == 1; drew == replayed {
+			t.Errorf("draw, try %d: the round drawn is %+v; want round 1 with its tables when drawn, none when replayed", try+1, got.Drawn)
 		}
 	}
 	if d.n != 1 {
 		t.Errorf("%d draws for one sent twice under its key, want 1", d.n)
 	}
-	if got, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Seed: &seed}); err != nil || got.Round != 2 {
+	if got, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Options: tournament.DrawOptions{Seed: &seed}}); err != nil || got.Round != 2 {
 		t.Errorf("a draw without a key = %+v, %v; want round 2", got, err)
 	}
 
 	bad := int64(-1)
 	for try := range 2 {
-		_, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Seed: &bad, Key: key("bad")})
+		_, err := c.DrawRound(ctx, app.DrawRound{Actor: org, Tournament: "t", Options: tournament.DrawOptions{Seed: &bad}, Key: key("bad")})
 		if te, ok := err.(*tournament.Error); !ok || te.Code != "invalid_seed" || te.Field() != "seed" || te.Kind != tournament.KindInvalid {
 			t.Errorf("a bad seed, try %d = %v, want invalid_seed on the field seed", try+1, err)
 		}
@@ -95,6 +98,9 @@ func TestCloseRoundOnce(t *testing.T) {
 		got, err := c.CloseRound(ctx, app.CloseRound{Actor: org, Tournament: "t", Round: 1, AskLots: true, Key: k})
 		if err != nil || got.Round != 1 || got.Replayed != replayed {
 			t.Fatalf("close, try %d = %+v, %v; want round 1, replayed %v", try+1, got, err, replayed)
+		}
+		if (got.Change != nil) == replayed {
+			t.Errorf("close, try %d: the change is %+v; want what the close decided when closed, none when replayed", try+1, got.Change)
 		}
 	}
 	if _, err := c.CloseRound(ctx, app.CloseRound{Actor: org, Tournament: "t", Round: 1}); tournament.ErrorCode(err) != tournament.CodeRoundClosed {

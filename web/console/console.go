@@ -357,7 +357,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 		if err != nil {
 			return h.formError(c, "draw", tournament.InvalidField("seed", "the seed must be a whole number"), map[string]string{"seed": s})
 		}
-		cmd.Seed = &v
+		cmd.Options.Seed = &v
 	}
 	key, err := h.PostKey(c, cmd.Actor.String(), "draw\x00"+c.FormValue("seed"))
 	if err == nil {

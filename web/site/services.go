@@ -59,7 +59,7 @@ type Players interface {
 // (web/console: console.go, result.go, print.go, table_changes.go), and a
 // table's progress in its games (web/table).
 type Rounds interface {
-	DrawRound(ctx context.Context, a tournament.Actor, tid string, seed *int64) (*tournament.Round, error)
+	DrawRoundWith(ctx context.Context, a tournament.Actor, tid string, o tournament.DrawOptions) (*tournament.Round, error)
 	Progress(ctx context.Context, k tournament.GameKey) (*play.Progress, error)
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)

@@ -261,6 +261,24 @@ func (b *browser) mustGet(path string, want int) response {
 	return r
 }
 
+// getUntil gets path until its answer has status want and a body for
+// which ok holds, 10 s at most, and returns the last answer. A write
+// that is not the page's own (a table's result, here the service's)
+// reaches the pages' cache by its event, a few milliseconds later on an
+// idle machine and more on a loaded one: a page read at once may show the
+// tournament as it was.
+func (b *browser) getUntil(path string, want int, ok func(body string) bool) response {
+	b.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := b.get(path)
+		if (r.Status == want && ok(r.Body)) || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 
 // post submits a form of the page at from, with its CSRF token.

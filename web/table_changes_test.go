@@ -162,8 +162,9 @@ func TestConsoleReseat(t *testing.T) {
 	}
 	tb, _ := rv.Round.Table(1)
 	s.playAll(t, f, &tournament.Round{Number: 1, Tables: []tournament.Table{tb}}, 3)
-	if r := b.mustGet(page, http.StatusOK); !strings.Contains(r.Body, `id="reseat-started"`) {
-		t.Error("the page of a table with a result still offers to re-seat it")
+	started := func(body string) bool { return strings.Contains(body, `id="reseat-started"`) }
+	if r := b.getUntil(page, http.StatusOK, started); !started(r.Body) {
+		t.Error("the page of a table with a result still offers to re-seat it (10 s after the result)")
 	}
 	// A form of the page as it was before the result: the CSRF token of the console.
 	r = b.post(fmt.Sprintf("/t/%s/console", f.ID), page+"/reseat", url.Values{"player": {t2.Players[1]}, "with": {t1.Players[1]}, "reason": {"x"}})

@@ -112,7 +112,9 @@ func TestConsoleSettingsForm(t *testing.T) {
 	if _, err := s.plays.DrawRound(ctx, org, id, nil); err != nil {
 		t.Fatal(err)
 	}
-	r = o.mustGet(page, http.StatusOK)
+	// The draw is the service's, not the page's: the page shows it once
+	// its event reaches the pages' cache (getUntil).
+	r = o.getUntil(page, http.StatusOK, func(body string) bool { return strings.Contains(body, `id="settings-locked"`) })
 	if !strings.Contains(r.Body, `id="settings-locked"`) || !strings.Contains(r.Body, "rond 1 är lottad") ||
 		strings.Contains(r.Body, `<form method="post" action="`+page+`"`) || !strings.Contains(r.Body, `<dd id="view-correction">45 minuter</dd>`) {
 		t.Errorf("settings after the draw are not read only with the reason:\n%s", r.Body)

@@ -58,7 +58,10 @@ func TestFinishedTournamentCountsPlayers(t *testing.T) {
 	if _, err := s.plays.CloseRound(ctx, org, id, 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.mustGet("/t/"+id, http.StatusOK); !strings.Contains(got.Body, `<dd id="players-count">4</dd>`) {
+	// The close is the service's: the page shows it once its event
+	// reaches the pages' cache (getUntil).
+	finished := func(body string) bool { return strings.Contains(body, `<dd id="players-count">4</dd>`) }
+	if got := b.getUntil("/t/"+id, http.StatusOK, finished); !finished(got.Body) {
 		t.Errorf("a finished tournament's count:\n%s", got.Body)
 	}
 }

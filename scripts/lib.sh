@@ -64,6 +64,13 @@ apt_install() {
   }
 }
 
+# ensure_npm installs Node.js and npm from Debian when npm is missing.
+ensure_npm() {
+  command -v npm >/dev/null 2>&1 && return 0
+  log "npm is not installed: installing nodejs and npm"
+  apt_install nodejs npm
+}
+
 # npm_install SPEC DIR FILE installs the npm package SPEC ("name@version")
 # once into DIR (under .local/npm, ignored by git), Node.js and npm from
 # Debian when missing, and fails unless FILE (a path under DIR) is there
@@ -71,10 +78,7 @@ apt_install() {
 npm_install() {
   local spec=$1 dir=$2 file=$3
   [ -e "$file" ] && return 0
-  if ! command -v npm >/dev/null 2>&1; then
-    log "npm is not installed: installing nodejs and npm"
-    apt_install nodejs npm
-  fi
+  ensure_npm
   log "installing $spec into $dir (once)"
   mkdir -p "$dir"
   npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$spec" >&2 && [ -e "$file" ]

@@ -150,7 +150,7 @@ if [ "${1:-}" = "-short" ]; then
   exit
 fi
 ensure_chromium
-command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+ensure_npm
 # The fault tests run in the background from here to the end of the run:
 # they wait minutes on failovers, killed processes and paced tables rather
 # than on the CPU (TestHA alone 3-4 minutes, most of it waiting), which as

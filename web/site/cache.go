@@ -105,8 +105,6 @@ func newEntryHeaders(e *pageEntry) entryHeaders {
 // pageFlight is a render of a page in flight: those who want the same
 // page meanwhile wait for it rather than render it again.
 type pageFlight struct {
-	done  chan struct{}
-	stamp stamp
 	entry *pageEntry // set before the waiters are woken, when the render was kept
 	woken groupWake  // the waiters, woken when the render ends
 }
@@ -143,11 +141,8 @@ func wakeGroupsOf(groups [wakeGroups]chan struct{}, waiters int, sleep func(time
 		}
 		return
 	}
-	go func() {
+	go func() { // waiters ≥ wakeAllBelow > wakeGroups: every group has some
 		for i, ch := range groups {
-			if ch == nil {
-				continue
-			}
 			if i > 0 {
 				sleep(wakeStep)
 			}
@@ -566,11 +561,13 @@ type pageTurn struct {
 	entry *pageEntry  // the current page: serve it
 	wait  *pageFlight // a render in flight: wait for it (woken), then ask again
 	woken <-chan struct{}
-	own   bool          // render it, not before due, at stamp
-	due   time.Time     // the earliest the render may begin
-	stamp stamp         // the changes counted before the render's snapshot
-	last  *pageEntry    // the page rendered last, stale (nil: none)
-	done  chan struct{} // with own: closed by endRender
+	own   bool       // render it, not before due, at stamp
+	due   time.Time  // the earliest the render may begin
+	stamp stamp      // the changes counted before the render's snapshot
+	last  *pageEntry // the page rendered last, stale (nil: none)
+	// cached says the cache gave the turn: with own, the page rendered is
+	// kept (pageCacheSlot) and endRender must be called.
+	cached bool
 	// flight is the own render's flight, whose waiters endRender wakes
 	// (nil: none can wait for it).
 	flight *pageFlight
@@ -600,12 +597,12 @@ func (c *snapshots) pageFor(tid, key string, class pageClass, refresh bool) page
 	if f := c.flights[k]; f != nil {
 		return pageTurn{wait: f, woken: f.woken.join()}
 	}
-	t := pageTurn{own: true, due: now, stamp: c.vers[tid], last: c.pages[tid][key], done: make(chan struct{})}
+	t := pageTurn{own: true, due: now, stamp: c.vers[tid], last: c.pages[tid][key], cached: true}
 	if t.last != nil && refresh {
 		t.due = t.last.at.Add(renderEvery)
 	}
 	if c.subs[tid] {
-		t.flight = &pageFlight{done: t.done, stamp: t.stamp}
+		t.flight = &pageFlight{}
 		c.flights[k] = t.flight
 	}
 	return t
@@ -615,7 +612,7 @@ func (c *snapshots) pageFor(tid, key string, class pageClass, refresh bool) page
 // those who waited for it. A flight dropped meanwhile (dropLocked) is
 // woken too, without the page: its waiters ask again.
 func (c *snapshots) endRender(tid, key string, t pageTurn) {
-	if c == nil || t.done == nil {
+	if c == nil || !t.cached {
 		return
 	}
 	c.mu.Lock()
@@ -633,7 +630,6 @@ func (c *snapshots) endRender(tid, key string, t pageTurn) {
 		groups, waiters = t.flight.woken.groups, t.flight.woken.waiters
 	}
 	c.mu.Unlock()
-	close(t.done)
 	wakeGroupsOf(groups, waiters, c.sleep)
 }
 

@@ -40,20 +40,27 @@ func poll(h *hub, ws []*watcher) int {
 	return n
 }
 
+// stepper is a waker's sleep between two groups that the test steps by
+// hand: it says asleep when the waker sleeps, and lets it go on at step.
+func stepper(t *testing.T) (sleep func(time.Duration), asleep, step chan struct{}) {
+	asleep, step = make(chan struct{}), make(chan struct{})
+	return func(d time.Duration) {
+		if d != wakeStep {
+			t.Errorf("the waker sleeps %v between groups, want %v", d, wakeStep)
+		}
+		asleep <- struct{}{}
+		<-step
+	}, asleep, step
+}
+
 // TestHubWakesStreamsInGroups: with a thousand streams, a change wakes
 // one group at a time, a step apart, every stream once; a second change
 // in the middle of the pass wakes every stream again, those woken before
 // it too, and none is left behind.
 func TestHubWakesStreamsInGroups(t *testing.T) {
 	h := newHub(newSnapshots(tournament.NewBroker(), time.Now), time.Now)
-	asleep, step := make(chan struct{}), make(chan struct{})
-	h.sleep = func(d time.Duration) {
-		if d != wakeStep {
-			t.Errorf("the pacer sleeps %v between groups, want %v", d, wakeStep)
-		}
-		asleep <- struct{}{}
-		<-step
-	}
+	var asleep, step chan struct{}
+	h.sleep, asleep, step = stepper(t)
 	const streams = 1000
 	var ws []*watcher
 	for range streams {
@@ -144,14 +151,8 @@ func TestParkedFetchesWakeInGroups(t *testing.T) {
 	for _, waiters := range []int{wakeAllBelow - 1, 1000} {
 		t.Run(fmt.Sprint(waiters), func(t *testing.T) {
 			c := newSnapshots(tournament.NewBroker(), time.Now)
-			asleep, step := make(chan struct{}), make(chan struct{})
-			c.sleep = func(d time.Duration) {
-				if d != wakeStep {
-					t.Errorf("the waiters' groups are %v apart, want %v", d, wakeStep)
-				}
-				asleep <- struct{}{}
-				<-step
-			}
+			var asleep, step chan struct{}
+			c.sleep, asleep, step = stepper(t)
 			if _, err := c.load(t.Context(), "t1", func(context.Context, string) (*tournament.State, error) { return &tournament.State{}, nil }); err != nil {
 				t.Fatal(err)
 			}

@@ -374,7 +374,7 @@ func (h *Site) pageCache(class pageClass, next echo.HandlerFunc) echo.HandlerFun
 				return h.overBudget(c, t.last)
 			}
 			defer release()
-			if t.done != nil {
+			if t.cached {
 				c.Set(pageCacheKey, &pageCacheSlot{tid: tid, key: key, stamp: t.stamp, class: class, at: h.cfg.Now()})
 			}
 			return next(c)

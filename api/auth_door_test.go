@@ -13,18 +13,12 @@ import (
 
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/server"
-	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
-	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
-	"github.com/revisor-sm/revisor/tournament/registry"
-	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // TestEveryRouteCountsEveryWrongCredential walks every route of the
@@ -38,15 +32,12 @@ import (
 func TestEveryRouteCountsEveryWrongCredential(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.New(t)
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
+	deps := assemble.Services(pool, assemble.Options{})
 	fails := ratelimit.NewFailures(nil)
 	codes := ratelimit.NewBudget(nil, 1e6, time.Hour) // never refuses here: each code must reach its lookup
 	door := httpx.NewDoor(fails, codes, nil)
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken), TrustProxy: true, Failures: fails, Door: door},
-		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Referees: referee.New(svc, plays, refereepg.New(store)),
-			Tokens: api.NewTokenResolver(svc), Register: registry.New(registrypg.New(store), store, nil)}))
+		servertest.Complete(deps))
 	if err != nil {
 		t.Fatal(err)
 	}

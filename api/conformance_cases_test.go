@@ -14,13 +14,12 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 )
 
 // TestTournamentEndpointGaps: the bad-input, no-token and unknown-id cases
@@ -264,12 +263,7 @@ func TestAuditTimesUTC(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays, Referees: refs,
-		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, assemble.Services(pool, assemble.Options{}))
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "swiss", "rounds": 2, "games_per_round": 1}`)
 	s.importPlayers(t, tt, 4)
 	r := s.draw(t, tt, 11)

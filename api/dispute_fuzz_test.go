@@ -9,14 +9,11 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
-	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -32,10 +29,8 @@ func FuzzDisputes(f *testing.F) {
 		`{"decision":"upheld","reason":"y","record":{"players":[],"deals":null}}`)
 	f.Add(`{"round":-1,"table":1e9,"game":"1"}`, `{"decision":7}`)
 	ctx := context.Background()
-	store := postgres.NewStore(dbtest.New(f))
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
+	deps := assemble.Services(dbtest.New(f), assemble.Options{})
+	svc, plays, refs := deps.Tournaments, deps.Play, deps.Referees
 	c, err := svc.CreateTournament(ctx, tournament.Actor{Role: tournament.RoleAdmin}, tournament.NewTournament{Name: "F", Format: tournament.FormatSM})
 	if err != nil {
 		f.Fatal(err)

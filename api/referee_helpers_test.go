@@ -14,15 +14,8 @@ import (
 	"github.com/revisor-sm/revisor/api"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/engine/sim"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
-	"github.com/revisor-sm/revisor/server"
-	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
-	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
-	"github.com/revisor-sm/revisor/tournament/registry"
-	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // testClock is a clock the test moves.
@@ -55,13 +48,8 @@ func startRefereeServer(t *testing.T) *refServer {
 	t.Helper()
 	pool := dbtest.New(t)
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store, tournament.WithClock(clock.Now))
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays, Referees: refs,
-		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Register: registry.New(registrypg.New(store), store, clock.Now)})
+	deps := assemble.Services(pool, assemble.Options{Now: clock.Now})
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, deps)
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }
 

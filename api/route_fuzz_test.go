@@ -11,16 +11,11 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
-	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
-	"github.com/revisor-sm/revisor/tournament/registry"
-	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 )
 
 // queryNames are every query parameter a route reads.
@@ -71,13 +66,10 @@ func TestFuzzRoutesFromRouter(t *testing.T) {
 // is never a server error.
 func FuzzRouteParameters(f *testing.F) {
 	pool := dbtest.New(f)
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Referees: refs,
-		Register: registry.New(registrypg.New(store), store, nil),
-		Tokens:   api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs), Ready: func(context.Context) error { return nil }}))
+	deps := assemble.Services(pool, assemble.Options{})
+	deps.Ready = func(context.Context) error { return nil }
+	svc := deps.Tournaments
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(adminToken)}, servertest.Complete(deps))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -8,13 +8,9 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
-	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
-	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 )
 
 // tSettings is the part of a tournament the settings change touches.
@@ -38,12 +34,7 @@ type tSettings struct {
 func TestUpdateSettings(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.New(t)
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
-	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, server.Deps{Tournaments: svc, Play: plays, Referees: refs,
-		Tokens: api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs)})
+	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, assemble.Services(pool, assemble.Options{}))
 	tt := s.createTournament(t, `{"name": "Klubbkväll", "format": "sm", "correction_minutes": 20, "time_zone": "Europe/Oslo"}`)
 	path := "/api/v1/tournaments/" + tt.ID
 	var created tSettings

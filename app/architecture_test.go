@@ -70,6 +70,10 @@ var layers = []struct {
 		mustNot: []string{"engine", "tournament", "app", "api", "api/httpx", "internal", "web/site", "web/sheet", "web/table", "web/console", "server", "cmd"}},
 	{name: "server", holds: []string{"server"},
 		mustNot: append(storage(), "cmd"), mustDeps: []string{"api", "web", "app"}},
+	// The wiring: the services over PostgreSQL, for cmd and the tests
+	// that start the server as cmd does.
+	{name: "wiring", holds: []string{"internal/assemble"},
+		mustNot: []string{"cmd"}, mustDeps: append(storage(), "server")},
 }
 
 // adapterMustNot is what no storage adapter may reach: the layers that
@@ -82,7 +86,8 @@ func subdomainStores() []string {
 	return []string{"tournament/referee/refereepg", "tournament/registry/registrypg", "tournament/transfer/transferpg"}
 }
 
-// storage is every package of the storage adapter: only cmd wires them.
+// storage is every package of the storage adapter: only cmd and the
+// wiring (internal/assemble) reach them.
 func storage() []string { return append([]string{"tournament/postgres"}, subdomainStores()...) }
 
 // reaches reports whether the package path (relative to the module) is in

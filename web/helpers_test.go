@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/internal/tablepage"
@@ -26,12 +27,8 @@ import (
 	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
-	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
-	"github.com/revisor-sm/revisor/tournament/transfer"
-	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // adminToken is the admin token of the test servers.
@@ -79,13 +76,9 @@ func startSiteWith(t testing.TB, pool *pgxpool.Pool, live bool) *site {
 func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config) *site {
 	t.Helper()
 	if !live {
-		store := postgres.NewStore(pool)
-		svc := tournament.NewService(store)
-		plays := play.New(svc, store)
-		srv, err := server.New(cfg,
-			servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc),
-				Referees: referee.New(svc, plays, refereepg.New(store)), Register: registry.New(registrypg.New(store), store, nil),
-				Transfer: transfer.New(svc, transferpg.New(store))}))
+		deps := assemble.Services(pool, assemble.Options{})
+		svc, plays := deps.Tournaments, deps.Play
+		srv, err := server.New(cfg, servertest.Complete(deps))
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
@@ -93,10 +86,8 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		t.Cleanup(hs.Close)
 		return &site{URL: hs.URL, svc: svc, plays: plays, pool: pool, handler: srv}
 	}
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
+	deps := assemble.Services(pool, assemble.Options{})
+	svc, plays, refs := deps.Tournaments, deps.Play, deps.Referees
 	broker := tournament.NewBroker()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := postgres.NewListener(pool, broker.Publish, nil)
@@ -108,10 +99,10 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener not ready after 10s")
 	}
-	reg := registry.New(registrypg.New(store), store, nil)
-	srv, err := server.New(cfg,
-		servertest.Complete(server.Deps{Tournaments: svc, Play: plays, Tokens: api.NewTokenResolver(svc), Events: broker, Referees: refs, Register: reg,
-			Transfer: transfer.New(svc, transferpg.New(store)), Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute)}))
+	reg := deps.Register
+	deps.Events = broker
+	deps.Idempotency = postgres.NewIdempotency(pool, time.Hour, time.Minute)
+	srv, err := server.New(cfg, servertest.Complete(deps))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}

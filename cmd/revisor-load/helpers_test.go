@@ -6,18 +6,12 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
-	"github.com/revisor-sm/revisor/tournament/registry"
-	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
-	"github.com/revisor-sm/revisor/tournament/transfer"
-	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // mapEnv is an environment for tests.
@@ -34,21 +28,11 @@ func startServer(t *testing.T, admin string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := postgres.NewStore(pool)
-	svc := tournament.NewService(store)
-	plays := play.New(svc, store)
-	refs := referee.New(svc, plays, refereepg.New(store))
-	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, server.Deps{
-		Ready:       postgres.Readiness(pool, latest),
-		Idempotency: postgres.NewIdempotency(pool, time.Hour, time.Minute),
-		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(svc), refs),
-		Tournaments: svc,
-		Play:        plays,
-		Referees:    refs,
-		Register:    registry.New(registrypg.New(store), store, nil),
-		Transfer:    transfer.New(svc, transferpg.New(store)),
-		Events:      tournament.NewBroker(),
-	})
+	deps := assemble.Services(pool, assemble.Options{})
+	deps.Ready = postgres.Readiness(pool, latest)
+	deps.Idempotency = postgres.NewIdempotency(pool, time.Hour, time.Minute)
+	deps.Events = tournament.NewBroker()
+	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

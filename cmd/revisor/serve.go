@@ -17,18 +17,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/revisor-sm/revisor/api"
+	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/migrations"
 	"github.com/revisor-sm/revisor/server"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
-	"github.com/revisor-sm/revisor/tournament/referee"
-	"github.com/revisor-sm/revisor/tournament/referee/refereepg"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/registry/registrypg"
-	"github.com/revisor-sm/revisor/tournament/transfer"
-	"github.com/revisor-sm/revisor/tournament/transfer/transferpg"
 )
 
 // HTTP server timeouts: a slow or stalled client cannot hold a connection
@@ -159,28 +155,19 @@ func runServer(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer, s
 	return listenAndServe(ctx, cfg, withDeadline(srv, cfg.requestTimeout), srv.Drain, log, stdout)
 }
 
-// newDeps wires the storage into the API's dependencies. Services of new
-// resources are added here.
+// newDeps wires the storage into the API's dependencies: the services
+// (internal/assemble, as the tests wire them) with what this process
+// serves them with.
 func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency, fails *postgres.FailureCounts, maxPlayers int) server.Deps {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
-	store := postgres.NewStore(pool)
-	tournaments := tournament.NewService(store, tournament.WithMaxPlayers(maxPlayers))
-	plays := play.New(tournaments, store)
-	referees := referee.New(tournaments, plays, refereepg.New(store))
-	return server.Deps{
-		Ready:       postgres.Readiness(pool, schemaVersion),
-		Idempotency: idem,
-		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),
-		Tournaments: tournaments,
-		Play:        plays,
-		Referees:    referees,
-		Failures:    fails,
-		Register:    registry.New(registrypg.New(store), store, nil),
-		Transfer:    transfer.New(tournaments, transferpg.New(store)),
-		Registry:    reg,
-	}
+	deps := assemble.Services(pool, assemble.Options{MaxPlayers: maxPlayers})
+	deps.Ready = postgres.Readiness(pool, schemaVersion)
+	deps.Idempotency = idem
+	deps.Failures = fails
+	deps.Registry = reg
+	return deps
 }
 
 // openPagePool opens the pages' own pool of cfg.pageConns connections and

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -83,10 +84,11 @@ var chromium struct {
 
 // TestMain stops the package's Chromium after the tests.
 func TestMain(m *testing.M) {
-	m.Run()
+	code := dbtest.Main(m)
 	if chromium.stop != nil {
 		chromium.stop()
 	}
+	os.Exit(code)
 }
 
 // sharedBrowser returns the context of the package's Chromium, starting it

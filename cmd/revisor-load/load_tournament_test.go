@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/dbtest"
 )
 
 // TestLoadTournament plays a whole 16-player SM tournament deal by deal
@@ -103,7 +105,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(dbtest.Main(m))
 }
 
 // TestLoadTournamentViewersApart: with --viewers-apart the viewers run in

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(dbtest.Main(m))
 }
 
 func TestRunUsage(t *testing.T) {

@@ -2,6 +2,11 @@
 // random name, at the project's latest migration, and dropped when the test
 // ends. Tests run against real PostgreSQL, never a mock.
 //
+// A test's database is dropped when the test ends, unless the package's
+// TestMain runs its tests with Main: then the databases of ended tests are
+// dropped together, a batch at a time and at the end of the package (see
+// Main for why).
+//
 // A migrated database is a copy of a template (CREATE DATABASE … TEMPLATE),
 // which is migrated once per set of migrations and kept on the server: a copy
 // takes about a tenth of a second where running every migration took about
@@ -127,7 +132,7 @@ func create(ctx context.Context, tb testing.TB, conn *pgx.Conn, base, extra stri
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" "+extra); err != nil {
 		tb.Fatalf("dbtest: CREATE DATABASE %s %s: %v", name, extra, err)
 	}
-	tb.Cleanup(func() { admin(tb, base, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	tb.Cleanup(func() { drop(tb, base, name) })
 	return withDatabase(tb, base, name)
 }
 

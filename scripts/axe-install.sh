@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # axe-install.sh: install axe-core, the accessibility rules the browser
 # tests run on the pages (web/axe_browser_test.go), at the version pinned
-# below into .local/npm (ignored by git), once, with npm, as
+# below into .local/npm (ignored by git; a link to the machine's cache,
+# lib.sh's npm_install), once a machine, with npm, as
 # openapi-lint.sh installs Redocly's CLI. scripts/test.sh runs it; the test
 # finds the file there or at $REVISOR_AXE.
 set -euo pipefail

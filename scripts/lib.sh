@@ -72,14 +72,34 @@ ensure_npm() {
 }
 
 # npm_install SPEC DIR FILE installs the npm package SPEC ("name@version")
-# once into DIR (under .local/npm, ignored by git), Node.js and npm from
-# Debian when missing, and fails unless FILE (a path under DIR) is there
-# afterwards.
+# once for every clone on this machine, Node.js and npm from Debian when
+# missing, and fails unless FILE (a path under DIR) is there afterwards.
+# DIR (under .local/npm, ignored by git) is a link to the package's folder
+# in the machine's cache ($REVISOR_CACHE, else ~/.cache/revisor), named by
+# the package's version, so a fresh clone does not install it again; where
+# the cache cannot be written, DIR is the folder itself.
 npm_install() {
   local spec=$1 dir=$2 file=$3
   [ -e "$file" ] && return 0
-  ensure_npm
-  log "installing $spec into $dir (once)"
-  mkdir -p "$dir"
-  npm install --no-audit --no-fund --loglevel=error --prefix "$dir" "$spec" >&2 && [ -e "$file" ]
+  local cache=${REVISOR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/revisor}/npm
+  local shared=$cache/$(basename "$dir") tmp
+  if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+    shared=$dir
+  fi
+  if [ ! -d "$shared" ]; then
+    ensure_npm
+    log "installing $spec into $shared (once)"
+    mkdir -p "$(dirname "$shared")"
+    tmp=$(mktemp -d "$(dirname "$shared")/.installing.XXXXXX")
+    if ! npm install --no-audit --no-fund --loglevel=error --prefix "$tmp" "$spec" >&2; then
+      rm -rf "$tmp"
+      return 1
+    fi
+    mv -T "$tmp" "$shared" 2>/dev/null || rm -rf "$tmp" # another clone's install came first
+  fi
+  if [ "$shared" != "$dir" ]; then
+    mkdir -p "$(dirname "$dir")"
+    ln -sfn "$shared" "$dir"
+  fi
+  [ -e "$file" ]
 }

@@ -4,7 +4,8 @@
 # (the ruleset recommended-strict). scripts/test.sh runs it.
 #
 # The CLI is @redocly/cli at the version pinned below (1.34: it runs on
-# Debian 12's Node.js 18), installed once with npm into .local/npm (ignored
+# Debian 12's Node.js 18), installed once a machine with npm (lib.sh's
+# npm_install: .local/npm links to ~/.cache/revisor/npm, both ignored
 # by git); Node.js and npm are installed from Debian when missing. When npm
 # cannot install it (no registry), the script says so and FAILS: the lint is
 # part of the test command, not an optional extra. To lint offline, set

@@ -38,15 +38,7 @@ func nameOf(t *testing.T, u string) string {
 // Main each is dropped as its test ends. Serial: it sets the package's
 // state that Main sets.
 func TestEndedDatabasesDroppedTogether(t *testing.T) {
-	fsys := testMigrations()
-	tmpl, err := TemplateName(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin(t, serverURL(), "ALTER DATABASE "+tmpl+" WITH IS_TEMPLATE false")
-		admin(t, serverURL(), "DROP DATABASE IF EXISTS "+tmpl+" WITH (FORCE)")
-	})
+	fsys, _ := ownTemplate(t)
 	var alone string
 	t.Run("without Main", func(t *testing.T) { alone = nameOf(t, newURL(t, fsys)) })
 	if exists(t, alone) {

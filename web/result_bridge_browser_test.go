@@ -36,9 +36,7 @@ func fillBridgeRow(c *chrome, k int, d bridgeChoice) {
 func TestBrowserBridgeResultForm(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	f, r := bridgeRound(t, s, 4, 1)
-	tb := r.Tables[0]
-	page := fmt.Sprintf("/t/%s/console/rounds/1/tables/%d/games/1", f.ID, tb.Number)
+	f, tb, page := bridgeResultPage(t, s)
 	want := map[string]string{"sv": "Välj spelföraren", "en": "Choose the declarer"}
 	last := len(viewports)*2 - 1
 	n := 0

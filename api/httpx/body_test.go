@@ -131,3 +131,54 @@ func TestBinder(t *testing.T) {
 		}
 	}
 }
+
+// refusing is a body whose own decoding fails with an error of its own.
+type refusing struct{}
+
+func (*refusing) UnmarshalJSON([]byte) error { return errors.New("no") }
+
+// TestDecodeJSONNamesTheWantedType: a value of the wrong JSON type is
+// answered with the type the field wants in a client's words, and the
+// field (the body itself when the whole value is wrong); a value its own
+// decoding refuses is malformed JSON.
+func TestDecodeJSONNamesTheWantedType(t *testing.T) {
+	t.Parallel()
+	type body struct {
+		S string         `json:"s"`
+		B bool           `json:"b"`
+		L []int          `json:"l"`
+		M map[string]int `json:"m"`
+		C chan int       `json:"c"`
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"s": 1}`, "/s: want a string, got JSON number"},
+		{`{"b": 1}`, "/b: want true or false, got JSON number"},
+		{`{"l": 1}`, "/l: want an array, got JSON number"},
+		{`{"m": 1}`, "/m: want an object, got JSON number"},
+		{`{"c": 1}`, "/c: want another type, got JSON number"},
+		{`"x"`, "the body: want an object, got JSON string"},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			t.Parallel()
+			var v body
+			err := httpx.DecodeJSON(bodyContext("application/json", tc.body), &v)
+			if tournament.ErrorCode(err) != tournament.CodeInvalidFieldType || message(err) != tc.want {
+				t.Errorf("DecodeJSON(%s) = %v (%s), want %q", tc.body, err, tournament.ErrorCode(err), tc.want)
+			}
+		})
+	}
+	var r refusing
+	err := httpx.DecodeJSON(bodyContext("application/json", `{}`), &r)
+	if tournament.ErrorCode(err) != tournament.CodeMalformedJSON || message(err) != "the body is not valid JSON" {
+		t.Errorf("a value its decoding refuses: %v (%s), want malformed JSON", err, tournament.ErrorCode(err))
+	}
+}
+
+// message is the message of a *tournament.Error, without its code.
+func message(err error) string {
+	var te *tournament.Error
+	if !errors.As(err, &te) {
+		return ""
+	}
+	return te.Message
+}

@@ -90,22 +90,27 @@ func startApart(cfg *loadConfig, tid string, players []string) (*apartViewers, e
 		return nil, err
 	}
 	a := &apartViewers{}
-	a.cmd = exec.Command(self, "watch", "--url", cfg.url, "--tournament", tid, "--viewers", strconv.Itoa(cfg.tour.viewers),
-		"--view", cfg.tour.views, "--players", strings.Join(players, ","), "--seed", strconv.FormatUint(cfg.seed, 10))
+	args := []string{"watch", "--url", cfg.url, "--tournament", tid, "--viewers", strconv.Itoa(cfg.tour.viewers),
+		"--view", cfg.tour.views, "--players", strings.Join(players, ","), "--seed", strconv.FormatUint(cfg.seed, 10)}
+	a.cmd = exec.Command(self, args...)
+	if cfg.tour.viewersNice != 0 {
+		// A phone's work is the phone's: with a niceness the simulated
+		// phones take the CPU the server, its database and the tables
+		// leave. The process starts with it (nice(1) execs this program),
+		// so every thread has it: Linux's setpriority on a running
+		// process's id reaches only its first thread, and the Go runtime's
+		// threads started before it kept niceness 0.
+		nice, err := exec.LookPath("nice")
+		if err != nil {
+			return nil, fmt.Errorf("--viewers-nice: %w", err)
+		}
+		a.cmd = exec.Command(nice, append([]string{"-n", strconv.Itoa(cfg.tour.viewersNice), self}, args...)...)
+	}
 	a.cmd.Stdout, a.cmd.Stderr = &a.out, &a.out
 	// Should the load run die, its viewers go with it.
 	a.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	if err := a.cmd.Start(); err != nil {
 		return nil, err
-	}
-	if cfg.tour.viewersNice != 0 {
-		// A phone's work is the phone's: with a niceness the simulated
-		// phones take the CPU the server, its database and the tables leave.
-		if err := syscall.Setpriority(syscall.PRIO_PROCESS, a.cmd.Process.Pid, cfg.tour.viewersNice); err != nil {
-			_ = a.cmd.Process.Kill()
-			_ = a.cmd.Wait()
-			return nil, fmt.Errorf("--viewers-nice: %w", err)
-		}
 	}
 	return a, nil
 }

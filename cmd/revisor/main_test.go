@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +92,26 @@ func TestVersion(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "revisor ") || !strings.Contains(out.String(), "go1.") {
 		t.Errorf("version printed %q, want \"revisor <version> (go1.…)\"", out.String())
+	}
+}
+
+// TestDescribeBuild: the version line names the module's version, the Go
+// version, the commit (marked when the tree had changes) and its time;
+// a build without a version is "(devel)". `version -h` prints the usage.
+func TestDescribeBuild(t *testing.T) {
+	t.Parallel()
+	info := &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-12-06T22:00:00Z"}}}
+	if got, want := describeBuild(info), "revisor (devel) (go1.26.8, commit abc123 modified, 2026-12-06T22:00:00Z)"; got != want {
+		t.Errorf("describeBuild = %q, want %q", got, want)
+	}
+	info = &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}}}
+	if got, want := describeBuild(info), "revisor v1.2.0 (go1.26.8, commit abc123)"; got != want {
+		t.Errorf("describeBuild = %q, want %q", got, want)
+	}
+	var stderr strings.Builder
+	if err := run(context.Background(), []string{"version", "-h"}, mapEnv{}.get, nil, io.Discard, &stderr); err != nil || !strings.Contains(stderr.String(), "version") {
+		t.Errorf("version -h = %v, printed %q; want its usage", err, stderr.String())
 	}
 }
 

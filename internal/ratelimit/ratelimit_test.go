@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -194,5 +195,31 @@ func TestSharedAcrossProcesses(t *testing.T) {
 	}
 	if guesses != 2*ratelimit.DefaultBurst {
 		t.Errorf("guesses at two unshared processes = %d, want %d", guesses, 2*ratelimit.DefaultBurst)
+	}
+}
+
+// unreachable is a shared store that cannot be reached.
+type unreachable struct{}
+
+func (unreachable) CountFailure(context.Context, string, int, time.Duration, time.Time) (float64, error) {
+	return 0, errors.New("the database is down")
+}
+
+// TestSharedStoreDown: a failure the shared store cannot count is told to
+// onError, and the process's own count goes on alone (the budget still
+// runs out).
+func TestSharedStoreDown(t *testing.T) {
+	t.Parallel()
+	f := ratelimit.NewFailures(nil)
+	var heard []error
+	f.Share(unreachable{}, func(err error) { heard = append(heard, err) })
+	guesses := 0
+	for range 3 * ratelimit.DefaultBurst {
+		if fail(f, "x") {
+			guesses++
+		}
+	}
+	if guesses != ratelimit.DefaultBurst || len(heard) != ratelimit.DefaultBurst {
+		t.Errorf("with the shared store down: %d guesses, %d errors heard; want %d of each", guesses, len(heard), ratelimit.DefaultBurst)
 	}
 }

@@ -15,23 +15,7 @@ import (
 // bridgeMatch plays a whole simulated match for a drawn table: a Chicago
 // at a table of four, a draw bridge rubber at a table of two.
 func bridgeMatch(s *bridgesim.Sim, tb tTable) *bridge.Record {
-	game := bridge.GameChicago
-	if len(tb.Players) == 2 {
-		game = bridge.GameDraw
-	}
-	first := slices.Index(tb.Players, tb.FirstDealer)
-	rec := &bridge.Record{Game: game, Players: tb.Players, FirstDealer: tb.FirstDealer}
-	m := bridge.NewMatch(game, tb.Players, bridge.Rules{}, first)
-	for !m.Complete() {
-		d, c, decl := s.Deal(tb.Players, m.Dealer())
-		rec.Deals = append(rec.Deals, d)
-		if d.Tricks == bridge.NoTricks {
-			m.PassOut()
-		} else {
-			m.Play(c, decl, d.Tricks)
-		}
-	}
-	return rec
+	return s.MatchAt(tb.Players, tb.FirstDealer)
 }
 
 // TestBridgeEvening runs a 16-player Chicago bridge evening of 4 rounds

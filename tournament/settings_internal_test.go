@@ -91,3 +91,24 @@ func fieldOfErr(err error) string {
 	}
 	return te.Field()
 }
+
+// TestAdvanceQuota: the SM's quota of each round, one from its final, and
+// none in the formats that eliminate nobody.
+func TestAdvanceQuota(t *testing.T) {
+	t.Parallel()
+	sm := &Tournament{Format: FormatSM, Settings: Settings{AdvancePerTable: []int{2, 1}}}
+	for _, tc := range []struct {
+		t    *Tournament
+		r    Round
+		want int
+	}{
+		{sm, Round{Number: 1}, 2},
+		{sm, Round{Number: 3}, 1},
+		{sm, Round{Number: 4, Final: true}, 1},
+		{&Tournament{Format: FormatSwiss, Settings: sm.Settings}, Round{Number: 1}, 0},
+	} {
+		if got := tc.t.AdvanceQuota(&tc.r); got != tc.want {
+			t.Errorf("%s round %d (final %v): quota %d, want %d", tc.t.Format, tc.r.Number, tc.r.Final, got, tc.want)
+		}
+	}
+}

@@ -133,6 +133,19 @@ func (s Settings) AdvanceIn(n int) int {
 	return s.AdvancePerTable[min(n, len(s.AdvancePerTable))-1]
 }
 
+// AdvanceQuota returns how many of each table of round r go on: in the
+// SM the quota of its round (one from the final), in the other formats
+// none (nobody is eliminated).
+func (t *Tournament) AdvanceQuota(r *Round) int {
+	if t.Format != FormatSM {
+		return 0
+	}
+	if r.Final {
+		return 1
+	}
+	return t.Settings.AdvanceIn(r.Number)
+}
+
 // DayOf returns the day (1, 2, ...) round n is played on.
 func (s Settings) DayOf(n int) int {
 	day := 1

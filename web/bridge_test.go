@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/revisor-sm/revisor/engine/bridge"
 	bridgesim "github.com/revisor-sm/revisor/engine/bridge/sim"
 	"github.com/revisor-sm/revisor/tournament"
 )
@@ -93,22 +91,7 @@ func bridgeSite(t *testing.T) (*site, *fixture, *tournament.Round) {
 	}
 	sim := bridgesim.New(2, bridgesim.Options{})
 	for _, tb := range r.Tables {
-		game := bridge.GameChicago
-		if len(tb.Players) == 2 {
-			game = bridge.GameDraw
-		}
-		first := slices.Index(tb.Players, tb.FirstDealer)
-		rec := &bridge.Record{Game: game, Players: tb.Players, FirstDealer: tb.FirstDealer}
-		m := bridge.NewMatch(game, tb.Players, bridge.Rules{}, first)
-		for !m.Complete() {
-			d, con, decl := sim.Deal(tb.Players, m.Dealer())
-			rec.Deals = append(rec.Deals, d)
-			if d.Tricks == bridge.NoTricks {
-				m.PassOut()
-			} else {
-				m.Play(con, decl, d.Tricks)
-			}
-		}
+		rec := sim.MatchAt(tb.Players, tb.FirstDealer)
 		s.submit(t, f, 1, tb, 1, rec.AppendJSON(nil))
 	}
 	return s, f, r

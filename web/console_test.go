@@ -436,11 +436,8 @@ func TestConsoleResolvesATie(t *testing.T) {
 // standings follow.
 func TestDisputeCorrectsAResult(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
-	tb := f.Round.Tables[0]
+	s, f, tb := timedGameSite(t)
 	p := tb.Players
-	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
 	o := s.browser(t)
 	o.login(f.Token)
 	issued := o.post("/t/"+f.ID+"/console", "/t/"+f.ID+"/console/referees", url.Values{"name": {"Domaren"}})

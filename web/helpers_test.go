@@ -89,16 +89,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	deps := assemble.Services(pool, assemble.Options{})
 	svc, plays, refs := deps.Tournaments, deps.Play, deps.Referees
 	broker := tournament.NewBroker()
-	ctx, cancel := context.WithCancel(context.Background())
-	l := postgres.NewListener(pool, broker.Publish, nil)
-	done := make(chan struct{})
-	go func() { l.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case <-l.Ready():
-	case <-time.After(10 * time.Second):
-		t.Fatal("listener not ready after 10s")
-	}
+	dbtest.Listen(t, pool, broker.Publish)
 	reg := deps.Register
 	deps.Events = broker
 	deps.Idempotency = postgres.NewIdempotency(pool, time.Hour, time.Minute)
@@ -311,3 +302,27 @@ func sheetLines(t testing.TB, rec []byte) []map[string]map[string]int {
 // sheetField is the score-sheet form's column and value of v points from
 // src.
 func sheetField(src string, v int) (field, val string) { return tablepage.Field(src, v) }
+
+// tableAt starts a site with an SM tournament of n players drawn, and a
+// browser logged in at its table 1 with the table's code.
+func tableAt(t *testing.T, n int) (*site, *fixture, tournament.Table, *browser) {
+	t.Helper()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, n, true)
+	b := s.browser(t)
+	b.tableLogin(f, tableCode(t, s, f, 1))
+	return s, f, f.Round.Tables[0], b
+}
+
+// timedGameSite starts a site with a Swiss tournament of four drawn and
+// its one table's game stored: a timed game in which the first player
+// scored 5 for the last trick and the other three none.
+func timedGameSite(t *testing.T) (*site, *fixture, tournament.Table) {
+	t.Helper()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
+	tb := f.Round.Tables[0]
+	p := tb.Players
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
+	return s, f, tb
+}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -75,7 +76,7 @@ var asOfRE = regexp.MustCompile(`data-as-of="(\d+)"`)
 func TestRefreshWithoutChangeRendersNothing(t *testing.T) {
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 16, true)
-	lines := stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
+	lines := servertest.Stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
 	waitSetupHeard(t, s, f, lines)
 	path := "/t/" + f.ID + "/standings"
 	status, etag, _ := s.refresh(t, path, "")
@@ -100,8 +101,8 @@ func TestRefreshWithoutChangeRendersNothing(t *testing.T) {
 
 	tb := f.Round.Tables[0]
 	s.submit(t, f, 1, tb, 1, tournamenttest.SheetGame(rand.New(rand.NewPCG(1, 1)), tb.Players, tb.FirstDealerOf(1)))
-	waitLine(t, lines, "event: change", 5*time.Second)
-	data := waitLine(t, lines, "data: ", time.Second)
+	servertest.WaitLine(t, lines, "event: change", 5*time.Second)
+	data := servertest.WaitLine(t, lines, "data: ", time.Second)
 	var ev struct{ V int64 }
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(data, "data: ")), &ev); err != nil || ev.V == 0 {
 		t.Fatalf("change event %s: no version (%v)", data, err)
@@ -141,7 +142,7 @@ func waitSetupHeard(t *testing.T, s *site, f *fixture, lines <-chan string) {
 	tb := f.Round.Tables[1]
 	s.submit(t, f, 1, tb, 1, tournamenttest.SheetGame(rand.New(rand.NewPCG(2, 2)), tb.Players, tb.FirstDealerOf(1)))
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if l := waitLine(t, lines, "data: ", time.Until(deadline)); strings.Contains(l, `"game_results"`) {
+		if l := servertest.WaitLine(t, lines, "data: ", time.Until(deadline)); strings.Contains(l, `"game_results"`) {
 			return
 		}
 	}
@@ -179,7 +180,7 @@ func TestIdleStreamMemory(t *testing.T) {
 	}
 	before := heap()
 	for range n {
-		stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
+		servertest.Stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
 	}
 	per := (int64(heap()) - int64(before)) / n
 	t.Logf("an idle stream: %d bytes, client and server together (%d streams)", per, n)

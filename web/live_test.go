@@ -1,8 +1,6 @@
 package web_test
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"net"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
@@ -22,52 +21,6 @@ import (
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web"
 )
-
-// stream opens a page's event stream and returns its lines as they come.
-func stream(t *testing.T, url string) <-chan string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("GET %s = %d %q, want 200 text/event-stream", url, resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	lines := make(chan string, 64)
-	go func() {
-		defer resp.Body.Close()
-		defer close(lines)
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	// Wait for the stream's first comment: the subscription is open.
-	waitLine(t, lines, ": listening", 5*time.Second)
-	return lines
-}
-
-// waitLine waits for a line starting with prefix and returns it.
-func waitLine(t *testing.T, lines <-chan string, prefix string, within time.Duration) string {
-	t.Helper()
-	deadline := time.After(within)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("stream ended before %q", prefix)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l
-			}
-		case <-deadline:
-			t.Fatalf("no %q line within %v", prefix, within)
-		}
-	}
-}
 
 // TestEventsAcrossServers runs two Revisor servers on one database: a
 // result submitted to one reaches a page listening on the other within
@@ -77,7 +30,7 @@ func TestEventsAcrossServers(t *testing.T) {
 	a, b := startSite(t, pool), startSite(t, pool)
 	f := a.mustTournament(t, tournament.FormatSM, 4, true)
 	other := a.mustTournament(t, tournament.FormatSM, 4, true)
-	lines := stream(t, a.URL+"/t/"+f.ID+"/events")
+	lines := servertest.Stream(t, a.URL+"/t/"+f.ID+"/events")
 
 	tb := f.Round.Tables[0]
 	rec := tournamenttest.SheetGame(rand.New(rand.NewPCG(1, 1)), tb.Players, tb.FirstDealerOf(1))
@@ -97,8 +50,8 @@ func TestEventsAcrossServers(t *testing.T) {
 	}
 	start := time.Now()
 	b.submit(t, f, 1, tb, 1, rec)
-	waitLine(t, lines, "event: change", 2*time.Second)
-	data := waitLine(t, lines, "data: ", time.Second)
+	servertest.WaitLine(t, lines, "event: change", 2*time.Second)
+	data := servertest.WaitLine(t, lines, "data: ", time.Second)
 	var ev struct {
 		Kind         string
 		Round, Table int
@@ -145,11 +98,11 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	hs := &http.Server{Handler: e, WriteTimeout: 300 * time.Millisecond}
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { _ = hs.Close() })
-	lines := stream(t, "http://"+ln.Addr().String()+"/t/"+f.ID+"/events")
+	lines := servertest.Stream(t, "http://"+ln.Addr().String()+"/t/"+f.ID+"/events")
 	deadline := time.Now().Add(time.Second)
 	pings := 0
 	for time.Now().Before(deadline) {
-		waitLine(t, lines, ": ping", time.Second)
+		servertest.WaitLine(t, lines, ": ping", time.Second)
 		pings++
 	}
 	if pings < 5 {

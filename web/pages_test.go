@@ -13,7 +13,6 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/web"
 )
 
@@ -315,12 +314,9 @@ func TestPageProblems(t *testing.T) {
 // share a rank and that the page marks it.
 func TestStandingsShowSharedRanks(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
-	tb := f.Round.Tables[0]
-	p := tb.Players
 	// A timed game: p0 scores 5, the other three none — they share place 2.
-	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
+	s, f, tb := timedGameSite(t)
+	p := tb.Players
 	r := s.browser(t).mustGet("/t/"+f.ID+"/standings", http.StatusOK)
 	rows := regexp.MustCompile(`(?s)<tr class="[^"]*" data-player="([^"]+)">\s*<td class="num">(\d+)(<span class="shared"[^>]*>=</span>)?</td>`).FindAllStringSubmatch(r.Body, -1)
 	if len(rows) != 4 {

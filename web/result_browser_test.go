@@ -90,11 +90,7 @@ func TestBrowserResultGridErrors(t *testing.T) {
 // without a remedy says what is missing.
 func TestBrowserDisputeGrid(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSwiss, 4, true)
-	tb := f.Round.Tables[0]
-	p := tb.Players
-	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(p, tb.FirstDealerOf(1), map[string]map[string]int{p[0]: {"last_trick": 5}}))
+	s, f, tb := timedGameSite(t)
 	disp, err := s.refs.OpenDispute(context.Background(), org, f.ID, referee.NewDispute{Round: 1, Table: tb.Number, Game: 1,
 		Description: "the last trick was taken by the next player"})
 	if err != nil {

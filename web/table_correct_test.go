@@ -16,11 +16,7 @@ import (
 // game, the page offers no correction and a posted one is refused in words.
 func TestTableCorrection(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tb := f.Round.Tables[0]
-	b := s.browser(t)
-	b.tableLogin(f, tableCode(t, s, f, 1))
+	s, f, tb, b := tableAt(t, 8)
 	k := tournament.GameKey{TournamentID: f.ID, Round: 1, Table: 1, Game: 1}
 	deals := []url.Values{{"s1_hand1": {"2"}, "s2_last": {"5"}}, {"s3_hand1": {"8"}, "s3_hand2": {"8"}, "s4_last": {"5"}}, {"s3_last": {"C15"}}}
 	for n, deal := range deals {

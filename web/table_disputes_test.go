@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
@@ -30,11 +29,7 @@ func disputeState(body string) (state, words string) {
 // room view and the console's front page count it while it is open.
 func TestTableDisputeState(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tb := f.Round.Tables[0]
-	b := s.browser(t)
-	b.tableLogin(f, tableCode(t, s, f, 1))
+	s, f, tb, b := tableAt(t, 8)
 	b.playGame(f, tb, 1, 4)
 	page := "/t/" + f.ID + "/table?game=1"
 	if state, _ := disputeState(b.mustGet(page, http.StatusOK).Body); state != "" {

@@ -386,11 +386,7 @@ func (b *browser) playGame(f *fixture, tb tournament.Table, g int, seed uint64) 
 // confirm it there, and opens a dispute about one of its deals.
 func TestTableConfirmations(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	tb := f.Round.Tables[0]
-	b := s.browser(t)
-	b.tableLogin(f, tableCode(t, s, f, 1))
+	s, f, tb, b := tableAt(t, 8)
 	b.playGame(f, tb, 1, 4)
 	page := "/t/" + f.ID + "/table?game=1"
 	r := b.mustGet(page, http.StatusOK)

@@ -255,18 +255,7 @@ func (l *lockedBuffer) String() string {
 // it with SIGTERM: it must exit 0 after a graceful shutdown.
 func TestMainStopsOnSIGTERM(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "REVISOR_TEST_MAIN=1", "REVISOR_TEST_ARGS=serve --addr 127.0.0.1:0",
-		"DATABASE_URL="+dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN=x")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := startServe(t, "REVISOR_ADMIN_TOKEN=x")
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "revisor: serving on ") {
 	}
@@ -280,6 +269,26 @@ func TestMainStopsOnSIGTERM(t *testing.T) {
 	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
 		t.Errorf("no graceful stop in the log:\n%s", stderr.String())
 	}
+}
+
+// startServe starts this test binary as `revisor serve` on a free port
+// of 127.0.0.1 over a fresh database, with env added to its environment,
+// and returns it with its standard output and error.
+func startServe(t *testing.T, env ...string) (*exec.Cmd, io.ReadCloser, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "REVISOR_TEST_MAIN=1", "REVISOR_TEST_ARGS=serve --addr 127.0.0.1:0", "DATABASE_URL="+dbtest.NewURL(t))
+	cmd.Env = append(cmd.Env, env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := new(lockedBuffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
 }
 
 // TestIdempotencyStaleSetting: the stale time of a claim is 30 s unless

@@ -6,14 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/revisor-sm/revisor/internal/dbtest"
 )
 
 // TestStreamsBoundedBelowTheDescriptorLimit runs the real program with a
@@ -24,18 +20,7 @@ import (
 // 2,048 made them all time out, accept4: too many open files).
 func TestStreamsBoundedBelowTheDescriptorLimit(t *testing.T) {
 	const limit, open = 512, 320
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "REVISOR_TEST_MAIN=1", "REVISOR_TEST_ARGS=serve --addr 127.0.0.1:0",
-		"REVISOR_TEST_NOFILE=512", "DATABASE_URL="+dbtest.NewURL(t), "REVISOR_ADMIN_TOKEN=streams-admin-token")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := startServe(t, "REVISOR_TEST_NOFILE=512", "REVISOR_ADMIN_TOKEN=streams-admin-token")
 	defer func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()

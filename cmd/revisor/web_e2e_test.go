@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/servertest"
 )
 
 // TestWebLiveAcrossProcesses runs two `revisor serve` on one database, as
@@ -38,24 +38,7 @@ func TestWebLiveAcrossProcesses(t *testing.T) {
 	}
 	webDecode(t, webSend(t, a.url+"/api/v1/tournaments/"+tok.ID+"/rounds", tok.Token, `{"seed":1}`, http.StatusCreated), &round)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.url+"/t/"+tok.ID+"/events", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("event stream on B: %v %v", err, resp)
-	}
-	defer resp.Body.Close()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	webWaitFor(t, lines, ": listening")
+	lines := servertest.Stream(t, b.url+"/t/"+tok.ID+"/events")
 
 	tb := round.Tables[0]
 	players, _ := json.Marshal(tb.Players)
@@ -63,7 +46,7 @@ func TestWebLiveAcrossProcesses(t *testing.T) {
 		`":{"last_trick":5}}}],"ended_by":"time"}`
 	start := time.Now()
 	webSendMethod(t, http.MethodPut, a.url+"/api/v1/tournaments/"+tok.ID+"/rounds/1/tables/1/games/1", tok.Token, rec, http.StatusCreated)
-	webWaitFor(t, lines, "event: change")
+	servertest.WaitLine(t, lines, "event: change", 2*time.Second)
 	t.Logf("a result on server A reached server B's event stream in %v", time.Since(start).Round(time.Millisecond))
 	code, page := get(t, b.url+"/t/"+tok.ID+"/standings", "")
 	if code != http.StatusOK || !strings.Contains(string(page), `data-player="`+tb.Players[1]+`">`+"\n"+`<td class="num">1</td>`) {
@@ -98,23 +81,5 @@ func webDecode(t *testing.T, b []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("decode %s: %v", b, err)
-	}
-}
-
-func webWaitFor(t *testing.T, lines <-chan string, prefix string) {
-	t.Helper()
-	deadline := time.After(2 * time.Second)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("stream ended before %q", prefix)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return
-			}
-		case <-deadline:
-			t.Fatalf("no %q within 2s", prefix)
-		}
 	}
 }

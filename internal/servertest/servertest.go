@@ -7,6 +7,9 @@
 // token, and tournament services over no storage. A test that calls a
 // service passes the real one (over dbtest) instead; a stand-in service
 // that is called anyway panics, which the server answers with a 500.
+//
+// It also reads a page's live event stream as a test's browser would
+// (Stream, WaitLine).
 package servertest
 
 import (

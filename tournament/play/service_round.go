@@ -207,13 +207,7 @@ func decideClose(st *tournament.State, n int, askLots bool) (*tournament.RoundCh
 		return nil, err
 	}
 	t := &st.Tournament
-	quota := 0
-	if t.Format == tournament.FormatSM {
-		quota = t.Settings.AdvanceIn(r.Number)
-		if r.Final {
-			quota = 1
-		}
-	}
+	quota := t.AdvanceQuota(r)
 	if askLots && t.Settings.Uses(tournament.TiebreakLot) {
 		// The same round without the seeded lot: a tie it leaves is the organizer's to break.
 		plain := *st

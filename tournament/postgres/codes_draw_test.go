@@ -1,14 +1,13 @@
 package postgres_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -19,13 +18,8 @@ import (
 func TestDrawEndsOldCodesInEveryProcess(t *testing.T) {
 	e := newEnv(t)
 	other := tournament.NewService(e.store) // the process that verified the code
-	ctx, cancel := context.WithCancel(context.Background())
 	heard := make(chan tournament.Event, 100)
-	l := postgres.NewListener(e.pool, func(ev tournament.Event) { other.Heard(ev); heard <- ev }, nil)
-	done := make(chan struct{})
-	go func() { l.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	<-l.Ready()
+	dbtest.Listen(t, e.pool, func(ev tournament.Event) { other.Heard(ev); heard <- ev })
 
 	c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Koder", Format: tournament.FormatSwiss, Rounds: intp(2)}, 4)
 	tid := c.Tournament.ID

@@ -1,12 +1,11 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/tournament"
-	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -15,16 +14,7 @@ import (
 func startListener(t *testing.T, e *env) *tournament.Broker {
 	t.Helper()
 	b := tournament.NewBroker()
-	ctx, cancel := context.WithCancel(context.Background())
-	l := postgres.NewListener(e.pool, b.Publish, nil)
-	done := make(chan struct{})
-	go func() { l.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case <-l.Ready():
-	case <-time.After(10 * time.Second):
-		t.Fatal("listener not ready after 10s")
-	}
+	dbtest.Listen(t, e.pool, b.Publish)
 	return b
 }
 

@@ -228,13 +228,7 @@ func follow(st *tournament.State, n int, ch *RulingChange) {
 		return
 	}
 	t := &st.Tournament
-	quota := 0
-	if t.Format == tournament.FormatSM {
-		quota = t.Settings.AdvanceIn(r.Number)
-		if r.Final {
-			quota = 1
-		}
-	}
+	quota := t.AdvanceQuota(r)
 	outcomes, ties := tournament.DecideRound(undoElimination(st, r), r, quota)
 	if len(ties) > 0 {
 		ch.Note = fmt.Sprintf("the ruling leaves a tie at the advancement line of round %d that the tiebreaks do not break; advancement stands as recorded", n)

@@ -5,6 +5,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/revisor-sm/revisor/engine"
@@ -42,8 +43,24 @@ func Players(n int) []string {
 // Match writes one whole match of game (bridge.GameChicago or
 // bridge.GameDraw) between players (4 or 2 names).
 func (s *Sim) Match(game string, players []string) *bridge.Record {
+	return s.match(game, players, s.rng.IntN(len(players)))
+}
+
+// MatchAt writes the match of a drawn table: a Chicago between four
+// players, a draw bridge rubber between two, dealt first by firstDealer
+// (the first player when firstDealer is none of them).
+func (s *Sim) MatchAt(players []string, firstDealer string) *bridge.Record {
+	game := bridge.GameChicago
+	if len(players) == 2 {
+		game = bridge.GameDraw
+	}
+	return s.match(game, players, max(slices.Index(players, firstDealer), 0))
+}
+
+// match writes a match of game between players, dealt first by the
+// player at first.
+func (s *Sim) match(game string, players []string, first int) *bridge.Record {
 	rec := &bridge.Record{Game: game, Players: players, Rules: bridge.Rules{Vulnerability: s.opt.Vulnerability}}
-	first := s.rng.IntN(len(players))
 	rec.FirstDealer = players[first]
 	m := bridge.NewMatch(game, players, rec.Rules, first)
 	for !m.Complete() {

@@ -45,3 +45,27 @@ func TestSameSeedSameMatches(t *testing.T) {
 		t.Fatal("two Sims of one seed wrote different matches")
 	}
 }
+
+// TestMatchAt: a drawn table's match is a Chicago at four and a draw
+// rubber at two, valid and complete, dealt first by the table's first
+// dealer (by the first player when the dealer is none of them).
+func TestMatchAt(t *testing.T) {
+	t.Parallel()
+	s := sim.New(5, sim.Options{})
+	for _, tc := range []struct {
+		players     []string
+		first, want string
+		game        string
+	}{
+		{sim.Players(4), "p3", "p3", bridge.GameChicago},
+		{sim.Players(2), "p2", "p2", bridge.GameDraw},
+		{sim.Players(4), "nobody", "p1", bridge.GameChicago},
+	} {
+		rec := s.MatchAt(tc.players, tc.first)
+		res := bridge.Check(rec)
+		if rec.Game != tc.game || rec.FirstDealer != tc.want || !res.Valid || !res.Complete {
+			t.Errorf("MatchAt(%v, %q): game %q dealt first by %q, valid %v complete %v; want %q by %q, valid and complete",
+				tc.players, tc.first, rec.Game, rec.FirstDealer, res.Valid, res.Complete, tc.game, tc.want)
+		}
+	}
+}

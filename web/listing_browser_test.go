@@ -128,6 +128,8 @@ func TestBrowserBigScreenNamesAndClock(t *testing.T) {
 	if _, err := s.plays.SetRoundClock(ctx, org, f.ID, 1, play.ClockAction{Action: tournament.ClockPause}); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, c, "the pause shown", `window.notReloaded === true && document.querySelector(".clock").className.includes("clock-paused")`, 5*time.Second)
+	// The pause reaches the screen by its PostgreSQL event and the page's
+	// stream: up to 15 s on a loaded machine.
+	waitJS(t, c, "the pause shown", `window.notReloaded === true && document.querySelector(".clock").className.includes("clock-paused")`, 15*time.Second)
 	c.screenshot("big-screen-names-clock-paused")
 }

@@ -17,7 +17,10 @@ import (
 // disputeRoutes registers disputes and rulings.
 func (s *Server) disputeRoutes(g *echo.Group) {
 	ref := s.require(tournament.RoleReferee, tournament.RoleOrganizer, tournament.RoleAdmin)
-	g.POST("/tournaments/:tid/disputes", s.openDispute, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	open := g.POST("/tournaments/:tid/disputes", s.openDispute, s.require(tournament.RoleTable, tournament.RoleOrganizer, tournament.RoleAdmin))
+	// The referees' store claims the key and stores the answer in the
+	// dispute's transaction (issue 27).
+	s.storeClaims[open.Path] = true
 	g.GET("/tournaments/:tid/disputes", s.listDisputes, ref)
 	g.GET("/tournaments/:tid/disputes/:id", s.getDispute, ref)
 	g.POST("/tournaments/:tid/disputes/:id/ruling", s.rule, ref)
@@ -126,13 +129,24 @@ func (s *Server) openDispute(c echo.Context) error {
 	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
+	location := func(out disputeJSON) string { return "/api/v1/tournaments/" + c.Param("tid") + "/disputes/" + out.ID }
+	// The answer is made once the dispute is stored (its id known), in its
+	// transaction: it commits with it (requestUnit).
+	via := disputeVia(c, func(c echo.Context, key string, outcome any) ([]byte, error) {
+		out := toDispute(outcome.(*referee.Dispute))
+		h := c.Response().Header()
+		h.Set(echo.HeaderLocation, location(out))
+		defer h.Del(echo.HeaderLocation) // set again with the answer, when the dispute commits
+		return prepareAnswer(c, key, http.StatusCreated, out)
+	})
 	d, err := s.deps.Table.OpenDispute(c.Request().Context(), app.OpenDispute{Actor: refereeActorOf(c), Tournament: c.Param("tid"),
-		Dispute: referee.NewDispute{Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal}})
+		Dispute: referee.NewDispute{Round: req.Round, Table: req.Table, Game: req.Game, Description: req.Description, Record: req.Record, Deal: req.Deal},
+		Via:     via})
 	if err != nil {
 		return err
 	}
 	out := toDispute(d)
-	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/tournaments/"+c.Param("tid")+"/disputes/"+out.ID)
+	c.Response().Header().Set(echo.HeaderLocation, location(out))
 	return c.JSON(http.StatusCreated, out)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // headerIdempotencyKey is the request header of the Idempotency-Key draft
@@ -149,12 +150,30 @@ const unitKey = "revisor.unit"
 // its command's outcome, and the unit's Wrap to run the command in; nil
 // and nil when the request has none.
 func unitOf(c echo.Context, encode func(c echo.Context, key string, outcome any) ([]byte, error)) tournament.Wrap {
+	if ru := requestUnitOf(c, encode); ru != nil {
+		return ru.unit.Wrap
+	}
+	return nil
+}
+
+// disputeVia is unitOf for a dispute: the unit's decoration of the
+// referees' opener (app.Unit.Disputes); nil when the request has none.
+func disputeVia(c echo.Context, encode func(c echo.Context, key string, outcome any) ([]byte, error)) referee.OpenVia {
+	if ru := requestUnitOf(c, encode); ru != nil {
+		return ru.unit.Disputes
+	}
+	return nil
+}
+
+// requestUnitOf returns the request's unit with encode as the answer to
+// its command's outcome; nil when the request has none.
+func requestUnitOf(c echo.Context, encode func(c echo.Context, key string, outcome any) ([]byte, error)) *requestUnit {
 	ru, _ := c.Get(unitKey).(*requestUnit)
 	if ru == nil {
 		return nil
 	}
 	ru.encode = func(outcome any) ([]byte, error) { return encode(c, ru.key, outcome) }
-	return ru.unit.Wrap
+	return ru
 }
 
 // preparedKey is where a handler keeps the answer it prepared for the

@@ -16,6 +16,7 @@ import (
 	"github.com/revisor-sm/revisor/engine/sim"
 	"github.com/revisor-sm/revisor/internal/assemble"
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/tournament/postgres"
 )
 
 // testClock is a clock the test moves.
@@ -48,7 +49,7 @@ func startRefereeServer(t *testing.T) *refServer {
 	t.Helper()
 	pool := dbtest.New(t)
 	clock := &testClock{now: time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC)}
-	deps := assemble.Services(pool, assemble.Options{Now: clock.Now})
+	deps := assemble.Services(pool, assemble.Options{Now: clock.Now, Keys: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	s := startServer(t, api.Config{AdminTokenHash: api.HashToken(adminToken)}, deps)
 	return &refServer{testServer: s, pool: pool, clock: clock}
 }

@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Keys keeps the first answer to each command a client sent with an
@@ -127,15 +125,17 @@ func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 }
 
 // DoIn is Do for a command whose reads and write go through the game
-// store (tournament.GameStore): when the keys are kept by the storage
-// adapter (KeyedStore), the command runs in one unit of work with its key
-// (Unit): the key is claimed in the round trip of the command's first
-// read and the answer stored by its write, one round trip fewer for
-// each. Otherwise it runs as Do.
-func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, tournament.Wrap) (any, error)) (a []byte, replayed bool, err error) {
+// store (tournament.GameStore) or the referees' opener of disputes: when
+// the keys are kept by the storage adapter (KeyedStore), the command runs
+// in one unit of work with its key (Unit), whose decorations cmd gets
+// (Via): the key is claimed in the round trip of the command's first read
+// (a dispute's: in its transaction) and the answer stored by its write,
+// one round trip fewer for each. Otherwise it runs as Do, with the zero
+// Via.
+func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, Via) (any, error)) (a []byte, replayed bool, err error) {
 	keys, ok := o.keys.(KeyedStore)
 	if k == nil || !ok {
-		return o.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
+		return o.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, Via{}) })
 	}
 	ctx, cancel := detached(ctx)
 	defer cancel()
@@ -144,7 +144,7 @@ func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context
 		return a, nil
 	})
 	stop := Renewing(ctx, o.keys, k.Scope, k.Key, o.renew, u.Owned, o.log)
-	result, cerr := cmd(ctx, u.Wrap)
+	result, cerr := cmd(ctx, u.Via())
 	stop()
 	// The command stopped before its first read (it was refused):
 	// nothing was written, the key is claimed now.

@@ -128,9 +128,9 @@ type counted struct {
 	read bool // read the game's table first, through the unit it runs in
 }
 
-func (c *counted) run(ctx context.Context, via tournament.Wrap) (any, error) {
-	if c.read && via != nil {
-		if _, _, err := via(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
+func (c *counted) run(ctx context.Context, via app.Via) (any, error) {
+	if c.read && via.Games != nil {
+		if _, _, err := via.Games(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
 			return nil, err
 		}
 	}
@@ -139,15 +139,15 @@ func (c *counted) run(ctx context.Context, via tournament.Wrap) (any, error) {
 }
 
 // doer is Once.Do or Once.DoIn.
-type doer func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, tournament.Wrap) (any, error)) ([]byte, bool, error)
+type doer func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, app.Via) (any, error)) ([]byte, bool, error)
 
 // doOf is once's DoIn when inUnit, else its Do.
 func doOf(once *app.Once, inUnit bool) doer {
 	if inUnit {
 		return once.DoIn
 	}
-	return func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, tournament.Wrap) (any, error)) ([]byte, bool, error) {
-		return once.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
+	return func(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, app.Via) (any, error)) ([]byte, bool, error) {
+		return once.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, app.Via{}) })
 	}
 }
 
@@ -258,9 +258,9 @@ func TestOnceRenews(t *testing.T) {
 	for _, withRead := range []bool{false, true} {
 		keys := keyedKeys{newMemKeys()}
 		do := doOf(app.NewOnce(keys, nil).WithRenewal(5*time.Millisecond), withRead)
-		slow := func(ctx context.Context, via tournament.Wrap) (any, error) {
+		slow := func(ctx context.Context, via app.Via) (any, error) {
 			if withRead {
-				if _, _, err := via(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
+				if _, _, err := via.Games(plainGames{}).Table(ctx, "t", 1, 1); err != nil {
 					return nil, err
 				}
 			}

@@ -27,7 +27,7 @@ type Games interface {
 // Disputes is what a table asks of the referees' desk
 // (referee.Service).
 type Disputes interface {
-	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
+	OpenDisputeVia(ctx context.Context, via referee.OpenVia, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
 }
 
 // TablePlay is what the adapters ask of a round's games: the API's
@@ -143,6 +143,9 @@ type OpenDispute struct {
 	Actor      tournament.Actor
 	Tournament string
 	Dispute    referee.NewDispute
+	// Via is the unit of work the dispute is opened in (Once.DoIn,
+	// Unit.Disputes); nil: none.
+	Via referee.OpenVia
 }
 
 // OpenDispute opens a dispute.
@@ -150,7 +153,7 @@ func (t *Table) OpenDispute(ctx context.Context, cmd OpenDispute) (*referee.Disp
 	if err := CheckJSONText(cmd.Dispute.Record); err != nil {
 		return nil, err
 	}
-	return t.disputes.OpenDispute(ctx, cmd.Actor, cmd.Tournament, cmd.Dispute)
+	return t.disputes.OpenDisputeVia(ctx, cmd.Via, cmd.Actor, cmd.Tournament, cmd.Dispute)
 }
 
 // GameDeals is the query of a game as it stands: its deals with their

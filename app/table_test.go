@@ -41,7 +41,7 @@ func (g *games) Now() time.Time { return time.Date(2026, 1, 1, 11, 58, 59, 500_0
 
 type disputes struct{ calls int }
 
-func (d *disputes) OpenDispute(context.Context, tournament.Actor, string, referee.NewDispute) (*referee.Dispute, error) {
+func (d *disputes) OpenDisputeVia(context.Context, referee.OpenVia, tournament.Actor, string, referee.NewDispute) (*referee.Dispute, error) {
 	d.calls++
 	return &referee.Dispute{}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // KeyedStore is the storage adapter's side of a command sent with a
@@ -81,6 +82,69 @@ func NewUnit(keys KeyedStore, k Key, encode func(outcome any) ([]byte, error)) *
 
 // Wrap decorates gs with the unit (a tournament.Wrap).
 func (u *Unit) Wrap(gs tournament.GameStore) tournament.GameStore { return &unitStore{u: u, gs: gs} }
+
+// Via is what a command run in a unit of work decorates its stores with:
+// the game store (Games) and the referees' opener of disputes (Disputes).
+// The zero Via decorates nothing.
+type Via struct {
+	Games    tournament.Wrap
+	Disputes referee.OpenVia
+}
+
+// Via returns the unit's decorations of both stores.
+func (u *Unit) Via() Via { return Via{Games: u.Wrap, Disputes: u.Disputes} }
+
+// KeyedOpener is the referees' store's side of a dispute sent with a
+// client's key (refereepg.Store.WithKeys): the key claimed first in the
+// dispute's transaction and answer's answer stored under it before it
+// commits. ok false: the store keeps no keys, and did nothing. A dispute
+// refused (err) leaves the key unclaimed; a key that was not the
+// caller's writes nothing and returns the answer stored before or the
+// claim's refusal.
+type KeyedOpener interface {
+	OpenDisputeKeyed(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error,
+		scope, key string, fingerprint []byte, answer func(*referee.Dispute) ([]byte, error)) (ok bool, stored []byte, claimErr, err error)
+}
+
+// Disputes decorates the referees' opener with the unit (a
+// referee.OpenVia): the key's claim, the dispute and its answer in one
+// transaction when the store keeps keys (KeyedOpener), else the key
+// claimed before the dispute is opened.
+func (u *Unit) Disputes(o referee.Opener) referee.Opener { return &unitOpener{u: u, o: o} }
+
+// unitOpener is the referees' opener as a unit decorates it.
+type unitOpener struct {
+	u *Unit
+	o referee.Opener
+}
+
+func (s *unitOpener) OpenDispute(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error) error {
+	u := s.u
+	if ko, ok := s.o.(KeyedOpener); ok && !u.made.Load() && u.encode != nil {
+		var a []byte
+		did, stored, claimErr, err := ko.OpenDisputeKeyed(ctx, d, check, u.key.Scope, u.key.Key, u.key.Fingerprint,
+			func(d *referee.Dispute) ([]byte, error) {
+				var err error
+				a, err = u.encode(d)
+				return a, err
+			})
+		if did {
+			switch {
+			case stored != nil || claimErr != nil:
+				return u.claimed(stored, claimErr)
+			case err != nil:
+				return err // refused, nothing written: the key is claimed after, with the refusal
+			}
+			_ = u.claimed(nil, nil)
+			u.answer = a
+			return nil
+		}
+	}
+	if err := u.Claim(ctx); err != nil {
+		return err
+	}
+	return s.o.OpenDispute(ctx, d, check)
+}
 
 // Owned reports whether the claim was made and the command owns the key.
 func (u *Unit) Owned() bool { return u.owned.Load() }

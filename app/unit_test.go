@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // loggedKeys is keyedKeys whose deal writes are logged (and succeed), so
@@ -173,5 +175,83 @@ func TestUnitCorrectionAnswersInItsWrite(t *testing.T) {
 	}
 	if string(u.Stored()) != "first" || slices.Contains(keys.log, "correct with the answer") {
 		t.Errorf("stored %q, calls %q; want the first answer, nothing written", u.Stored(), keys.log)
+	}
+}
+
+// keyedOpener is a referees' store that keeps its keys in keys, as
+// refereepg's does in the dispute's transaction: the claim, the dispute
+// and its answer together, or nothing (a refusal rolls the claim back).
+type keyedOpener struct {
+	keys   *memKeys
+	opened int
+	refuse error
+}
+
+func (o *keyedOpener) OpenDispute(context.Context, *referee.Dispute, func(*referee.State, int) error) error {
+	return errors.New("a store that keeps keys opens a dispute sent with one with its key")
+}
+
+func (o *keyedOpener) OpenDisputeKeyed(ctx context.Context, d *referee.Dispute, _ func(*referee.State, int) error,
+	scope, key string, fp []byte, answer func(*referee.Dispute) ([]byte, error)) (bool, []byte, error, error) {
+	stored, claimErr := o.keys.Claim(ctx, scope, key, fp)
+	if stored != nil || claimErr != nil {
+		return true, stored, claimErr, nil
+	}
+	if o.refuse != nil {
+		_ = o.keys.Release(ctx, scope, key) // rolled back with the dispute
+		return true, nil, nil, o.refuse
+	}
+	o.opened++
+	d.ID = int64(o.opened)
+	a, err := answer(d)
+	if err != nil {
+		_ = o.keys.Release(ctx, scope, key)
+		return true, nil, nil, err
+	}
+	o.keys.mu.Lock()
+	o.keys.claims[scope+" "+key].answer = a
+	o.keys.mu.Unlock()
+	return true, nil, nil, nil
+}
+
+// TestDisputeInUnit: a dispute run in a unit of work (Once.DoIn) over a
+// store that keeps keys is opened with its key's claim and answer in
+// one write (no claim or completion of the key apart); sent again it is
+// answered from the key without a second dispute; a dispute the rules
+// refuse is answered, and its refusal kept under the key claimed after.
+func TestDisputeInUnit(t *testing.T) {
+	t.Parallel()
+	keys := keyedKeys{newMemKeys()}
+	once := app.NewOnce(keys, nil)
+	store := &keyedOpener{keys: keys.memKeys}
+	open := func(ctx context.Context, via app.Via) (any, error) {
+		d := &referee.Dispute{}
+		if err := via.Disputes(store).OpenDispute(ctx, d, nil); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	answer := func(result any, err error) ([]byte, bool) {
+		if err != nil {
+			return []byte("refused"), true
+		}
+		return fmt.Appendf(nil, "dispute %d", result.(*referee.Dispute).ID), true
+	}
+	k := &app.Key{Scope: "s", Key: "k1", Fingerprint: []byte("fp")}
+	a, replayed, err := once.DoIn(context.Background(), k, answer, open)
+	if string(a) != "dispute 1" || replayed || err != nil || store.opened != 1 || len(keys.log) != 1 {
+		t.Fatalf("first: %q replayed %v err %v, %d opened, keys did %v; want dispute 1 in one claim", a, replayed, err, store.opened, keys.log)
+	}
+	a, replayed, err = once.DoIn(context.Background(), k, answer, open)
+	if string(a) != "dispute 1" || !replayed || err != nil || store.opened != 1 {
+		t.Errorf("sent again: %q replayed %v err %v, %d opened; want the first answer replayed", a, replayed, err, store.opened)
+	}
+	store.refuse = tournament.Errorf(tournament.KindConflict, tournament.CodeTooManyDisputes, "too many")
+	k2 := &app.Key{Scope: "s", Key: "k2", Fingerprint: []byte("fp")}
+	if a, _, err := once.DoIn(context.Background(), k2, answer, open); string(a) != "refused" || err != nil {
+		t.Fatalf("refused: %q, %v; want the refusal answered", a, err)
+	}
+	if stored, _ := keys.Claim(context.Background(), "s", "k2", []byte("fp")); string(stored) != "refused" {
+		t.Errorf("the refusal kept under its key: %q, want \"refused\"", stored)
 	}
 }

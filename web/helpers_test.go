@@ -86,13 +86,12 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		t.Cleanup(hs.Close)
 		return &site{URL: hs.URL, svc: svc, plays: plays, pool: pool, handler: srv}
 	}
-	deps := assemble.Services(pool, assemble.Options{})
+	deps := assemble.Services(pool, assemble.Options{Keys: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	svc, plays, refs := deps.Tournaments, deps.Play, deps.Referees
 	broker := tournament.NewBroker()
 	dbtest.Listen(t, pool, broker.Publish)
 	reg := deps.Register
 	deps.Events = broker
-	deps.Idempotency = postgres.NewIdempotency(pool, time.Hour, time.Minute)
 	srv, err := server.New(cfg, servertest.Complete(deps))
 	if err != nil {
 		t.Fatalf("server.New: %v", err)

@@ -28,9 +28,8 @@ func startServer(t *testing.T, admin string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := assemble.Services(pool, assemble.Options{})
+	deps := assemble.Services(pool, assemble.Options{Keys: postgres.NewIdempotency(pool, time.Hour, time.Minute)})
 	deps.Ready = postgres.Readiness(pool, latest)
-	deps.Idempotency = postgres.NewIdempotency(pool, time.Hour, time.Minute)
 	deps.Events = tournament.NewBroker()
 	srv, err := server.New(api.Config{AdminTokenHash: api.HashToken(admin)}, deps)
 	if err != nil {

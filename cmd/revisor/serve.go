@@ -162,9 +162,8 @@ func newDeps(pool *pgxpool.Pool, schemaVersion uint, idem *postgres.Idempotency,
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		postgres.NewPoolCollector(pool))
-	deps := assemble.Services(pool, assemble.Options{MaxPlayers: maxPlayers})
+	deps := assemble.Services(pool, assemble.Options{MaxPlayers: maxPlayers, Keys: idem})
 	deps.Ready = postgres.Readiness(pool, schemaVersion)
-	deps.Idempotency = idem
 	deps.Failures = fails
 	deps.Registry = reg
 	return deps

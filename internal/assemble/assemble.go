@@ -32,12 +32,18 @@ type Options struct {
 	MaxPlayers int
 	// Now is the services' clock; nil: the system's.
 	Now func() time.Time
+	// Keys keeps the first answer to each command a client sent with an
+	// idempotency key; the referees' store opens a dispute in one
+	// transaction with its key's claim and answer. Nil: no keys (the
+	// caller sets server.Deps.Idempotency, or leaves the stand-in).
+	Keys *postgres.Idempotency
 }
 
 // Services returns the tournament's services over pool, as server.Deps
 // with its services and its token resolver (the tournaments' tokens and
-// the referees') set; the caller adds the infrastructure it serves with
-// (readiness, idempotency keys, events, failure counts, metrics).
+// the referees') set, and its idempotency keys when o has them; the
+// caller adds the infrastructure it serves with (readiness, events,
+// failure counts, metrics).
 func Services(pool *pgxpool.Pool, o Options) server.Deps {
 	var opts []tournament.Option
 	if o.MaxPlayers > 0 {
@@ -49,8 +55,12 @@ func Services(pool *pgxpool.Pool, o Options) server.Deps {
 	store := postgres.NewStore(pool)
 	tournaments := tournament.NewService(store, opts...)
 	plays := play.New(tournaments, store)
-	referees := referee.New(tournaments, plays, refereepg.New(store))
-	return server.Deps{
+	refs := refereepg.New(store)
+	if o.Keys != nil {
+		refs = refs.WithKeys(o.Keys)
+	}
+	referees := referee.New(tournaments, plays, refs)
+	deps := server.Deps{
 		Tokens:      api.NewRefereeTokenResolver(api.NewTokenResolver(tournaments), referees),
 		Tournaments: tournaments,
 		Play:        plays,
@@ -58,4 +68,8 @@ func Services(pool *pgxpool.Pool, o Options) server.Deps {
 		Register:    registry.New(registrypg.New(store), store, o.Now),
 		Transfer:    transfer.New(tournaments, transferpg.New(store)),
 	}
+	if o.Keys != nil {
+		deps.Idempotency = o.Keys
+	}
+	return deps
 }

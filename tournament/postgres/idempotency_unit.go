@@ -107,3 +107,47 @@ func (s *Idempotency) CorrectDealAnswered(ctx context.Context, k tournament.Game
 	answer func(*tournament.CorrectedDeal) ([]byte, error)) (answered bool, err error) {
 	return NewStore(s.pool).correctDeal(ctx, k, seq, deal, reason, now, decide, &correctionAnswer{scope: scope, key: key, answer: answer})
 }
+
+// TxKey is a client's key claimed and answered in a transaction of
+// another store (refereepg's dispute): the claim, the command's write and
+// its answer commit together, or none of them does.
+type TxKey struct {
+	s *Idempotency
+	c keyClaim
+}
+
+// InTx returns the key to claim and answer in a transaction (TxKey).
+func (s *Idempotency) InTx(scope, key string, fingerprint []byte) TxKey {
+	return TxKey{s: s, c: s.claim(scope, key, fingerprint)}
+}
+
+// Claim claims the key in tx: nil, nil, nil when the transaction owns it
+// now; else the answer stored under it before, or the claim's refusal
+// (claimErr: the key reused with another command, or in use); err is the
+// statement's.
+func (k TxKey) Claim(ctx context.Context, tx pgx.Tx) (stored []byte, claimErr, err error) {
+	for attempt := 0; ; attempt++ {
+		var retry bool
+		var scanErr error
+		row := tx.QueryRow(ctx, claimKeySQL, k.s.claimKeyArgs(k.c)...)
+		stored, retry, claimErr = claimOutcome(row, k.c)
+		if retry && attempt < 3 {
+			continue // the other claim committed after this statement began: ask again
+		}
+		if retry {
+			claimErr = tournament.Errorf(tournament.KindConflict, tournament.CodeIdempotencyKeyInUse,
+				"a request with the Idempotency-Key %q is still being handled; retry later", k.c.key)
+		}
+		if code := tournament.ErrorCode(claimErr); claimErr != nil && code != tournament.CodeIdempotencyKeyReused &&
+			code != tournament.CodeIdempotencyKeyInUse {
+			scanErr, claimErr = claimErr, nil // the statement failed, not the claim
+		}
+		return stored, claimErr, scanErr
+	}
+}
+
+// Answer stores the command's answer under the key, in tx.
+func (k TxKey) Answer(ctx context.Context, tx pgx.Tx, answer []byte) error {
+	_, err := tx.Exec(ctx, `UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2`, k.c.scope, k.c.key, answer)
+	return MapError(err, "idempotency key")
+}

@@ -102,6 +102,22 @@ type Verdict struct {
 // provisional. A reconstruction, when given, is judged by the engine and
 // its verdict stored with the dispute.
 func (r *Service) OpenDispute(ctx context.Context, a tournament.Actor, tid string, n NewDispute) (*Dispute, error) {
+	return r.OpenDisputeVia(ctx, nil, a, tid, n)
+}
+
+// Opener is the part of the store that opens a dispute, which a unit of
+// work may decorate for one command (OpenVia).
+type Opener interface {
+	OpenDispute(ctx context.Context, d *Dispute, check func(st *State, onGame int) error) error
+}
+
+// OpenVia decorates the store's Opener for one command: the application
+// layer's unit of work stores a client's key with the dispute. Nil
+// leaves it as it is.
+type OpenVia func(Opener) Opener
+
+// OpenDisputeVia is OpenDispute with the store's Opener decorated by via.
+func (r *Service) OpenDisputeVia(ctx context.Context, via OpenVia, a tournament.Actor, tid string, n NewDispute) (*Dispute, error) {
 	if err := a.RequireTable(n.Round, n.Table); err != nil {
 		return nil, err
 	}
@@ -124,7 +140,11 @@ func (r *Service) OpenDispute(ctx context.Context, a tournament.Actor, tid strin
 		}
 		d.Record, d.Verdict = canon, verdict
 	}
-	err := r.store.OpenDispute(tournament.AuditAs(ctx, a), d, func(st *State, onGame int) error {
+	var opener Opener = r.store
+	if via != nil {
+		opener = via(opener)
+	}
+	err := opener.OpenDispute(tournament.AuditAs(ctx, a), d, func(st *State, onGame int) error {
 		if _, err := gameOf(st, d.Key); err != nil {
 			return err
 		}

@@ -109,7 +109,7 @@ type Register interface {
 // Idempotent runs a command at most once per Idempotency-Key (table_once.go).
 type Idempotent interface {
 	Do(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context) (any, error)) ([]byte, bool, error)
-	DoIn(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, tournament.Wrap) (any, error)) ([]byte, bool, error)
+	DoIn(ctx context.Context, k *app.Key, answer app.Answer, cmd func(context.Context, app.Via) (any, error)) ([]byte, bool, error)
 }
 
 var (

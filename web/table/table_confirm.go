@@ -64,8 +64,8 @@ func (h *Handler) tableConfirmGame(c echo.Context) error {
 	}
 	cmd := app.ConfirmGame{Actor: tableActor(id), Player: c.FormValue("player"),
 		Game: tournament.GameKey{TournamentID: id.Tournament, Round: id.Round, Table: id.Table, Game: g}}
-	o, err := h.once(c, code, true, "confirm\x00"+cmd.Player, confirmOutcome, func(ctx context.Context, via tournament.Wrap) (any, error) {
-		cmd.Via = via
+	o, err := h.once(c, code, true, "confirm\x00"+cmd.Player, confirmOutcome, func(ctx context.Context, via app.Via) (any, error) {
+		cmd.Via = via.Games
 		return h.Deps().Table.ConfirmGame(ctx, cmd)
 	})
 	return h.tableAfter(c, id, g, o, err)
@@ -94,8 +94,11 @@ func (h *Handler) tableDispute(c echo.Context) error {
 	}
 	cmd := app.OpenDispute{Actor: tableActor(id), Tournament: id.Tournament,
 		Dispute: referee.NewDispute{Round: id.Round, Table: id.Table, Game: g, Deal: deal, Description: text}}
-	o, err := h.once(c, code, false, "dispute\x00"+strconv.Itoa(g)+"\x00"+strconv.Itoa(deal)+"\x00"+text, disputeOutcome,
-		func(ctx context.Context, _ tournament.Wrap) (any, error) { return h.Deps().Table.OpenDispute(ctx, cmd) })
+	o, err := h.once(c, code, true, "dispute\x00"+strconv.Itoa(g)+"\x00"+strconv.Itoa(deal)+"\x00"+text, disputeOutcome,
+		func(ctx context.Context, via app.Via) (any, error) {
+			cmd.Via = via.Disputes
+			return h.Deps().Table.OpenDispute(ctx, cmd)
+		})
 	return h.tableAfter(c, id, g, o, err)
 }
 

@@ -131,8 +131,8 @@ func (h *Handler) tableDeal(c echo.Context) error {
 		return h.tableProblem(c, e.id, http.StatusUnprocessableEntity, e.entryRefused(c, noMessages))
 	}
 	cmd := app.EnterDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body}
-	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context, via tournament.Wrap) (any, error) {
-		cmd.Via = via
+	o, err := h.once(c, e.code, true, "deal\x00"+strconv.Itoa(e.n)+"\x00"+string(e.body), dealOutcome, func(ctx context.Context, via app.Via) (any, error) {
+		cmd.Via = via.Games
 		return h.Deps().Table.EnterDeal(ctx, cmd)
 	})
 	if o.Status >= 300 || err != nil {
@@ -165,8 +165,8 @@ func (h *Handler) tableCorrect(c echo.Context) error {
 	}
 	cmd := app.CorrectDeal{Actor: tableActor(e.id), Game: e.key(), Deal: e.n, Data: e.body, Reason: reason}
 	o, err := h.once(c, e.code, true, "correct\x00"+strconv.Itoa(e.n)+"\x00"+reason+"\x00"+string(e.body), correctionOutcome,
-		func(ctx context.Context, via tournament.Wrap) (any, error) {
-			cmd.Via = via
+		func(ctx context.Context, via app.Via) (any, error) {
+			cmd.Via = via.Games
 			return h.Deps().Table.CorrectDeal(ctx, cmd)
 		})
 	if o.Status >= 300 || err != nil {

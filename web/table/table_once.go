@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/web/sheet"
@@ -98,10 +99,10 @@ func disputeOutcome(_ any, err error) tableOutcome {
 // with another content is refused. With inUnit, cmd runs the command in
 // the unit of work it is given (app.Once.DoIn: the key claimed with the
 // command's first read, the answer stored with its write); else the key
-// is claimed before cmd runs (app.Once.Do) and cmd gets nil. Its error is
+// is claimed before cmd runs (app.Once.Do) and cmd gets the zero app.Via. Its error is
 // the key's refusal.
 func (h *Handler) once(c echo.Context, code string, inUnit bool, content string,
-	outcome func(any, error) tableOutcome, cmd func(context.Context, tournament.Wrap) (any, error)) (tableOutcome, error) {
+	outcome func(any, error) tableOutcome, cmd func(context.Context, app.Via) (any, error)) (tableOutcome, error) {
 	answer := func(result any, err error) ([]byte, bool) {
 		o := outcome(result, err)
 		b, _ := json.Marshal(o)
@@ -115,7 +116,7 @@ func (h *Handler) once(c echo.Context, code string, inUnit bool, content string,
 	if inUnit {
 		b, _, err = h.Deps().Once.DoIn(c.Request().Context(), key, answer, cmd)
 	} else {
-		b, _, err = h.Deps().Once.Do(c.Request().Context(), key, answer, func(ctx context.Context) (any, error) { return cmd(ctx, nil) })
+		b, _, err = h.Deps().Once.Do(c.Request().Context(), key, answer, func(ctx context.Context) (any, error) { return cmd(ctx, app.Via{}) })
 	}
 	if err != nil {
 		return tableOutcome{}, err

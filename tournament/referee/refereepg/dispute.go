@@ -2,6 +2,7 @@ package refereepg
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -14,23 +15,75 @@ import (
 
 // OpenDispute stores d after check approves the locked state.
 func (s *Store) OpenDispute(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error) error {
-	k := d.Key
-	return s.lockedReferee(ctx, k.TournamentID, "dispute", func(tx pgx.Tx, st *referee.State) error {
-		var onGame int
-		err := tx.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE tournament_id = $1 AND round = $2 AND table_no = $3
-			AND game = $4`, k.TournamentID, k.Round, k.Table, k.Game).Scan(&onGame)
+	return s.lockedReferee(ctx, d.Key.TournamentID, "dispute", func(tx pgx.Tx, st *referee.State) error {
+		return insertDispute(ctx, tx, st, d, check)
+	})
+}
+
+// errKeyAnswered rolls back a dispute's transaction whose key was not
+// the caller's: nothing is written.
+var errKeyAnswered = errors.New("the dispute's key was answered before, or its claim was refused")
+
+// OpenDisputeKeyed is OpenDispute for a dispute sent with a client's key:
+// the key is claimed first in the dispute's transaction, and the answer,
+// which answer makes from the dispute once stored (its id known), is
+// stored under the key before it commits. The key's claim, the dispute
+// and the answer commit together, or none of them does: a dispute
+// refused (err) leaves the key unclaimed. When the key was not the
+// caller's, nothing is written and the answer stored before (stored), or
+// the claim's refusal (claimErr), is returned. Without keys (WithKeys)
+// it reports ok false and does nothing.
+func (s *Store) OpenDisputeKeyed(ctx context.Context, d *referee.Dispute, check func(*referee.State, int) error,
+	scope, key string, fingerprint []byte, answer func(*referee.Dispute) ([]byte, error)) (ok bool, stored []byte, claimErr, err error) {
+	if s.keys == nil {
+		return false, nil, nil, nil
+	}
+	k := s.keys.InTx(scope, key, fingerprint)
+	err = s.db.Write(ctx, "dispute", func(tx pgx.Tx) error {
+		var err error
+		if stored, claimErr, err = k.Claim(ctx, tx); err != nil {
+			return err
+		}
+		if stored != nil || claimErr != nil {
+			return errKeyAnswered
+		}
+		st, err := lockState(ctx, tx, d.Key.TournamentID)
 		if err != nil {
 			return err
 		}
-		if err := check(st, onGame); err != nil {
+		if err := insertDispute(ctx, tx, st, d, check); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
-			result_id, status, opened_role, opened_by, created_at, deal)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-			k.TournamentID, k.Round, k.Table, k.Game, d.Description, postgres.JSONOrNil(d.Record), postgres.JSONOrNil(d.Verdict), d.ResultID,
-			d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt, d.Deal).Scan(&d.ID)
+		a, err := answer(d)
+		if err != nil || a == nil {
+			return err
+		}
+		return k.Answer(ctx, tx, a)
 	})
+	if errors.Is(err, errKeyAnswered) {
+		err = nil
+	}
+	return true, stored, claimErr, err
+}
+
+// insertDispute inserts d after check approves the locked state and the
+// number of disputes d's game has.
+func insertDispute(ctx context.Context, tx pgx.Tx, st *referee.State, d *referee.Dispute, check func(*referee.State, int) error) error {
+	k := d.Key
+	var onGame int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE tournament_id = $1 AND round = $2 AND table_no = $3
+		AND game = $4`, k.TournamentID, k.Round, k.Table, k.Game).Scan(&onGame)
+	if err != nil {
+		return err
+	}
+	if err := check(st, onGame); err != nil {
+		return err
+	}
+	return tx.QueryRow(ctx, `INSERT INTO disputes (tournament_id, round, table_no, game, description, record, verdict,
+		result_id, status, opened_role, opened_by, created_at, deal)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+		k.TournamentID, k.Round, k.Table, k.Game, d.Description, postgres.JSONOrNil(d.Record), postgres.JSONOrNil(d.Verdict), d.ResultID,
+		d.Status, d.OpenedRole, d.OpenedBy, d.CreatedAt, d.Deal).Scan(&d.ID)
 }
 
 // Disputes lists the disputes f selects with their rulings.

@@ -195,14 +195,19 @@ func (s *Store) Commit(ctx context.Context, c *referee.Commitment) error {
 // row lock, on the referee state loaded inside it.
 func (s *Store) lockedReferee(ctx context.Context, tid, subject string, fn func(pgx.Tx, *referee.State) error) error {
 	return s.db.Write(ctx, subject, func(tx pgx.Tx) error {
-		t, err := postgres.LockTournament(ctx, tx, tid)
-		if err != nil {
-			return err
-		}
-		st, err := loadRefereeState(ctx, tx, t)
+		st, err := lockState(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
 		return fn(tx, st)
 	})
+}
+
+// lockState takes tournament tid's lock in tx and loads what rulings look at.
+func lockState(ctx context.Context, tx pgx.Tx, tid string) (*referee.State, error) {
+	t, err := postgres.LockTournament(ctx, tx, tid)
+	if err != nil {
+		return nil, err
+	}
+	return loadRefereeState(ctx, tx, t)
 }

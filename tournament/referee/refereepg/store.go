@@ -16,10 +16,20 @@ import (
 // transaction of db; methods that let the service decide hold the
 // tournament's row lock, as the tournament store's own writes do.
 type Store struct {
-	db *postgres.Store
+	db   *postgres.Store
+	keys *postgres.Idempotency // nil: a dispute's key is claimed apart (OpenDisputeKeyed)
 }
 
 var _ referee.Store = (*Store)(nil)
 
 // New returns the referee store beside db, on db's pool.
 func New(db *postgres.Store) *Store { return &Store{db: db} }
+
+// WithKeys returns the store opening a dispute sent with a client's key in
+// one transaction with the key's claim and answer (OpenDisputeKeyed),
+// the keys kept by keys.
+func (s *Store) WithKeys(keys *postgres.Idempotency) *Store {
+	c := *s
+	c.keys = keys
+	return &c
+}

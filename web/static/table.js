@@ -368,8 +368,16 @@
     var list = items.filter(function (it) { var s = Q.shownState(items, it); return s === Q.CONFLICT || s === Q.REFUSED; });
     box.hidden = list.length === 0;
     var ul = document.getElementById("decide-list");
-    // The panel is drawn again on every change: a reason being typed
-    // keeps its text and its focus.
+    // The panel is drawn again only when what it shows changed: drawn
+    // again while a player typed a reason or tapped a button, it lost
+    // the keys typed before the focus came back and the tap whose press
+    // and release met two different buttons.
+    var shown = JSON.stringify(list.map(function (it) {
+      return [it.key, it.state, it.deal, it.game === self.game, it.kind, !!self.form, !!self.fixForm, it.fields, it.answer && it.answer.stored, self.messagesOf(it)];
+    }));
+    if (shown === this.decisionsShown) { return; }
+    this.decisionsShown = shown;
+    // A reason being typed keeps its text and its focus.
     var typed = {}, focused = document.activeElement && document.activeElement.getAttribute("data-key");
     ul.querySelectorAll(".decision-reason").forEach(function (el) { typed[el.getAttribute("data-key")] = el.value; });
     ul.textContent = "";

@@ -12,15 +12,18 @@ import (
 )
 
 // TestSampleRSS samples this test's own process: its peak resident size
-// while sampled and its high-water mark, both above zero and the mark at
-// least the peak; a process that is not there reads zero.
+// while sampled and its high-water mark, both above zero; a process that
+// is not there reads zero. (The kernel's high-water mark is not always at
+// least a resident size read before it: it is brought up to date only at
+// some points, so the two are not compared. A run at 23:59 UTC read a
+// peak of 129,675,264 bytes and a mark of 129,630,208.)
 func TestSampleRSS(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
 	peak, hwm := sampleRSS(ctx, os.Getpid())()
-	if peak <= 0 || hwm < peak {
-		t.Errorf("sampled peak %d, high-water mark %d: want 0 < peak <= mark", peak, hwm)
+	if peak <= 0 || hwm <= 0 {
+		t.Errorf("sampled peak %d, high-water mark %d: want both above zero", peak, hwm)
 	}
 	if v := procStatus(1<<30, "VmRSS:"); v != 0 {
 		t.Errorf("a process that is not there reads %d, want 0", v)

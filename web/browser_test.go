@@ -23,13 +23,39 @@ import (
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
-// Browser tests drive Debian's headless Chromium. They fail when it is
-// missing, unless REVISOR_BROWSER_TESTS=off says to skip them; the test
-// script installs it (apt-get install -y chromium).
+// Browser tests drive Debian's Chromium. They fail when it is missing,
+// unless REVISOR_BROWSER_TESTS=off says to skip them; the test script
+// installs it (apt-get install -y chromium chromium-headless-shell).
+//
+// Most run in Chromium's headless shell (chromium-headless-shell): the same
+// Blink and V8 as the browser, without the browser's own machinery, at less
+// than half its CPU a page (TestBrowserPhoneMenu: 11 s of CPU against 26;
+// TestBrowserAxe: 75 s against 132). The shell has no back-forward cache, so
+// a test of what the cache does to a page opens the full browser
+// (newFullChrome).
 
-// chromiumPath finds the browser: $REVISOR_CHROMIUM, or chromium on $PATH.
-func chromiumPath(t *testing.T) string {
+// browserKind names the two browsers a test may open.
+type browserKind int
+
+const (
+	headlessShell browserKind = iota // chromium-headless-shell
+	fullBrowser                      // chromium in its headless mode
+)
+
+// chromiumPath finds a browser of the kind: $REVISOR_CHROMIUM_SHELL or
+// chromium-headless-shell on $PATH for the shell (the full browser when the
+// shell is not installed), $REVISOR_CHROMIUM or chromium on $PATH for the
+// full browser.
+func chromiumPath(t *testing.T, kind browserKind) string {
 	t.Helper()
+	if kind == headlessShell {
+		if p := os.Getenv("REVISOR_CHROMIUM_SHELL"); p != "" {
+			return p
+		}
+		if p, err := exec.LookPath("chromium-headless-shell"); err == nil {
+			return p
+		}
+	}
 	if p := os.Getenv("REVISOR_CHROMIUM"); p != "" {
 		return p
 	}
@@ -41,7 +67,7 @@ func chromiumPath(t *testing.T) string {
 	if os.Getenv("REVISOR_BROWSER_TESTS") == "off" {
 		t.Skip("chromium not found and REVISOR_BROWSER_TESTS=off")
 	}
-	t.Fatal("chromium not found: install it (apt-get install -y chromium), set REVISOR_CHROMIUM, " +
+	t.Fatal("chromium not found: install it (apt-get install -y chromium chromium-headless-shell), set REVISOR_CHROMIUM, " +
 		"or set REVISOR_BROWSER_TESTS=off to skip the browser tests")
 	return ""
 }
@@ -71,35 +97,41 @@ func (c *chrome) adminLogin(base string) {
 		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("name")))
 }
 
-// chromium is the package's one headless Chromium, started by the first test
-// that needs it and stopped by TestMain: each test gets a browser context of
-// its own in it (its own cookies, storage and cache), which costs a tab
-// rather than a process, and tests in parallel use it at once.
-var chromium struct {
+// sharedChromium is one of the package's headless browsers, started by the first
+// test that needs it and stopped by TestMain: each test gets a browser
+// context of its own in it (its own cookies, storage and cache), which costs
+// a tab rather than a process, and tests in parallel use it at once.
+type sharedChromium struct {
 	once sync.Once
 	ctx  context.Context // the browser's first tab; tests make children of it
 	err  error
 	stop func()
 }
 
-// TestMain stops the package's Chromium after the tests.
+// browsers are the package's two: the headless shell and the full browser.
+var browsers [2]sharedChromium
+
+// TestMain stops the package's browsers after the tests.
 func TestMain(m *testing.M) {
 	code := dbtest.Main(m)
-	if chromium.stop != nil {
-		chromium.stop()
+	for i := range browsers {
+		if browsers[i].stop != nil {
+			browsers[i].stop()
+		}
 	}
 	os.Exit(code)
 }
 
-// sharedBrowser returns the context of the package's Chromium, starting it
-// on the first call.
-func sharedBrowser(t *testing.T) context.Context {
+// sharedBrowser returns the context of the package's browser of the kind,
+// starting it on the first call.
+func sharedBrowser(t *testing.T, kind browserKind) context.Context {
 	t.Helper()
-	path := chromiumPath(t)
-	chromium.once.Do(func() {
+	path := chromiumPath(t, kind)
+	b := &browsers[kind]
+	b.once.Do(func() {
 		dir, err := os.MkdirTemp("", "revisor-chromium-")
 		if err != nil {
-			chromium.err = err
+			b.err = err
 			return
 		}
 		opts := []chromedp.ExecAllocatorOption{
@@ -119,26 +151,40 @@ func sharedBrowser(t *testing.T) context.Context {
 		}
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, cancel := chromedp.NewContext(actx)
-		chromium.ctx = ctx
-		chromium.stop = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
-		chromium.err = chromedp.Do(ctx)
+		b.ctx = ctx
+		b.stop = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
+		b.err = chromedp.Do(ctx)
 	})
-	if chromium.err != nil {
-		t.Fatalf("start chromium: %v", chromium.err)
+	if b.err != nil {
+		t.Fatalf("start %s: %v", path, b.err)
 	}
-	return chromium.ctx
+	return b.ctx
 }
 
 // newChrome opens a fresh browser context (no cookies, no storage) in the
 // package's Chromium with a viewport of width×height.
 func newChrome(t *testing.T, width, height int) *chrome {
 	t.Helper()
+	return openChrome(t, headlessShell, width, height)
+}
+
+// newFullChrome is newChrome in the full browser, for a test of what only
+// it does (its back-forward cache).
+func newFullChrome(t *testing.T, width, height int) *chrome {
+	t.Helper()
+	return openChrome(t, fullBrowser, width, height)
+}
+
+// openChrome opens a fresh browser context in the package's browser of the
+// kind.
+func openChrome(t *testing.T, kind browserKind, width, height int) *chrome {
+	t.Helper()
 	// scripts/test.sh runs the browser tests by this prefix, once and
 	// without -race, and the rest with -race but without them.
 	if !strings.HasPrefix(t.Name(), "TestBrowser") {
 		t.Fatalf("%s opens Chromium: a browser test's name starts with TestBrowser", t.Name())
 	}
-	ctx, cancel := chromedp.NewContext(sharedBrowser(t), chromedp.WithNewBrowserContext())
+	ctx, cancel := chromedp.NewContext(sharedBrowser(t, kind), chromedp.WithNewBrowserContext())
 	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	c := &chrome{ctx: ctx, t: t}
@@ -509,7 +555,7 @@ func TestBrowserManyLivePagesInOneTab(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
 	f := s.mustTournament(t, tournament.FormatSM, 8, true)
-	c := newChrome(t, 360, 740)
+	c := newFullChrome(t, 360, 740) // the headless shell has no back-forward cache
 	for i := range 10 {
 		page := []string{"standings", "seating"}[i%2]
 		start := time.Now()

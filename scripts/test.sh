@@ -12,7 +12,10 @@
 #                                 nothing for the race detector to watch),
 #                                 whose time bounds then mean something
 #                                 (the engine's concurrency test runs
-#                                 under -race too, $plain_race);
+#                                 under -race too, $plain_race), and the
+#                                 tests of other packages that spend their
+#                                 time computing in one goroutine
+#                                 ($norace below);
 #                              3. without -race, the browser tests (they
 #                                 drive Chromium; every server path they
 #                                 take also runs under -race in the API and
@@ -107,6 +110,16 @@ plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjso
 # their own (the rest of the engine's tests took minutes under -race, the
 # property and mutation tests over the corpus, with nothing to watch).
 plain_race=(-run '^TestConcurrentUse$' ./engine)
+# norace: tests of the race pass's packages whose time goes to computation in
+# one goroutine (the draw's search, the standings' tally). They call
+# racecheck.OutOfRace, which skips them under -race (about ten times slower
+# there, with nothing for the detector to watch: TestDrawSpreadsSeatsAtTablesOf3
+# 77.8 s with it, 4.6 s without), and run here without it. The store's and
+# the server's goroutines they pass through run under -race in the other
+# tests. internal/racecheck's TestScriptRunsThem holds these two lines and
+# the calls to each other.
+norace_tests='TestDrawSpreadsSeatsAtTablesOf3|TestDrawReadsEmptySeats|TestStandingsWithEqualsStandings|TestBridgeTables|TestSeatDeterministic|TestSeatVerifiesDraws|TestRandomTournaments|TestExportImportRoundTrip|TestImportRejects|TestDrawIsReproducible|TestImportChecksSeats'
+norace_pkgs=(./cmd/revisor ./tournament ./tournament/play ./tournament/postgres)
 check_plain() {
   local d bad=0
   for d in "${plain[@]}"; do
@@ -182,6 +195,7 @@ race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faul
 gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
 gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+gotest norace -count=1 -timeout 10m -run "^($norace_tests)\$" "$@" "${norace_pkgs[@]}"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
 gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web

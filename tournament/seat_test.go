@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
@@ -105,6 +106,7 @@ func sameTable(a, b tournament.Table) bool {
 // in those seats, whatever the seed.
 func TestDrawReadsEmptySeats(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	ps := []string{"a", "b", "c"}
 	past := tournament.Table{Number: 1, Players: ps, Seats: []int{2, 3, 4}, FirstDealer: "a"}
 	history := []tournament.Round{{Number: 1, Tables: []tournament.Table{past}}, {Number: 2, Tables: []tournament.Table{past}}}
@@ -131,6 +133,7 @@ func TestDrawReadsEmptySeats(t *testing.T) {
 // seats and nobody's seats spread by more than 2.
 func TestDrawSpreadsSeatsAtTablesOf3(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
 		in := referee.DrawInputs{Format: format, Seating: tournament.SeatingMixed, Rounds: 6, Players: playerIDs(13)}
 		rounds := drawAll(t, in, []int64{1, 2, 3, 4, 5, 6})

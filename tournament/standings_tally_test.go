@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -128,6 +129,7 @@ func (w *tallyWorld) snapshot() *tournament.State {
 // 300 tournaments of 60 changes each, Swiss and SM.
 func TestStandingsWithEqualsStandings(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the tally's computation
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	for n := range 300 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -37,7 +38,7 @@ func perfDownloads(f *fixture) []string {
 // a played round over real HTTP and real PostgreSQL, and fails when the
 // 99th percentile of a page reaches 50 ms.
 func TestPagesAnswerFast(t *testing.T) {
-	if testing.Short() || raceDetector {
+	if testing.Short() || racecheck.Enabled {
 		t.Skip("measures latency: not in -short, nor under -race (which slows code several times over)")
 	}
 	s := newSite(t)
@@ -93,7 +94,7 @@ func benchmarkPages(b *testing.B, live bool) {
 // them while results come in: every 33rd request follows a new result, so
 // the 99th percentile includes pages read and rendered afresh.
 func TestPagesAnswerFastWhileResultsArrive(t *testing.T) {
-	if testing.Short() || raceDetector {
+	if testing.Short() || racecheck.Enabled {
 		t.Skip("measures latency: not in -short, nor under -race")
 	}
 	s := newSite(t)

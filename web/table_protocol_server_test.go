@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -33,7 +34,7 @@ type protocolSlot struct {
 // docs/table-protocol.md are checked against what the server stores. A
 // failing night names its seed (SEED=s runs it alone, SEEDS=n more).
 func TestTableProtocolServer(t *testing.T) {
-	if raceDetector {
+	if racecheck.Enabled {
 		t.Skip("the nights run without -race: scripts/test.sh runs this test on its own, and every server path it takes runs under -race in the page tests")
 	}
 	if testing.Short() {

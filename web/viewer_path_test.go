@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -136,7 +137,7 @@ func BenchmarkViewerPath(b *testing.B) {
 // results are stored. The render budget keeps a core for the writes: a
 // result takes at most a few times what it takes on an idle server.
 func TestWritesNotBlockedWhileRendersSaturate(t *testing.T) {
-	if testing.Short() || raceDetector {
+	if testing.Short() || racecheck.Enabled {
 		t.Skip("measures latency: not in -short, nor under -race")
 	}
 	s := newSite(t)

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/revisor-sm/revisor/internal/racecheck"
 )
 
 // TestSeatVerifiesDraws: the organizer commits to a seed, reveals it with
@@ -19,6 +21,7 @@ import (
 // the public inputs alone, for each format; a tampered draw or seed fails.
 func TestSeatVerifiesDraws(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	c := startE2E(t)
 	for _, spec := range []string{
 		`{"name": "Club", "format": "swiss", "rounds": 3, "games_per_round": 1}`,

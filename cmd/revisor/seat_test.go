@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/revisor-sm/revisor/internal/racecheck"
 )
 
 func runSeatArgs(t *testing.T, args ...string) (string, string, error) {
@@ -96,6 +98,7 @@ func equalInts(a, b []int) bool {
 
 func TestSeatDeterministic(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	// The search stops after a fixed amount of work; the time budget is only
 	// a safety cap, which a slow run (-race beside other packages) can reach.
 	// A generous cap keeps this test about the work alone.

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 	"github.com/revisor-sm/revisor/tournament/transfer"
@@ -51,6 +52,7 @@ func exported(t *testing.T, e *env) (*tournament.Created, []byte) {
 // a new organizer token.
 func TestExportImportRoundTrip(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	src := newEnv(t)
 	c, data := exported(t, src)
 	dst := newEnv(t)
@@ -104,6 +106,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 // fault, and that nothing of it is stored.
 func TestImportRejects(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	src := newEnv(t)
 	_, data := exported(t, src)
 	tests := []struct {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 )
@@ -48,7 +49,7 @@ func TestDrawLargestField(t *testing.T) {
 	if alloc > 256<<20 {
 		t.Errorf("draw of %d players allocated %d bytes, want under 256 MiB", tournament.MaxPlayersLimit, alloc)
 	}
-	if !raceEnabled && took > 10*time.Second {
+	if !racecheck.Enabled && took > 10*time.Second {
 		t.Errorf("draw of %d players took %v, want a few seconds", tournament.MaxPlayersLimit, took)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/engine"
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -17,6 +18,7 @@ import (
 // at the same table who did not (equal only where the lot decided).
 func TestRandomTournaments(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	runs := 6
 	if testing.Short() {
 		runs = 2

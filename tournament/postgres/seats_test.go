@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -71,6 +72,7 @@ func setSeats(e *env, tid string, n int, seats string) error {
 // refuses seats that do not fit the table, at their place in the file.
 func TestImportChecksSeats(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	src := newEnv(t)
 	_, data := exported(t, src)
 	dst := newEnv(t)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
@@ -413,6 +414,7 @@ func TestClosedRoundRefusesResults(t *testing.T) {
 // tables; the round stores its seed.
 func TestDrawIsReproducible(t *testing.T) {
 	t.Parallel()
+	racecheck.OutOfRace(t) // the draw's search
 	e := newEnv(t)
 	for _, format := range []tournament.Format{tournament.FormatSM, tournament.FormatSwiss} {
 		var draws [][]tournament.Table

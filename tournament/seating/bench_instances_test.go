@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -73,7 +74,7 @@ func TestBenchmarkInstances(t *testing.T) {
 			if s.SeatSpread > 1 {
 				t.Errorf("Plan(%d, %d) seat spread = %d, want <= 1", in.Players, in.Rounds, s.SeatSpread)
 			}
-			if !raceEnabled && took > seating.DefaultBudget {
+			if !racecheck.Enabled && took > seating.DefaultBudget {
 				t.Errorf("Plan(%d, %d) took %v of CPU, want within %v", in.Players, in.Rounds, took, seating.DefaultBudget)
 			}
 		})

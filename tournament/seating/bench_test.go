@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -61,7 +62,7 @@ func TestRound1000(t *testing.T) {
 		if res.Repeats != 0 {
 			t.Errorf("Round(1000 players, %v, round 6) repeats = %d, want 0", mode, res.Repeats)
 		}
-		if !raceEnabled && took > time.Second {
+		if !racecheck.Enabled && took > time.Second {
 			t.Errorf("Round(1000 players, %v) took %v of CPU, want under 1s", mode, took)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -87,7 +88,7 @@ func TestLargestDraw(t *testing.T) {
 	if alloc > 256<<20 {
 		t.Errorf("draw of %d players allocates %d bytes, want under 256 MiB", largestField, alloc)
 	}
-	if !raceEnabled && took > 5*time.Second {
+	if !racecheck.Enabled && took > 5*time.Second {
 		t.Errorf("draw of %d players took %v of CPU, want under 5s", largestField, took)
 	}
 }

@@ -3,6 +3,7 @@ package seating_test
 import (
 	"testing"
 
+	"github.com/revisor-sm/revisor/internal/racecheck"
 	"github.com/revisor-sm/revisor/tournament/seating"
 )
 
@@ -56,7 +57,7 @@ func spreadSample(t *testing.T, n int, mode seating.Mode) spreadStats {
 // player-rounds): a search limit, not proven unavoidable.
 func TestSeatSpreadSample(t *testing.T) {
 	t.Parallel()
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racecheck.Enabled {
 		t.Skip("a measurement: slow under -short and -race")
 	}
 	for _, mode := range []seating.Mode{seating.Draw, seating.ByStandings} {

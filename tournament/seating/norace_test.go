@@ -1,5 +1,0 @@
-//go:build !race
-
-package seating_test
-
-const raceEnabled = false

@@ -40,7 +40,8 @@
 #      (pg_ctlcluster --skip-systemctl-redirect ...);
 #   4. else a private cluster (scripts/local-pg.sh, installs PostgreSQL when
 #      missing), stopped again at the end if this script started it.
-# Installs Debian's chromium for the browser tests when it is missing. Lints the
+# Installs Debian's chromium and chromium-headless-shell for the browser tests
+# when they are missing (scripts/lib.sh's ensure_chromium). Lints the
 # OpenAPI document with Redocly's CLI (scripts/openapi-lint.sh) and
 # fetches axe-core for the accessibility test (scripts/axe-install.sh); both
 # need the npm registry once, and fail the run when they cannot install.

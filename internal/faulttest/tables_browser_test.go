@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -344,9 +345,19 @@ func sameSheet(a, b []byte) bool {
 }
 
 // apiCall sends one request of the JSON API with an Idempotency-Key, again
-// for a minute while the arrangement answers 502/503 or not at all, and
-// decodes a 2xx answer into out.
+// for a minute while the arrangement answers 502/503, 409
+// idempotency_key_in_use (the key held by a request a killed process never
+// finished) or not at all, and decodes a 2xx answer into out.
 func apiCall(ctx context.Context, method, url, token, key, ct, body string, out any) error {
+	return countedCall(ctx, nil, method, url, token, key, ct, body, out)
+}
+
+// callCount counts the requests apiCall's retries sent and those that got
+// no answer.
+type callCount struct{ sent, lost atomic.Int64 }
+
+// countedCall is apiCall counting its requests in n (nil: not counted).
+func countedCall(ctx context.Context, n *callCount, method, url, token, key, ct, body string, out any) error {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
@@ -356,6 +367,9 @@ func apiCall(ctx context.Context, method, url, token, key, ct, body string, out 
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Content-Type", ct)
 		req.Header.Set("Idempotency-Key", key)
+		if n != nil {
+			n.sent.Add(1)
+		}
 		resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
 		var b []byte
 		if err == nil {
@@ -367,10 +381,13 @@ func apiCall(ctx context.Context, method, url, token, key, ct, body string, out 
 				}
 				return json.NewDecoder(bytes.NewReader(b)).Decode(out)
 			}
-			if resp.StatusCode != http.StatusBadGateway && resp.StatusCode != http.StatusServiceUnavailable {
+			inUse := resp.StatusCode == http.StatusConflict && bytes.Contains(b, []byte(`"idempotency_key_in_use"`))
+			if resp.StatusCode != http.StatusBadGateway && resp.StatusCode != http.StatusServiceUnavailable && !inUse {
 				return fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
 			}
 			err = fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
+		} else if n != nil {
+			n.lost.Add(1)
 		}
 		if time.Now().After(deadline) {
 			return err

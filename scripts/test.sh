@@ -23,11 +23,12 @@
 #                                 page tests), the pages' latency tests and
 #                                 the table protocol's randomized test
 #                                 against a real server, six at a time;
-#                              4. in the background, from before go vet to the
-#                                 end of the run, with -race, the fault tests
-#                                 (./internal/faulttest): their minutes of
-#                                 waiting on failovers overlap the passes;
-#                                 their output comes last.
+#                              4. in the background, from before go vet to
+#                                 the browser pass, with -race, the fault
+#                                 tests (./internal/faulttest): their minutes
+#                                 of waiting on failovers overlap the passes;
+#                                 their output comes before the browser
+#                                 pass's.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
@@ -174,12 +175,12 @@ if [ "${1:-}" = "-short" ]; then
 fi
 ensure_chromium
 ensure_npm
-# The fault tests run in the background from here to the end of the run:
+# The fault tests run in the background from here to the browser pass:
 # they wait minutes on failovers, killed processes and paced tables rather
 # than on the CPU (TestHA alone 3-4 minutes, most of it waiting), which as
 # part of the race pass was its whole critical path. Every package this
 # script installs is installed by now: TestHA's own apt-get (its Debian
-# packages) runs alone. Their output comes at the end of the run.
+# packages) runs alone. Their output comes before the browser pass's.
 fault_log=$times/faults.log
 set -m # a process group of their own, which on_exit stops
 gotest faults -race -count=1 -timeout 30m "$@" ./internal/faulttest >"$fault_log" 2>&1 &
@@ -222,13 +223,17 @@ if [ "$checks" -ne 0 ]; then
   echo "test.sh: FAILED: the OpenAPI lint, the node tests or axe-core's install (exit $checks)" >&2
   exit "$checks"
 fi
-gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
-# The fault tests' end, and what they printed.
+# The fault tests' end, and what they printed. The browser pass waits for
+# them: its first tests measure the pages' latency (TestPagesAnswerFast*),
+# which the fault tests' clusters and servers must not share the machine
+# with (they used to end before the browser pass began, 220-250 s into a
+# run; now it begins at about 270 s).
 faults=0
 wait "$fault_pid" || faults=$?
 fault_pid=""
 echo "test.sh: the fault tests (./internal/faulttest, run in the background):"
 cat "$fault_log"
+gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }

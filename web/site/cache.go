@@ -191,6 +191,11 @@ type snapshots struct {
 	// live.go), so that a stream never announces a change a fetch would
 	// not find: the page rendered before it is stale by then.
 	heard func(tid string, e tournament.Event)
+	// counted hears every event after the cache counted it too, under
+	// the tournament it was counted for: the table pages' streams
+	// (subscribe), which must not announce a change a fetch would not
+	// find either.
+	counted *tournament.Broker
 }
 
 // derivedMemo is what was derived from a tournament's latest snapshot.
@@ -217,7 +222,7 @@ func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
 	return &snapshots{src: src, now: now, sleep: time.Sleep, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
 		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, tallies: map[string]*tournament.Tally{}, used: map[string]time.Time{},
-		reads: map[string]*snapRead{}, pins: map[string]int{}}
+		reads: map[string]*snapRead{}, pins: map[string]int{}, counted: tournament.NewBrokerAt(now)}
 }
 
 // load returns tid's snapshot from the cache, from a read of the current
@@ -303,8 +308,8 @@ func (c *snapshots) followLocked(tid string) []func() {
 	return append(run, func() { c.follow(tid) })
 }
 
-// pin keeps tid followed while a public page's stream watches it (the
-// hub's topic); unpin ends that.
+// pin keeps tid followed while a stream watches it (a public page's, in
+// the hub's topic, or a table page's: subscribe); unpin ends that.
 func (c *snapshots) pin(tid string) {
 	c.mu.Lock()
 	c.pins[tid]++
@@ -338,6 +343,23 @@ func (c *snapshots) announce(tid string, e tournament.Event) {
 	c.mu.Unlock()
 	if heard != nil {
 		heard(tid, e)
+	}
+	e.Tournament = tid // a resync reaches each followed tournament's subscribers once
+	c.counted.Publish(e)
+}
+
+// subscribe follows tid's events as the cache counted them: each comes
+// after the cache made what it makes stale so (a page fetched on hearing
+// it shows the change). tid stays followed (pinned) until stop.
+func (c *snapshots) subscribe(tid string) (<-chan tournament.Event, func()) {
+	ch, cancel := c.counted.Subscribe(tid)
+	c.pin(tid)
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			cancel()
+			c.unpin(tid)
+		})
 	}
 }
 

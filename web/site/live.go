@@ -31,7 +31,10 @@ import (
 //
 // The table page's stream (no ?for) sends one "change" per change, with
 // its kind, round, table and v. Neither stream changes the pages' cache:
-// that follows the events on its own (cache.go), once per process.
+// that follows the events on its own (cache.go), once per process, and
+// both hear a change only after the cache counted it, so a page fetched
+// on hearing it is never the one from before (a second phone at the table
+// that fetched at once got the stale page and stayed behind it).
 const pagesCoalesce = 500 * time.Millisecond
 
 // eventJSON is the data of a "change" event.
@@ -76,7 +79,7 @@ func (h *Site) Events(c echo.Context) error {
 		}
 		return h.pagesEvents(c, t, shared)
 	}
-	ch, stop := h.deps.Events.Subscribe(tid)
+	ch, stop := h.cache.subscribe(tid)
 	defer stop()
 	if err := send("retry: 2000\n: listening\n\n"); err != nil {
 		return nil

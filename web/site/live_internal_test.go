@@ -190,3 +190,62 @@ func TestPagesStreamPacedByTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestTableStreamHearsAfterTheCache: a table page's stream hears each
+// change only after the pages' cache counted it, so the page a phone
+// fetches on hearing it is never the one from before. A stream that
+// subscribed to the events itself raced the cache's own goroutine: the
+// second of two servers behind one address announced a result whose
+// standings it still served from before (TestWebLiveAcrossProcesses,
+// a clean clone's run of 7 December 2026).
+func TestTableStreamHearsAfterTheCache(t *testing.T) {
+	t.Parallel()
+	b := tournament.NewBroker()
+	c := newSnapshots(b, time.Now)
+	ch, stop := c.subscribe("t1")
+	if n := b.Subscribers(); n != 1 {
+		t.Fatalf("a table stream: %d subscriptions of the events, want the cache's 1", n)
+	}
+	for i := range 2000 {
+		kind := "game_results"
+		if i%2 == 1 {
+			kind = kindDeals
+		}
+		before, _ := c.generation("t1")
+		c.mu.Lock()
+		other := c.vers["t1"].other
+		c.mu.Unlock()
+		b.Publish(tournament.Event{Tournament: "t1", Kind: kind})
+		var e tournament.Event
+		select {
+		case e = <-ch:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("event %d (%s) never reached the table stream", i, kind)
+		}
+		after, _ := c.generation("t1")
+		c.mu.Lock()
+		otherNow := c.vers["t1"].other
+		c.mu.Unlock()
+		if e.Kind != kind || e.Tournament != "t1" {
+			t.Fatalf("event %d: the stream heard %+v, want %s of t1", i, e, kind)
+		}
+		if kind == "game_results" && after != before+1 {
+			t.Fatalf("event %d: a result reached the stream at generation %d, before the cache counted it (%d)", i, after, before+1)
+		}
+		if kind == kindDeals && otherNow != other+1 {
+			t.Fatalf("event %d: a deal reached the stream before the cache counted it", i)
+		}
+	}
+	b.Publish(tournament.Event{Kind: tournament.KindResync})
+	if e := <-ch; e.Kind != tournament.KindResync || e.Tournament != "t1" {
+		t.Errorf("a resync reached the stream as %+v, want a resync of t1", e)
+	}
+	stop()
+	stop()
+	c.mu.Lock()
+	pins := c.pins["t1"]
+	c.mu.Unlock()
+	if pins != 0 {
+		t.Errorf("after the stream ended: %d pins of the tournament, want none", pins)
+	}
+}

@@ -60,14 +60,13 @@ func (b *tab) untilFailedSends(n int64, d time.Duration) error {
 }
 
 // newTabs opens n browser contexts of one Chromium at width×height, in
-// the full browser: the table page's phones lean on its service worker,
-// its storage and its back-forward cache as a phone's browser has them (a
-// clean-clone run of b97721f failed TestBrowserTableReloadOffline in the
-// headless shell: the offline reload found no page in the worker's cache;
-// it had passed there in seven runs before).
+// the headless shell: the table page's phones lean on its service worker
+// and storage as on a phone's browser, at half the full browser's CPU
+// (docs/testing.md, with the one failure of the offline reload seen
+// there).
 func newTabs(t *testing.T, n, width, height int) []*tab {
 	t.Helper()
-	c := newFullChrome(t, width, height)
+	c := newChrome(t, width, height)
 	if _, err := chromedp.Run(c.ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}

@@ -3,7 +3,8 @@
 // Service-Worker-Allowed header.
 //
 // It keeps the last table page the phone saw (each load and each refresh
-// of its live part) and the page's static files, and answers from them
+// of its live part, kept before the page is given it) and the page's
+// static files, and answers from them
 // when the network is gone: a reload in a venue without network still
 // shows the table, and the page's script shows the deals waiting on this
 // phone (they live in localStorage, not here). Everything else goes to
@@ -34,17 +35,21 @@ self.addEventListener("fetch", function (ev) {
   var req = ev.request;
   var url = new URL(req.url);
   if (req.method === "POST" && /\/table\/logout$/.test(url.pathname)) {
-    // Leaving the table: nothing of it stays on the phone.
-    caches.delete(CACHE);
+    // Leaving the table: nothing of it stays on the phone (the worker
+    // lives until the copy is gone).
+    ev.waitUntil(caches.delete(CACHE));
     return;
   }
   if (!kept(req, url)) { return; }
   ev.respondWith(fetch(req).then(function (resp) {
-    if (resp.ok && resp.type === "basic") {
-      var copy = resp.clone();
-      caches.open(CACHE).then(function (c) { return c.put(req, copy); });
-    }
-    return resp;
+    if (!resp.ok || resp.type !== "basic") { return resp; }
+    // The copy is kept before the page gets the answer: a page the phone
+    // showed is one a reload without network finds. Put while answering,
+    // with nothing waiting for it, the copy could come after a reload
+    // soon after, or never, were the worker stopped meanwhile.
+    var copy = resp.clone();
+    return caches.open(CACHE).then(function (c) { return c.put(req, copy); })
+      .then(function () { return resp; }, function () { return resp; });
   }).catch(function (err) {
     return caches.open(CACHE).then(function (c) {
       return c.match(req, { ignoreVary: true }).then(function (hit) {

@@ -39,12 +39,16 @@ func axeSource(t *testing.T) string {
 
 // axeViolations runs axe-core's WCAG 2.0 and 2.1 A and AA rules on the
 // page and describes each violation: the rule and the first elements.
+// axe reports only the violations (resultTypes): what passed is not
+// gathered and described node by node, which took an eighth of the
+// test's CPU (137 against 157 CPU-seconds, the whole test alone).
 func (c *chrome) axeViolations(src string, off ...string) []string {
 	rules := map[string]map[string]bool{}
 	for _, r := range off {
 		rules[r] = map[string]bool{"enabled": false}
 	}
-	opts, _ := json.Marshal(map[string]any{"runOnly": map[string]any{"type": "tag", "values": []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa"}}, "rules": rules})
+	opts, _ := json.Marshal(map[string]any{"runOnly": map[string]any{"type": "tag", "values": []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa"}}, "rules": rules,
+		"resultTypes": []string{"violations"}})
 	run := `(async () => { const r = await axe.run(document, ` + string(opts) + `);
 		return JSON.stringify(r.violations.map(v => v.id + " (" + v.impact + "): " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")));})()`
 	if _, err := chromedp.Run(c.ctx, chromedp.Evaluate[any](src)); err != nil {

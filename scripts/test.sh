@@ -157,6 +157,10 @@ slowest() {
   "${gotestsum[@]}" tool slowest --jsonfile "$times/all" --threshold 20s | sed -n 1,30p # reads to the end: no broken pipe
 }
 
+# phase says when a part of the run ended: seconds since the start and the
+# load average, for docs/testing.md's table of runs.
+phase() { echo "test.sh: $1 ended at ${SECONDS} s (load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; }
+
 ensure_go
 # -trimpath: the build cache's keys then leave out the folder the module is
 # in, so a clone elsewhere (a CI run's, a worktree) builds from what an
@@ -183,7 +187,7 @@ ensure_npm
 # packages) runs alone. Their output comes before the browser pass's.
 fault_log=$times/faults.log
 set -m # a process group of their own, which on_exit stops
-gotest faults -race -count=1 -timeout 30m "$@" ./internal/faulttest >"$fault_log" 2>&1 &
+{ gotest faults -race -count=1 -timeout 30m "$@" ./internal/faulttest && phase "the fault tests"; } >"$fault_log" 2>&1 &
 fault_pid=$!
 set +m
 # The OpenAPI lint, the node tests and axe-core's install (Node.js, one core
@@ -195,6 +199,7 @@ set -m # a process group of its own, which on_exit stops
 checks_pid=$!
 set +m
 go vet ./...
+phase "go vet"
 # With -cover, the two passes also write profiles, and web's coverage is
 # printed once more for both passes together (each pass alone prints only
 # its part).
@@ -209,11 +214,14 @@ check_plain
 race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faulttest))
 # shellcheck disable=SC2086 # one package a word
 gotest race -race -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
+phase "the race pass"
 gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
 gotest plain -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
 gotest norace -count=1 -timeout 10m -run "^($norace_tests)\$" "$@" "${norace_pkgs[@]}"
+phase "the pure packages' and the computing tests' passes"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)
+phase "the generated client's tests"
 checks=0
 wait "$checks_pid" || checks=$?
 checks_pid=""
@@ -231,9 +239,11 @@ fi
 faults=0
 wait "$fault_pid" || faults=$?
 fault_pid=""
+phase "the wait for the fault tests"
 echo "test.sh: the fault tests (./internal/faulttest, run in the background):"
 cat "$fault_log"
 gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
+phase "the browser pass"
 if [ -n "${profiles:-}" ]; then
   # A block counts as covered when either pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }

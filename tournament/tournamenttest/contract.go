@@ -44,7 +44,14 @@ func auditCtx() context.Context {
 // documents. postgres.Store and MemStore run it alike, so the fake the
 // service's unit tests use behaves as the store production uses.
 func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
-	t.Run("TournamentNotFound", func(t *testing.T) {
+	// Each part has a store of its own: they run in parallel.
+	run := func(name string, part func(t *testing.T)) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			part(t)
+		})
+	}
+	run("TournamentNotFound", func(t *testing.T) {
 		st := newStore(t)
 		_, err := st.Tournament(context.Background(), "nosuchtournament")
 		if tournament.ErrorKind(err) != tournament.KindNotFound {
@@ -54,7 +61,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 			t.Fatalf("TournamentByTokenHash of an unknown hash = %v, want not found", err)
 		}
 	})
-	t.Run("AddPlayersAllOrNone", func(t *testing.T) {
+	run("AddPlayersAllOrNone", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)
 		tid := mustCreate(t, svc, 0)
@@ -82,7 +89,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 			t.Fatalf("players after a refused registration = %d, want 2", len(got))
 		}
 	})
-	t.Run("DeletePlayer", func(t *testing.T) {
+	run("DeletePlayer", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)
 		tid := mustCreate(t, svc, 3)
@@ -105,7 +112,7 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 			t.Fatalf("players after the deletion = %+v", got)
 		}
 	})
-	t.Run("DrawRefusalWritesNothing", func(t *testing.T) {
+	run("DrawRefusalWritesNothing", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)
 		tid := mustCreate(t, svc, 8)
@@ -121,15 +128,15 @@ func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
 			t.Fatalf("tournament after a refused draw = %+v, want registration, no round", tt)
 		}
 	})
-	t.Run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
-	t.Run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
-	t.Run("AppendDealUnderEntry", func(t *testing.T) { appendDealEntryContract(t, newStore(t)) })
-	t.Run("ConfirmGame", func(t *testing.T) { confirmGameContract(t, newStore(t)) })
-	t.Run("Reseat", func(t *testing.T) { reseatContract(t, newStore(t)) })
-	t.Run("UpdateSettings", func(t *testing.T) { settingsContract(t, newStore(t)) })
-	t.Run("Listing", func(t *testing.T) { listingContract(t, newStore(t)) })
-	t.Run("QueueReports", func(t *testing.T) { queueReportsContract(t, newStore(t)) })
-	t.Run("Copies", func(t *testing.T) {
+	run("SubmitResult", func(t *testing.T) { submitResultContract(t, newStore(t)) })
+	run("AppendDeal", func(t *testing.T) { appendDealContract(t, newStore(t)) })
+	run("AppendDealUnderEntry", func(t *testing.T) { appendDealEntryContract(t, newStore(t)) })
+	run("ConfirmGame", func(t *testing.T) { confirmGameContract(t, newStore(t)) })
+	run("Reseat", func(t *testing.T) { reseatContract(t, newStore(t)) })
+	run("UpdateSettings", func(t *testing.T) { settingsContract(t, newStore(t)) })
+	run("Listing", func(t *testing.T) { listingContract(t, newStore(t)) })
+	run("QueueReports", func(t *testing.T) { queueReportsContract(t, newStore(t)) })
+	run("Copies", func(t *testing.T) {
 		st := newStore(t)
 		svc := NewService(st)
 		tid := mustCreate(t, svc, 8)

@@ -33,8 +33,10 @@ import (
 // its kind, round, table and v. Neither stream changes the pages' cache:
 // that follows the events on its own (cache.go), once per process, and
 // both hear a change only after the cache counted it, so a page fetched
-// on hearing it is never the one from before (a second phone at the table
-// that fetched at once got the stale page and stayed behind it).
+// on hearing it is never the one from before (a table page's stream that
+// heard the events itself raced the cache: a second phone at the table
+// that fetched at once could get the page from before and stay behind
+// it until the next change).
 const pagesCoalesce = 500 * time.Millisecond
 
 // eventJSON is the data of a "change" event.

@@ -96,8 +96,8 @@ func (u *Unit) Via() Via { return Via{Games: u.Wrap, Disputes: u.Disputes} }
 
 // KeyedOpener is the referees' store's side of a dispute sent with a
 // client's key (refereepg.Store.WithKeys): the key claimed first in the
-// dispute's transaction and the answer that answer makes stored under it before it
-// commits. ok false: the store keeps no keys, and did nothing. A dispute
+// dispute's transaction, and the answer made of the dispute stored under
+// it before the transaction commits. ok false: the store keeps no keys, and did nothing. A dispute
 // refused (err) leaves the key unclaimed; a key that was not the
 // caller's writes nothing and returns the answer stored before or the
 // claim's refusal.

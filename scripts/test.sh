@@ -234,8 +234,7 @@ fi
 # The fault tests' end, and what they printed. The browser pass waits for
 # them: its first tests measure the pages' latency (TestPagesAnswerFast*),
 # which the fault tests' clusters and servers must not share the machine
-# with (they used to end before the browser pass began, 220-250 s into a
-# run; now it begins at about 270 s).
+# with.
 faults=0
 wait "$fault_pid" || faults=$?
 fault_pid=""

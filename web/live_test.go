@@ -28,23 +28,14 @@ import (
 func TestEventsAcrossServers(t *testing.T) {
 	pool := dbtest.New(t)
 	a, b := startSite(t, pool), startSite(t, pool)
-	f := a.mustTournament(t, tournament.FormatSM, 4, true)
+	f := a.mustTournament(t, tournament.FormatSM, 8, true) // two tables: waitSetupHeard's result goes to the second
 	other := a.mustTournament(t, tournament.FormatSM, 4, true)
 	lines := servertest.Stream(t, a.URL+"/t/"+f.ID+"/events")
 	// The notifications of f's own setup (its players, its draw) may reach
 	// server A after its stream opened (a clean-clone run under -race saw an
-	// "event: change" in the quiet window below): let them pass first,
-	// until the stream has been quiet for a second.
-	for settled := false; !settled; {
-		select {
-		case l := <-lines:
-			if strings.HasPrefix(l, "data:") {
-				t.Logf("before the other tournament's result, f's own event: %s", l)
-			}
-		case <-time.After(time.Second):
-			settled = true
-		}
-	}
+	// "event: change" in the quiet window below): a result's event, heard
+	// after them in commit order, says they have passed.
+	waitSetupHeard(t, a, f, lines)
 
 	tb := f.Round.Tables[0]
 	rec := tournamenttest.SheetGame(rand.New(rand.NewPCG(1, 1)), tb.Players, tb.FirstDealerOf(1))

@@ -91,6 +91,12 @@ func TestConsoleRunsATournament(t *testing.T) {
 	}
 	if r := b.post(console, console+"/rounds/1/close", nil); r.Status != http.StatusConflict || !strings.Contains(r.Body, "have no result yet") {
 		t.Fatalf("close with games missing = %d, want 409 naming the missing games\n%s", r.Status, r.Body)
+	} else if strings.Contains(r.Body, "data-events=") {
+		// A live page fetches its own URL again: the form's action is not a page.
+		t.Errorf("the console's answer to a refused close follows the event stream")
+	}
+	if r := b.get(console); !strings.Contains(r.Body, "data-events=") {
+		t.Errorf("the console does not follow the event stream")
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, tb := range rv.Round.Tables {

@@ -159,6 +159,13 @@ func (h *Site) Render(c echo.Context, status int, name string, p *Page) error {
 	if !ok {
 		return fmt.Errorf("web: no template %q", name)
 	}
+	// A page that answers a form (a refused POST) is not followed live:
+	// a live page fetches its own URL again, and the form's action is not
+	// a page (the console's round close, answered with its ties, fetched
+	// itself as 404s at its stream's hello).
+	if m := c.Request().Method; m != http.MethodGet && m != http.MethodHead {
+		p.Events = ""
+	}
 	if at, ok := c.Get(pageAsOfKey).(time.Time); ok && p.Events != "" && p.AsOf == 0 {
 		p.AsOf = at.UnixMicro()
 	}

@@ -137,13 +137,13 @@ func TestRefreshWithoutChangeRendersNothing(t *testing.T) {
 // (table 2's first game), the pages' cache has counted them all. Without
 // it a notification of the draw arriving late, on a loaded machine,
 // made the page stale after the test had taken it as current.
-func waitSetupHeard(t *testing.T, s *site, f *fixture, lines <-chan string) {
+func waitSetupHeard(t *testing.T, s *site, f *fixture, lines <-chan string) (data string) {
 	t.Helper()
 	tb := f.Round.Tables[1]
 	s.submit(t, f, 1, tb, 1, tournamenttest.SheetGame(rand.New(rand.NewPCG(2, 2)), tb.Players, tb.FirstDealerOf(1)))
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if l := servertest.WaitLine(t, lines, "data: ", time.Until(deadline)); strings.Contains(l, `"game_results"`) {
-			return
+			return strings.TrimPrefix(l, "data: ")
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/revisor-sm/revisor/internal/dbtest"
 	"github.com/revisor-sm/revisor/internal/servertest"
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/referee"
 	"github.com/revisor-sm/revisor/tournament/registry"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -107,10 +108,48 @@ func TestEventStreamOutlivesWriteTimeout(t *testing.T) {
 	deadline := time.Now().Add(time.Second)
 	pings := 0
 	for time.Now().Before(deadline) {
-		servertest.WaitLine(t, lines, ": ping", time.Second)
+		servertest.WaitLine(t, lines, "event: ping", time.Second)
 		pings++
 	}
 	if pings < 5 {
 		t.Errorf("%d heartbeats in a second past a 300ms write timeout, want at least 5", pings)
+	}
+}
+
+// TestStreamHelloNamesTheLatestChange: a stream's first event, its hello,
+// names the versions of the tournament's latest change of state and of
+// its clock that a page's stream heard before it (a page rendered before
+// them, whose stream opened after them, reads itself again), the same on
+// a public page's stream and on a table page's, with the heartbeat.
+func TestStreamHelloNamesTheLatestChange(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	lines := servertest.Stream(t, s.URL+"/t/"+f.ID+"/events?for=pages")
+	// The result of waitSetupHeard is the latest change of state.
+	var result struct{ V int64 }
+	if data := waitSetupHeard(t, s, f, lines); json.Unmarshal([]byte(data), &result) != nil || result.V == 0 {
+		t.Fatalf("the result's event: %q, want its version", data)
+	}
+	if _, err := s.plays.SetRoundClock(t.Context(), org, f.ID, 1, play.ClockAction{Action: tournament.ClockStart, Minutes: 30}); err != nil {
+		t.Fatal(err)
+	}
+	servertest.WaitLine(t, lines, "event: clock", 5*time.Second)
+	var clock struct{ V int64 }
+	if data := servertest.WaitLine(t, lines, "data: ", time.Second); json.Unmarshal([]byte(strings.TrimPrefix(data, "data: ")), &clock) != nil || clock.V == 0 {
+		t.Fatalf("the clock's event: %q, want its version", data)
+	}
+	for _, path := range []string{"/events?for=pages", "/events"} {
+		_, data := servertest.StreamHello(t, s.URL+"/t/"+f.ID+path)
+		var hello struct{ V, C, H int64 }
+		if err := json.Unmarshal([]byte(data), &hello); err != nil {
+			t.Fatalf("%s: hello %q: %v", path, data, err)
+		}
+		if hello.V != result.V || hello.C != clock.V || hello.H != 25000 {
+			t.Errorf("%s: hello %s, want v %d (the result's), c %d (the clock's), h 25000", path, data, result.V, clock.V)
+		}
+		if hello.V <= 0 || hello.C <= hello.V {
+			t.Errorf("%s: hello %s: the clock started after the result", path, data)
+		}
 	}
 }

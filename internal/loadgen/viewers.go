@@ -233,7 +233,7 @@ func (v *viewer) run(ctx context.Context, delay time.Duration) {
 	for ctx.Err() == nil {
 		if v.listen(ctx) {
 			v.poll(ctx)
-			break
+			continue
 		}
 		select { // the stream's retry: 2000
 		case <-time.After(2 * time.Second):
@@ -248,26 +248,23 @@ func (v *viewer) run(ctx context.Context, delay time.Duration) {
 }
 
 // poll is app.js's page whose stream the server refused: it reads
-// itself again every minute.
+// itself again a minute later, and live.js's follow opens the stream
+// again then.
 func (v *viewer) poll(ctx context.Context) {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	for {
-		select {
-		case <-tick.C:
-			if asOf, ok := v.fetch(false); ok {
-				v.mu.Lock()
-				if asOf > v.held {
-					v.behindUntil(time.Now())
-					v.held = asOf
-				}
-				v.have = max(v.have, asOf)
-				v.shown(time.Now())
-				v.mu.Unlock()
-			}
-		case <-ctx.Done():
-			return
+	select {
+	case <-time.After(time.Minute):
+	case <-ctx.Done():
+		return
+	}
+	if asOf, ok := v.fetch(false); ok {
+		v.mu.Lock()
+		if asOf > v.held {
+			v.behindUntil(time.Now())
+			v.held = asOf
 		}
+		v.have = max(v.have, asOf)
+		v.shown(time.Now())
+		v.mu.Unlock()
 	}
 }
 
@@ -298,7 +295,7 @@ func (v *viewer) listen(ctx context.Context) (refused bool) {
 		switch {
 		case strings.HasPrefix(line, "event: "):
 			event = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: ") && event == "change":
+		case strings.HasPrefix(line, "data: ") && (event == "change" || event == "hello"): // a hello names what the page may have missed
 			var d struct{ V, W int64 }
 			if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d) == nil && d.V > 0 {
 				v.heard(d.V, time.Duration(d.W)*time.Millisecond)

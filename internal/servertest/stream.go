@@ -10,8 +10,15 @@ import (
 )
 
 // Stream opens a page's event stream and returns its lines as they
-// come, once its first comment says the subscription is open.
+// come, once its first event (hello) says the subscription is open.
 func Stream(t testing.TB, url string) <-chan string {
+	t.Helper()
+	lines, _ := StreamHello(t, url)
+	return lines
+}
+
+// StreamHello is Stream, and returns the hello's data as well.
+func StreamHello(t testing.TB, url string) (lines <-chan string, hello string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -23,18 +30,19 @@ func Stream(t testing.TB, url string) <-chan string {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("GET %s = %d %q, want 200 text/event-stream", url, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	lines := make(chan string, 64)
+	ch := make(chan string, 64)
 	go func() {
 		defer resp.Body.Close()
-		defer close(lines)
+		defer close(ch)
 		sc := bufio.NewScanner(resp.Body)
 		for sc.Scan() {
-			lines <- sc.Text()
+			ch <- sc.Text()
 		}
 	}()
-	// Wait for the stream's first comment: the subscription is open.
-	WaitLine(t, lines, ": listening", 5*time.Second)
-	return lines
+	// Wait for the stream's first event: the subscription is open.
+	WaitLine(t, ch, "event: hello", 5*time.Second)
+	hello = strings.TrimPrefix(WaitLine(t, ch, "data: ", 5*time.Second), "data: ")
+	return ch, hello
 }
 
 // WaitLine waits for a line starting with prefix and returns it.

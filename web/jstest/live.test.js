@@ -221,3 +221,103 @@ test("a steady flow of changes with a window never starves the page", () => {
     assert.strictEqual(sch.state().have, srv.version, `seed ${seed}: the page does not show the last change`);
   }
 });
+
+// fakeStreams stands for the browser's EventSource: each stream made is
+// kept, its listeners called by emit.
+function fakeStreams() {
+  const made = [];
+  class Source {
+    constructor(url) { this.url = url; this.readyState = 0; this.listeners = {}; this.closed = false; made.push(this); }
+    addEventListener(name, f) { (this.listeners[name] = this.listeners[name] || []).push(f); }
+    close() { this.closed = true; this.readyState = 2; }
+    emit(name, data) {
+      if (name === "open") { this.readyState = 1; }
+      for (const f of this.listeners[name] || []) { f({ data: data === undefined ? "" : JSON.stringify(data) }); }
+    }
+  }
+  return { Source, made };
+}
+
+// fakeWindow holds the page's "online" listeners.
+function fakeWindow() {
+  const listeners = {};
+  return {
+    addEventListener(name, f) { (listeners[name] = listeners[name] || []).push(f); },
+    removeEventListener(name, f) { listeners[name] = (listeners[name] || []).filter((g) => g !== f); },
+    fire(name) { for (const f of listeners[name] || []) { f(); } },
+  };
+}
+
+function following(on) {
+  const clock = fakeClock(), streams = fakeStreams(), win = fakeWindow();
+  const heard = [];
+  const handlers = {};
+  for (const name of ["hello", "change", "clock", "open", "error"]) {
+    handlers[name] = (ev, es) => { heard.push(name); if (on && on[name]) { on[name](ev, es); } };
+  }
+  const f = require("../static/live.js").follow("/t/x/events", handlers,
+    { EventSource: streams.Source, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout, window: win });
+  return { clock, streams, win, heard, f };
+}
+
+test("a stream that hears its pings stays open", () => {
+  const { clock, streams, heard } = following();
+  const es = streams.made[0];
+  es.emit("open");
+  es.emit("hello", { v: 1, c: 1, h: 25000 });
+  for (let i = 0; i < 20; i++) { clock.advance(25000); es.emit("ping", {}); }
+  assert.strictEqual(streams.made.length, 1, "opened again although it heard every ping");
+  assert.deepStrictEqual(heard, ["open", "hello"]);
+});
+
+test("a stream silent for twice its heartbeat is opened again, and hears a new hello", () => {
+  const { clock, streams, heard } = following();
+  const es = streams.made[0];
+  es.emit("open");
+  es.emit("hello", { v: 1, c: 1, h: 10000 });
+  clock.advance(24999);
+  assert.strictEqual(streams.made.length, 1, "opened again before twice the heartbeat and 5 s");
+  clock.advance(1);
+  assert.strictEqual(streams.made.length, 2, "not opened again after twice the heartbeat and 5 s of silence");
+  assert.ok(es.closed, "the silent stream was not closed");
+  es.emit("change", { kind: "game_results", v: 2 });
+  assert.deepStrictEqual(heard, ["open", "hello"], "the old stream's events still reach the page");
+  streams.made[1].emit("open");
+  streams.made[1].emit("hello", { v: 3, c: 1, h: 10000 });
+  assert.deepStrictEqual(heard, ["open", "hello", "open", "hello"]);
+});
+
+test("a stream that never opens is opened again after the default heartbeat", () => {
+  const { clock, streams } = following();
+  clock.advance(2 * 25000 + 5000);
+  assert.strictEqual(streams.made.length, 2);
+});
+
+test("the network coming back opens the stream again", () => {
+  const { streams, win } = following();
+  streams.made[0].emit("open");
+  win.fire("online");
+  assert.strictEqual(streams.made.length, 2);
+  assert.ok(streams.made[0].closed);
+});
+
+test("a stream the server refused is heard by the page and tried again after a minute", () => {
+  const { clock, streams, heard } = following();
+  const es = streams.made[0];
+  es.readyState = 2;
+  es.emit("error");
+  assert.deepStrictEqual(heard, ["error"]);
+  clock.advance(59999);
+  assert.strictEqual(streams.made.length, 1, "a refused stream was opened again within a minute");
+  clock.advance(1);
+  assert.strictEqual(streams.made.length, 2, "a refused stream was not tried again after a minute");
+});
+
+test("a closed follower opens nothing more", () => {
+  const { clock, streams, win, f } = following();
+  f.close();
+  assert.ok(streams.made[0].closed);
+  win.fire("online");
+  clock.advance(10 * 60000);
+  assert.strictEqual(streams.made.length, 1);
+});

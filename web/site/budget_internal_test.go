@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // budgetSite is a page route behind the page cache whose renders block
@@ -67,7 +69,7 @@ func TestRenderBudgetBoundsRenders(t *testing.T) {
 	const stale = "<p>rendered before</p>"
 	s.h.cache.subs["b"] = true
 	s.h.cache.putPage("b", "sv /t/b/standings", stamp{}, livePage, time.Now(), 0, []byte(stale))
-	s.h.cache.changed("b", "game_results") // now stale: a request renders it again
+	s.h.cache.changed("b", tournament.Event{Kind: "game_results"}) // now stale: a request renders it again
 
 	first := make(chan *httptest.ResponseRecorder)
 	go func() { first <- s.get("/t/a/standings") }()

@@ -163,6 +163,7 @@ type snapshots struct {
 	m     map[string]*snapEntry
 	gen   map[string]uint64 // bumped by every change of a tournament's state
 	vers  map[string]stamp  // every change, by what it touches (gen is its state)
+	marks map[string]mark   // what a stream opening on a followed tournament is told (hello)
 	subs  map[string]bool   // tournaments whose events are followed
 	stop  map[string]func() // ends the following of a tournament
 	// pages holds rendered public pages by tournament and key (language
@@ -219,7 +220,7 @@ type snapRead struct {
 }
 
 func newSnapshots(src tournament.EventSource, now func() time.Time) *snapshots {
-	return &snapshots{src: src, now: now, sleep: time.Sleep, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{},
+	return &snapshots{src: src, now: now, sleep: time.Sleep, m: map[string]*snapEntry{}, gen: map[string]uint64{}, vers: map[string]stamp{}, marks: map[string]mark{},
 		subs: map[string]bool{}, stop: map[string]func(){}, pages: map[string]map[string]*pageEntry{},
 		flights: map[pageKey]*pageFlight{}, standings: map[string]derivedMemo{}, tallies: map[string]*tournament.Tally{}, used: map[string]time.Time{},
 		reads: map[string]*snapRead{}, pins: map[string]int{}, counted: tournament.NewBrokerAt(now)}
@@ -387,31 +388,33 @@ func (c *snapshots) runRead(ctx context.Context, tid string, r *snapRead, read f
 
 // follow subscribes to tid's events for the life of the process; the
 // subscription exists before the first snapshot is read, so no change
-// slips between the two.
+// slips between the two. The mark's since is taken once it exists.
 func (c *snapshots) follow(tid string) {
 	ch, cancel := c.src.Subscribe(tid)
 	done := make(chan struct{})
+	stop := func() { cancel(); close(done) }
+	c.mu.Lock()
+	followed := c.subs[tid]
+	if followed {
+		c.stop[tid] = stop
+		c.marks[tid] = mark{since: c.now().UnixMicro()}
+	}
+	c.mu.Unlock()
+	if !followed { // forgotten while subscribing
+		stop()
+		return
+	}
 	go func() {
 		for {
 			select {
 			case e := <-ch:
-				c.changed(tid, e.Kind)
+				c.changed(tid, e)
 				c.announce(tid, e)
 			case <-done:
 				return
 			}
 		}
 	}()
-	stop := func() { cancel(); close(done) }
-	c.mu.Lock()
-	followed := c.subs[tid]
-	if followed {
-		c.stop[tid] = stop
-	}
-	c.mu.Unlock()
-	if !followed { // forgotten while subscribing
-		stop()
-	}
 }
 
 // forget stops following tid (it does not exist) and frees its place.
@@ -430,6 +433,7 @@ func (c *snapshots) dropLocked(tid string) func() {
 	delete(c.subs, tid)
 	delete(c.gen, tid)
 	delete(c.vers, tid)
+	delete(c.marks, tid)
 	delete(c.m, tid)
 	delete(c.pages, tid)
 	delete(c.standings, tid)
@@ -486,7 +490,7 @@ func runAll(fs []func()) {
 
 // invalidate forgets tid's snapshot and pages: it changed (a write of
 // this process, before the page that shows it).
-func (c *snapshots) invalidate(tid string) { c.changed(tid, "") }
+func (c *snapshots) invalidate(tid string) { c.changed(tid, tournament.Event{}) }
 
 // Kinds of change that no snapshot holds (tournament.Event.Kind): a deal,
 // a player's confirmation, a deal's correction (a corrected result is a
@@ -502,6 +506,10 @@ const (
 	kindQueueReports = "queue_reports"
 )
 
+// kindRounds is a change of the rounds (a draw, a round's end): a change
+// of state, and of the clock, which lives in its round.
+const kindRounds = "rounds"
+
 // stateKind reports whether a change of kind may change a snapshot;
 // unknown kinds (and "", a write of this process) may.
 func stateKind(kind string) bool {
@@ -512,10 +520,10 @@ func stateKind(kind string) bool {
 	return true
 }
 
-// changed counts a change of kind to tid: a change of its state forgets
-// its snapshot; every change makes the pages it touches stale (they stay
+// changed counts change e of tid: a change of its state forgets its
+// snapshot; every change makes the pages it touches stale (they stay
 // stored until rendered again, for their ETags and render times).
-func (c *snapshots) changed(tid, kind string) {
+func (c *snapshots) changed(tid string, e tournament.Event) {
 	if c == nil {
 		return
 	}
@@ -524,18 +532,53 @@ func (c *snapshots) changed(tid, kind string) {
 	if !c.subs[tid] {
 		return // nothing of it is kept
 	}
-	v := c.vers[tid]
-	switch {
+	at := e.At
+	if at.IsZero() {
+		at = c.now()
+	}
+	v, m := c.vers[tid], c.marks[tid]
+	switch kind := e.Kind; {
 	case kind == kindClock:
 		v.clock++
+		m.clock = max(m.clock, at.UnixMicro())
 	case !stateKind(kind):
 		v.other++
 	default:
 		v.state++
 		c.gen[tid]++
 		delete(c.m, tid)
+		m.state = max(m.state, at.UnixMicro())
+		if kind == kindRounds || kind == tournament.KindResync { // the clock lives in its round; a resync may hide its change
+			m.clock = max(m.clock, at.UnixMicro())
+		}
 	}
 	c.vers[tid] = v
+	if _, ok := c.marks[tid]; ok {
+		c.marks[tid] = m
+	}
+}
+
+// mark is what this process counted of a followed tournament, as
+// versions (the server's clock in microseconds, as a change's v): when it
+// began to follow it, its latest change of state, and its clock's latest
+// change (a new round's or a resync's included).
+type mark struct{ since, state, clock int64 }
+
+// hello returns what a stream that opens now tells its page (live.go):
+// the version of tid's latest change of state and of its clock's, as this
+// process knows them; when it began to follow tid is the earliest either
+// can be, since what came before is unknown to it. A page that shows an
+// older version missed a change while its stream was closed (between its
+// render and the stream's opening, or while the network was down).
+func (c *snapshots) hello(tid string) (state, clock int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.marks[tid]
+	if !ok { // not followed (yet): anything may have changed
+		now := c.now().UnixMicro()
+		return now, now
+	}
+	return max(m.since, m.state), max(m.since, m.clock)
 }
 
 // generation returns tid's current generation; a page rendered from a

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -48,7 +49,31 @@ type eventJSON struct {
 	W     int64  `json:"w,omitempty"` // the fetches' window, ms (public pages)
 }
 
-// Events streams a tournament's changes: a comment every heartbeat and
+// helloJSON is the data of a "hello" event, a stream's first: the
+// versions of the tournament's latest change of state (v) and of its
+// round clock (c) that the server knows of (snapshots.hello), and the
+// window w as in a change.
+type helloJSON struct {
+	V int64 `json:"v"`
+	C int64 `json:"c"`
+	W int64 `json:"w,omitempty"`
+	H int64 `json:"h"` // the heartbeat, ms: the stream sends an event ("ping") at least this often
+}
+
+// ping is the heartbeat: an event, not a comment, so that a page can
+// tell a stream the network dropped without a word (live.js, follow).
+const ping = "event: ping\ndata: {}\n\n"
+
+// hello is a stream's first event for tid, w the window of a public
+// page's fetches.
+func (h *Site) hello(tid string, w time.Duration) string {
+	v, c := h.cache.hello(tid)
+	b, _ := json.Marshal(helloJSON{V: v, C: c, W: w.Milliseconds(), H: h.cfg.Heartbeat.Milliseconds()})
+	return "retry: 2000\nevent: hello\ndata: " + string(b) + "\n\n"
+}
+
+// Events streams a tournament's changes: first a "hello" (what a page may
+// have missed while its stream was closed), a "ping" every heartbeat, and
 // the events above.
 func (h *Site) Events(c echo.Context) error {
 	tid := c.Param("tid")
@@ -79,11 +104,11 @@ func (h *Site) Events(c echo.Context) error {
 			defer done()
 			return send(s)
 		}
-		return h.pagesEvents(c, t, shared)
+		return h.pagesEvents(c, tid, t, shared)
 	}
 	ch, stop := h.cache.subscribe(tid)
 	defer stop()
-	if err := send("retry: 2000\n: listening\n\n"); err != nil {
+	if err := send(h.hello(tid, 0)); err != nil {
 		return nil
 	}
 	beat := time.NewTicker(h.cfg.Heartbeat)
@@ -97,7 +122,7 @@ func (h *Site) Events(c echo.Context) error {
 				return nil
 			}
 		case <-beat.C:
-			if send(": ping\n\n") != nil {
+			if send(ping) != nil {
 				return nil
 			}
 		}
@@ -114,14 +139,14 @@ func (h *Site) version(e tournament.Event) int64 {
 
 // pagesEvents is a public page's stream: it wakes only when the topic
 // has a change the pages show, never for a deal.
-func (h *Site) pagesEvents(c echo.Context, t member, send func(string) error) error {
-	if err := send("retry: 2000\n: listening\n\n"); err != nil {
+func (h *Site) pagesEvents(c echo.Context, tid string, t member, send func(string) error) error {
+	seen := h.hub.read(t) // before the hello: a change after the hello's read wakes the stream
+	if err := send(h.hello(tid, h.budget.spread(seen.streams))); err != nil {
 		return nil
 	}
 	beat := time.NewTicker(h.cfg.Heartbeat)
 	defer beat.Stop()
 	var p pagesStream
-	seen := h.hub.read(t)
 	for {
 		select {
 		case <-c.Request().Context().Done():
@@ -130,7 +155,7 @@ func (h *Site) pagesEvents(c echo.Context, t member, send func(string) error) er
 		case <-p.timer():
 			p.waiting = nil
 		case <-beat.C:
-			if send(": ping\n\n") != nil {
+			if send(ping) != nil {
 				return nil
 			}
 		}
@@ -139,7 +164,7 @@ func (h *Site) pagesEvents(c echo.Context, t member, send func(string) error) er
 			p.hear(tournament.Event{Kind: now.kind}, now.v)
 		}
 		if now.clock != seen.clock {
-			p.hear(tournament.Event{Kind: kindClock}, 0)
+			p.hear(tournament.Event{Kind: kindClock}, now.c)
 		}
 		seen = now
 		p.window = h.budget.spread(now.streams)
@@ -207,6 +232,7 @@ type topicState struct {
 	state, clock uint64
 	kind         string // the latest change of state and its version
 	v            int64
+	c            int64 // the version of the clock's latest change
 	changed      chan struct{}
 	streams      int // the topic's streams when read
 }
@@ -289,6 +315,7 @@ func (h *hub) announce(tid string, e tournament.Event) {
 	}
 	if e.Kind == kindClock {
 		t.seen.clock++
+		t.seen.c = v.UnixMicro()
 	} else {
 		t.seen.state++
 		t.seen.kind, t.seen.v = e.Kind, v.UnixMicro()
@@ -355,6 +382,7 @@ type pagesStream struct {
 	kind    string // the latest change of state heard, "" when none waits
 	v       int64
 	clock   bool          // the round clock changed
+	c       int64         // the version of its latest change
 	window  time.Duration // the window of the pages' fetches after a change
 	sent    time.Time
 	waiting *time.Timer // fires when the next message may leave
@@ -364,7 +392,7 @@ type pagesStream struct {
 func (p *pagesStream) hear(e tournament.Event, v int64) {
 	switch {
 	case e.Kind == kindClock:
-		p.clock = true
+		p.clock, p.c = true, v
 	case stateKind(e.Kind):
 		p.kind, p.v = e.Kind, v
 	}
@@ -412,7 +440,7 @@ func (p *pagesStream) due(now time.Time) string {
 		msg = "event: change\ndata: " + string(b) + "\n\n"
 	}
 	if p.clock {
-		msg += "event: clock\ndata: {}\n\n"
+		msg += "event: clock\ndata: {\"v\":" + strconv.FormatInt(p.c, 10) + "}\n\n"
 	}
 	p.kind, p.clock, p.sent = "", false, now
 	return msg

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,7 +51,8 @@ func steadyFlow(p *pagesStream, t0 time.Time, n int, every time.Duration) (sent 
 }
 
 // TestPagesStreamSaysOnlyWhatPagesShow: deals and confirmations, which no
-// public page shows, send nothing; the clock sends "clock".
+// public page shows, send nothing; the clock sends "clock" with its
+// version.
 func TestPagesStreamSaysOnlyWhatPagesShow(t *testing.T) {
 	var p pagesStream
 	now := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
@@ -61,8 +63,8 @@ func TestPagesStreamSaysOnlyWhatPagesShow(t *testing.T) {
 		t.Errorf("after deals and confirmations the stream sends %q, want nothing", msg)
 	}
 	p.hear(tournament.Event{Kind: kindClock}, now.UnixMicro())
-	if msg := p.due(now); msg != "event: clock\ndata: {}\n\n" {
-		t.Errorf("after a clock change the stream sends %q, want a clock event", msg)
+	if msg, want := p.due(now), fmt.Sprintf("event: clock\ndata: {\"v\":%d}\n\n", now.UnixMicro()); msg != want {
+		t.Errorf("after a clock change the stream sends %q, want %q", msg, want)
 	}
 }
 
@@ -81,7 +83,7 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 	}
 	put("standings", livePage)
 	put("console", anyPage)
-	c.changed("t1", kindDeals)
+	c.changed("t1", tournament.Event{Kind: kindDeals})
 	if _, ok := c.page("t1", "standings"); !ok {
 		t.Errorf("after a deal the standings are not current")
 	}
@@ -91,7 +93,7 @@ func TestCacheKeepsPublicPagesThroughDeals(t *testing.T) {
 	if g, _ := c.generation("t1"); g != 0 {
 		t.Errorf("after a deal the snapshot's generation is %d, want 0", g)
 	}
-	c.changed("t1", "game_results")
+	c.changed("t1", tournament.Event{Kind: "game_results"})
 	if _, ok := c.page("t1", "standings"); ok {
 		t.Errorf("after a result the standings are still current")
 	}
@@ -248,4 +250,59 @@ func TestTableStreamHearsAfterTheCache(t *testing.T) {
 	if pins != 0 {
 		t.Errorf("after the stream ended: %d pins of the tournament, want none", pins)
 	}
+}
+
+// TestHelloMarks: what a stream opening on a tournament is told (the
+// versions of its latest change of state and of its clock, as a change's
+// v) follows each kind of change: a deal moves neither, a result the
+// state, the clock its own, a new round and a resync both; a version
+// never goes back; before the cache followed the tournament, when it
+// began to is the earliest either can be; unfollowed, anything may have
+// changed (now).
+func TestHelloMarks(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
+	now := t0
+	c := newSnapshots(tournament.NewBroker(), func() time.Time { return now })
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	want := func(step string, state, clock time.Time) {
+		t.Helper()
+		if s, k := c.hello("t1"); s != state.UnixMicro() || k != clock.UnixMicro() {
+			t.Errorf("%s: hello (%d, %d), want (%d, %d)", step, s, k, state.UnixMicro(), clock.UnixMicro())
+		}
+	}
+	// follow has the cache follow t1 at s seconds (a stream pins it),
+	// and then a second passes.
+	follow := func(s int) {
+		now = at(s)
+		c.pin("t1")
+		now = at(s + 1)
+	}
+	now = at(1)
+	want("not followed", at(1), at(1))
+	follow(2)
+	want("followed at 2 s", at(2), at(2))
+	for _, step := range []struct {
+		what         string
+		e            tournament.Event
+		state, clock time.Time
+	}{
+		{"a deal", tournament.Event{Kind: kindDeals, At: at(4)}, at(2), at(2)},
+		{"a confirmation", tournament.Event{Kind: kindConfirmations, At: at(5)}, at(2), at(2)},
+		{"the clock", tournament.Event{Kind: kindClock, At: at(6)}, at(2), at(6)},
+		{"a result", tournament.Event{Kind: "game_results", At: at(7)}, at(7), at(6)},
+		{"an older clock change, heard late", tournament.Event{Kind: kindClock, At: at(5)}, at(7), at(6)},
+		{"a new round", tournament.Event{Kind: kindRounds, At: at(8)}, at(8), at(8)},
+		{"a resync", tournament.Event{Kind: tournament.KindResync, At: at(9)}, at(9), at(9)},
+		{"a write of this process (no version: now)", tournament.Event{}, at(10), at(9)},
+	} {
+		now = at(10)
+		c.changed("t1", step.e)
+		want(step.what, step.state, step.clock)
+	}
+	c.unpin("t1")
+	c.forget("t1")
+	now = at(11)
+	want("forgotten", at(11), at(11))
+	follow(12)
+	want("followed again at 12 s: what came between is unknown", at(12), at(12))
 }

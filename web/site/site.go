@@ -64,8 +64,9 @@ type Config struct {
 	// Streams bound the live event streams held open at once; zero
 	// fields take the defaults (streams.go).
 	Streams StreamLimits
-	// Heartbeat is how often an idle event stream sends a comment so that
-	// proxies keep it open; 0 means 25 seconds.
+	// Heartbeat is how often an event stream sends its "ping", so that
+	// proxies keep it open and a page can tell a stream the network
+	// dropped without a word; 0 means 25 seconds.
 	Heartbeat time.Duration
 	// Renders bounds the pages' work under way at once — renders, answers
 	// from the page cache, the public streams' messages (budget.go); 0:
@@ -167,6 +168,10 @@ func (h *Site) Door() *httpx.Door { return h.cfg.Door }
 // PublicURL is the address phones reach the server by (Config.PublicURL),
 // empty when each request's own is.
 func (h *Site) PublicURL() string { return h.cfg.PublicURL }
+
+// Version is the version of now, as the event streams name versions:
+// the server's clock in microseconds (live.go).
+func (h *Site) Version() int64 { return h.cfg.Now().UnixMicro() }
 
 // Invalidate forgets tid's snapshot and rendered pages after a write of
 // this process, so that the page that follows it shows the write.

@@ -57,48 +57,66 @@
       .catch(function () { done(null); });
   }
 
-  // listen follows the page's event stream: a "change" names the version
-  // of the change and the window to spread the fetch over; the scheduler
-  // (live.js) fetches the page when it shows an older one. A "clock" asks the round clock to read itself again.
+  // listen follows the page's event stream (RevisorLive.follow, which
+  // opens it again should the network drop it): a "hello" and a "change"
+  // name a version and the window to spread the fetch over; the scheduler
+  // (live.js) fetches the page when it shows an older one. A "clock" asks
+  // the round clock to read itself again. A stream's first event, its
+  // hello, names the versions of the latest change of the tournament and
+  // of its round clock that the server knows of: a page that shows an
+  // older one missed a change while its stream was closed (opened after
+  // the page was rendered, or again after the network dropped) and reads
+  // itself, or its clock, again.
   function listen(url) {
     if (!window.EventSource || !window.RevisorLive) { return; }
     var live = window.RevisorLive.newScheduler({ fetch: fetchPage,
       asOf: Number(document.body.getAttribute("data-as-of")) || 0 });
-    var es = follow(url, live);
+    // clock asks the round clock to read itself (v: the change's version;
+    // hello: only if it shows an older one).
+    function clock(v, hello) {
+      document.dispatchEvent(new CustomEvent("revisor:clock", { detail: { v: v, hello: !!hello } }));
+    }
+    function data(ev) {
+      try { return JSON.parse(ev.data) || {}; } catch (e) { return {}; }
+    }
+    var on = {
+      hello: function (ev) {
+        var d = data(ev);
+        clock(Number(d.c) || 0, true);
+        if (Number(d.v) > 0) { live.heard(Number(d.v), Number(d.w) || 0); }
+      },
+      change: function (ev) {
+        var d = data(ev);
+        if (d.kind === "rounds" || d.kind === "resync") { clock(Number(d.v) || 0); }
+        live.heard(Number(d.v) || Date.now() * 1000, Number(d.w) || 0);
+      },
+      clock: function (ev) { clock(Number(data(ev).v) || 0); },
+      open: function () {
+        document.body.setAttribute("data-live", "on");
+        if (poll) { clearInterval(poll); poll = null; }
+      },
+      // A stream the server refused (503: it follows as many pages as it
+      // can) is closed for good: read the page again now and then instead,
+      // until a stream opens again (when the network comes back).
+      error: function (ev, es) {
+        if (es.readyState === EventSource.CLOSED && !poll) {
+          document.body.setAttribute("data-live", "poll");
+          poll = setInterval(function () { fetchPage(function () {}); }, 60000);
+        }
+      }
+    };
+    var poll = null;
+    var stream = window.RevisorLive.follow(url, on);
     // A page left for another is closed with its stream: kept open in the
     // browser's back-forward cache, the streams of pages left behind took
     // the six connections a browser opens to a server over HTTP/1.1, and
     // the seventh live page waited for the server to end one (about a
-    // minute). A page the browser brings back follows again and reads
-    // itself, since it heard nothing while away.
-    window.addEventListener("pagehide", function () { if (es) { es.close(); es = null; } });
+    // minute). A page the browser brings back follows again; its stream's
+    // hello says whether it missed a change while away.
+    window.addEventListener("pagehide", function () { if (stream) { stream.close(); stream = null; } });
     window.addEventListener("pageshow", function (ev) {
-      if (ev.persisted && !es) { es = follow(url, live); fetchPage(function () {}); }
+      if (ev.persisted && !stream) { stream = window.RevisorLive.follow(url, on); }
     });
-  }
-
-  // follow opens the page's event stream for the scheduler live.
-  function follow(url, live) {
-    var es = new EventSource(url);
-    es.addEventListener("change", function (ev) {
-      var d = {};
-      try { d = JSON.parse(ev.data); } catch (e) { d = {}; }
-      if (d.kind === "rounds" || d.kind === "resync") { document.dispatchEvent(new Event("revisor:clock")); }
-      live.heard(Number(d.v) || Date.now() * 1000, Number(d.w) || 0);
-    });
-    es.addEventListener("clock", function () { document.dispatchEvent(new Event("revisor:clock")); });
-    es.addEventListener("open", function () {
-      document.body.setAttribute("data-live", "on");
-    });
-    // A stream the server refused (503: it follows as many pages as it
-    // can) is closed for good: read the page again now and then instead.
-    es.addEventListener("error", function () {
-      if (es.readyState === EventSource.CLOSED) {
-        document.body.setAttribute("data-live", "poll");
-        setInterval(function () { fetchPage(function () {}); }, 60000);
-      }
-    });
-    return es;
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -124,7 +142,8 @@
 // Round clocks: an element with data-clock (the clock's JSON URL) shows
 // the time left in server time. The page reads the clock, counts down by
 // itself, and reads it again every 30 s and whenever the clock or the
-// rounds change (revisor:clock), so a phone's own clock never matters.
+// rounds change (revisor:clock, with the change's version), so a phone's
+// own clock never matters.
 (function () {
   "use strict";
 
@@ -133,6 +152,9 @@
   function watch(el) {
     var clock = null;
     var readAt = 0;
+    // at: the version of the latest change of the clock it read (the
+    // page's own at first: the clock it was rendered with).
+    var at = Number(document.body.getAttribute("data-as-of")) || 0;
     function show() {
       if (!clock) { return; }
       var left = clock.remaining_seconds;
@@ -145,18 +167,25 @@
       el.querySelector(".clock-time").textContent =
         (clock.state === "running" || clock.state === "paused") ? Math.floor(left / 60) + ":" + pad(left % 60) : "";
     }
-    function read() {
+    // read reads the clock, asked by a change of version v (0: none).
+    function read(v) {
       fetch(el.getAttribute("data-clock"), { credentials: "same-origin", headers: { Accept: "application/json" } })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (c) {
-          if (c) { clock = c; readAt = Date.now(); show(); }
+          if (c) { clock = c; readAt = Date.now(); at = Math.max(at, v || 0); show(); }
         })
         .catch(function () {});
     }
-    read();
+    read(0);
     setInterval(show, 1000);
-    setInterval(read, 30000);
-    document.addEventListener("revisor:clock", read);
+    setInterval(function () { read(0); }, 30000);
+    // A stream's hello names the clock's latest change: read only when it
+    // is later than the one read (a read that failed left at as it was).
+    document.addEventListener("revisor:clock", function (ev) {
+      var d = ev.detail || {};
+      if (d.hello && !(d.v > at)) { return; }
+      read(d.v);
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {

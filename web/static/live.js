@@ -14,7 +14,9 @@
 // it more, drawn once for the versions it has not shown, the whole still
 // bounded by maxWait. A failed fetch is tried again after retry ms,
 // doubling to 30 s.
-// app.js uses it in the browser; web/jstest/live.test.js runs it in node.
+// follow (below) keeps a page's event stream open across a network that
+// drops without a word. app.js and table.js use them in the browser;
+// web/jstest/live.test.js runs them in node.
 (function (root, make) {
   "use strict";
   var api = make();
@@ -92,5 +94,77 @@
     };
   }
 
-  return { newScheduler: newScheduler };
+  // follow opens the event stream at url and keeps it open for the page:
+  // on maps event names ("hello", "change", "clock", "open", "error") to
+  // functions of the event and the stream. The server sends an event at
+  // least every heartbeat (its "ping"; the hello names the heartbeat, h
+  // ms): a stream that heard nothing for twice that and a little more is
+  // taken for dead (a network that dropped without a word to the browser,
+  // which then waits on its connection for good) and opened again, as it
+  // is when the browser says the network came back ("online"). Its new
+  // hello tells the page what it missed. A stream the server refused
+  // (which the browser closes for good; the page's error handler hears
+  // it) is opened again after REFUSED_MS. o.EventSource, o.setTimeout,
+  // o.clearTimeout and o.window are injected by the tests.
+  var REFUSED_MS = 60000;
+
+  function follow(url, on, o) {
+    o = o || {};
+    var Source = o.EventSource || (typeof EventSource !== "undefined" ? EventSource : null);
+    var win = o.window || (typeof window !== "undefined" ? window : null);
+    var setT = o.setTimeout || function (f, ms) { return setTimeout(f, ms); };
+    var clearT = o.clearTimeout || function (t) { clearTimeout(t); };
+    var es = null, timer = null, heartbeat = 25000, closed = false;
+
+    function arm() {
+      if (timer !== null) { clearT(timer); }
+      timer = setT(reopen, 2 * heartbeat + 5000);
+    }
+    function start() {
+      es = new Source(url);
+      var mine = es;
+      Object.keys(on).forEach(function (name) {
+        if (name === "error") { return; }
+        mine.addEventListener(name, function (ev) {
+          if (mine !== es) { return; }
+          arm();
+          on[name](ev, mine);
+        });
+      });
+      mine.addEventListener("hello", function (ev) {
+        var d = {};
+        try { d = JSON.parse(ev.data) || {}; } catch (e) { d = {}; }
+        if (Number(d.h) > 0) { heartbeat = Number(d.h); arm(); }
+      });
+      mine.addEventListener("ping", function () { if (mine === es) { arm(); } });
+      mine.addEventListener("error", function (ev) {
+        if (mine !== es) { return; }
+        if (mine.readyState === 2) { // CLOSED: refused (the server's bound of streams): again in a minute
+          if (timer !== null) { clearT(timer); }
+          timer = setT(reopen, REFUSED_MS);
+        }
+        if (on.error) { on.error(ev, mine); }
+      });
+      arm();
+    }
+    function reopen() {
+      if (closed) { return; }
+      if (es) { es.close(); }
+      start();
+    }
+    function online() { reopen(); }
+    if (win && win.addEventListener) { win.addEventListener("online", online); }
+    start();
+    return {
+      // close ends the stream for good (the page is left).
+      close: function () {
+        closed = true;
+        if (timer !== null) { clearT(timer); timer = null; }
+        if (es) { es.close(); es = null; }
+        if (win && win.removeEventListener) { win.removeEventListener("online", online); }
+      }
+    };
+  }
+
+  return { newScheduler: newScheduler, follow: follow };
 }));

@@ -16,6 +16,7 @@
   "use strict";
 
   var RETRY_MS = 3000;
+  var CLOCK_RETRY_MS = 5000; // a failed read of the round clock is tried again after it
 
   function loginFromFragment() {
     var form = document.getElementById("table-login");
@@ -77,6 +78,9 @@
     // first keystroke, so that no live refresh renumbers it.
     this.lock = null;
     this.clock = null;
+    // clockAt: the version of the latest change of the clock this page
+    // read or heard of (the stream's hello, listen).
+    this.clockAt = Number(app.dataset.asOf) || 0;
     this.q = new window.TableQueue.Client(new Outbox(app), {
       send: function (it) { return self.post(it); },
       read: function (g) { return self.read(g); }
@@ -687,70 +691,89 @@
     document.body.setAttribute("data-updated", String(Date.now()));
   };
 
-  // listen follows the tournament's event stream: the page reads itself
-  // again only for a change of its own table or round, and the clock only
-  // when the round changes (its clock lives there); no polling.
+  // listen follows the tournament's event stream (RevisorLive.follow,
+  // which opens it again should the network drop it): the page reads
+  // itself again only for a change of its own table or round, and the
+  // clock only when the round changes (its clock lives there); no polling.
   TablePage.prototype.listen = function () {
-    var self = this;
     var url = this.app.getAttribute("data-events");
-    if (!url || !window.EventSource) { return; }
+    if (!url || !window.EventSource || !window.RevisorLive) { return; }
     var round = parseInt(this.app.dataset.round, 10), table = parseInt(this.app.dataset.table, 10);
-    var es = null;
-    var follow = function () {
-      es = new EventSource(url);
-      self.follow(es, round, table);
-    };
-    follow();
+    var on = this.handlers(round, table);
+    var stream = window.RevisorLive.follow(url, on);
     // Closed when the page is left, opened again when the browser brings
     // the page back (its open reads the game again): see app.js's listen.
-    window.addEventListener("pagehide", function () { if (es) { es.close(); es = null; } });
+    window.addEventListener("pagehide", function () { if (stream) { stream.close(); stream = null; } });
     window.addEventListener("pageshow", function (ev) {
-      if (ev.persisted && !es) { follow(); }
+      if (ev.persisted && !stream) { stream = window.RevisorLive.follow(url, on); }
     });
   };
 
-  // follow hears the table's changes on the stream es.
-  TablePage.prototype.follow = function (es, round, table) {
+  // handlers are what the page does with the events of its stream.
+  TablePage.prototype.handlers = function (round, table) {
     var self = this;
     var timer = null;
-    es.addEventListener("change", function (ev) {
-      var e = {};
-      try { e = JSON.parse(ev.data || "{}"); } catch (x) { e = {}; }
-      if (e.kind === "round_clocks") {
-        if (e.round === round) { self.loadClock(); }
-        return;
+    function data(ev) {
+      try { return JSON.parse(ev.data || "{}") || {}; } catch (x) { return {}; }
+    }
+    return {
+      change: function (ev) {
+        var e = data(ev);
+        if (e.kind === "round_clocks") {
+          if (e.round === round) { self.loadClock(e.v); }
+          return;
+        }
+        if (e.kind === "queue_reports") { return; } // the room view's, not the game's
+        var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
+        if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
+        if (!mine && !self.drawn) { return; }
+        if (timer) { clearTimeout(timer); }
+        timer = setTimeout(function () {
+          self.q.refresh(self.game);
+          if (e.kind === "rounds" || e.kind === "resync") { self.loadClock(e.v); }
+        }, 150);
+      },
+      clock: function (ev) { self.loadClock(data(ev).v); },
+      // A stream's first event: the version of the clock's latest change
+      // the server knows of; the clock changed while the stream was closed
+      // (opened after the page was made, or again after the network
+      // dropped), or its read then failed, when it is later than the one
+      // the page read.
+      hello: function (ev) {
+        var c = Number(data(ev).c) || 0;
+        if (c > self.clockAt) { self.loadClock(c); }
+      },
+      open: function () {
+        document.body.setAttribute("data-live", "on");
+        self.q.reconnect(self.game);
       }
-      if (e.kind === "queue_reports") { return; } // the room view's, not the game's
-      var mine = (e.round === round && (!e.table || e.table === table)) || !e.round;
-      if (e.kind === "rounds" && e.round > round) { self.drawn = e.round; }
-      if (!mine && !self.drawn) { return; }
-      if (timer) { clearTimeout(timer); }
-      timer = setTimeout(function () {
-        self.q.refresh(self.game);
-        if (e.kind === "rounds" || e.kind === "resync") { self.loadClock(); }
-      }, 150);
-    });
-    es.addEventListener("clock", function () { self.loadClock(); });
-    es.addEventListener("open", function () {
-      document.body.setAttribute("data-live", "on");
-      self.q.reconnect(self.game);
-    });
+    };
   };
 
   // --- the round clock, in the server's time ---
 
-  TablePage.prototype.loadClock = function () {
+  // loadClock reads the round clock, asked by a change of version v (0 or
+  // none: no change known); a read that failed is tried again after
+  // CLOCK_RETRY_MS (the network may be down with the stream still open,
+  // which then says nothing more of the change).
+  TablePage.prototype.loadClock = function (v) {
     var self = this;
     var url = this.app.getAttribute("data-clock-src");
+    v = Number(v) || 0;
+    var retry = function () {
+      if (self.clockRetry) { return; }
+      self.clockRetry = setTimeout(function () { self.clockRetry = null; self.loadClock(v); }, CLOCK_RETRY_MS);
+    };
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (c) {
-        if (!c) { return; }
+        if (!c) { retry(); return; }
+        self.clockAt = Math.max(self.clockAt, v);
         // remaining_seconds is the server's: the phone's own clock may be wrong.
         self.clock = { state: c.state, remaining: c.remaining_seconds || 0, at: Date.now() };
         self.showClock();
       })
-      .catch(function () {});
+      .catch(retry);
   };
 
   TablePage.prototype.showClock = function () {

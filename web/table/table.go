@@ -174,6 +174,7 @@ type tableGame struct {
 type tableData struct {
 	Round, Table int
 	Latest       int    // the tournament's latest round: past Round, this phone's table is history
+	AsOf         int64  // the version of when the page was made (Site.Version): its stream's hello says if the clock changed since
 	Bridge       bool   // a bridge_chicago table: contract, declarer, tricks
 	Sources      string // the sheet's columns (sheet.Sources), for table.js
 	Players      []sheet.TablePlayer
@@ -248,7 +249,7 @@ func (h *Handler) tableView(c echo.Context, id tournament.Identity) (*site.Page,
 	}
 	t, _ := r.Table(id.Table)
 	names := site.PlayerIndex(st)
-	d := &tableData{Round: id.Round, Table: id.Table, Latest: len(st.Rounds), LastTrick: sheet.LastTrickPoints(st.Tournament.Settings.Rules),
+	d := &tableData{Round: id.Round, Table: id.Table, Latest: len(st.Rounds), AsOf: h.Version(), LastTrick: sheet.LastTrickPoints(st.Tournament.Settings.Rules),
 		Chicago: sheet.ChicagoPoints(st.Tournament.Settings.Rules), Key: site.NewKey(), Values: map[string]string{},
 		FieldErrors: map[string][]string{}, Bridge: st.Tournament.Format == tournament.FormatBridge,
 		Sources: strings.Join(sheet.Sources, " ")}

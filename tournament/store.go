@@ -22,16 +22,19 @@ type RoundChange struct {
 	Champion         string
 }
 
-// Store keeps tournaments. Each method is one transaction. Methods that
-// take a callback load what the callback needs inside their transaction,
-// holding the tournament's row lock (game results and deals: a shared lock
-// on their round's row), so that the decision the callback makes and the
-// write that follows cannot interleave with another write to the same
-// tournament. SubmitResult is the exception: its callback only words a
-// refusal the store has already decided (see there).
+// Store keeps tournaments: what the core's Service calls. The rounds'
+// writes, the games and the clock are play's (play.Store, with GameStore
+// below); postgres.Store and tournamenttest.MemStore implement both, and
+// tournamenttest.StoreContract holds them to both. Each method is one
+// transaction. Methods that take a callback load what the callback needs
+// inside their transaction, holding the tournament's row lock (game
+// results and deals: a shared lock on their round's row), so that the
+// decision the callback makes and the write that follows cannot
+// interleave with another write to the same tournament. SubmitResult is
+// the exception: its callback only words a refusal the store has already
+// decided (see there).
 type Store interface {
 	QueueReportStore
-	GameStore
 
 	// CreateTournament stores a new tournament with its secrets.
 	CreateTournament(ctx context.Context, t *Tournament, s Secrets) error
@@ -59,12 +62,6 @@ type Store interface {
 	AddPlayers(ctx context.Context, tid string, check func(t *Tournament, registered int) error, ps []NewPlayer, now time.Time) ([]Player, error)
 	// UpdatePlayer applies change to a player and stores what it returns.
 	UpdatePlayer(ctx context.Context, tid, pid string, change func(*Tournament, Player) (Player, error)) (Player, error)
-	// WithdrawDuringGame stores the withdrawal decide makes from the
-	// tournament, round n holding only its table t (with its withdrawals),
-	// the numbers of that table's games with a result and player pid, and sets the player
-	// withdrawn, holding the tournament's row lock.
-	WithdrawDuringGame(ctx context.Context, tid string, n, t int, pid string,
-		decide func(*Tournament, *Round, []int, Player) (*GameWithdrawal, error)) (*GameWithdrawal, error)
 	// DeletePlayer removes a player after check approves the tournament
 	// and the player as they are.
 	DeletePlayer(ctx context.Context, tid, pid string, check func(*Tournament, Player) error) error
@@ -73,39 +70,15 @@ type Store interface {
 
 	// State returns a consistent snapshot of a tournament's state.
 	State(ctx context.Context, tid string) (*State, error)
-	// DrawRound stores the round plan makes from the state.
-	DrawRound(ctx context.Context, tid string, plan func(*State) (*Round, error)) (*Round, error)
-	// Reseat stores the tables decide changes in round n (decide gets the
-	// tournament, the round with its tables and the numbers of the tables
-	// with a deal or a result), keeping each table as drawn the first time
-	// it changes, holding the tournament's row lock.
-	Reseat(ctx context.Context, tid string, n int, decide func(*Tournament, *Round, []int) ([]Table, error)) (*Round, error)
 	// Round returns round n and its tables.
 	Round(ctx context.Context, tid string, n int) (*Round, error)
-	// CloseRound closes round n with the change decide makes from the state.
-	CloseRound(ctx context.Context, tid string, n int, now time.Time, decide func(*State) (*RoundChange, error)) (*RoundChange, error)
-	// AddTieResolution stores a resolution after check approves the state.
-	AddTieResolution(ctx context.Context, tid string, r *TieResolution, check func(*State) error) error
 
-	// Outcomes returns the recorded outcomes of round n (none while it is open).
-	Outcomes(ctx context.Context, tid string, n int) ([]Outcome, error)
 	// Results returns the effective results of round n (of every round
 	// when n is 0), one per game.
 	Results(ctx context.Context, tid string, n int) ([]GameResult, error)
-	// Deals returns the deals appended so far to a game in progress, and
-	// whether the game already has a result.
-	Deals(ctx context.Context, k GameKey) (deals []json.RawMessage, hasResult bool, err error)
-	// TableGame returns a game as it stands: its deals (latest versions),
-	// its effective result and that result's confirmations.
-	TableGame(ctx context.Context, k GameKey) (*TableGame, error)
-	// TableGames returns every game of round n that has deals or a result.
-	TableGames(ctx context.Context, tid string, n int) ([]TableGame, error)
 	// RoundClock returns the clock of round n (idle when never started);
 	// not found when there is no such round.
 	RoundClock(ctx context.Context, tid string, n int) (*Clock, error)
-	// SetRoundClock stores the clock decide makes from round n and its
-	// clock as they are, holding the clock's lock.
-	SetRoundClock(ctx context.Context, tid string, n int, decide func(*Round, *Clock) (*Clock, error)) (*Clock, error)
 }
 
 // GameStore is what a table's writes go through: the reads that start

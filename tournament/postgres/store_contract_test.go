@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
-	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/tournament/postgres"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
@@ -14,7 +13,7 @@ import (
 // fake of the service's unit tests is held to (tournamenttest.StoreContract).
 func TestStoreContract(t *testing.T) {
 	t.Parallel()
-	tournamenttest.StoreContract(t, func(tb testing.TB) tournament.Store { return postgres.NewStore(dbtest.New(tb)) })
+	tournamenttest.StoreContract(t, func(tb testing.TB) tournamenttest.Store { return postgres.NewStore(dbtest.New(tb)) })
 }
 
 // TestMemStoreMatchesPostgres plays the same club night on both stores

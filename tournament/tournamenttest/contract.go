@@ -27,7 +27,7 @@ var (
 // NewService returns a service on store with a clock that moves a second
 // at each reading from T0 and a fixed random source, so that two stores
 // driven the same way give the same tournament.
-func NewService(store tournament.Store) *tournament.Service {
+func NewService(store Store) *tournament.Service {
 	var ticks atomic.Int64
 	return tournament.NewService(store,
 		tournament.WithClock(func() time.Time { return T0.Add(time.Duration(ticks.Add(1)) * time.Second) }),
@@ -40,10 +40,16 @@ func auditCtx() context.Context {
 	return tournament.WithAuditActor(context.Background(), tournament.AuditActor{Role: tournament.RoleOrganizer, Token: "organizer", Reason: "contract"})
 }
 
-// StoreContract checks a tournament.Store against what the interface
-// documents. postgres.Store and MemStore run it alike, so the fake the
+// Store is what the contract checks: the core's store and play's, which
+// postgres.Store and MemStore implement alike.
+type Store interface {
+	tournament.Store
+	play.Store
+}
+
+// StoreContract checks a Store against what the interfaces document. postgres.Store and MemStore run it alike, so the fake the
 // service's unit tests use behaves as the store production uses.
-func StoreContract(t *testing.T, newStore func(testing.TB) tournament.Store) {
+func StoreContract(t *testing.T, newStore func(testing.TB) Store) {
 	// Each part has a store of its own: they run in parallel.
 	run := func(name string, part func(t *testing.T)) {
 		t.Run(name, func(t *testing.T) {
@@ -196,7 +202,7 @@ func result(tid string, rd *tournament.Round, table int, record string) *tournam
 		Result: json.RawMessage(`{"valid":true}`), Places: places, SubmittedBy: "organizer", CreatedAt: T0}
 }
 
-func submitResultContract(t *testing.T, st tournament.Store) {
+func submitResultContract(t *testing.T, st Store) {
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
 	rd := mustDraw(t, play.New(svc, st), tid)
@@ -242,7 +248,7 @@ func submitResultContract(t *testing.T, st tournament.Store) {
 
 // firstGame creates a tournament of 8 players in st, draws its first
 // round and returns it with the key of game 1 at table 1.
-func firstGame(t *testing.T, st tournament.Store) (string, *tournament.Round, tournament.GameKey) {
+func firstGame(t *testing.T, st Store) (string, *tournament.Round, tournament.GameKey) {
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)
 	return tid, mustDraw(t, play.New(svc, st), tid), tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
@@ -250,7 +256,7 @@ func firstGame(t *testing.T, st tournament.Store) (string, *tournament.Round, to
 
 // appendDeal stores deal seq of k (its content {"deal":seq+1}) under
 // entry e with st.AppendDeal, final as the game's result when not nil.
-func appendDeal(t *testing.T, st tournament.Store, k tournament.GameKey, e *tournament.DealEntry, seq int, final *tournament.GameResult) bool {
+func appendDeal(t *testing.T, st Store, k tournament.GameKey, e *tournament.DealEntry, seq int, final *tournament.GameResult) bool {
 	t.Helper()
 	w := &tournament.DealWrite{Game: k, Seq: seq, Deal: json.RawMessage(fmt.Sprintf(`{"deal":%d}`, seq+1)),
 		Final: final, Version: e.Version, Corrected: e.Corrected, At: T0}
@@ -267,7 +273,7 @@ func appendDeal(t *testing.T, st tournament.Store, k tournament.GameKey, e *tour
 // appendDealContract: deals stored with their running state and the deal
 // that ends the game with its result; a taken number, a gap and a game
 // with a result write nothing.
-func appendDealContract(t *testing.T, st tournament.Store) {
+func appendDealContract(t *testing.T, st Store) {
 	tid, rd, k := firstGame(t, st)
 	e, err := st.DealEntry(context.Background(), k)
 	if err != nil || e.Deals != 0 || e.State != nil || e.HasResult || e.Corrected || e.Round.Tables[0].Number != 1 ||
@@ -311,7 +317,7 @@ func appendDealContract(t *testing.T, st tournament.Store) {
 // appendDealEntryContract: a deal is written only while the entry it was
 // decided with stands: its version (time called changes it), its
 // corrections; otherwise nothing is written.
-func appendDealEntryContract(t *testing.T, st tournament.Store) {
+func appendDealEntryContract(t *testing.T, st Store) {
 	tid, rd, k := firstGame(t, st)
 	ctx := auditCtx()
 	e, err := st.DealEntry(ctx, k)
@@ -353,7 +359,7 @@ func appendDealEntryContract(t *testing.T, st tournament.Store) {
 // confirmGameContract: a confirmation is stored once, after decide
 // approves the game as it stands, which holds only what a confirmation
 // needs.
-func confirmGameContract(t *testing.T, st tournament.Store) {
+func confirmGameContract(t *testing.T, st Store) {
 	tid, rd, k := firstGame(t, st)
 	e, err := st.DealEntry(context.Background(), k)
 	if err != nil {
@@ -430,7 +436,7 @@ func PlayEvening(tb testing.TB, svc *tournament.Service, plays *play.Service, pl
 // they were drawn (the draw's search may stop at its time cap on a loaded
 // machine, so a fresh draw could differ), and returns the final standings.
 // Two stores that keep the same contract give the same standings.
-func ReplayEvening(tb testing.TB, svc *tournament.Service, plays *play.Service, store tournament.Store, ev *Evening) []tournament.Standing {
+func ReplayEvening(tb testing.TB, svc *tournament.Service, plays *play.Service, store Store, ev *Evening) []tournament.Standing {
 	tb.Helper()
 	return playRounds(tb, svc, plays, ev, func(tid string, n int) *tournament.Round {
 		rd, err := store.DrawRound(auditCtx(), tid, func(*tournament.State) (*tournament.Round, error) {

@@ -14,7 +14,7 @@ import (
 // tournaments only unless the filter asks for the private ones, in progress
 // before upcoming (soonest first), pages that neither skip nor repeat, and
 // each short code finding its tournament.
-func listingContract(t *testing.T, st tournament.Store) {
+func listingContract(t *testing.T, st Store) {
 	ctx := context.Background()
 	svc := NewService(st)
 	day := func(d int) time.Time { return time.Date(2026, 12, d, 0, 0, 0, 0, time.UTC) }

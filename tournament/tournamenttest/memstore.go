@@ -13,7 +13,7 @@ import (
 	"github.com/revisor-sm/revisor/tournament"
 )
 
-// MemStore is tournament.Store in memory: the fake that lets the service's
+// MemStore is the stores (Store) in memory: the fake that lets the service's
 // rules be tested in microseconds, without PostgreSQL. It keeps the
 // contract the interface documents (StoreContract checks it against this
 // fake and against postgres.Store alike): one mutex stands for every lock
@@ -35,7 +35,7 @@ type MemStore struct {
 	reports     []memReport // the phones' queue reports, oldest first
 }
 
-var _ tournament.Store = (*MemStore)(nil)
+var _ Store = (*MemStore)(nil)
 
 // memTournament is one tournament and everything stored under it.
 type memTournament struct {

@@ -3,7 +3,6 @@ package tournamenttest_test
 import (
 	"testing"
 
-	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
@@ -11,5 +10,5 @@ import (
 // checks postgres.Store passes (TestStoreContract there).
 func TestMemStoreContract(t *testing.T) {
 	t.Parallel()
-	tournamenttest.StoreContract(t, func(testing.TB) tournament.Store { return tournamenttest.NewMemStore() })
+	tournamenttest.StoreContract(t, func(testing.TB) tournamenttest.Store { return tournamenttest.NewMemStore() })
 }

@@ -14,7 +14,7 @@ import (
 // sums count the reports made since; the bounds forget the expired, a
 // table's oldest phones and, in all, the oldest reports; a report for a
 // table the round does not have is refused.
-func queueReportsContract(t *testing.T, st tournament.Store) {
+func queueReportsContract(t *testing.T, st Store) {
 	ctx := context.Background()
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)

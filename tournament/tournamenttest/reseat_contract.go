@@ -13,7 +13,7 @@ import (
 // seat change the round as stored, the tables as drawn are kept from the
 // first change on, and tables that have started cannot change; a refusal
 // changes nothing.
-func reseatContract(t *testing.T, st tournament.Store) {
+func reseatContract(t *testing.T, st Store) {
 	ctx := context.Background()
 	svc := NewService(st)
 	plays := play.New(svc, st)

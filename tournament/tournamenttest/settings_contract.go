@@ -14,7 +14,7 @@ import (
 // and stores the name and settings it returns (and nothing else); a
 // refusal changes nothing; the service refuses bad values field by field
 // and any change once round 1 is drawn.
-func settingsContract(t *testing.T, st tournament.Store) {
+func settingsContract(t *testing.T, st Store) {
 	ctx := context.Background()
 	svc := NewService(st)
 	tid := mustCreate(t, svc, 8)

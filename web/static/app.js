@@ -96,8 +96,9 @@
         if (poll) { clearInterval(poll); poll = null; }
       },
       // A stream the server refused (503: it follows as many pages as it
-      // can) is closed for good: read the page again now and then instead,
-      // until a stream opens again (when the network comes back).
+      // can) is closed by the browser: read the page again every minute
+      // until a stream opens again (follow tries again after a minute, and
+      // when the network comes back).
       error: function (ev, es) {
         if (es.readyState === EventSource.CLOSED && !poll) {
           document.body.setAttribute("data-live", "poll");

@@ -99,8 +99,8 @@
   // functions of the event and the stream. The server sends an event at
   // least every heartbeat (its "ping"; the hello names the heartbeat, h
   // ms): a stream that heard nothing for twice that and a little more is
-  // taken for dead (a network that dropped without a word to the browser,
-  // which then waits on its connection for good) and opened again, as it
+  // taken for dead (a network that dropped without a word to the browser
+  // can leave it waiting on a half-open connection) and opened again, as it
   // is when the browser says the network came back ("online"). Its new
   // hello tells the page what it missed. A stream the server refused
   // (which the browser closes for good; the page's error handler hears

@@ -74,6 +74,9 @@ func TestUnknownTokensAreRateLimited(t *testing.T) {
 	}
 	resp, body := s.do(t, request{method: "GET", path: "/api/v1/whoami", header: map[string]string{"Authorization": "Bearer admin-secret"}})
 	wantProblem(t, "11th try, even with the right token", resp, body, http.StatusTooManyRequests, "too_many_attempts")
+	if got := resp.Header.Get("Retry-After"); got != "6" {
+		t.Errorf("the 429's Retry-After = %q, want 6 (when the address's next try comes back)", got)
+	}
 	// The public, without a token, is not affected.
 	if resp, _ := s.do(t, request{method: "GET", path: "/api/v1/whoami"}); resp.StatusCode != http.StatusOK {
 		t.Errorf("public whoami while limited = %d, want 200", resp.StatusCode)

@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/internal/ratelimit"
 	"github.com/revisor-sm/revisor/tournament"
 )
 
@@ -145,6 +148,9 @@ func writeProblem(c echo.Context, p problem) {
 	}
 	if p.Code == tournament.CodeBusy || p.Code == tournament.CodeTooManyStreams {
 		h.Set("Retry-After", "5") // a budget spent for a moment
+	}
+	if p.Code == tournament.CodeTooManyAttempts { // the address's next try comes back after this
+		h.Set("Retry-After", strconv.Itoa(int(ratelimit.DefaultEvery/time.Second)))
 	}
 	body, err := json.Marshal(p)
 	if err != nil { // details that do not marshal: answer plainly

@@ -137,9 +137,9 @@ func verify[T any](d *Door, c echo.Context, ch Check[T]) (T, error) {
 	}
 	switch {
 	case err == nil:
-		d.addrs.Refund(addr)
+		d.addrs.Good(addr)
 		if tid != "" {
-			d.tournaments.Refund(tid)
+			d.tournaments.Good(tid)
 		}
 	case wrong(err):
 		d.addrs.Fail(ctx, addr)
@@ -150,7 +150,13 @@ func verify[T any](d *Door, c echo.Context, ch Check[T]) (T, error) {
 		// The database failed (or the client left): the credential may
 		// be wrong, and its try stays spent in this process, so that 100
 		// wrong codes during an outage are 10 and then 429 (issue 25,
-		// point 5). The shared count is not reachable then anyway.
+		// point 5). The shared count is not reachable then anyway. The
+		// next good credential from the address (of the tournament) gives
+		// such tries back: they told nobody anything.
+		d.addrs.Unsettled(addr)
+		if tid != "" {
+			d.tournaments.Unsettled(tid)
+		}
 	}
 	return t, err
 }

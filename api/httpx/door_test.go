@@ -100,3 +100,42 @@ func TestDoorIPv6By64(t *testing.T) {
 		t.Errorf("try %d from the same /64: %v, want too many", ratelimit.DefaultBurst+1, err)
 	}
 }
+
+// TestDoorGoodCredentialAfterAnOutage: the tries an outage spent (no
+// verdict) come back with the next good credential from the address, so
+// a hall's tables behind one address are not refused a minute after the
+// database is back; wrong credentials are still counted as before.
+func TestDoorGoodCredentialAfterAnOutage(t *testing.T) {
+	e := echo.New()
+	at := time.Unix(0, 0)
+	now := func() time.Time { return at }
+	addrs := ratelimit.NewFailures(now)
+	door := httpx.NewDoor(addrs, nil, now)
+	down := tournament.Errorf(tournament.KindUnavailable, tournament.CodeDatabaseUnavailable, "down")
+	for i := range ratelimit.DefaultBurst {
+		if _, err := httpx.Verify(door, request(e, "192.0.2.1", "t1"), httpx.CarrierTable, fmt.Sprint("GOOD", i), lookup(down)); tournament.ErrorKind(err) != tournament.KindUnavailable {
+			t.Fatalf("try %d during the outage: %v, want unavailable", i+1, err)
+		}
+	}
+	if _, err := httpx.Verify(door, request(e, "192.0.2.1", "t1"), httpx.CarrierTable, "GOOD", lookup(nil)); tournament.ErrorKind(err) != tournament.KindTooMany {
+		t.Fatalf("a try after ten without a verdict: %v, want too many", err)
+	}
+	at = at.Add(ratelimit.DefaultEvery) // one try back
+	if _, err := httpx.Verify(door, request(e, "192.0.2.1", "t1"), httpx.CarrierTable, "GOOD", lookup(nil)); err != nil {
+		t.Fatalf("a good credential once the database is back: %v", err)
+	}
+	if got := addrs.Tries(ratelimit.AddrKey("192.0.2.1")); got != float64(ratelimit.DefaultBurst) {
+		t.Errorf("after a good credential the address has %v tries, want %d: the outage's tries given back", got, ratelimit.DefaultBurst)
+	}
+	wrong := tournament.Errorf(tournament.KindUnauthorized, tournament.CodeUnknownToken, "no")
+	for i := range ratelimit.DefaultBurst + 1 {
+		_, err := httpx.Verify(door, request(e, "192.0.2.1", "t1"), httpx.CarrierTable, fmt.Sprint("WRONG", i), lookup(wrong))
+		want := tournament.KindUnauthorized
+		if i == ratelimit.DefaultBurst {
+			want = tournament.KindTooMany
+		}
+		if got := tournament.ErrorKind(err); got != want {
+			t.Fatalf("wrong try %d: %v, want %v", i+1, err, want)
+		}
+	}
+}

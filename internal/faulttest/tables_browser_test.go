@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -345,9 +346,11 @@ func sameSheet(a, b []byte) bool {
 }
 
 // apiCall sends one request of the JSON API with an Idempotency-Key, again
-// for a minute while the arrangement answers 502/503, 409
-// idempotency_key_in_use (the key held by a request a killed process never
-// finished) or not at all, and decodes a 2xx answer into out.
+// for a minute while the arrangement answers 502/503, 429 (after its
+// Retry-After, as the table page does: its tries may have been spent
+// while the database could not check them), 409 idempotency_key_in_use
+// (the key held by a request a killed process never finished) or not at
+// all, and decodes a 2xx answer into out.
 func apiCall(ctx context.Context, method, url, token, key, ct, body string, out any) error {
 	return countedCall(ctx, nil, method, url, token, key, ct, body, out)
 }
@@ -382,10 +385,14 @@ func countedCall(ctx context.Context, n *callCount, method, url, token, key, ct,
 				return json.NewDecoder(bytes.NewReader(b)).Decode(out)
 			}
 			inUse := resp.StatusCode == http.StatusConflict && bytes.Contains(b, []byte(`"idempotency_key_in_use"`))
-			if resp.StatusCode != http.StatusBadGateway && resp.StatusCode != http.StatusServiceUnavailable && !inUse {
+			tooMany := resp.StatusCode == http.StatusTooManyRequests
+			if resp.StatusCode != http.StatusBadGateway && resp.StatusCode != http.StatusServiceUnavailable && !inUse && !tooMany {
 				return fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
 			}
 			err = fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
+			if s, convErr := strconv.Atoi(resp.Header.Get("Retry-After")); tooMany && convErr == nil && s > 0 {
+				time.Sleep(time.Duration(s) * time.Second)
+			}
 		} else if n != nil {
 			n.lost.Add(1)
 		}

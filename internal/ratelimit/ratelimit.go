@@ -52,6 +52,9 @@ type Failures struct {
 type bucket struct {
 	tokens float64
 	last   time.Time
+	// unsettled counts the tries spent without a verdict (Unsettled),
+	// which the next good secret gives back (Good).
+	unsettled float64
 }
 
 // NewFailures returns a counter with the default limits and the clock now
@@ -123,12 +126,39 @@ func (f *Failures) Take(addr string) bool {
 	return true
 }
 
-// Refund gives back a try taken for a secret that was good.
+// Refund gives back a try taken for a secret that was not checked (the
+// tournament's own budget refused it first).
 func (f *Failures) Refund(addr string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if b, ok := f.peers[addr]; ok {
 		b.tokens = min(float64(f.burst), b.tokens+1)
+	}
+}
+
+// Unsettled notes that a try taken with Take got no verdict (the
+// database failed, or the client left): it stays spent, so that guesses
+// made while secrets cannot be checked are bounded all the same, until a
+// good secret from addr gives it back (Good).
+func (f *Failures) Unsettled(addr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b, ok := f.peers[addr]; ok {
+		b.unsettled = min(float64(f.burst), b.unsettled+1)
+	}
+}
+
+// Good gives back the try taken for a secret that was good, and the tries
+// addr spent without a verdict: they told their sender nothing, and a
+// good secret says that the sender was no guesser (a hall's tables behind
+// one address, whose tries an outage spent, are not kept waiting once it
+// ends).
+func (f *Failures) Good(addr string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b, ok := f.peers[addr]; ok {
+		b.tokens = min(float64(f.burst), b.tokens+1+b.unsettled)
+		b.unsettled = 0
 	}
 }
 

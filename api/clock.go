@@ -45,16 +45,15 @@ func (s *Server) getClock(c echo.Context) error {
 }
 
 func (s *Server) setClock(c echo.Context) error {
-	svc := s.deps.Room
 	var req clockRequest
 	n, err := roundBody(c, &req)
 	if err != nil {
 		return err
 	}
-	clk, err := svc.SetRoundClock(c.Request().Context(), actorOf(c), c.Param("tid"), n,
-		play.ClockAction{Action: req.Action, Minutes: req.Minutes, Reason: req.Reason})
+	r, err := s.console.SetClock(c.Request().Context(), app.SetClock{Actor: actorOf(c), Tournament: c.Param("tid"), Round: n,
+		Action: play.ClockAction{Action: req.Action, Minutes: req.Minutes, Reason: req.Reason}})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toClock(clk, svc.Now()))
+	return c.JSON(http.StatusOK, toClock(r.Clock, s.deps.Room.Now()))
 }

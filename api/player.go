@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -76,23 +77,21 @@ type playersJSON struct {
 }
 
 func (s *Server) addPlayer(c echo.Context) error {
-	svc := s.deps.Tournaments
 	var req playerRequest
 	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"),
-		[]tournament.NewPlayer{{Name: req.Name, Club: req.Club, Person: req.Person}})
+	r, err := s.console.AddPlayers(c.Request().Context(), app.AddPlayers{Actor: actorOf(c), Tournament: c.Param("tid"),
+		Players: []tournament.NewPlayer{{Name: req.Name, Club: req.Club, Person: req.Person}}})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, toPlayer(ps[0]))
+	return c.JSON(http.StatusCreated, toPlayer(r.Players[0]))
 }
 
 // importPlayers takes a CSV (name,club) and registers every row, or none
 // when any row is bad.
 func (s *Server) importPlayers(c echo.Context) error {
-	svc := s.deps.Tournaments
 	if err := requireCSV(c.Request()); err != nil {
 		return err
 	}
@@ -104,11 +103,11 @@ func (s *Server) importPlayers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ps, err := svc.AddPlayers(c.Request().Context(), actorOf(c), c.Param("tid"), rows)
+	r, err := s.console.AddPlayers(c.Request().Context(), app.AddPlayers{Actor: actorOf(c), Tournament: c.Param("tid"), Players: rows})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, playersJSON{Players: toPlayers(ps)})
+	return c.JSON(http.StatusCreated, playersJSON{Players: toPlayers(r.Players)})
 }
 
 // requireCSV answers 415 unless the body is declared text/csv.

@@ -233,16 +233,17 @@ type tieJSON struct {
 }
 
 func (s *Server) resolveTie(c echo.Context) error {
-	svc := s.deps.Rounds
 	var req tieRequest
 	n, err := roundBody(c, &req)
 	if err != nil {
 		return err
 	}
-	r, err := svc.ResolveTie(c.Request().Context(), actorOf(c), c.Param("tid"), n, req.Players, req.Method, req.Note)
+	res, err := s.console.ResolveTie(c.Request().Context(), app.ResolveTie{Actor: actorOf(c), Tournament: c.Param("tid"), Round: n,
+		Players: req.Players, Method: req.Method, Note: req.Note})
 	if err != nil {
 		return err
 	}
+	r := res.Resolution
 	return c.JSON(http.StatusCreated, tieJSON{ID: strconv.FormatInt(r.ID, 10), Round: r.Round, Players: r.Players, Method: r.Method,
 		Note: r.Note, DecidedBy: r.By, CreatedAt: r.CreatedAt})
 }

@@ -147,7 +147,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Registry = prometheus.NewRegistry()
 	}
 	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, door: cfg.Door, storeClaims: map[string]bool{},
-		console: app.NewConsole(deps.Rounds, app.NewOnce(deps.Idempotency, cfg.Logger)),
+		console: app.NewConsole(app.ConsoleServices{Rounds: deps.Rounds, Clock: deps.Room, Players: deps.Tournaments},
+			app.NewOnce(deps.Idempotency, cfg.Logger)),
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 )
@@ -33,12 +34,12 @@ func (s *Server) reseat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.deps.Rounds.ReseatTable(c.Request().Context(), actorOf(c), c.Param("tid"), n,
-		play.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason})
+	r, err := s.console.Reseat(c.Request().Context(), app.Reseat{Actor: actorOf(c), Tournament: c.Param("tid"), Round: n,
+		Reseat: play.Reseat{Player: req.Player, With: req.With, Table: req.Table, Reason: req.Reason}})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toRound(r, nil))
+	return c.JSON(http.StatusOK, toRound(r.Round, nil))
 }
 
 // withdrawalRequest is the body of POST …/tables/{t}/withdrawals.

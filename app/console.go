@@ -1,7 +1,10 @@
-// The organizer's commands on rounds, for the console's forms (and the
-// API): each runs at most once per client's key (Once), so that a form
-// sent twice (a double click, a reload that posts again) does not draw
-// twice.
+// The organizer's commands that a form sent twice would do twice (draw
+// and close a round, register players, resolve a tie, re-seat, set the
+// clock), for
+// the console's forms and the API: each runs at most once per client's
+// key (Once), so that a form sent twice (a double click, a tap again on a
+// slow network, a reload that posts again) draws, registers or adds time
+// once.
 package app
 
 import (
@@ -18,6 +21,27 @@ import (
 type Rounds interface {
 	DrawRoundWith(ctx context.Context, a tournament.Actor, tid string, o tournament.DrawOptions) (*tournament.Round, error)
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
+	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
+	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs play.Reseat) (*tournament.Round, error)
+}
+
+// Clock is what the clock's command asks of the domain (play.Service).
+type Clock interface {
+	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act play.ClockAction) (*tournament.Clock, error)
+}
+
+// Registration is what registering players asks of the domain
+// (tournament.Service).
+type Registration interface {
+	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
+}
+
+// ConsoleServices are the domain's services the console's commands call;
+// a command whose service is nil is not offered by its caller.
+type ConsoleServices struct {
+	Rounds  Rounds
+	Clock   Clock
+	Players Registration
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -27,16 +51,18 @@ type Runner interface {
 
 var _ Runner = (*Once)(nil)
 
-// Console runs the organizer's commands on rounds.
+// Console runs the organizer's commands.
 type Console struct {
-	rounds Rounds
-	once   Runner
+	rounds  Rounds
+	clock   Clock
+	players Registration
+	once    Runner
 }
 
-// NewConsole returns the organizer's commands on rounds, each run once
-// per key by once.
-func NewConsole(rounds Rounds, once Runner) *Console {
-	return &Console{rounds: rounds, once: once}
+// NewConsole returns the organizer's commands on s, each run once per key
+// by once.
+func NewConsole(s ConsoleServices, once Runner) *Console {
+	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, once: once}
 }
 
 // DrawRound is the command to draw a tournament's next round. Key (nil:
@@ -66,19 +92,28 @@ type Drawn struct {
 // cmd.Key. Its errors are the domain's (*tournament.Error), the refusal
 // of the key (reused with another draw, or in use) among them.
 func (c *Console) DrawRound(ctx context.Context, cmd DrawRound) (*Drawn, error) {
-	var drawn *tournament.Round
-	n, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (int, error) {
-		r, err := c.rounds.DrawRoundWith(ctx, cmd.Actor, cmd.Tournament, cmd.Options)
-		if err != nil {
-			return 0, err
-		}
-		drawn = r
-		return r.Number, nil
-	})
+	r, n, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Round, error) {
+		return c.rounds.DrawRoundWith(ctx, cmd.Actor, cmd.Tournament, cmd.Options)
+	}, func(r *tournament.Round) int { return r.Number })
 	if err != nil {
 		return nil, err
 	}
-	return &Drawn{Round: n, Drawn: drawn, Replayed: replayed}, nil
+	return &Drawn{Round: n, Drawn: r, Replayed: replayed}, nil
+}
+
+// runKept runs call once per key k on r (runOnce), keeping of its result
+// what kept takes: the call that runs it answers its whole result, a
+// replay the zero result and what was kept.
+func runKept[R, T any](ctx context.Context, r Runner, k *Key, call func(context.Context) (R, error), kept func(R) T) (res R, v T, replayed bool, err error) {
+	v, replayed, err = runOnce(ctx, r, k, func(ctx context.Context) (T, error) {
+		var err error
+		if res, err = call(ctx); err != nil {
+			var zero T
+			return zero, err
+		}
+		return kept(res), nil
+	})
+	return res, v, replayed, err
 }
 
 // runOnce runs cmd once per key k on r, its result kept as JSON
@@ -138,19 +173,140 @@ func (c *Console) CloseRound(ctx context.Context, cmd CloseRound) (*Closed, erro
 	if cmd.AcceptUnconfirmed {
 		opts = append(opts, play.AcceptUnconfirmed())
 	}
-	var change *tournament.RoundChange
-	n, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (int, error) {
-		ch, err := c.rounds.CloseRound(ctx, cmd.Actor, cmd.Tournament, cmd.Round, opts...)
-		if err != nil {
-			return 0, err
-		}
-		change = ch
-		return cmd.Round, nil
-	})
+	change, n, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.RoundChange, error) {
+		return c.rounds.CloseRound(ctx, cmd.Actor, cmd.Tournament, cmd.Round, opts...)
+	}, func(*tournament.RoundChange) int { return cmd.Round })
 	if err != nil {
 		return nil, err
 	}
 	return &Closed{Round: n, Change: change, Replayed: replayed}, nil
+}
+
+// AddPlayers is the command to register players: one from the console's
+// form, a list from its import (all or none). Key as DrawRound's.
+type AddPlayers struct {
+	Actor      tournament.Actor
+	Tournament string
+	Players    []tournament.NewPlayer
+	Key        *Key
+}
+
+// Registered is the answer to AddPlayers.
+type Registered struct {
+	Count int // the players registered
+	// Players are the players registered by this call (nil when answered
+	// from its key).
+	Players  []tournament.Player
+	Replayed bool
+}
+
+// AddPlayers registers the players, or answers the registration made
+// before under cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) AddPlayers(ctx context.Context, cmd AddPlayers) (*Registered, error) {
+	ps, n, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) ([]tournament.Player, error) {
+		return c.players.AddPlayers(ctx, cmd.Actor, cmd.Tournament, cmd.Players)
+	}, func(ps []tournament.Player) int { return len(ps) })
+	if err != nil {
+		return nil, err
+	}
+	return &Registered{Count: n, Players: ps, Replayed: replayed}, nil
+}
+
+// ResolveTie is the command to record the organizer's order of tied
+// players of round Round (best first), decided by Method ("lot" or
+// "choice"). Key as DrawRound's.
+type ResolveTie struct {
+	Actor        tournament.Actor
+	Tournament   string
+	Round        int
+	Players      []string
+	Method, Note string
+	Key          *Key
+}
+
+// TieResolved is the answer to ResolveTie.
+type TieResolved struct {
+	ID int64 // the resolution's
+	// Resolution is the resolution recorded by this call (nil when
+	// answered from its key).
+	Resolution *tournament.TieResolution
+	Replayed   bool
+}
+
+// ResolveTie records the order, or answers the one recorded before under
+// cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) ResolveTie(ctx context.Context, cmd ResolveTie) (*TieResolved, error) {
+	res, id, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.TieResolution, error) {
+		return c.rounds.ResolveTie(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Players, cmd.Method, cmd.Note)
+	}, func(r *tournament.TieResolution) int64 { return r.ID })
+	if err != nil {
+		return nil, err
+	}
+	return &TieResolved{ID: id, Resolution: res, Replayed: replayed}, nil
+}
+
+// Reseat is the command to swap two players of round Round between their
+// tables, or move one to another table, before their tables start. Key
+// as DrawRound's: a swap sent twice under one key swaps once (sent again
+// without it, it would swap the two back).
+type Reseat struct {
+	Actor      tournament.Actor
+	Tournament string
+	Round      int
+	Reseat     play.Reseat
+	Key        *Key
+}
+
+// Reseated is the answer to Reseat.
+type Reseated struct {
+	// Round is the round with its tables after this call's change (nil
+	// when answered from its key).
+	Round    *tournament.Round
+	Replayed bool
+}
+
+// Reseat changes the tables, or answers the change made before under
+// cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) Reseat(ctx context.Context, cmd Reseat) (*Reseated, error) {
+	r, _, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Round, error) {
+		return c.rounds.ReseatTable(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Reseat)
+	}, func(r *tournament.Round) int { return r.Number })
+	if err != nil {
+		return nil, err
+	}
+	return &Reseated{Round: r, Replayed: replayed}, nil
+}
+
+// SetClock is the command to start, pause, resume, add time to or call
+// time on round Round's clock, or undo a call of time. Key as
+// DrawRound's: the same five minutes sent twice under one key are added
+// once.
+type SetClock struct {
+	Actor      tournament.Actor
+	Tournament string
+	Round      int
+	Action     play.ClockAction
+	Key        *Key
+}
+
+// ClockSet is the answer to SetClock.
+type ClockSet struct {
+	// Clock is the clock after this call's action (nil when answered
+	// from its key).
+	Clock    *tournament.Clock
+	Replayed bool
+}
+
+// SetClock acts on the clock, or answers the action taken before under
+// cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) SetClock(ctx context.Context, cmd SetClock) (*ClockSet, error) {
+	clk, _, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Clock, error) {
+		return c.clock.SetRoundClock(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Action)
+	}, func(*tournament.Clock) string { return cmd.Action.Action })
+	if err != nil {
+		return nil, err
+	}
+	return &ClockSet{Clock: clk, Replayed: replayed}, nil
 }
 
 // answer is a command's outcome as Once keeps it: its result as JSON, or

@@ -9,9 +9,61 @@ import (
 	"github.com/revisor-sm/revisor/tournament/play"
 )
 
-// draws is a round store that counts its draws and closes and refuses,
-// as the domain does, any actor but the organizer.
-type draws struct{ n, closed int }
+// draws is a round store that counts its draws, closes and ties
+// resolved and refuses, as the domain does, any actor but the organizer.
+type draws struct {
+	n, closed, ties int
+	swaps           int // a swap done again swaps back
+}
+
+func (d *draws) ReseatTable(_ context.Context, a tournament.Actor, _ string, n int, rs play.Reseat) (*tournament.Round, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	d.swaps++
+	return &tournament.Round{Number: n}, nil
+}
+
+func (d *draws) ResolveTie(_ context.Context, a tournament.Actor, _ string, n int, players []string, method, note string) (*tournament.TieResolution, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	if len(players) < 2 {
+		return nil, tournament.InvalidField("players", "a tie has two players or more")
+	}
+	d.ties++
+	return &tournament.TieResolution{ID: int64(100 + d.ties), Round: n, Players: players, Method: method, Note: note}, nil
+}
+
+// registry registers players and counts them.
+type registry struct{ players []tournament.Player }
+
+func (r *registry) AddPlayers(_ context.Context, a tournament.Actor, _ string, ps []tournament.NewPlayer) ([]tournament.Player, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	var out []tournament.Player
+	for _, p := range ps {
+		if p.Name == "" {
+			return nil, tournament.InvalidField("name", "a player has a name")
+		}
+		out = append(out, tournament.Player{ID: p.Name, Name: p.Name})
+	}
+	r.players = append(r.players, out...)
+	return out, nil
+}
+
+// clock adds the minutes of each action to its total.
+type clock struct{ minutes, actions int }
+
+func (k *clock) SetRoundClock(_ context.Context, a tournament.Actor, _ string, _ int, act play.ClockAction) (*tournament.Clock, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	k.minutes += act.Minutes
+	k.actions++
+	return &tournament.Clock{}, nil
+}
 
 func (d *draws) CloseRound(_ context.Context, a tournament.Actor, _ string, n int, _ ...play.CloseOption) (*tournament.RoundChange, error) {
 	if err := a.RequireOrganizer(); err != nil {
@@ -42,7 +94,7 @@ func (d *draws) DrawRoundWith(_ context.Context, a tournament.Actor, _ string, o
 func TestDrawRoundOnce(t *testing.T) {
 	ctx := context.Background()
 	d := &draws{}
-	c := app.NewConsole(d, app.NewOnce(newMemKeys(), nil))
+	c := app.NewConsole(app.ConsoleServices{Rounds: d}, app.NewOnce(newMemKeys(), nil))
 	org := tournament.Actor{Role: tournament.RoleOrganizer}
 	seed := int64(42)
 	key := func(k string) *app.Key { return &app.Key{Scope: "console", Key: k, Fingerprint: []byte(k)} }
@@ -87,7 +139,7 @@ func TestDrawRoundOnce(t *testing.T) {
 func TestCloseRoundOnce(t *testing.T) {
 	ctx := context.Background()
 	d := &draws{}
-	c := app.NewConsole(d, app.NewOnce(newMemKeys(), nil))
+	c := app.NewConsole(app.ConsoleServices{Rounds: d}, app.NewOnce(newMemKeys(), nil))
 	org := tournament.Actor{Role: tournament.RoleOrganizer}
 	k := &app.Key{Scope: "console", Key: "close", Fingerprint: []byte("close")}
 	if _, err := c.CloseRound(ctx, app.CloseRound{Actor: tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1},
@@ -105,5 +157,67 @@ func TestCloseRoundOnce(t *testing.T) {
 	}
 	if _, err := c.CloseRound(ctx, app.CloseRound{Actor: org, Tournament: "t", Round: 1}); tournament.ErrorCode(err) != tournament.CodeRoundClosed {
 		t.Errorf("closing again without the key = %v, want %s", err, tournament.CodeRoundClosed)
+	}
+}
+
+// TestConsoleCommandsOnce: registering players, resolving a tie, swapping
+// two players and adding time, each sent twice under one key, are done once and the second is
+// answered as the first (Replayed, without what the call did); without a
+// key the same command is done again; a refusal is answered again under
+// its key and does nothing.
+func TestConsoleCommandsOnce(t *testing.T) {
+	ctx := context.Background()
+	d, reg, clk := &draws{}, &registry{}, &clock{}
+	c := app.NewConsole(app.ConsoleServices{Rounds: d, Clock: clk, Players: reg}, app.NewOnce(newMemKeys(), nil))
+	org := tournament.Actor{Role: tournament.RoleOrganizer}
+	key := func(k string) *app.Key { return &app.Key{Scope: "console", Key: k, Fingerprint: []byte(k)} }
+	add := func(name string, k *app.Key) (*app.Registered, error) {
+		return c.AddPlayers(ctx, app.AddPlayers{Actor: org, Tournament: "t", Players: []tournament.NewPlayer{{Name: name}, {Name: name + "2"}}, Key: k})
+	}
+	for try, replayed := range []bool{false, true} {
+		t.Run("", func(t *testing.T) {
+			r, err := add("Ann", key("add"))
+			if err != nil || r.Count != 2 || r.Replayed != replayed || (r.Players != nil) == replayed {
+				t.Fatalf("players, try %d = %+v, %v; want 2, replayed %v", try+1, r, err, replayed)
+			}
+			tie, err := c.ResolveTie(ctx, app.ResolveTie{Actor: org, Tournament: "t", Round: 1, Players: []string{"a", "b"}, Method: "lot", Key: key("tie")})
+			if err != nil || tie.ID != 101 || tie.Replayed != replayed || (tie.Resolution != nil) == replayed {
+				t.Fatalf("tie, try %d = %+v, %v; want resolution 101, replayed %v", try+1, tie, err, replayed)
+			}
+			rs, err := c.Reseat(ctx, app.Reseat{Actor: org, Tournament: "t", Round: 1, Reseat: play.Reseat{Player: "a", With: "b"}, Key: key("swap")})
+			if err != nil || rs.Replayed != replayed || (rs.Round != nil) == replayed {
+				t.Fatalf("swap, try %d = %+v, %v; want replayed %v", try+1, rs, err, replayed)
+			}
+			set, err := c.SetClock(ctx, app.SetClock{Actor: org, Tournament: "t", Round: 1, Action: play.ClockAction{Action: "add", Minutes: 5}, Key: key("clock")})
+			if err != nil || set.Replayed != replayed || (set.Clock != nil) == replayed {
+				t.Fatalf("clock, try %d = %+v, %v; want replayed %v", try+1, set, err, replayed)
+			}
+		})
+	}
+	if len(reg.players) != 2 || d.ties != 1 || d.swaps != 1 || clk.minutes != 5 {
+		t.Errorf("sent twice under their keys: %d players, %d ties, %d swaps, %d minutes; want 2, 1, 1, 5", len(reg.players), d.ties, d.swaps, clk.minutes)
+	}
+	if _, err := add("Bo", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SetClock(ctx, app.SetClock{Actor: org, Tournament: "t", Round: 1, Action: play.ClockAction{Action: "add", Minutes: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.players) != 4 || clk.minutes != 10 {
+		t.Errorf("again without keys: %d players, %d minutes; want 4, 10", len(reg.players), clk.minutes)
+	}
+	for try := range 2 {
+		_, err := add("", key("bad"))
+		if te, ok := err.(*tournament.Error); !ok || te.Field() != "name" || te.Kind != tournament.KindInvalid {
+			t.Errorf("a player without a name, try %d = %v; want invalid on the field name", try+1, err)
+		}
+		_, err = c.SetClock(ctx, app.SetClock{Actor: tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: 1}, Tournament: "t", Round: 1,
+			Action: play.ClockAction{Action: "add", Minutes: 5}, Key: key("table")})
+		if te, ok := err.(*tournament.Error); !ok || te.Kind != tournament.KindForbidden {
+			t.Errorf("a table's clock, try %d = %v; want forbidden", try+1, err)
+		}
+	}
+	if len(reg.players) != 4 || clk.actions != 2 {
+		t.Errorf("after the refusals: %d players, %d clock actions; want 4, 2", len(reg.players), clk.actions)
 	}
 }

@@ -5,14 +5,27 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
 )
 
 // drawKey is the draw form's Idempotency-Key field.
 var drawKey = regexp.MustCompile(`name="idempotency_key" value="([0-9a-f]+)"`)
+
+// mustLen returns the length of a list read, failing t on an error.
+func mustLen[T any](t *testing.T) func([]T, error) int {
+	return func(xs []T, err error) int {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(xs)
+	}
+}
 
 // TestConsoleDrawOnce: the console's draw form carries an Idempotency-Key,
 // so that the form sent twice (a double click, a reload that posts again)
@@ -26,14 +39,7 @@ func TestConsoleDrawOnce(t *testing.T) {
 	console := "/t/" + f.ID + "/console"
 	b := s.browser(t)
 	b.login(f.Token)
-	rounds := func() int {
-		t.Helper()
-		rs, err := s.plays.Rounds(context.Background(), f.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(rs)
-	}
+	rounds := func() int { return mustLen[tournament.Round](t)(s.plays.Rounds(context.Background(), f.ID)) }
 
 	if r := b.post(console, console+"/rounds", url.Values{"seed": {"x"}}); r.Status != http.StatusBadRequest || !strings.Contains(r.Body, "seed") {
 		t.Errorf("a seed that is not a number = %d, want 400 in words\n%s", r.Status, r.Body)
@@ -70,5 +76,90 @@ func TestConsoleDrawOnce(t *testing.T) {
 	}
 	if n := rounds(); n != 1 {
 		t.Errorf("%d rounds after a table's draw, want 1", n)
+	}
+}
+
+// TestConsoleFormsOnce: the forms that would do twice what they do when
+// sent twice carry an Idempotency-Key, as the draw's: a player added, a
+// player list imported, a swap of two players and five minutes added to
+// the clock, each sent
+// twice under the page's key, are done once and both answered as saved.
+func TestConsoleFormsOnce(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	ctx := context.Background()
+	f := s.mustTournament(t, tournament.FormatSM, 8, false)
+	console := "/t/" + f.ID + "/console"
+	b := s.browser(t)
+	b.login(f.Token)
+	players := func() int { return mustLen[tournament.Player](t)(s.svc.Players(ctx, f.ID)) }
+	keyOf := func(page string) string {
+		t.Helper()
+		m := drawKey.FindStringSubmatch(b.mustGet(page, http.StatusOK).Body)
+		if m == nil {
+			t.Fatalf("%s has no form with an Idempotency-Key", page)
+		}
+		return m[1]
+	}
+	twice := func(what, page, action string, form url.Values) {
+		t.Helper()
+		form.Set("idempotency_key", keyOf(page))
+		for try := range 2 {
+			if r := b.post(page, action, form); r.Status != http.StatusSeeOther {
+				t.Fatalf("%s, try %d = %d, want 303\n%s", what, try+1, r.Status, r.Body)
+			}
+		}
+	}
+
+	twice("a player added", console+"/players", console+"/players", url.Values{"name": {"Ann Ek"}, "club": {"BK"}})
+	if n := players(); n != 9 {
+		t.Errorf("%d players after 8 and one added twice under one key, want 9", n)
+	}
+	twice("a list imported", console+"/players", console+"/players/import",
+		url.Values{"confirm": {"1"}, "csv": {"Bo Ek,BK\nCy Ek,BK\nDo Ek,BK\n"}})
+	if n := players(); n != 12 {
+		t.Errorf("%d players after 9 and a list of 3 imported twice under one key, want 12", n)
+	}
+
+	if r := b.post(console, console+"/rounds", url.Values{"seed": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("draw = %d\n%s", r.Status, r.Body)
+	}
+	seated := func() [][]string {
+		t.Helper()
+		rs, err := s.plays.Rounds(ctx, f.ID)
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("rounds = %v, %v", rs, err)
+		}
+		var out [][]string
+		for _, tb := range rs[0].Tables {
+			out = append(out, tb.Players)
+		}
+		return out
+	}
+	before := seated()
+	a, z := before[0][0], before[1][0]
+	twice("a swap", console+"/rounds/1/tables/1", console+"/rounds/1/tables/1/reseat", url.Values{"player": {a}, "with": {z}, "reason": {"late"}})
+	if after := seated(); !slices.Contains(after[1], a) || !slices.Contains(after[0], z) {
+		t.Errorf("tables after a swap of tables 1 and 2's first players sent twice under one key: %v (before %v); want them swapped once", after, before)
+	}
+
+	for _, act := range []url.Values{{"action": {"start"}, "minutes": {"75"}}, {"action": {"pause"}}} {
+		if r := b.post(console, console+"/rounds/1/clock", act); r.Status != http.StatusSeeOther {
+			t.Fatalf("clock %v = %d\n%s", act, r.Status, r.Body)
+		}
+	}
+	twice("five minutes added", console, console+"/rounds/1/clock", url.Values{"action": {"add"}, "minutes": {"5"}})
+	clk, err := s.plays.RoundClock(ctx, f.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clk.State != tournament.ClockPaused || clk.Remaining <= 79*time.Minute || clk.Remaining > 80*time.Minute {
+		t.Errorf("the paused clock of 75 minutes, 5 added twice under one key: %s with %v left; want paused with 80 minutes (less the moment it ran)",
+			clk.State, clk.Remaining)
+	}
+	// The page after is another form: its key adds five minutes more.
+	twice("five minutes more", console, console+"/rounds/1/clock", url.Values{"action": {"add"}, "minutes": {"5"}})
+	if clk, err = s.plays.RoundClock(ctx, f.ID, 1); err != nil || clk.Remaining <= 84*time.Minute {
+		t.Errorf("five minutes more from the page after: %v left, %v; want 85 minutes", clk.Remaining, err)
 	}
 }

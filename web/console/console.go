@@ -23,10 +23,18 @@ import (
 
 // Handler serves the console and the referees' pages over the pages'
 // site.
-type Handler struct{ *site.Site }
+type Handler struct {
+	*site.Site
+	// commands are the organizer's commands that a form sent twice would
+	// do twice, each run once per form key (app.Console).
+	commands *app.Console
+}
 
 // New returns the console's handler over s.
-func New(s *site.Site) *Handler { return &Handler{s} }
+func New(s *site.Site) *Handler {
+	d := s.Deps()
+	return &Handler{Site: s, commands: app.NewConsole(app.ConsoleServices{Rounds: d.Rounds, Clock: d.Room, Players: d.Players}, d.Once)}
+}
 
 // Routes registers the organizer's console under
 // /t/:tid/console. Every route needs the organizer's (or the admin's)
@@ -323,11 +331,19 @@ func (h *Handler) saved(c echo.Context, anchor string) error {
 	return c.Redirect(http.StatusSeeOther, consoleURL(c.Param("tid"))+"?saved=1#"+anchor)
 }
 
+// addPlayer registers one player (app.AddPlayers) under the form's
+// Idempotency-Key, as drawRound draws: the form sent twice registers the
+// player once.
 func (h *Handler) addPlayer(c echo.Context) error {
-	svc := h.Deps().Players
 	// person is set when the organizer picked the player from the register.
 	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club"), Person: c.FormValue("person")}
-	if _, err := svc.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), []tournament.NewPlayer{np}); err != nil {
+	cmd := app.AddPlayers{Actor: consoleActor(c), Tournament: c.Param("tid"), Players: []tournament.NewPlayer{np}}
+	key, err := h.PostKey(c, cmd.Actor.String(), "player\x00"+np.Name+"\x00"+np.Club+"\x00"+np.Person)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.AddPlayers(c.Request().Context(), cmd)
+	}
+	if err != nil {
 		return h.formError(c, "add", err, map[string]string{"name": np.Name, "club": np.Club})
 	}
 	return h.saved(c, "players")
@@ -362,7 +378,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 	key, err := h.PostKey(c, cmd.Actor.String(), "draw\x00"+c.FormValue("seed"))
 	if err == nil {
 		cmd.Key = key
-		_, err = app.NewConsole(h.Deps().Rounds, h.Deps().Once).DrawRound(c.Request().Context(), cmd)
+		_, err = h.commands.DrawRound(c.Request().Context(), cmd)
 	}
 	if err != nil {
 		return h.formError(c, "draw", err, nil)
@@ -381,7 +397,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 	cmd := app.CloseRound{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, AskLots: true,
 		AcceptUnconfirmed: c.FormValue("accept_unconfirmed") == "1"}
 	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "close\x00"+c.FormValue("accept_unconfirmed")); err == nil {
-		_, err = app.NewConsole(h.Deps().Rounds, h.Deps().Once).CloseRound(c.Request().Context(), cmd)
+		_, err = h.commands.CloseRound(c.Request().Context(), cmd)
 	}
 	if err != nil {
 		if tournament.ErrorCode(err) == tournament.CodeUnconfirmedGames {
@@ -394,10 +410,10 @@ func (h *Handler) closeRound(c echo.Context) error {
 	return h.saved(c, "round")
 }
 
-// resolveTie records the organizer's order of tied players: fields
-// place1..placeN name the players best first.
+// resolveTie records the organizer's order of tied players
+// (app.ResolveTie) under the form's Idempotency-Key: fields place1..placeN
+// name the players best first.
 func (h *Handler) resolveTie(c echo.Context) error {
-	svc := h.Deps().Rounds
 	n, err := site.RoundNumber(c)
 	if err != nil {
 		return h.Fail(c, err)
@@ -408,8 +424,11 @@ func (h *Handler) resolveTie(c echo.Context) error {
 			players = append(players, v)
 		}
 	}
-	_, err = svc.ResolveTie(c.Request().Context(), consoleActor(c), c.Param("tid"), n, players,
-		c.FormValue("method"), strings.TrimSpace(c.FormValue("note")))
+	cmd := app.ResolveTie{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Players: players,
+		Method: c.FormValue("method"), Note: strings.TrimSpace(c.FormValue("note"))}
+	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "tie\x00"+strings.Join(players, "\x00")+"\x00"+cmd.Method+"\x00"+cmd.Note); err == nil {
+		_, err = h.commands.ResolveTie(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.formError(c, "tie", err, nil)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 	"github.com/revisor-sm/revisor/web/site"
@@ -49,7 +50,12 @@ func (h *Handler) importPlayers(c echo.Context) error {
 	}
 	list, err := transfer.ReadPlayersCSV([]byte(text))
 	if err == nil && c.FormValue("confirm") == "1" {
-		_, err = h.Deps().Players.AddPlayers(c.Request().Context(), consoleActor(c), c.Param("tid"), list.Players)
+		// Under the form's Idempotency-Key: the list confirmed twice is
+		// registered once.
+		cmd := app.AddPlayers{Actor: consoleActor(c), Tournament: c.Param("tid"), Players: list.Players}
+		if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "import\x00"+text); err == nil {
+			_, err = h.commands.AddPlayers(c.Request().Context(), cmd)
+		}
 		if err == nil {
 			return h.saved(c, "players")
 		}

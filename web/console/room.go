@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/web/site"
@@ -207,7 +208,6 @@ func confirmedBy(cs []tournament.Confirmation, pid string) bool {
 
 // setClock applies a clock button of the console.
 func (h *Handler) setClock(c echo.Context) error {
-	svc := h.Deps().Room
 	n, err := site.RoundNumber(c)
 	if err != nil {
 		return h.Fail(c, err)
@@ -219,7 +219,12 @@ func (h *Handler) setClock(c echo.Context) error {
 			return h.formError(c, "clock", fieldError("minutes", site.Translate(h.Language(c), "clock.minutes.bad")), map[string]string{"minutes": v})
 		}
 	}
-	if _, err := svc.SetRoundClock(c.Request().Context(), consoleActor(c), c.Param("tid"), n, act); err != nil {
+	cmd := app.SetClock{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Action: act}
+	cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "clock\x00"+act.Action+"\x00"+strconv.Itoa(act.Minutes)+"\x00"+act.Reason)
+	if err == nil {
+		_, err = h.commands.SetClock(c.Request().Context(), cmd)
+	}
+	if err != nil {
 		return h.formError(c, "clock", err, map[string]string{"minutes": c.FormValue("minutes"), "reason": act.Reason})
 	}
 	return h.saved(c, "clock")

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
 	"github.com/revisor-sm/revisor/web/site"
@@ -37,6 +38,9 @@ type tableChangeData struct {
 	Started bool
 	Others  []tiePlayer // the players of the round's other tables, labelled with their table
 	Targets []int       // the other tables, to move to
+	// FormKey is the Idempotency-Key of the re-seating forms (a fresh one
+	// at each render).
+	FormKey string
 }
 
 // withdrawChoice is a withdrawal as the organizer chose it.
@@ -73,6 +77,7 @@ func (h *Handler) renderTableChange(c echo.Context, status int, d tableChangeDat
 	}
 	names := site.PlayerIndex(st)
 	d.Round, d.Table, d.Open = r.Number, t.Number, r.Status == tournament.RoundOpen
+	d.FormKey = site.NewKey()
 	list := make([]string, len(t.Players))
 	for i, pid := range t.Players {
 		list[i] = names[pid].Name
@@ -165,7 +170,14 @@ func (h *Handler) reseatAtTable(c echo.Context) error {
 		rs.Table, _ = strconv.Atoi(v)
 	}
 	n, _ := strconv.Atoi(c.Param("n"))
-	_, err := h.Deps().Rounds.ReseatTable(c.Request().Context(), consoleActor(c), c.Param("tid"), n, rs)
+	// Under the form's Idempotency-Key (app.Reseat): a swap sent twice
+	// swaps once, where a second swap would undo the first.
+	cmd := app.Reseat{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Reseat: rs}
+	key, err := h.PostKey(c, cmd.Actor.String(), "reseat\x00"+rs.Player+"\x00"+rs.With+"\x00"+strconv.Itoa(rs.Table)+"\x00"+rs.Reason)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.Reseat(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.tableFormError(c, "reseat", err, values)
 	}

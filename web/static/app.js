@@ -228,3 +228,33 @@
     if (ask(form, ev.submitter)) { ev.preventDefault(); }
   });
 }());
+
+// A form sent is not sent again from the same page: a second click (a
+// double click, a tap again while the answer is on its way) on a form
+// whose page is already asked for is dropped, so that it is not sent
+// twice. The server's form keys cover the forms whose second send would
+// do something again (app.Console); this covers the rest (a deletion, a
+// ruling, a new tournament, a login). A form that a script sends itself
+// (the table page's) or asks about first (data-confirm) is not marked
+// until it is really sent; a page shown again from the browser's history
+// takes its forms again.
+(function () {
+  "use strict";
+  window.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form && form.getAttribute && form.getAttribute("data-sent") === "1") {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  }, true);
+  window.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (ev.defaultPrevented || !form || !form.getAttribute || (form.getAttribute("method") || "").toLowerCase() !== "post") { return; }
+    form.setAttribute("data-sent", "1");
+  });
+  window.addEventListener("pageshow", function (ev) {
+    if (!ev.persisted) { return; }
+    var sent = document.querySelectorAll("form[data-sent]");
+    for (var i = 0; i < sent.length; i++) { sent[i].removeAttribute("data-sent"); }
+  });
+}());

@@ -145,8 +145,7 @@ func (s *Server) updatePlayer(c echo.Context) error {
 // deletePlayer removes a player registered by mistake, before round 1 is
 // drawn.
 func (s *Server) deletePlayer(c echo.Context) error {
-	svc := s.deps.Tournaments
-	if err := svc.DeletePlayer(c.Request().Context(), actorOf(c), c.Param("tid"), c.Param("pid")); err != nil {
+	if _, err := s.console.DeletePlayer(c.Request().Context(), app.DeletePlayer{Actor: actorOf(c), Tournament: c.Param("tid"), Player: c.Param("pid")}); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -243,7 +243,7 @@ func (s *Server) resolveTie(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := res.Resolution
+	r := res.Record
 	return c.JSON(http.StatusCreated, tieJSON{ID: strconv.FormatInt(r.ID, 10), Round: r.Round, Players: r.Players, Method: r.Method,
 		Note: r.Note, DecidedBy: r.By, CreatedAt: r.CreatedAt})
 }

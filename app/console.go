@@ -1,6 +1,6 @@
-// The organizer's commands that a form sent twice would do twice (draw
-// and close a round, register players, resolve a tie, re-seat, set the
-// clock), for
+// The organizer's commands that a form sent twice would do twice, or
+// refuse the second time (draw and close a round, register and delete
+// players, resolve a tie, re-seat, set the clock, open a dispute), for
 // the console's forms and the API: each runs at most once per client's
 // key (Once), so that a form sent twice (a double click, a tap again on a
 // slow network, a reload that posts again) draws, registers or adds time
@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // Rounds is what the organizer's commands on rounds ask of the domain
@@ -34,14 +35,22 @@ type Clock interface {
 // (tournament.Service).
 type Registration interface {
 	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
+	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error
+}
+
+// OrganizerDisputes is what the organizer's dispute asks of the domain
+// (referee.Service).
+type OrganizerDisputes interface {
+	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
 }
 
 // ConsoleServices are the domain's services the console's commands call;
 // a command whose service is nil is not offered by its caller.
 type ConsoleServices struct {
-	Rounds  Rounds
-	Clock   Clock
-	Players Registration
+	Rounds   Rounds
+	Clock    Clock
+	Players  Registration
+	Disputes OrganizerDisputes
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -53,16 +62,17 @@ var _ Runner = (*Once)(nil)
 
 // Console runs the organizer's commands.
 type Console struct {
-	rounds  Rounds
-	clock   Clock
-	players Registration
-	once    Runner
+	rounds   Rounds
+	clock    Clock
+	players  Registration
+	disputes OrganizerDisputes
+	once     Runner
 }
 
 // NewConsole returns the organizer's commands on s, each run once per key
 // by once.
 func NewConsole(s ConsoleServices, once Runner) *Console {
-	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, once: once}
+	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, once: once}
 }
 
 // DrawRound is the command to draw a tournament's next round. Key (nil:
@@ -212,6 +222,61 @@ func (c *Console) AddPlayers(ctx context.Context, cmd AddPlayers) (*Registered, 
 	return &Registered{Count: n, Players: ps, Replayed: replayed}, nil
 }
 
+// DeletePlayer is the command to remove a player registered by mistake,
+// before round 1 is drawn. Key as DrawRound's: sent twice under one key,
+// the second is answered as the first rather than refused (the player is
+// gone).
+type DeletePlayer struct {
+	Actor      tournament.Actor
+	Tournament string
+	Player     string
+	Key        *Key
+}
+
+// DeletePlayer removes the player, or answers the removal made before
+// under cmd.Key; it reports whether the answer is a replay. Its errors
+// are the domain's, as DrawRound's.
+func (c *Console) DeletePlayer(ctx context.Context, cmd DeletePlayer) (replayed bool, err error) {
+	_, _, replayed, err = runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (string, error) {
+		return cmd.Player, c.players.DeletePlayer(ctx, cmd.Actor, cmd.Tournament, cmd.Player)
+	}, func(pid string) string { return pid })
+	return replayed, err
+}
+
+// ConsoleDispute is the command to open a dispute on a game from the
+// console (the organizer's, to have an accepted result corrected). Key as
+// DrawRound's: sent twice under one key, it opens one dispute.
+type ConsoleDispute struct {
+	Actor      tournament.Actor
+	Tournament string
+	Dispute    referee.NewDispute
+	Key        *Key
+}
+
+// Recorded is the answer to a command that records something with an
+// id: a dispute, a tie's resolution.
+type Recorded[T any] struct {
+	ID int64
+	// Record is what this call recorded (nil when answered from its key).
+	Record   *T
+	Replayed bool
+}
+
+// DisputeOpened is the answer to ConsoleDispute.
+type DisputeOpened = Recorded[referee.Dispute]
+
+// ConsoleDispute opens the dispute, or answers the one opened before
+// under cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) ConsoleDispute(ctx context.Context, cmd ConsoleDispute) (*DisputeOpened, error) {
+	d, id, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*referee.Dispute, error) {
+		return c.disputes.OpenDispute(ctx, cmd.Actor, cmd.Tournament, cmd.Dispute)
+	}, func(d *referee.Dispute) int64 { return d.ID })
+	if err != nil {
+		return nil, err
+	}
+	return &DisputeOpened{ID: id, Record: d, Replayed: replayed}, nil
+}
+
 // ResolveTie is the command to record the organizer's order of tied
 // players of round Round (best first), decided by Method ("lot" or
 // "choice"). Key as DrawRound's.
@@ -225,13 +290,7 @@ type ResolveTie struct {
 }
 
 // TieResolved is the answer to ResolveTie.
-type TieResolved struct {
-	ID int64 // the resolution's
-	// Resolution is the resolution recorded by this call (nil when
-	// answered from its key).
-	Resolution *tournament.TieResolution
-	Replayed   bool
-}
+type TieResolved = Recorded[tournament.TieResolution]
 
 // ResolveTie records the order, or answers the one recorded before under
 // cmd.Key. Its errors are the domain's, as DrawRound's.
@@ -242,7 +301,7 @@ func (c *Console) ResolveTie(ctx context.Context, cmd ResolveTie) (*TieResolved,
 	if err != nil {
 		return nil, err
 	}
-	return &TieResolved{ID: id, Resolution: res, Replayed: replayed}, nil
+	return &TieResolved{ID: id, Record: res, Replayed: replayed}, nil
 }
 
 // Reseat is the command to swap two players of round Round between their

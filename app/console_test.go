@@ -53,6 +53,19 @@ func (r *registry) AddPlayers(_ context.Context, a tournament.Actor, _ string, p
 	return out, nil
 }
 
+func (r *registry) DeletePlayer(_ context.Context, a tournament.Actor, _, pid string) error {
+	if err := a.RequireOrganizer(); err != nil {
+		return err
+	}
+	for i, p := range r.players {
+		if p.ID == pid {
+			r.players = append(r.players[:i], r.players[i+1:]...)
+			return nil
+		}
+	}
+	return tournament.Errorf(tournament.KindNotFound, tournament.CodePlayerNotFound, "player %q not found", pid)
+}
+
 // clock adds the minutes of each action to its total.
 type clock struct{ minutes, actions int }
 
@@ -181,7 +194,7 @@ func TestConsoleCommandsOnce(t *testing.T) {
 				t.Fatalf("players, try %d = %+v, %v; want 2, replayed %v", try+1, r, err, replayed)
 			}
 			tie, err := c.ResolveTie(ctx, app.ResolveTie{Actor: org, Tournament: "t", Round: 1, Players: []string{"a", "b"}, Method: "lot", Key: key("tie")})
-			if err != nil || tie.ID != 101 || tie.Replayed != replayed || (tie.Resolution != nil) == replayed {
+			if err != nil || tie.ID != 101 || tie.Replayed != replayed || (tie.Record != nil) == replayed {
 				t.Fatalf("tie, try %d = %+v, %v; want resolution 101, replayed %v", try+1, tie, err, replayed)
 			}
 			rs, err := c.Reseat(ctx, app.Reseat{Actor: org, Tournament: "t", Round: 1, Reseat: play.Reseat{Player: "a", With: "b"}, Key: key("swap")})
@@ -206,6 +219,19 @@ func TestConsoleCommandsOnce(t *testing.T) {
 	if len(reg.players) != 4 || clk.minutes != 10 {
 		t.Errorf("again without keys: %d players, %d minutes; want 4, 10", len(reg.players), clk.minutes)
 	}
+	// A deletion sent again under its key is answered as the first; without
+	// it, the player is not found.
+	for try, replayed := range []bool{false, true} {
+		if got, err := c.DeletePlayer(ctx, app.DeletePlayer{Actor: org, Tournament: "t", Player: "Bo", Key: key("delete")}); err != nil || got != replayed {
+			t.Errorf("delete, try %d = %v, %v; want replayed %v", try+1, got, err, replayed)
+		}
+	}
+	if _, err := c.DeletePlayer(ctx, app.DeletePlayer{Actor: org, Tournament: "t", Player: "Bo"}); tournament.ErrorCode(err) != tournament.CodePlayerNotFound {
+		t.Errorf("delete again without the key = %v, want %s", err, tournament.CodePlayerNotFound)
+	}
+	if len(reg.players) != 3 {
+		t.Errorf("%d players after one of 4 deleted, want 3", len(reg.players))
+	}
 	for try := range 2 {
 		_, err := add("", key("bad"))
 		if te, ok := err.(*tournament.Error); !ok || te.Field() != "name" || te.Kind != tournament.KindInvalid {
@@ -217,7 +243,7 @@ func TestConsoleCommandsOnce(t *testing.T) {
 			t.Errorf("a table's clock, try %d = %v; want forbidden", try+1, err)
 		}
 	}
-	if len(reg.players) != 4 || clk.actions != 2 {
-		t.Errorf("after the refusals: %d players, %d clock actions; want 4, 2", len(reg.players), clk.actions)
+	if len(reg.players) != 3 || clk.actions != 2 {
+		t.Errorf("after the refusals: %d players, %d clock actions; want 3, 2", len(reg.players), clk.actions)
 	}
 }

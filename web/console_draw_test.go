@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/revisor-sm/revisor/tournament"
+	"github.com/revisor-sm/revisor/tournament/referee"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // drawKey is the draw form's Idempotency-Key field.
@@ -81,8 +84,8 @@ func TestConsoleDrawOnce(t *testing.T) {
 
 // TestConsoleFormsOnce: the forms that would do twice what they do when
 // sent twice carry an Idempotency-Key, as the draw's: a player added, a
-// player list imported, a swap of two players and five minutes added to
-// the clock, each sent
+// player list imported, a player deleted, a swap of two players, five
+// minutes added to the clock and a dispute opened, each sent
 // twice under the page's key, are done once and both answered as saved.
 func TestConsoleFormsOnce(t *testing.T) {
 	t.Parallel()
@@ -104,8 +107,12 @@ func TestConsoleFormsOnce(t *testing.T) {
 	twice := func(what, page, action string, form url.Values) {
 		t.Helper()
 		form.Set("idempotency_key", keyOf(page))
-		for try := range 2 {
-			if r := b.post(page, action, form); r.Status != http.StatusSeeOther {
+		// The same form's bytes twice, as a double click sends them.
+		for try, send := range []func() response{
+			func() response { return b.post(page, action, form) },
+			func() response { return b.do(http.MethodPost, action, form) },
+		} {
+			if r := send(); r.Status != http.StatusSeeOther {
 				t.Fatalf("%s, try %d = %d, want 303\n%s", what, try+1, r.Status, r.Body)
 			}
 		}
@@ -119,6 +126,11 @@ func TestConsoleFormsOnce(t *testing.T) {
 		url.Values{"confirm": {"1"}, "csv": {"Bo Ek,BK\nCy Ek,BK\nDo Ek,BK\n"}})
 	if n := players(); n != 12 {
 		t.Errorf("%d players after 9 and a list of 3 imported twice under one key, want 12", n)
+	}
+	gone := f.Players[0].ID
+	twice("a player deleted", console+"/players/"+gone, console+"/players/"+gone+"/delete", url.Values{})
+	if n := players(); n != 11 {
+		t.Errorf("%d players after 12 and one deleted twice under one key, want 11", n)
 	}
 
 	if r := b.post(console, console+"/rounds", url.Values{"seed": {"1"}}); r.Status != http.StatusSeeOther {
@@ -161,5 +173,17 @@ func TestConsoleFormsOnce(t *testing.T) {
 	twice("five minutes more", console, console+"/rounds/1/clock", url.Values{"action": {"add"}, "minutes": {"5"}})
 	if clk, err = s.plays.RoundClock(ctx, f.ID, 1); err != nil || clk.Remaining <= 84*time.Minute {
 		t.Errorf("five minutes more from the page after: %v left, %v; want 85 minutes", clk.Remaining, err)
+	}
+
+	rs, err := s.plays.Rounds(ctx, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := rs[0].Tables[2]
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1), map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+	game := fmt.Sprintf("%s/rounds/1/tables/%d/games/1", console, tb.Number)
+	twice("a dispute opened", game, game+"/dispute", url.Values{"description": {"the last trick was not hers"}})
+	if page, err := s.refs.Disputes(ctx, org, f.ID, referee.DisputeFilter{}); err != nil || len(page.Disputes) != 1 {
+		t.Errorf("disputes after one opened twice under one key: %d, %v; want 1", len(page.Disputes), err)
 	}
 }

@@ -36,6 +36,7 @@ type playerEdit struct {
 	Field     string
 	Name      string // the form's values
 	Club      string
+	FormKey   string // the deletion's Idempotency-Key, fresh at each render
 }
 
 // delimiterKeys name the separators of a player list.
@@ -120,6 +121,7 @@ func (h *Handler) playerEditPage(c echo.Context) error {
 }
 
 func (h *Handler) renderPlayerEdit(c echo.Context, status int, d playerEdit) error {
+	d.FormKey = site.NewKey()
 	p, st, err := h.TournamentPageStart(c, "c.players", "console")
 	if err != nil {
 		return h.Fail(c, err)
@@ -152,7 +154,14 @@ func (h *Handler) updatePlayer(c echo.Context) error {
 
 // deletePlayer removes a player registered by mistake.
 func (h *Handler) deletePlayer(c echo.Context) error {
-	err := h.Deps().Players.DeletePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"))
+	// Under the form's Idempotency-Key (app.DeletePlayer): sent twice, the
+	// second is answered as saved, not as a player not found.
+	cmd := app.DeletePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid")}
+	key, err := h.PostKey(c, cmd.Actor.String(), "delete\x00"+cmd.Player)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.DeletePlayer(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.playerEditError(c, err, "", "")
 	}

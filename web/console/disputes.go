@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/engine"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
@@ -235,7 +236,13 @@ func (h *Handler) openDispute(c echo.Context) error {
 	deal, _ := strconv.Atoi(c.FormValue("deal"))
 	n := referee.NewDispute{Round: d.Round, Table: d.Table, Game: d.Game, Description: c.FormValue("description"), Deal: deal}
 	tid := c.Param("tid")
-	disp, err := h.Deps().Referees.OpenDispute(c.Request().Context(), consoleActor(c), tid, n)
+	// Under the form's Idempotency-Key (app.ConsoleDispute): sent twice,
+	// one dispute.
+	cmd := app.ConsoleDispute{Actor: consoleActor(c), Tournament: tid, Dispute: n}
+	var disp *app.DisputeOpened
+	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "dispute\x00"+strconv.Itoa(deal)+"\x00"+n.Description); err == nil {
+		disp, err = h.commands.ConsoleDispute(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.Fail(c, err)

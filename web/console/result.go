@@ -65,6 +65,9 @@ type resultData struct {
 	// DisputeDeals are the stored game's deals, by number with their
 	// dealer, for the dispute form to name the disputed one.
 	DisputeDeals []formRow
+	// FormKey is the dispute form's Idempotency-Key (a fresh one at each
+	// render).
+	FormKey string
 }
 
 // gameForm locates the game of a result page and builds its empty form.
@@ -86,7 +89,8 @@ func (h *Handler) gameForm(c echo.Context) (*site.Page, *tournament.State, tourn
 	}
 	names := site.PlayerIndex(st)
 	d := &resultData{Round: n, Table: tn, Game: g, Dealer: names[t.FirstDealerOf(g)].Name, ids: t.Players,
-		Columns: 2 + len(sheet.Sources)*len(t.Players), Match: st.Tournament.Format == tournament.FormatBridge}
+		Columns: 2 + len(sheet.Sources)*len(t.Players), Match: st.Tournament.Format == tournament.FormatBridge,
+		FormKey: site.NewKey()}
 	for _, pid := range t.Players {
 		d.Players = append(d.Players, names[pid].Name)
 	}

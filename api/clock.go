@@ -55,5 +55,5 @@ func (s *Server) setClock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toClock(r.Clock, s.deps.Room.Now()))
+	return c.JSON(http.StatusOK, toClock(r.Result, s.deps.Room.Now()))
 }

@@ -215,7 +215,6 @@ type rulingAnswer struct {
 }
 
 func (s *Server) rule(c echo.Context) error {
-	refs := s.deps.Disputes
 	id, err := disputeID(c)
 	if err != nil {
 		return err
@@ -224,10 +223,11 @@ func (s *Server) rule(c echo.Context) error {
 	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	ch, err := refs.Rule(c.Request().Context(), refereeActorOf(c), c.Param("tid"), id, req.toNew())
+	r, err := s.console.Rule(c.Request().Context(), app.Rule{Actor: refereeActorOf(c), Tournament: c.Param("tid"), Dispute: id, Ruling: req.toNew()})
 	if err != nil {
 		return err
 	}
+	ch := r.Result
 	out := rulingAnswer{Ruling: toRuling(ch.Ruling), Advancement: ch.Note, Standings: toStandings(ch.Standings)}
 	if ch.Correction != nil {
 		r := toResult(ch.Correction, false, false)

@@ -147,7 +147,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Registry = prometheus.NewRegistry()
 	}
 	return &Server{cfg: cfg, deps: deps, log: cfg.Logger, door: cfg.Door, storeClaims: map[string]bool{},
-		console: app.NewConsole(app.ConsoleServices{Rounds: deps.Rounds, Clock: deps.Room, Players: deps.Tournaments},
+		console: app.NewConsole(app.ConsoleServices{Rounds: deps.Rounds, Clock: deps.Room, Players: deps.Tournaments, Rulings: deps.Disputes},
 			app.NewOnce(deps.Idempotency, cfg.Logger)),
 		metrics: echo.WrapHandler(promhttp.HandlerFor(deps.Registry, promhttp.HandlerOpts{Registry: deps.Registry}))}, nil
 }

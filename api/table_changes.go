@@ -39,7 +39,7 @@ func (s *Server) reseat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toRound(r.Round, nil))
+	return c.JSON(http.StatusOK, toRound(r.Result, nil))
 }
 
 // withdrawalRequest is the body of POST …/tables/{t}/withdrawals.
@@ -71,11 +71,12 @@ func (s *Server) withdrawDuringGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := s.deps.Rounds.WithdrawDuringGame(c.Request().Context(), actorOf(c), c.Param("tid"), n, t,
-		play.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason})
+	r, err := s.console.Withdraw(c.Request().Context(), app.Withdraw{Actor: actorOf(c), Tournament: c.Param("tid"), Round: n, Table: t,
+		Withdrawal: play.Withdrawal{Player: req.Player, Handling: tournament.WithdrawalHandling(req.Handling), Reason: req.Reason}})
 	if err != nil {
 		return err
 	}
+	w := r.Result
 	return c.JSON(http.StatusCreated, withdrawalJSON{Player: w.Player, Round: w.Round, Table: w.Table, Game: w.Game,
 		Handling: string(w.Handling), Reason: w.Reason, By: w.By, CreatedAt: w.CreatedAt})
 }

@@ -1,6 +1,7 @@
-// The organizer's commands that a form sent twice would do twice, or
-// refuse the second time (draw and close a round, register and delete
-// players, resolve a tie, re-seat, set the clock, open a dispute), for
+// The organizer's and the referees' commands that a form sent twice would
+// do twice, or refuse the second time (draw and close a round, register
+// and delete players, resolve a tie, re-seat, withdraw a player, set the
+// clock, open a dispute, rule on one), for
 // the console's forms and the API: each runs at most once per client's
 // key (Once), so that a form sent twice (a double click, a tap again on a
 // slow network, a reload that posts again) draws, registers or adds time
@@ -24,6 +25,7 @@ type Rounds interface {
 	CloseRound(ctx context.Context, a tournament.Actor, tid string, n int, opts ...play.CloseOption) (*tournament.RoundChange, error)
 	ResolveTie(ctx context.Context, a tournament.Actor, tid string, n int, players []string, method, note string) (*tournament.TieResolution, error)
 	ReseatTable(ctx context.Context, a tournament.Actor, tid string, n int, rs play.Reseat) (*tournament.Round, error)
+	WithdrawDuringGame(ctx context.Context, a tournament.Actor, tid string, n, t int, w play.Withdrawal) (*tournament.GameWithdrawal, error)
 }
 
 // Clock is what the clock's command asks of the domain (play.Service).
@@ -44,6 +46,11 @@ type OrganizerDisputes interface {
 	OpenDispute(ctx context.Context, a tournament.Actor, tid string, n referee.NewDispute) (*referee.Dispute, error)
 }
 
+// Rulings is what a referee's ruling asks of the domain (referee.Service).
+type Rulings interface {
+	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
+}
+
 // ConsoleServices are the domain's services the console's commands call;
 // a command whose service is nil is not offered by its caller.
 type ConsoleServices struct {
@@ -51,6 +58,7 @@ type ConsoleServices struct {
 	Clock    Clock
 	Players  Registration
 	Disputes OrganizerDisputes
+	Rulings  Rulings
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -66,13 +74,14 @@ type Console struct {
 	clock    Clock
 	players  Registration
 	disputes OrganizerDisputes
+	rulings  Rulings
 	once     Runner
 }
 
 // NewConsole returns the organizer's commands on s, each run once per key
 // by once.
 func NewConsole(s ConsoleServices, once Runner) *Console {
-	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, once: once}
+	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, rulings: s.Rulings, once: once}
 }
 
 // DrawRound is the command to draw a tournament's next round. Key (nil:
@@ -124,6 +133,16 @@ func runKept[R, T any](ctx context.Context, r Runner, k *Key, call func(context.
 		return kept(res), nil
 	})
 	return res, v, replayed, err
+}
+
+// runDone runs call once per key k (runKept) and answers Done: a replay
+// needs nothing of the result but that the call ran.
+func runDone[T any](ctx context.Context, r Runner, k *Key, call func(context.Context) (*T, error)) (*Done[T], error) {
+	res, _, replayed, err := runKept(ctx, r, k, call, func(*T) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	return &Done[T]{Result: res, Replayed: replayed}, nil
 }
 
 // runOnce runs cmd once per key k on r, its result kept as JSON
@@ -316,24 +335,23 @@ type Reseat struct {
 	Key        *Key
 }
 
-// Reseated is the answer to Reseat.
-type Reseated struct {
-	// Round is the round with its tables after this call's change (nil
-	// when answered from its key).
-	Round    *tournament.Round
+// Done is the answer to a command whose replay needs nothing of its
+// result: what this call did (nil when answered from its key).
+type Done[T any] struct {
+	Result   *T
 	Replayed bool
 }
+
+// Reseated is the answer to Reseat: the round with its tables after the
+// change.
+type Reseated = Done[tournament.Round]
 
 // Reseat changes the tables, or answers the change made before under
 // cmd.Key. Its errors are the domain's, as DrawRound's.
 func (c *Console) Reseat(ctx context.Context, cmd Reseat) (*Reseated, error) {
-	r, _, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Round, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Round, error) {
 		return c.rounds.ReseatTable(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Reseat)
-	}, func(r *tournament.Round) int { return r.Number })
-	if err != nil {
-		return nil, err
-	}
-	return &Reseated{Round: r, Replayed: replayed}, nil
+	})
 }
 
 // SetClock is the command to start, pause, resume, add time to or call
@@ -348,24 +366,60 @@ type SetClock struct {
 	Key        *Key
 }
 
-// ClockSet is the answer to SetClock.
-type ClockSet struct {
-	// Clock is the clock after this call's action (nil when answered
-	// from its key).
-	Clock    *tournament.Clock
-	Replayed bool
-}
+// ClockSet is the answer to SetClock: the clock after the action.
+type ClockSet = Done[tournament.Clock]
 
 // SetClock acts on the clock, or answers the action taken before under
 // cmd.Key. Its errors are the domain's, as DrawRound's.
 func (c *Console) SetClock(ctx context.Context, cmd SetClock) (*ClockSet, error) {
-	clk, _, replayed, err := runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Clock, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Clock, error) {
 		return c.clock.SetRoundClock(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Action)
-	}, func(*tournament.Clock) string { return cmd.Action.Action })
-	if err != nil {
-		return nil, err
-	}
-	return &ClockSet{Clock: clk, Replayed: replayed}, nil
+	})
+}
+
+// Withdraw is the command to record that a player left table Table of
+// round Round during a game, and how the game goes on. Key as
+// DrawRound's: sent twice under one key, the second is answered as the
+// first rather than refused (the player has left).
+type Withdraw struct {
+	Actor        tournament.Actor
+	Tournament   string
+	Round, Table int
+	Withdrawal   play.Withdrawal
+	Key          *Key
+}
+
+// Withdrawn is the answer to Withdraw.
+type Withdrawn = Done[tournament.GameWithdrawal]
+
+// Withdraw records the withdrawal, or answers the one recorded before
+// under cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) Withdraw(ctx context.Context, cmd Withdraw) (*Withdrawn, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.GameWithdrawal, error) {
+		return c.rounds.WithdrawDuringGame(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Table, cmd.Withdrawal)
+	})
+}
+
+// Rule is the command to rule on dispute Dispute (a referee's, or the
+// organizer's). Key as DrawRound's: sent twice under one key, the second
+// is answered as the first rather than refused (the dispute is ruled).
+type Rule struct {
+	Actor      tournament.Actor
+	Tournament string
+	Dispute    int64
+	Ruling     referee.NewRuling
+	Key        *Key
+}
+
+// Ruled is the answer to Rule: what the ruling changed.
+type Ruled = Done[referee.RulingChange]
+
+// Rule records the ruling, or answers the one recorded before under
+// cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) Rule(ctx context.Context, cmd Rule) (*Ruled, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*referee.RulingChange, error) {
+		return c.rulings.Rule(ctx, cmd.Actor, cmd.Tournament, cmd.Dispute, cmd.Ruling)
+	})
 }
 
 // answer is a command's outcome as Once keeps it: its result as JSON, or

@@ -7,6 +7,7 @@ import (
 	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/play"
+	"github.com/revisor-sm/revisor/tournament/referee"
 )
 
 // draws is a round store that counts its draws, closes and ties
@@ -14,6 +15,35 @@ import (
 type draws struct {
 	n, closed, ties int
 	swaps           int // a swap done again swaps back
+	left            map[string]bool
+}
+
+func (d *draws) WithdrawDuringGame(_ context.Context, a tournament.Actor, _ string, n, t int, w play.Withdrawal) (*tournament.GameWithdrawal, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	if d.left[w.Player] {
+		return nil, tournament.Errorf(tournament.KindConflict, "player_left", "%s has left", w.Player)
+	}
+	if d.left == nil {
+		d.left = map[string]bool{}
+	}
+	d.left[w.Player] = true
+	return &tournament.GameWithdrawal{Player: w.Player, Round: n, Table: t}, nil
+}
+
+// rulings rules each dispute once; a second ruling is refused.
+type rulings struct{ ruled map[int64]bool }
+
+func (r *rulings) Rule(_ context.Context, _ tournament.Actor, _ string, id int64, _ referee.NewRuling) (*referee.RulingChange, error) {
+	if r.ruled[id] {
+		return nil, tournament.Errorf(tournament.KindConflict, "dispute_ruled", "dispute %d is ruled", id)
+	}
+	if r.ruled == nil {
+		r.ruled = map[int64]bool{}
+	}
+	r.ruled[id] = true
+	return &referee.RulingChange{}, nil
 }
 
 func (d *draws) ReseatTable(_ context.Context, a tournament.Actor, _ string, n int, rs play.Reseat) (*tournament.Round, error) {
@@ -174,14 +204,15 @@ func TestCloseRoundOnce(t *testing.T) {
 }
 
 // TestConsoleCommandsOnce: registering players, resolving a tie, swapping
-// two players and adding time, each sent twice under one key, are done once and the second is
+// two players, a withdrawal, a ruling and adding time, each sent twice under one key, are done once and the second is
 // answered as the first (Replayed, without what the call did); without a
 // key the same command is done again; a refusal is answered again under
 // its key and does nothing.
 func TestConsoleCommandsOnce(t *testing.T) {
 	ctx := context.Background()
 	d, reg, clk := &draws{}, &registry{}, &clock{}
-	c := app.NewConsole(app.ConsoleServices{Rounds: d, Clock: clk, Players: reg}, app.NewOnce(newMemKeys(), nil))
+	rul := &rulings{}
+	c := app.NewConsole(app.ConsoleServices{Rounds: d, Clock: clk, Players: reg, Rulings: rul}, app.NewOnce(newMemKeys(), nil))
 	org := tournament.Actor{Role: tournament.RoleOrganizer}
 	key := func(k string) *app.Key { return &app.Key{Scope: "console", Key: k, Fingerprint: []byte(k)} }
 	add := func(name string, k *app.Key) (*app.Registered, error) {
@@ -198,11 +229,20 @@ func TestConsoleCommandsOnce(t *testing.T) {
 				t.Fatalf("tie, try %d = %+v, %v; want resolution 101, replayed %v", try+1, tie, err, replayed)
 			}
 			rs, err := c.Reseat(ctx, app.Reseat{Actor: org, Tournament: "t", Round: 1, Reseat: play.Reseat{Player: "a", With: "b"}, Key: key("swap")})
-			if err != nil || rs.Replayed != replayed || (rs.Round != nil) == replayed {
+			if err != nil || rs.Replayed != replayed || (rs.Result != nil) == replayed {
 				t.Fatalf("swap, try %d = %+v, %v; want replayed %v", try+1, rs, err, replayed)
 			}
+			w, err := c.Withdraw(ctx, app.Withdraw{Actor: org, Tournament: "t", Round: 1, Table: 2,
+				Withdrawal: play.Withdrawal{Player: "a", Handling: "forfeit", Reason: "ill"}, Key: key("withdraw")})
+			if err != nil || w.Replayed != replayed || (w.Result != nil) == replayed {
+				t.Fatalf("withdraw, try %d = %+v, %v; want replayed %v", try+1, w, err, replayed)
+			}
+			ru, err := c.Rule(ctx, app.Rule{Actor: org, Tournament: "t", Dispute: 7, Ruling: referee.NewRuling{Decision: "rejected", Reason: "as played"}, Key: key("rule")})
+			if err != nil || ru.Replayed != replayed || (ru.Result != nil) == replayed {
+				t.Fatalf("ruling, try %d = %+v, %v; want replayed %v", try+1, ru, err, replayed)
+			}
 			set, err := c.SetClock(ctx, app.SetClock{Actor: org, Tournament: "t", Round: 1, Action: play.ClockAction{Action: "add", Minutes: 5}, Key: key("clock")})
-			if err != nil || set.Replayed != replayed || (set.Clock != nil) == replayed {
+			if err != nil || set.Replayed != replayed || (set.Result != nil) == replayed {
 				t.Fatalf("clock, try %d = %+v, %v; want replayed %v", try+1, set, err, replayed)
 			}
 		})

@@ -85,7 +85,8 @@ func TestConsoleDrawOnce(t *testing.T) {
 // TestConsoleFormsOnce: the forms that would do twice what they do when
 // sent twice carry an Idempotency-Key, as the draw's: a player added, a
 // player list imported, a player deleted, a swap of two players, five
-// minutes added to the clock and a dispute opened, each sent
+// minutes added to the clock, a dispute opened, its ruling and a
+// withdrawal, each sent
 // twice under the page's key, are done once and both answered as saved.
 func TestConsoleFormsOnce(t *testing.T) {
 	t.Parallel()
@@ -183,7 +184,20 @@ func TestConsoleFormsOnce(t *testing.T) {
 	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1), map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
 	game := fmt.Sprintf("%s/rounds/1/tables/%d/games/1", console, tb.Number)
 	twice("a dispute opened", game, game+"/dispute", url.Values{"description": {"the last trick was not hers"}})
-	if page, err := s.refs.Disputes(ctx, org, f.ID, referee.DisputeFilter{}); err != nil || len(page.Disputes) != 1 {
-		t.Errorf("disputes after one opened twice under one key: %d, %v; want 1", len(page.Disputes), err)
+	page, err := s.refs.Disputes(ctx, org, f.ID, referee.DisputeFilter{})
+	if err != nil || len(page.Disputes) != 1 {
+		t.Fatalf("disputes after one opened twice under one key: %d, %v; want 1", len(page.Disputes), err)
+	}
+	dispute := fmt.Sprintf("/t/%s/disputes/%d", f.ID, page.Disputes[0].ID)
+	twice("a ruling", dispute, dispute+"/ruling", url.Values{"decision": {"rejected"}, "reason": {"the sheet is right"}})
+	if d, err := s.refs.Dispute(ctx, org, f.ID, page.Disputes[0].ID); err != nil || d.Ruling == nil || d.Ruling.Decision != "rejected" {
+		t.Errorf("the dispute after a ruling sent twice under one key: %+v, %v; want rejected", d, err)
+	}
+
+	other := rs[0].Tables[0]
+	table := fmt.Sprintf("%s/rounds/1/tables/%d", console, other.Number)
+	twice("a withdrawal", table, table+"/withdraw", url.Values{"player": {other.Players[1]}, "handling": {"forfeit"}, "reason": {"ill"}, "confirm": {"1"}})
+	if rs, err = s.plays.Rounds(ctx, f.ID); err != nil || len(rs[0].Tables[0].Withdrawals) != 1 {
+		t.Errorf("withdrawals at table %d after one sent twice under one key: %v, %v; want 1", other.Number, rs[0].Tables[0].Withdrawals, err)
 	}
 }

@@ -33,7 +33,7 @@ type Handler struct {
 // New returns the console's handler over s.
 func New(s *site.Site) *Handler {
 	d := s.Deps()
-	return &Handler{Site: s, commands: app.NewConsole(app.ConsoleServices{Rounds: d.Rounds, Clock: d.Room, Players: d.Players, Disputes: d.Referees}, d.Once)}
+	return &Handler{Site: s, commands: app.NewConsole(app.ConsoleServices{Rounds: d.Rounds, Clock: d.Room, Players: d.Players, Disputes: d.Referees, Rulings: d.Referees}, d.Once)}
 }
 
 // Routes registers the organizer's console under

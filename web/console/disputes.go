@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,6 +147,9 @@ type disputeData struct {
 	// and the ruling's decision in words.
 	Status, OpenedBy, Ruled string
 	see                     bool // opening the page records that the dispute was seen
+	// FormKey is the ruling form's Idempotency-Key (a fresh one at each
+	// render).
+	FormKey string
 }
 
 // disputePage shows a dispute; opening it records that a referee has
@@ -195,6 +199,7 @@ func (h *Handler) renderDispute(c echo.Context, status int, d disputeData) error
 		}
 	}
 	p.Title = p.T("d.one", disp.ID)
+	d.FormKey = site.NewKey()
 	p.Data = d
 	return h.Render(c, status, "dispute", p)
 }
@@ -302,7 +307,15 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 		}
 	}
 	tid := c.Param("tid")
-	if _, err := h.Deps().Referees.Rule(c.Request().Context(), consoleActor(c), tid, id, n); err != nil {
+	// Under the form's Idempotency-Key (app.Rule): sent twice, the second
+	// is answered as the first, not refused as ruled already. The key
+	// stands for the whole form (every field but the key and the CSRF
+	// token, in order).
+	cmd := app.Rule{Actor: consoleActor(c), Tournament: tid, Dispute: id, Ruling: n}
+	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "ruling\x00"+formContent(form)); err == nil {
+		_, err = h.commands.Rule(c.Request().Context(), cmd)
+	}
+	if err != nil {
 		if s := httpx.StatusOf(err); s >= 500 || s == http.StatusNotFound || s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return h.Fail(c, err)
 		}
@@ -453,4 +466,16 @@ func problemsOf(err error) []engine.Problem {
 		return te.Problems()
 	}
 	return nil
+}
+
+// formContent is what a form says, for its Idempotency-Key's fingerprint:
+// every field but the key and the CSRF token, in the order of their names.
+func formContent(form url.Values) string {
+	rest := url.Values{}
+	for k, v := range form {
+		if k != "_csrf" && k != "idempotency_key" {
+			rest[k] = v
+		}
+	}
+	return rest.Encode()
 }

@@ -144,8 +144,16 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 		w.Name, w.HandlingText = pl.Name, site.Translate(lang, "tc."+w.Handling)
 		return h.renderTableChange(c, http.StatusOK, tableChangeData{Confirm: &w, Values: values})
 	}
-	_, err := h.Deps().Rounds.WithdrawDuringGame(c.Request().Context(), consoleActor(c), c.Param("tid"), n, tn,
-		play.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason})
+	// Under the form's Idempotency-Key (app.Withdraw): the confirmation
+	// sent twice is answered as the first, not refused as the player
+	// having left.
+	cmd := app.Withdraw{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Table: tn,
+		Withdrawal: play.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason}}
+	key, err := h.PostKey(c, cmd.Actor.String(), "withdraw\x00"+w.Player+"\x00"+w.Handling+"\x00"+w.Reason)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.Withdraw(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -439,7 +439,8 @@ func TestTableConfirmations(t *testing.T) {
 }
 
 // TestTableDisputeOnce: a dispute the table page sends again under its
-// Idempotency-Key (the form's field: a lost answer, a tap twice) is opened
+// Idempotency-Key (the dispute form's own field: a lost answer, a tap
+// twice) is opened
 // once and answered as the first time; the key with another dispute is
 // refused; a new key opens another.
 func TestTableDisputeOnce(t *testing.T) {
@@ -462,15 +463,23 @@ func TestTableDisputeOnce(t *testing.T) {
 		}
 		return len(listed.Disputes)
 	}
+	// The key the page's own dispute form carries (without the script the
+	// form is sent as it is), shown once the game has its result.
+	s.submit(t, f, 1, tb, 1, tournamenttest.TimedGame(tb.Players, tb.FirstDealerOf(1), map[string]map[string]int{tb.Players[0]: {"last_trick": 5}}))
+	m := regexp.MustCompile(`(?s)id="dispute-form">.*?name="idempotency_key" value="([0-9a-f]+)"`).FindStringSubmatch(b.mustGet(page, http.StatusOK).Body)
+	if m == nil {
+		t.Fatal("the table page's dispute form has no Idempotency-Key")
+	}
+	first := m[1]
 	for try := range 2 {
-		if r := dispute("dispute-1", "The score was added wrongly."); r.Status != http.StatusSeeOther {
+		if r := dispute(first, "The score was added wrongly."); r.Status != http.StatusSeeOther {
 			t.Fatalf("dispute, try %d = %d, want 303\n%s", try+1, r.Status, r.Body)
 		}
 	}
 	if n := count(); n != 1 {
 		t.Fatalf("%d disputes after one sent twice under its key, want 1", n)
 	}
-	if r := dispute("dispute-1", "Another matter."); r.Status != http.StatusUnprocessableEntity {
+	if r := dispute(first, "Another matter."); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("the key with another dispute = %d, want 422\n%s", r.Status, r.Body)
 	}
 	if r := dispute("dispute-2", "Another matter."); r.Status != http.StatusSeeOther || count() != 2 {

@@ -85,6 +85,32 @@ func TestBrowserTableReloadOffline(t *testing.T) {
 	}
 }
 
+// TestBrowserTableReloadOfflineFirstLoad: a table page just opened, with
+// nothing entered and nothing changed since, is kept by its service worker
+// once the worker takes it over (the page reads itself again through it:
+// its first load came before the worker ran), so a reload without network
+// shows it. Before, the page was kept only when it read itself for a
+// change at the table, and this reload found nothing.
+func TestBrowserTableReloadOfflineFirstLoad(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, true)
+	b := openTableOffline(t, s, f)
+	// The worker's copy, looked up from the page (a promise: its answer is
+	// read at the next try).
+	kept := `(caches.match(location.pathname + location.search, {ignoreSearch: true}).then(function (r) { window.__kept = !!r; }), window.__kept === true)`
+	if err := b.until("the worker's copy of the page", kept, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	s.down.Store(true)
+	if err := b.do("reload without network", chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.untilAcrossLoads("the page after the reload", `!!document.getElementById("table-app") && !!document.getElementById("deal-form")`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // openTableOffline opens table 1's QR link on a phone in English and waits
 // for the service worker that keeps the page for a reload without network.
 func openTableOffline(t *testing.T, s *site, f *fixture) *tab {

@@ -806,10 +806,21 @@
   };
 
   // keepOffline registers the service worker that keeps this table's
-  // page for a reload without network (scope: this table page only).
-  function keepOffline() {
+  // page for a reload without network (scope: this table page only). A
+  // page loaded before its worker ran was not kept by it: once the worker
+  // takes it over, the page reads itself again through it, so that a
+  // reload without network finds it even before anything changes at the
+  // table.
+  function keepOffline(page) {
     if (!navigator.serviceWorker) { return; }
     var path = window.location.pathname;
+    if (!navigator.serviceWorker.controller) {
+      var taken = function () {
+        navigator.serviceWorker.removeEventListener("controllerchange", taken);
+        page.q.refresh(page.game);
+      };
+      navigator.serviceWorker.addEventListener("controllerchange", taken);
+    }
     navigator.serviceWorker.register("/static/sw.js", { scope: path }).catch(function () {});
   }
 
@@ -841,8 +852,9 @@
     loginFromFragment();
     var app = document.getElementById("table-app");
     if (app) {
-      keepOffline();
-      new TablePage(app).start();
+      var page = new TablePage(app);
+      keepOffline(page);
+      page.start();
     }
   });
   // A game that just ended is shown at its confirm buttons: after the

@@ -20,14 +20,15 @@
 #                              3. without -race, the browser tests (they
 #                                 drive Chromium; every server path they
 #                                 take also runs under -race in the API and
-#                                 page tests), the pages' latency tests and
-#                                 the table protocol's randomized test
-#                                 against a real server, six at a time;
+#                                 page tests) and the table protocol's
+#                                 randomized test against a real server,
+#                                 six at a time, then (once the fault tests
+#                                 ended) the pages' latency tests;
 #                              4. in the background, from before go vet to
-#                                 the browser pass, with -race, the fault
+#                                 the latency tests, with -race, the fault
 #                                 tests (./internal/faulttest): their minutes
 #                                 of waiting on failovers overlap the passes;
-#                                 their output comes before the browser
+#                                 their output comes after the browser
 #                                 pass's.
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
@@ -100,6 +101,7 @@ log "PostgreSQL for the tests: $DATABASE_URL"
 # (TestTableProtocolServer: node drives tablequeue.js over 200 nights) skip
 # themselves under -race and run with the browser tests.
 browser='^TestBrowser'
+latency='^(TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate)'
 nonrace='^(TestBrowser|TestPagesAnswerFast|TestWritesNotBlockedWhileRendersSaturate|TestTableProtocolServer$)'
 
 # plain: packages of pure computation. The race pass leaves them out and the
@@ -203,12 +205,13 @@ phase "go vet"
 # With -cover, the two passes also write profiles, and web's coverage is
 # printed once more for both passes together (each pass alone prints only
 # its part).
-race_prof=() plain_prof=() browser_prof=()
+race_prof=() plain_prof=() browser_prof=() latency_prof=()
 case " $* " in *" -cover "*)
   profiles=$(mktemp -d)
   race_prof=(-coverprofile "$profiles/race.out")
   plain_prof=(-coverprofile "$profiles/plain.out")
-  browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out") ;;
+  browser_prof=(-covermode=atomic -coverprofile "$profiles/browser.out")
+  latency_prof=(-covermode=atomic -coverprofile "$profiles/latency.out") ;;
 esac
 check_plain
 race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faulttest))
@@ -238,23 +241,29 @@ if [ "$checks" -ne 0 ]; then
   echo "test.sh: FAILED: the OpenAPI lint, the node tests or axe-core's install (exit $checks)" >&2
   exit "$checks"
 fi
-# The fault tests' end, and what they printed. The browser pass waits for
-# them: its first tests measure the pages' latency (TestPagesAnswerFast*),
-# which the fault tests' clusters and servers must not share the machine
-# with.
+# The browser pass runs beside the fault tests' last minutes (TestHA waits
+# on failovers some 4 minutes from the start, and the passes before end
+# at about 215 s: the browser pass waited 17-36 s for it, the machine half
+# idle). The pages' latency tests (TestPagesAnswerFast*,
+# TestWritesNotBlockedWhileRendersSaturate) wait for the fault tests' end:
+# their clusters and servers must not share the machine with them.
+browser_rc=0
+gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" -skip "$latency" "${browser_prof[@]}" "$@" ./web || browser_rc=$?
+phase "the browser pass"
 faults=0
 wait "$fault_pid" || faults=$?
 fault_pid=""
 phase "the wait for the fault tests"
 echo "test.sh: the fault tests (./internal/faulttest, run in the background):"
 cat "$fault_log"
-gotest browser -count=1 -timeout 40m -parallel 6 -run "$nonrace" "${browser_prof[@]}" "$@" ./web
-phase "the browser pass"
+latency_rc=0
+gotest latency -count=1 -timeout 10m -run "$latency" "${latency_prof[@]}" "$@" ./web || latency_rc=$?
+phase "the latency tests"
 if [ -n "${profiles:-}" ]; then
-  # A block counts as covered when either pass ran it.
+  # A block counts as covered when any pass ran it.
   awk 'FNR == 1 { next } { c[$1] = c[$1] || $3 > 0; n[$1] = $2 }
     END { for (b in n) { split(b, f, ":"); p = f[1]; sub("/[^/]*$", "", p); if (p ~ /\/web$/) { all += n[b]; if (c[b]) hit += n[b] } }
-      if (all) printf "web, both passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles/race.out" "$profiles/browser.out"
+      if (all) printf "web, all passes: coverage: %.1f%% of statements\n", 100 * hit / all }' "$profiles/race.out" "$profiles/browser.out" "$profiles/latency.out"
   rm -rf "$profiles"
 fi
 slowest
@@ -262,4 +271,8 @@ rm -rf "$times"
 if [ "$faults" -ne 0 ]; then
   echo "test.sh: FAILED: the fault tests (above)" >&2
   exit "$faults"
+fi
+if [ "$browser_rc" -ne 0 ] || [ "$latency_rc" -ne 0 ]; then
+  echo "test.sh: FAILED: the browser pass (exit $browser_rc) or the latency tests (exit $latency_rc), above" >&2
+  exit 1
 fi

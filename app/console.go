@@ -256,9 +256,9 @@ type DeletePlayer struct {
 // under cmd.Key; it reports whether the answer is a replay. Its errors
 // are the domain's, as DrawRound's.
 func (c *Console) DeletePlayer(ctx context.Context, cmd DeletePlayer) (replayed bool, err error) {
-	_, _, replayed, err = runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (string, error) {
-		return cmd.Player, c.players.DeletePlayer(ctx, cmd.Actor, cmd.Tournament, cmd.Player)
-	}, func(pid string) string { return pid })
+	_, _, replayed, err = runKept(ctx, c.once, cmd.Key, func(ctx context.Context) (bool, error) {
+		return true, c.players.DeletePlayer(ctx, cmd.Actor, cmd.Tournament, cmd.Player)
+	}, func(bool) bool { return true })
 	return replayed, err
 }
 

@@ -243,8 +243,8 @@ if [ "$checks" -ne 0 ]; then
 fi
 # The browser pass runs beside the fault tests' last minutes (TestHA waits
 # on failovers some 4 minutes from the start, and the passes before end
-# at about 215 s: the browser pass waited 17-36 s for it, the machine half
-# idle). The pages' latency tests (TestPagesAnswerFast*,
+# at about 215 s: the browser pass waited 17-36 s for it, while only the
+# fault tests ran). The pages' latency tests (TestPagesAnswerFast*,
 # TestWritesNotBlockedWhileRendersSaturate) wait for the fault tests' end:
 # their clusters and servers must not share the machine with them.
 browser_rc=0

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -338,7 +339,7 @@ func (h *Handler) addPlayer(c echo.Context) error {
 	// person is set when the organizer picked the player from the register.
 	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club"), Person: c.FormValue("person")}
 	cmd := app.AddPlayers{Actor: consoleActor(c), Tournament: c.Param("tid"), Players: []tournament.NewPlayer{np}}
-	key, err := h.PostKey(c, cmd.Actor.String(), "player\x00"+np.Name+"\x00"+np.Club+"\x00"+np.Person)
+	key, err := h.formKey(c)
 	if err == nil {
 		cmd.Key = key
 		_, err = h.commands.AddPlayers(c.Request().Context(), cmd)
@@ -375,7 +376,7 @@ func (h *Handler) drawRound(c echo.Context) error {
 		}
 		cmd.Options.Seed = &v
 	}
-	key, err := h.PostKey(c, cmd.Actor.String(), "draw\x00"+c.FormValue("seed"))
+	key, err := h.formKey(c)
 	if err == nil {
 		cmd.Key = key
 		_, err = h.commands.DrawRound(c.Request().Context(), cmd)
@@ -396,7 +397,7 @@ func (h *Handler) closeRound(c echo.Context) error {
 	// The organizer is asked about every tie that only a lot would break.
 	cmd := app.CloseRound{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, AskLots: true,
 		AcceptUnconfirmed: c.FormValue("accept_unconfirmed") == "1"}
-	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "close\x00"+c.FormValue("accept_unconfirmed")); err == nil {
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.CloseRound(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -426,7 +427,7 @@ func (h *Handler) resolveTie(c echo.Context) error {
 	}
 	cmd := app.ResolveTie{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Players: players,
 		Method: c.FormValue("method"), Note: strings.TrimSpace(c.FormValue("note"))}
-	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "tie\x00"+strings.Join(players, "\x00")+"\x00"+cmd.Method+"\x00"+cmd.Note); err == nil {
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.ResolveTie(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -509,4 +510,25 @@ func (h *Handler) issueRefereeToken(c echo.Context) error {
 		return h.formError(c, "referee", err, map[string]string{"name": name})
 	}
 	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: tok.Token, RefereeName: tok.Name})
+}
+
+// formKey is a console form's Idempotency-Key (site.PostKey, scoped to the
+// form's path and the session's actor), its fingerprint all the form says
+// (formContent): the same key with any field changed is another form,
+// refused, however the handler reads the fields.
+func (h *Handler) formKey(c echo.Context) (*app.Key, error) {
+	form, _ := c.FormParams() // read already, by the CSRF check and the handler
+	return h.PostKey(c, consoleActor(c).String(), formContent(form))
+}
+
+// formContent is what a form says, for its Idempotency-Key's fingerprint:
+// every field but the key and the CSRF token, in the order of their names.
+func formContent(form url.Values) string {
+	rest := url.Values{}
+	for k, v := range form {
+		if k != "_csrf" && k != "idempotency_key" {
+			rest[k] = v
+		}
+	}
+	return rest.Encode()
 }

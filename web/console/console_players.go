@@ -54,7 +54,7 @@ func (h *Handler) importPlayers(c echo.Context) error {
 		// Under the form's Idempotency-Key: the list confirmed twice is
 		// registered once.
 		cmd := app.AddPlayers{Actor: consoleActor(c), Tournament: c.Param("tid"), Players: list.Players}
-		if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "import\x00"+text); err == nil {
+		if cmd.Key, err = h.formKey(c); err == nil {
 			_, err = h.commands.AddPlayers(c.Request().Context(), cmd)
 		}
 		if err == nil {
@@ -157,7 +157,7 @@ func (h *Handler) deletePlayer(c echo.Context) error {
 	// Under the form's Idempotency-Key (app.DeletePlayer): sent twice, the
 	// second is answered as saved, not as a player not found.
 	cmd := app.DeletePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid")}
-	key, err := h.PostKey(c, cmd.Actor.String(), "delete\x00"+cmd.Player)
+	key, err := h.formKey(c)
 	if err == nil {
 		cmd.Key = key
 		_, err = h.commands.DeletePlayer(c.Request().Context(), cmd)

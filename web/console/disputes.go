@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -245,7 +244,7 @@ func (h *Handler) openDispute(c echo.Context) error {
 	// one dispute.
 	cmd := app.ConsoleDispute{Actor: consoleActor(c), Tournament: tid, Dispute: n}
 	var disp *app.DisputeOpened
-	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "dispute\x00"+strconv.Itoa(deal)+"\x00"+n.Description); err == nil {
+	if cmd.Key, err = h.formKey(c); err == nil {
 		disp, err = h.commands.ConsoleDispute(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -308,11 +307,9 @@ func (h *Handler) ruleDispute(c echo.Context) error {
 	}
 	tid := c.Param("tid")
 	// Under the form's Idempotency-Key (app.Rule): sent twice, the second
-	// is answered as the first, not refused as ruled already. The key
-	// stands for the whole form (every field but the key and the CSRF
-	// token, in order).
+	// is answered as the first, not refused as ruled already.
 	cmd := app.Rule{Actor: consoleActor(c), Tournament: tid, Dispute: id, Ruling: n}
-	if cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "ruling\x00"+formContent(form)); err == nil {
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.Rule(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -466,16 +463,4 @@ func problemsOf(err error) []engine.Problem {
 		return te.Problems()
 	}
 	return nil
-}
-
-// formContent is what a form says, for its Idempotency-Key's fingerprint:
-// every field but the key and the CSRF token, in the order of their names.
-func formContent(form url.Values) string {
-	rest := url.Values{}
-	for k, v := range form {
-		if k != "_csrf" && k != "idempotency_key" {
-			rest[k] = v
-		}
-	}
-	return rest.Encode()
 }

@@ -220,7 +220,7 @@ func (h *Handler) setClock(c echo.Context) error {
 		}
 	}
 	cmd := app.SetClock{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Action: act}
-	cmd.Key, err = h.PostKey(c, cmd.Actor.String(), "clock\x00"+act.Action+"\x00"+strconv.Itoa(act.Minutes)+"\x00"+act.Reason)
+	cmd.Key, err = h.formKey(c)
 	if err == nil {
 		_, err = h.commands.SetClock(c.Request().Context(), cmd)
 	}

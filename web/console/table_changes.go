@@ -149,7 +149,7 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 	// having left.
 	cmd := app.Withdraw{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Table: tn,
 		Withdrawal: play.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason}}
-	key, err := h.PostKey(c, cmd.Actor.String(), "withdraw\x00"+w.Player+"\x00"+w.Handling+"\x00"+w.Reason)
+	key, err := h.formKey(c)
 	if err == nil {
 		cmd.Key = key
 		_, err = h.commands.Withdraw(c.Request().Context(), cmd)
@@ -181,7 +181,7 @@ func (h *Handler) reseatAtTable(c echo.Context) error {
 	// Under the form's Idempotency-Key (app.Reseat): a swap sent twice
 	// swaps once, where a second swap would undo the first.
 	cmd := app.Reseat{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Reseat: rs}
-	key, err := h.PostKey(c, cmd.Actor.String(), "reseat\x00"+rs.Player+"\x00"+rs.With+"\x00"+strconv.Itoa(rs.Table)+"\x00"+rs.Reason)
+	key, err := h.formKey(c)
 	if err == nil {
 		cmd.Key = key
 		_, err = h.commands.Reseat(c.Request().Context(), cmd)

@@ -62,6 +62,17 @@ func Renewing(ctx context.Context, r Renewer, scope, key string, every time.Dura
 	}
 }
 
+// Atomic is a store of keys that runs a command with its key as one
+// transaction (postgres.Idempotency.Atomically): the key's claim, the
+// command's writes through the store (which the ctx run gets carries) and
+// the answer run returns commit together, or none of them does. When the
+// key is not the caller's, run does not run: stored is the answer stored
+// before, or claimErr the claim's refusal.
+type Atomic interface {
+	Atomically(ctx context.Context, scope, key string, fingerprint []byte,
+		run func(context.Context) (answer []byte, keep bool)) (stored []byte, claimErr, err error)
+}
+
 // Key is a client's idempotency key for one command: Scope keeps the keys
 // of different clients and commands apart, Fingerprint names the
 // command's content (the same key with another content is refused).
@@ -103,7 +114,9 @@ func (o *Once) WithRenewal(every time.Duration) *Once {
 // Do runs cmd for k (nil: no key, cmd just runs) and answers what answer
 // built from its outcome, or the answer stored for k before (replayed).
 // Its error is the key's refusal only (reused with another command, or in
-// use); the command's own errors are in the answer. The command runs to
+// use), or the store's failure to keep the key; the command's own errors
+// are in the answer. With keys that run a command atomically (Atomic),
+// the claim, the command and its answer are one transaction. The command runs to
 // its end even when ctx is cancelled (a client that hangs up), so that
 // its answer is stored for the retry; ctx's deadline still holds.
 func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
@@ -113,6 +126,24 @@ func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 		a, _ = answer(cmd(ctx))
 		return a, false, nil
 	}
+	if at, ok := o.keys.(Atomic); ok {
+		stored, claimErr, err := at.Atomically(ctx, k.Scope, k.Key, k.Fingerprint, func(ctx context.Context) ([]byte, bool) {
+			var keep bool
+			a, keep = answer(cmd(ctx))
+			return a, keep
+		})
+		switch {
+		case err != nil:
+			return nil, false, err
+		case claimErr != nil:
+			return nil, false, claimErr
+		case stored != nil:
+			return stored, true, nil
+		}
+		return a, false, nil
+	}
+	// The keys kept apart from the command's store (in memory): the key
+	// claimed, the command run, its answer stored, one after the other.
 	stored, err := o.keys.Claim(ctx, k.Scope, k.Key, k.Fingerprint)
 	if err != nil || stored != nil {
 		return stored, stored != nil, err

@@ -34,18 +34,8 @@ func TestDisputeCommitsWithItsKey(t *testing.T) {
 	}
 	accept := func(*referee.State, int) error { return nil }
 	answer := func(d *referee.Dispute) ([]byte, error) { return fmt.Appendf(nil, "dispute %d", d.ID), nil }
-	disputes := func() int {
-		var n int
-		if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM disputes WHERE tournament_id = $1`, tid).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	keyed := func(key string) (bool, []byte) {
-		var response []byte
-		err := e.pool.QueryRow(e.ctx, `SELECT response FROM idempotency_keys WHERE scope = 's' AND key = $1`, key).Scan(&response)
-		return err == nil, response
-	}
+	disputes := func() int { return e.rows(t, "disputes", tid) }
+	keyed := e.keyAnswer
 	fp := []byte("fingerprint")
 
 	_, _, _, err := store.OpenDisputeKeyed(e.ctx, dispute(), accept, "s", "k1", fp, func(*referee.Dispute) ([]byte, error) {

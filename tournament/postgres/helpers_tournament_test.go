@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/revisor-sm/revisor/internal/dbtest"
@@ -109,3 +110,20 @@ func wantCode(tb testing.TB, what string, err error, code string) {
 }
 
 func errorsAs(err error, target **tournament.Error) bool { return errors.As(err, target) }
+
+// rows counts the rows of table (players, disputes ...) of tournament tid.
+func (e *env) rows(tb testing.TB, table, tid string) int {
+	tb.Helper()
+	var n int
+	if err := e.pool.QueryRow(e.ctx, `SELECT count(*) FROM `+pgx.Identifier{table}.Sanitize()+` WHERE tournament_id = $1`, tid).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// keyAnswer reports whether key is kept in scope "s", and its answer.
+func (e *env) keyAnswer(key string) (bool, []byte) {
+	var response []byte
+	err := e.pool.QueryRow(e.ctx, `SELECT response FROM idempotency_keys WHERE scope = 's' AND key = $1`, key).Scan(&response)
+	return err == nil, response
+}

@@ -6,6 +6,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -150,4 +151,61 @@ func (k TxKey) Claim(ctx context.Context, tx pgx.Tx) (stored []byte, claimErr, e
 func (k TxKey) Answer(ctx context.Context, tx pgx.Tx, answer []byte) error {
 	_, err := tx.Exec(ctx, `UPDATE idempotency_keys SET response = $3 WHERE scope = $1 AND key = $2`, k.c.scope, k.c.key, answer)
 	return MapError(err, "idempotency key")
+}
+
+// ambientTx is the transaction of a command run with a client's key
+// (Atomically), which the store's own transactions (Store.inTx) join as
+// savepoints, one at a time: a pgx.Tx is one connection, which runs one
+// statement at a time.
+type ambientTx struct {
+	mu sync.Mutex
+	tx pgx.Tx
+}
+
+type ambientKey struct{}
+
+// ambientOf is the command's transaction that ctx carries, if any.
+func ambientOf(ctx context.Context) *ambientTx {
+	a, _ := ctx.Value(ambientKey{}).(*ambientTx)
+	return a
+}
+
+// Atomically runs run, a command sent with a client's key, as one
+// transaction with the key's claim and its answer (app.Atomic): the key is
+// claimed first, every write of the store run gets (through the ctx it is
+// given) is a savepoint of the transaction, and the answer run returns is
+// stored under the key before it commits. So the command, its audit rows
+// and its answer commit together, or none of them does: a server that
+// dies halfway leaves the key free and nothing written, and the retry
+// runs the command once. A second send while the first runs waits for
+// its end and gets its answer. keep false (a failure of the server) stores
+// no answer: the command's writes commit and the key is freed, so the
+// retry runs again. When the key is not the caller's, run does not run:
+// stored is the answer stored before, or claimErr the claim's refusal (the
+// key reused with another command); err is the database's.
+func (s *Idempotency) Atomically(ctx context.Context, scope, key string, fingerprint []byte,
+	run func(context.Context) (answer []byte, keep bool)) (stored []byte, claimErr, err error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return nil, nil, MapError(err, "idempotency key")
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	k := s.InTx(scope, key, fingerprint)
+	if stored, claimErr, err = k.Claim(ctx, tx); err != nil || claimErr != nil || stored != nil {
+		return stored, claimErr, err
+	}
+	a := &ambientTx{tx: tx}
+	answer, keep := run(context.WithValue(ctx, ambientKey{}, a))
+	a.mu.Lock() // a statement of the command's still under way
+	defer a.mu.Unlock()
+	if keep {
+		err = k.Answer(ctx, tx, answer)
+	} else {
+		_, err = tx.Exec(ctx, `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2`, scope, key)
+		err = MapError(err, "idempotency key")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, nil, MapError(tx.Commit(ctx), "idempotency key")
 }

@@ -41,8 +41,21 @@ func (s *Store) Read(ctx context.Context, subject string, fn func(pgx.Tx) error)
 
 // inTx runs fn in a transaction with opts, setting the audit actor unless
 // the transaction is read only, and commits it when fn succeeds.
+// Inside a command run with a client's key (Idempotency.Atomically), the
+// transaction is a savepoint of the command's (ambientTx): it commits with
+// the key's claim and answer, or not at all.
 func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn func(pgx.Tx) error) error {
-	tx, err := s.pool.BeginTx(ctx, opts)
+	var (
+		tx  pgx.Tx
+		err error
+	)
+	if a := ambientOf(ctx); a != nil {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		tx, err = a.tx.Begin(ctx)
+	} else {
+		tx, err = s.pool.BeginTx(ctx, opts)
+	}
 	if err != nil {
 		return MapError(err, subject)
 	}

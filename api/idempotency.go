@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"time"
 
@@ -110,6 +111,9 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 			ru.unit = app.NewUnit(ks, app.Key{Scope: scope, Key: key, Fingerprint: fp}, ru.answer)
 			c.Set(unitKey, ru)
 			return s.handleOnce(c, next, scope, key, ru.unit)
+		}
+		if at, ok := s.deps.Idempotency.(app.Atomic); ok {
+			return s.handleAtomically(c, next, at, scope, key, fp)
 		}
 		ctx := context.WithoutCancel(req.Context())
 		stored, err := s.deps.Idempotency.Claim(ctx, scope, key, fp)
@@ -258,6 +262,78 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	return nil
 }
 
+// handleAtomically runs the handler of a request whose key the store
+// claims in one transaction with the handler's writes and the answer
+// (app.Atomic): the claim, the command and the stored answer commit
+// together or not at all. The answer is held back until the transaction
+// has committed, so that a client is never told of a write that did not
+// commit; a send of the same key while the first runs waits for its end
+// and is answered with its answer.
+func (s *Server) handleAtomically(c echo.Context, next echo.HandlerFunc, at app.Atomic, scope, key string, fp []byte) (err error) {
+	req := c.Request()
+	// As handleOnce: the write runs to its end when the client hangs up;
+	// the request's deadline still holds.
+	ctx := context.WithoutCancel(req.Context())
+	if d, ok := req.Context().Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d)
+		defer cancel()
+	}
+	res := c.Response()
+	w := res.Writer
+	held := &bufferWriter{header: w.Header().Clone()} // the answer, until it may be sent
+	res.Writer = held
+	// afresh lets the response be written anew: the held answer was not
+	// sent (a replay, a refusal, a failed commit or a panic answers).
+	afresh := func() {
+		res.Writer, res.Status, res.Size, res.Committed = w, http.StatusOK, 0, false
+		c.SetRequest(req)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			afresh()
+			panic(p)
+		}
+	}()
+	stored, claimErr, err := at.Atomically(ctx, scope, key, fp, func(ctx context.Context) ([]byte, bool) {
+		c.SetRequest(req.WithContext(ctx))
+		if herr := next(c); herr != nil {
+			c.Error(herr) // write the problem now, so that it is stored
+		}
+		if !storable(c, res.Status, held.body.Len()) {
+			return nil, false
+		}
+		saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: held.header.Get(echo.HeaderContentType),
+			Location: held.header.Get(echo.HeaderLocation), CacheControl: held.header.Get(echo.HeaderCacheControl),
+			Body: held.body.Bytes()})
+		if err == nil {
+			saved, err = seal(req, key, saved)
+		}
+		if err != nil {
+			s.log.Error("store idempotent response", "error", err.Error())
+			return nil, false
+		}
+		return saved, true
+	})
+	switch {
+	case err != nil:
+		afresh()
+		return err
+	case claimErr != nil:
+		afresh()
+		return claimErr
+	case stored != nil:
+		afresh()
+		return replay(c, unseal(req, key, stored))
+	}
+	res.Writer = w
+	c.SetRequest(req)
+	maps.Copy(w.Header(), held.header)
+	w.WriteHeader(res.Status)
+	_, err = w.Write(held.body.Bytes())
+	return err
+}
+
 // storable reports whether an answer is kept for replay. Server errors
 // (5xx) and 429 are not: the client is told to retry them with the same
 // key, and the retry must run again. Answers to callers whose token did not
@@ -308,7 +384,8 @@ func prepareAnswer(c echo.Context, key string, status int, v any) ([]byte, error
 	return seal(c.Request(), key, plain)
 }
 
-// bufferWriter is a ResponseWriter into memory.
+// bufferWriter is a ResponseWriter into memory (its status is the
+// echo.Response's).
 type bufferWriter struct {
 	header http.Header
 	body   bytes.Buffer

@@ -161,7 +161,12 @@ slowest() {
 
 # phase says when a part of the run ended: seconds since the start and the
 # load average, for docs/testing.md's table of runs.
-phase() { echo "test.sh: $1 ended at ${SECONDS} s (load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; }
+# With the machine's CPU time since the start (all processes: the tests,
+# PostgreSQL, Chromium, the builds), from /proc/stat.
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat 2>/dev/null || echo 0; }
+busy0=$(busy)
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+phase() { echo "test.sh: $1 ended at ${SECONDS} s (load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown); machine CPU $(( ($(busy) - busy0) / hz )) s)"; }
 
 ensure_go
 # -trimpath: the build cache's keys then leave out the folder the module is

@@ -8,6 +8,7 @@ import (
 
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/postgres"
+	"github.com/revisor-sm/revisor/tournament/tournamenttest"
 )
 
 // TestCommandCommitsWithItsKey: a command sent with a client's key
@@ -100,6 +101,42 @@ func TestCommandCommitsWithItsKey(t *testing.T) {
 		})
 		if there, _ := keyed("k3"); err != nil || there || players() != before+1 {
 			t.Errorf("err %v, key kept %v, %d players (%d before); want the key freed and the command's write kept", err, there, players(), before)
+		}
+	})
+
+	t.Run("a game's result joins the transaction", func(t *testing.T) {
+		c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Resultat", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+		tid := c.Tournament.ID
+		tb := e.mustDraw(t, tid, 1).Tables[0]
+		k := tournament.GameKey{TournamentID: tid, Round: 1, Table: 1, Game: 1}
+		submit := func(after func()) func(context.Context) ([]byte, bool) {
+			return func(ctx context.Context) ([]byte, bool) {
+				if _, err := e.plays.SubmitGame(ctx, org, k, tournamenttest.SimGame(3, tb.Players, tb.FirstDealerOf(1), 0)); err != nil {
+					t.Errorf("SubmitGame: %v", err)
+				}
+				if after != nil {
+					after()
+				}
+				return []byte("submitted"), true
+			}
+		}
+		dying, die := context.WithCancel(e.ctx)
+		if _, _, err := keys.Atomically(dying, "s", "k4", fp, submit(die)); err == nil || e.rows(t, "game_results", tid) != 0 {
+			t.Fatalf("the server dead before the answer: err %v, %d results; want the error and none", err, e.rows(t, "game_results", tid))
+		}
+		if _, _, err := keys.Atomically(e.ctx, "s", "k4", fp, submit(nil)); err != nil || e.rows(t, "game_results", tid) != 1 {
+			t.Errorf("the retry: err %v, %d results; want one", err, e.rows(t, "game_results", tid))
+		}
+		_, _, err := keys.Atomically(e.ctx, "s", "k5", fp, func(ctx context.Context) ([]byte, bool) {
+			_, _, err := e.store.ConfirmGame(ctx, k, tournament.Confirmation{Player: tb.Players[0], ConfirmedBy: "table:1/1", At: time.Now()},
+				func(*tournament.TableGame) (*tournament.Confirmed, error) { return nil, nil })
+			if tournament.ErrorKind(err) != tournament.KindInternal {
+				t.Errorf("a confirmation in a command's transaction: %v; want it refused (its batches commit on their own)", err)
+			}
+			return nil, false
+		})
+		if err != nil {
+			t.Error(err)
 		}
 	})
 }

@@ -172,7 +172,11 @@ func (s *Store) AppendDeal(ctx context.Context, w *tournament.DealWrite) (bool, 
 	if w.Final != nil {
 		return s.appendFinalDeal(ctx, w)
 	}
-	inserted, _, err := execAppendDeal(ctx, s.pool, appendDealSQL[appendOnly], appendDealArgs(ctx, w))
+	var inserted bool
+	err := s.statement(ctx, func(q queryRower) (err error) {
+		inserted, _, err = execAppendDeal(ctx, q, appendDealSQL[appendOnly], appendDealArgs(ctx, w))
+		return err
+	})
 	return inserted, err
 }
 

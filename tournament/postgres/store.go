@@ -71,6 +71,29 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 	return MapError(tx.Commit(ctx), subject)
 }
 
+// statement runs fn, the store's statement outside a transaction of its
+// own, on the pool; inside a command's transaction (ambientTx) on a
+// savepoint of it, so that it commits with the command. A statement that
+// failed and whose failure fn took for an answer (a unique violation:
+// nothing inserted) rolls its savepoint back.
+func (s *Store) statement(ctx context.Context, fn func(queryRower) error) error {
+	a := ambientOf(ctx)
+	if a == nil {
+		return fn(s.pool)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	sp, err := a.tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer sp.Rollback(ctx)
+	if err := fn(sp); err != nil || sp.Conn().PgConn().TxStatus() == 'E' {
+		return err
+	}
+	return sp.Commit(ctx)
+}
+
 // TournamentColumns reads a tournament from tournaments aliased t.
 const TournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,
 	t.advance_per_table, t.rounds, t.final_size, t.tiebreaks, t.seating, t.status, coalesce(t.champion, ''),

@@ -306,6 +306,14 @@ var (
 // answer (made from what decide foretells) is known before the insert.
 func (s *Store) ConfirmGame(ctx context.Context, k tournament.GameKey, c tournament.Confirmation,
 	decide func(*tournament.TableGame) (*tournament.Confirmed, error)) (*tournament.TableGame, bool, error) {
+	if ambientOf(ctx) != nil {
+		// Its batches begin and commit a transaction of their own: a
+		// command run in one transaction with its key (Atomically) must
+		// not confirm (the table's confirmations run in their unit of
+		// work, app.Unit).
+		return nil, false, &tournament.Error{Kind: tournament.KindInternal, Code: tournament.CodeInternal,
+			Err: errors.New("a confirmation cannot join a command's transaction")}
+	}
 	g, created, _, err := confirmGame(ctx, s.pool, k, c, decide, nil)
 	return g, created, err
 }

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -134,6 +135,20 @@ func TestCommandCommitsWithItsKey(t *testing.T) {
 				t.Errorf("a confirmation in a command's transaction: %v; want it refused (its batches commit on their own)", err)
 			}
 			return nil, false
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+
+	t.Run("a read after the command's write sees it", func(t *testing.T) {
+		_, _, err := keys.Atomically(e.ctx, "s", "k6", fp, func(ctx context.Context) ([]byte, bool) {
+			register("Eva", nil)(ctx)
+			st, err := e.store.State(ctx, tid)
+			if err != nil || !slices.ContainsFunc(st.Players, func(p tournament.Player) bool { return p.Name == "Eva" }) {
+				t.Errorf("the tournament read after registering Eva, in the command: err %v; want Eva among its players", err)
+			}
+			return []byte("read"), true
 		})
 		if err != nil {
 			t.Error(err)

@@ -158,8 +158,24 @@ func (k TxKey) Answer(ctx context.Context, tx pgx.Tx, answer []byte) error {
 // savepoints, one at a time: a pgx.Tx is one connection, which runs one
 // statement at a time.
 type ambientTx struct {
-	mu sync.Mutex
-	tx pgx.Tx
+	mu    sync.Mutex
+	tx    pgx.Tx
+	wrote bool // the command has written in it
+}
+
+// joins reports whether a transaction of the store's, a write or not,
+// joins the command's: every write, and a read once the command has
+// written. When it does, it holds a.mu (the caller unlocks it).
+func (a *ambientTx) joins(write bool) bool {
+	a.mu.Lock()
+	if write {
+		a.wrote = true
+	}
+	if !a.wrote {
+		a.mu.Unlock()
+		return false
+	}
+	return true
 }
 
 type ambientKey struct{}

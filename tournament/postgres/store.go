@@ -41,16 +41,17 @@ func (s *Store) Read(ctx context.Context, subject string, fn func(pgx.Tx) error)
 
 // inTx runs fn in a transaction with opts, setting the audit actor unless
 // the transaction is read only, and commits it when fn succeeds.
-// Inside a command run with a client's key (Idempotency.Atomically), the
-// transaction is a savepoint of the command's (ambientTx): it commits with
-// the key's claim and answer, or not at all.
+// Inside a command run with a client's key (Idempotency.Atomically), a
+// write is a savepoint of the command's transaction (ambientTx): it
+// commits with the key's claim and answer, or not at all. A read there
+// keeps its own snapshot until the command has written, and then reads
+// in the command's transaction, so that it sees what the command wrote.
 func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn func(pgx.Tx) error) error {
 	var (
 		tx  pgx.Tx
 		err error
 	)
-	if a := ambientOf(ctx); a != nil {
-		a.mu.Lock()
+	if a := ambientOf(ctx); a != nil && a.joins(opts.AccessMode != pgx.ReadOnly) {
 		defer a.mu.Unlock()
 		tx, err = a.tx.Begin(ctx)
 	} else {
@@ -78,10 +79,9 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 // nothing inserted) rolls its savepoint back.
 func (s *Store) statement(ctx context.Context, fn func(queryRower) error) error {
 	a := ambientOf(ctx)
-	if a == nil {
+	if a == nil || !a.joins(true) {
 		return fn(s.pool)
 	}
-	a.mu.Lock()
 	defer a.mu.Unlock()
 	sp, err := a.tx.Begin(ctx)
 	if err != nil {

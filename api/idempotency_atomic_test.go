@@ -55,7 +55,7 @@ func TestIdempotentWriteCommitsWithItsAnswer(t *testing.T) {
 		Play: play.New(svc, postgres.NewStore(pool)), Tokens: api.NewTokenResolver(svc), Idempotency: keys})
 	post := func() (*http.Response, []byte) {
 		return s.do(t, request{method: "POST", path: "/api/v1/tournaments", contentType: "application/json",
-			body: strings.NewReader(`{"name":"Klubbkväll","format":"swiss","rounds":1}`),
+			body:   strings.NewReader(`{"name":"Klubbkväll","format":"swiss","rounds":1}`),
 			header: map[string]string{"Idempotency-Key": "night-1", "Authorization": "Bearer " + adminToken}})
 	}
 	tournaments := func() int {

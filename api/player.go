@@ -130,16 +130,16 @@ func (s *Server) listPlayers(c echo.Context) error {
 }
 
 func (s *Server) updatePlayer(c echo.Context) error {
-	svc := s.deps.Tournaments
 	var req playerUpdateRequest
 	if err := httpx.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	p, err := svc.UpdatePlayer(c.Request().Context(), actorOf(c), c.Param("tid"), c.Param("pid"), req.toUpdate())
+	u, err := s.console.UpdatePlayer(c.Request().Context(), app.UpdatePlayer{Actor: actorOf(c), Tournament: c.Param("tid"),
+		Player: c.Param("pid"), Update: req.toUpdate()})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toPlayer(p))
+	return c.JSON(http.StatusOK, toPlayer(*u.Result))
 }
 
 // deletePlayer removes a player registered by mistake, before round 1 is

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/transfer"
 )
@@ -228,11 +229,11 @@ func (s *Server) updateSettings(c echo.Context) error {
 		field := map[bool]string{true: "format", false: "rules"}[req.Format != nil]
 		return tournament.InvalidField(field, "the %s is fixed when the tournament is created; create a new tournament for another", field)
 	}
-	t, err := s.deps.Tournaments.UpdateSettings(c.Request().Context(), actorOf(c), c.Param("tid"), req.toChange())
+	u, err := s.console.UpdateSettings(c.Request().Context(), app.UpdateSettings{Actor: actorOf(c), Tournament: c.Param("tid"), Change: req.toChange()})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toTournament(t))
+	return c.JSON(http.StatusOK, toTournament(u.Result))
 }
 
 // intParam reads a positive path parameter; anything else names no

@@ -33,11 +33,13 @@ type Clock interface {
 	SetRoundClock(ctx context.Context, a tournament.Actor, tid string, n int, act play.ClockAction) (*tournament.Clock, error)
 }
 
-// Registration is what registering players asks of the domain
-// (tournament.Service).
+// Registration is what registering players, changing them and the
+// tournament's settings ask of the domain (tournament.Service).
 type Registration interface {
 	AddPlayers(ctx context.Context, a tournament.Actor, tid string, ps []tournament.NewPlayer) ([]tournament.Player, error)
 	DeletePlayer(ctx context.Context, a tournament.Actor, tid, pid string) error
+	UpdatePlayer(ctx context.Context, a tournament.Actor, tid, pid string, u tournament.PlayerUpdate) (tournament.Player, error)
+	UpdateSettings(ctx context.Context, a tournament.Actor, tid string, c tournament.SettingsChange) (*tournament.Tournament, error)
 }
 
 // OrganizerDisputes is what the organizer's dispute asks of the domain
@@ -397,6 +399,53 @@ type Withdrawn = Done[tournament.GameWithdrawal]
 func (c *Console) Withdraw(ctx context.Context, cmd Withdraw) (*Withdrawn, error) {
 	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.GameWithdrawal, error) {
 		return c.rounds.WithdrawDuringGame(ctx, cmd.Actor, cmd.Tournament, cmd.Round, cmd.Table, cmd.Withdrawal)
+	})
+}
+
+// UpdatePlayer is the command to change a player's name, club or status.
+// Key as DrawRound's: a form sent again late does not set the player back
+// over a change made since.
+type UpdatePlayer struct {
+	Actor              tournament.Actor
+	Tournament, Player string
+	Update             tournament.PlayerUpdate
+	Key                *Key
+}
+
+// PlayerUpdated is the answer to UpdatePlayer: the player after the change.
+type PlayerUpdated = Done[tournament.Player]
+
+// UpdatePlayer changes the player, or answers the change made before
+// under cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) UpdatePlayer(ctx context.Context, cmd UpdatePlayer) (*PlayerUpdated, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Player, error) {
+		p, err := c.players.UpdatePlayer(ctx, cmd.Actor, cmd.Tournament, cmd.Player, cmd.Update)
+		if err != nil {
+			return nil, err
+		}
+		return &p, nil
+	})
+}
+
+// UpdateSettings is the command to change a tournament's settings. Key as
+// DrawRound's: a form sent again late does not set the settings back
+// over a change made since.
+type UpdateSettings struct {
+	Actor      tournament.Actor
+	Tournament string
+	Change     tournament.SettingsChange
+	Key        *Key
+}
+
+// SettingsUpdated is the answer to UpdateSettings: the tournament after
+// the change.
+type SettingsUpdated = Done[tournament.Tournament]
+
+// UpdateSettings changes the settings, or answers the change made before
+// under cmd.Key. Its errors are the domain's, as DrawRound's.
+func (c *Console) UpdateSettings(ctx context.Context, cmd UpdateSettings) (*SettingsUpdated, error) {
+	return runDone(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Tournament, error) {
+		return c.players.UpdateSettings(ctx, cmd.Actor, cmd.Tournament, cmd.Change)
 	})
 }
 

@@ -66,7 +66,10 @@ func (d *draws) ResolveTie(_ context.Context, a tournament.Actor, _ string, n in
 }
 
 // registry registers players and counts them.
-type registry struct{ players []tournament.Player }
+type registry struct {
+	players []tournament.Player
+	rounds  int // the settings' rounds
+}
 
 func (r *registry) AddPlayers(_ context.Context, a tournament.Actor, _ string, ps []tournament.NewPlayer) ([]tournament.Player, error) {
 	if err := a.RequireOrganizer(); err != nil {
@@ -94,6 +97,29 @@ func (r *registry) DeletePlayer(_ context.Context, a tournament.Actor, _, pid st
 		}
 	}
 	return tournament.Errorf(tournament.KindNotFound, tournament.CodePlayerNotFound, "player %q not found", pid)
+}
+
+func (r *registry) UpdatePlayer(_ context.Context, a tournament.Actor, _, pid string, u tournament.PlayerUpdate) (tournament.Player, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return tournament.Player{}, err
+	}
+	for i, p := range r.players {
+		if p.ID == pid {
+			if u.Status != nil {
+				r.players[i].Status = *u.Status
+			}
+			return r.players[i], nil
+		}
+	}
+	return tournament.Player{}, tournament.Errorf(tournament.KindNotFound, tournament.CodePlayerNotFound, "player %q not found", pid)
+}
+
+func (r *registry) UpdateSettings(_ context.Context, a tournament.Actor, tid string, c tournament.SettingsChange) (*tournament.Tournament, error) {
+	if err := a.RequireOrganizer(); err != nil {
+		return nil, err
+	}
+	r.rounds = *c.Rounds
+	return &tournament.Tournament{ID: tid, Settings: tournament.Settings{Rounds: r.rounds}}, nil
 }
 
 // clock adds the minutes of each action to its total.
@@ -285,5 +311,43 @@ func TestConsoleCommandsOnce(t *testing.T) {
 	}
 	if len(reg.players) != 3 || clk.actions != 2 {
 		t.Errorf("after the refusals: %d players, %d clock actions; want 3, 2", len(reg.players), clk.actions)
+	}
+}
+
+// TestConsoleSetsOnce: a player's status and the settings sent again late
+// under their form's key are answered as the first time and do not set
+// back a change made since under another key; without a key, they would.
+func TestConsoleSetsOnce(t *testing.T) {
+	ctx := context.Background()
+	reg := &registry{players: []tournament.Player{{ID: "ann", Name: "Ann", Status: tournament.PlayerActive}}}
+	c := app.NewConsole(app.ConsoleServices{Players: reg}, app.NewOnce(newMemKeys(), nil))
+	org := tournament.Actor{Role: tournament.RoleOrganizer}
+	key := func(k string) *app.Key { return &app.Key{Scope: "console", Key: k, Fingerprint: []byte(k)} }
+	status := func(s tournament.PlayerStatus, k *app.Key) (*app.PlayerUpdated, error) {
+		return c.UpdatePlayer(ctx, app.UpdatePlayer{Actor: org, Tournament: "t", Player: "ann", Update: tournament.PlayerUpdate{Status: &s}, Key: k})
+	}
+	rounds := func(n int, k *app.Key) (*app.SettingsUpdated, error) {
+		return c.UpdateSettings(ctx, app.UpdateSettings{Actor: org, Tournament: "t", Change: tournament.SettingsChange{Rounds: &n}, Key: k})
+	}
+	if u, err := status(tournament.PlayerWithdrawn, key("out")); err != nil || u.Replayed || u.Result.Status != tournament.PlayerWithdrawn {
+		t.Fatalf("withdrawn = %+v, %v", u, err)
+	}
+	if _, err := status(tournament.PlayerActive, key("back")); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := status(tournament.PlayerWithdrawn, key("out")); err != nil || !u.Replayed || reg.players[0].Status != tournament.PlayerActive {
+		t.Errorf("the first form sent again late = %+v, %v, the player %s; want it replayed and the player active", u, err, reg.players[0].Status)
+	}
+	if _, err := rounds(5, key("five")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rounds(7, key("seven")); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := rounds(5, key("five")); err != nil || !u.Replayed || reg.rounds != 7 {
+		t.Errorf("the first settings sent again late = %+v, %v, %d rounds; want it replayed and 7 rounds", u, err, reg.rounds)
+	}
+	if _, err := rounds(5, nil); err != nil || reg.rounds != 5 {
+		t.Errorf("without a key: %v, %d rounds; want 5", err, reg.rounds)
 	}
 }

@@ -201,3 +201,38 @@ func TestConsoleFormsOnce(t *testing.T) {
 		t.Errorf("withdrawals at table %d after one sent twice under one key: %v, %v; want 1", other.Number, rs[0].Tables[0].Withdrawals, err)
 	}
 }
+
+// TestConsolePlayerEditOnce: the form that renames a player carries an
+// Idempotency-Key (app.UpdatePlayer): sent again late, after the player
+// was renamed again from a later form, it is answered as the first time
+// and does not set the old name back.
+func TestConsolePlayerEditOnce(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	f := s.mustTournament(t, tournament.FormatSM, 8, false)
+	page := "/t/" + f.ID + "/console/players/" + f.Players[0].ID
+	b := s.browser(t)
+	b.login(f.Token)
+	form := func(name string) url.Values {
+		t.Helper()
+		m := drawKey.FindStringSubmatch(b.mustGet(page, http.StatusOK).Body)
+		if m == nil {
+			t.Fatalf("%s has no form with an Idempotency-Key", page)
+		}
+		return url.Values{"name": {name}, "club": {"BK"}, "idempotency_key": {m[1]}}
+	}
+	first, later := form("Anna Ek"), form("Anna Berg")
+	for _, v := range []url.Values{first, later, first} {
+		if r := b.post(page, page, v); r.Status != http.StatusSeeOther {
+			t.Fatalf("rename to %s = %d, want 303\n%s", v.Get("name"), r.Status, r.Body)
+		}
+	}
+	ps, err := s.svc.Players(context.Background(), f.ID)
+	i := slices.IndexFunc(ps, func(p tournament.Player) bool { return p.ID == f.Players[0].ID })
+	if err != nil || i < 0 {
+		t.Fatalf("the player is gone: %v", err)
+	}
+	if ps[i].Name != "Anna Berg" {
+		t.Errorf("after the first form sent again late, the player is %q; want the later name, Anna Berg", ps[i].Name)
+	}
+}

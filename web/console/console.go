@@ -353,11 +353,18 @@ func (h *Handler) addPlayer(c echo.Context) error {
 // maxImportBytes bounds an uploaded player list.
 const maxImportBytes = 1 << 20
 
+// playerStatus sets a player's status (app.UpdatePlayer) under the
+// form's Idempotency-Key: the form sent again late does not set the
+// status back over a change made since.
 func (h *Handler) playerStatus(c echo.Context) error {
-	svc := h.Deps().Players
 	status := tournament.PlayerStatus(c.FormValue("status"))
-	_, err := svc.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
-		tournament.PlayerUpdate{Status: &status})
+	cmd := app.UpdatePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid"),
+		Update: tournament.PlayerUpdate{Status: &status}}
+	key, err := h.formKey(c)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.UpdatePlayer(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.formError(c, "players", err, nil)
 	}

@@ -36,7 +36,7 @@ type playerEdit struct {
 	Field     string
 	Name      string // the form's values
 	Club      string
-	FormKey   string // the deletion's Idempotency-Key, fresh at each render
+	FormKey   string // the edit's and the deletion's Idempotency-Key, fresh at each render
 }
 
 // delimiterKeys name the separators of a player list.
@@ -141,11 +141,17 @@ func (h *Handler) renderPlayerEdit(c echo.Context, status int, d playerEdit) err
 	return h.Render(c, status, "console_player", p)
 }
 
-// updatePlayer saves a player's name and club.
+// updatePlayer saves a player's name and club (app.UpdatePlayer), under
+// the form's Idempotency-Key as playerStatus.
 func (h *Handler) updatePlayer(c echo.Context) error {
 	name, club := c.FormValue("name"), c.FormValue("club")
-	_, err := h.Deps().Players.UpdatePlayer(c.Request().Context(), consoleActor(c), c.Param("tid"), c.Param("pid"),
-		tournament.PlayerUpdate{Name: &name, Club: &club})
+	cmd := app.UpdatePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid"),
+		Update: tournament.PlayerUpdate{Name: &name, Club: &club}}
+	key, err := h.formKey(c)
+	if err == nil {
+		cmd.Key = key
+		_, err = h.commands.UpdatePlayer(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.playerEditError(c, err, name, club)
 	}

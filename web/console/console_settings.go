@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/web/site"
 )
@@ -38,6 +39,9 @@ type settingsData struct {
 	Saved  bool
 	Error  string // the summary of a refused save
 	Reason string
+	// FormKey is the form's Idempotency-Key, fresh at each render (a
+	// refused form comes back with another).
+	FormKey string
 }
 
 // formFields maps the API's field names to the form's.
@@ -61,7 +65,7 @@ func (h *Handler) renderSettings(c echo.Context, status int, values, bad map[str
 	p.Organizer = true
 	t := &st.Tournament
 	p.Title = p.T("set.title") + ": " + t.Name
-	d := settingsData{Saved: saved, Locked: tournament.SettingsOpen(t) != nil, Fields: settingsFields(p, t)}
+	d := settingsData{Saved: saved, Locked: tournament.SettingsOpen(t) != nil, Fields: settingsFields(p, t), FormKey: site.NewKey()}
 	for i := range d.Fields {
 		f := &d.Fields[i]
 		if v, ok := values[f.Name]; ok {
@@ -219,7 +223,10 @@ func (h *Handler) saveSettings(c echo.Context) error {
 			}
 		}
 	} else {
-		_, err = h.Deps().Players.UpdateSettings(c.Request().Context(), consoleActor(c), t.ID, ch)
+		cmd := app.UpdateSettings{Actor: consoleActor(c), Tournament: t.ID, Change: ch}
+		if cmd.Key, err = h.formKey(c); err == nil {
+			_, err = h.commands.UpdateSettings(c.Request().Context(), cmd)
+		}
 		if err == nil {
 			h.Invalidate(t.ID)
 			return c.Redirect(http.StatusSeeOther, consoleURL(t.ID)+"/settings?saved=1")

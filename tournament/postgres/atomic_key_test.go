@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 	"testing"
@@ -152,6 +153,29 @@ func TestCommandCommitsWithItsKey(t *testing.T) {
 		})
 		if err != nil {
 			t.Error(err)
+		}
+	})
+
+	t.Run("a statement whose failure is its answer", func(t *testing.T) {
+		c, _ := e.mustTournament(t, tournament.NewTournament{Name: "Giv", Format: tournament.FormatSwiss, Rounds: intp(1), GamesPerRound: intp(1)}, 4)
+		e.mustDraw(t, c.Tournament.ID, 1)
+		k := tournament.GameKey{TournamentID: c.Tournament.ID, Round: 1, Table: 1, Game: 1}
+		entry, err := e.store.DealEntry(e.ctx, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &tournament.DealWrite{Game: k, Seq: 0, Deal: json.RawMessage(`{"deal":1}`), State: json.RawMessage(`{"deals":1}`),
+			Version: entry.Version, Corrected: entry.Corrected, At: time.Now()}
+		_, _, err = keys.Atomically(e.ctx, "s", "k7", fp, func(ctx context.Context) ([]byte, bool) {
+			for try, want := range []bool{true, false} {
+				if ok, err := e.store.AppendDeal(ctx, w); ok != want || err != nil {
+					t.Errorf("deal 1, try %d, in the command = %v, %v; want %v (the number taken the second time)", try+1, ok, err, want)
+				}
+			}
+			return []byte("dealt"), true
+		})
+		if there, answer := e.keyAnswer("k7"); err != nil || !there || string(answer) != "dealt" || e.rows(t, "game_deals", k.TournamentID) != 1 {
+			t.Errorf("the command = %v, its answer %q, %d deals; want it committed with one deal", err, answer, e.rows(t, "game_deals", k.TournamentID))
 		}
 	})
 }

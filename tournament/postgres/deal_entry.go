@@ -173,7 +173,7 @@ func (s *Store) AppendDeal(ctx context.Context, w *tournament.DealWrite) (bool, 
 		return s.appendFinalDeal(ctx, w)
 	}
 	var inserted bool
-	err := s.statement(ctx, func(q queryRower) (err error) {
+	err := s.statement(ctx, "deal", func(q queryRower) (err error) {
 		inserted, _, err = execAppendDeal(ctx, q, appendDealSQL[appendOnly], appendDealArgs(ctx, w))
 		return err
 	})

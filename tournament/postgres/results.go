@@ -140,7 +140,7 @@ func (s *Store) SubmitResult(ctx context.Context, r *tournament.GameResult, clos
 		id             *int64
 		record, result []byte // as stored, so a repeat answers byte for byte the same
 	)
-	err = s.statement(ctx, func(q queryRower) error {
+	err = s.statement(ctx, "result", func(q queryRower) error {
 		return q.QueryRow(ctx, submitResultSQL, withAuditActor(ctx, k.TournamentID, k.Round, k.Table, k.Game,
 			string(r.Record), r.RecordHash, string(r.Result), string(places), r.SubmittedBy, r.CreatedAt)...).
 			Scan(&status, &id, &record, &result)

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -73,26 +74,32 @@ func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, subject string, fn
 }
 
 // statement runs fn, the store's statement outside a transaction of its
-// own, on the pool; inside a command's transaction (ambientTx) on a
-// savepoint of it, so that it commits with the command. A statement that
-// failed and whose failure fn took for an answer (a unique violation:
-// nothing inserted) rolls its savepoint back.
-func (s *Store) statement(ctx context.Context, fn func(queryRower) error) error {
-	a := ambientOf(ctx)
-	if a == nil || !a.joins(true) {
+// own, on the pool; inside a command's transaction (ambientTx) in a Write,
+// a savepoint of it, so that it commits with the command. A statement
+// that failed and whose failure fn took for an answer (a unique
+// violation: nothing inserted) rolls its savepoint back.
+func (s *Store) statement(ctx context.Context, subject string, fn func(queryRower) error) error {
+	if ambientOf(ctx) == nil {
 		return fn(s.pool)
 	}
-	defer a.mu.Unlock()
-	sp, err := a.tx.Begin(ctx)
-	if err != nil {
-		return err
+	err := s.Write(ctx, subject, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if tx.Conn().PgConn().TxStatus() == 'E' {
+			return errFailureAnswered
+		}
+		return nil
+	})
+	if errors.Is(err, errFailureAnswered) {
+		return nil
 	}
-	defer sp.Rollback(ctx)
-	if err := fn(sp); err != nil || sp.Conn().PgConn().TxStatus() == 'E' {
-		return err
-	}
-	return sp.Commit(ctx)
+	return err
 }
+
+// errFailureAnswered rolls back the savepoint of a statement whose
+// failure was its answer (statement).
+var errFailureAnswered = errors.New("the statement's failure was its answer")
 
 // TournamentColumns reads a tournament from tournaments aliased t.
 const TournamentColumns = `t.id, t.name, t.format, t.rules, t.games_per_round, t.placement_points,

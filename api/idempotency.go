@@ -207,17 +207,8 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 			}
 		}
 	}()
-	// A write that began runs to its end even when the client hangs up, so
-	// that its answer is stored for the retry. Cancelled halfway, it could
-	// commit while the handler reports "context canceled" (a 5xx, never
-	// stored), and the retry under the same key would write it again. The
-	// request's deadline still holds.
-	rctx := context.WithoutCancel(c.Request().Context())
-	if d, ok := c.Request().Context().Deadline(); ok {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithDeadline(rctx, d)
-		defer cancel()
-	}
+	rctx, cancel := toTheEnd(c.Request())
+	defer cancel()
 	c.SetRequest(c.Request().WithContext(rctx))
 	herr := next(c)
 	if u != nil && !u.Made() {
@@ -241,9 +232,7 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 	if !storable(c, res.Status, rec.size) {
 		return nil
 	}
-	saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: res.Header().Get(echo.HeaderContentType),
-		Location: res.Header().Get(echo.HeaderLocation), CacheControl: res.Header().Get(echo.HeaderCacheControl),
-		Body: rec.body.Bytes()})
+	saved, err := responseRecord(res.Status, res.Header().Get(echo.HeaderContentType), res.Header(), rec.body.Bytes())
 	if prepared, _ := c.Get(preparedKey).([]byte); err == nil && u != nil && u.Answer() != nil && bytes.Equal(saved, prepared) {
 		completed = true // stored with the write
 		return nil
@@ -271,14 +260,8 @@ func (s *Server) handleOnce(c echo.Context, next echo.HandlerFunc, scope, key st
 // and is answered with its answer.
 func (s *Server) handleAtomically(c echo.Context, next echo.HandlerFunc, at app.Atomic, scope, key string, fp []byte) (err error) {
 	req := c.Request()
-	// As handleOnce: the write runs to its end when the client hangs up;
-	// the request's deadline still holds.
-	ctx := context.WithoutCancel(req.Context())
-	if d, ok := req.Context().Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, d)
-		defer cancel()
-	}
+	ctx, cancel := toTheEnd(req)
+	defer cancel()
 	res := c.Response()
 	w := res.Writer
 	held := &bufferWriter{header: w.Header().Clone()} // the answer, until it may be sent
@@ -303,9 +286,7 @@ func (s *Server) handleAtomically(c echo.Context, next echo.HandlerFunc, at app.
 		if !storable(c, res.Status, held.body.Len()) {
 			return nil, false
 		}
-		saved, err := json.Marshal(storedResponse{Status: res.Status, ContentType: held.header.Get(echo.HeaderContentType),
-			Location: held.header.Get(echo.HeaderLocation), CacheControl: held.header.Get(echo.HeaderCacheControl),
-			Body: held.body.Bytes()})
+		saved, err := responseRecord(res.Status, held.header.Get(echo.HeaderContentType), held.header, held.body.Bytes())
 		if err == nil {
 			saved, err = seal(req, key, saved)
 		}
@@ -332,6 +313,28 @@ func (s *Server) handleAtomically(c echo.Context, next echo.HandlerFunc, at app.
 	w.WriteHeader(res.Status)
 	_, err = w.Write(held.body.Bytes())
 	return err
+}
+
+// toTheEnd is the request's context for a write that began: without its
+// cancellation, so that the write runs to its end when the client hangs up
+// and its answer is stored for the retry (cancelled halfway, it could
+// commit while the handler reports "context canceled", a 5xx never
+// stored, and the retry under the same key would write it again); with
+// its deadline.
+func toTheEnd(r *http.Request) (context.Context, context.CancelFunc) {
+	ctx := context.WithoutCancel(r.Context())
+	if d, ok := r.Context().Deadline(); ok {
+		return context.WithDeadline(ctx, d)
+	}
+	return ctx, func() {}
+}
+
+// responseRecord is an answer as it is kept for a replay (storedResponse,
+// before seal): its status, content type, body, and the Location and
+// Cache-Control of its header h.
+func responseRecord(status int, contentType string, h http.Header, body []byte) ([]byte, error) {
+	return json.Marshal(storedResponse{Status: status, ContentType: contentType, Location: h.Get(echo.HeaderLocation),
+		CacheControl: h.Get(echo.HeaderCacheControl), Body: body})
 }
 
 // storable reports whether an answer is kept for replay. Server errors
@@ -374,9 +377,7 @@ func prepareAnswer(c echo.Context, key string, status int, v any) ([]byte, error
 	if err := c.Echo().JSONSerializer.Serialize(c.Echo().NewContext(c.Request(), w), v, ""); err != nil {
 		return nil, err
 	}
-	h := c.Response().Header()
-	plain, err := json.Marshal(storedResponse{Status: status, ContentType: echo.MIMEApplicationJSON,
-		Location: h.Get(echo.HeaderLocation), CacheControl: h.Get(echo.HeaderCacheControl), Body: w.body.Bytes()})
+	plain, err := responseRecord(status, echo.MIMEApplicationJSON, c.Response().Header(), w.body.Bytes())
 	if err != nil {
 		return nil, err
 	}

@@ -339,9 +339,8 @@ func (h *Handler) addPlayer(c echo.Context) error {
 	// person is set when the organizer picked the player from the register.
 	np := tournament.NewPlayer{Name: c.FormValue("name"), Club: c.FormValue("club"), Person: c.FormValue("person")}
 	cmd := app.AddPlayers{Actor: consoleActor(c), Tournament: c.Param("tid"), Players: []tournament.NewPlayer{np}}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.AddPlayers(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -360,9 +359,8 @@ func (h *Handler) playerStatus(c echo.Context) error {
 	status := tournament.PlayerStatus(c.FormValue("status"))
 	cmd := app.UpdatePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid"),
 		Update: tournament.PlayerUpdate{Status: &status}}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.UpdatePlayer(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -383,9 +381,8 @@ func (h *Handler) drawRound(c echo.Context) error {
 		}
 		cmd.Options.Seed = &v
 	}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.DrawRound(c.Request().Context(), cmd)
 	}
 	if err != nil {

@@ -147,9 +147,8 @@ func (h *Handler) updatePlayer(c echo.Context) error {
 	name, club := c.FormValue("name"), c.FormValue("club")
 	cmd := app.UpdatePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid"),
 		Update: tournament.PlayerUpdate{Name: &name, Club: &club}}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.UpdatePlayer(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -163,9 +162,8 @@ func (h *Handler) deletePlayer(c echo.Context) error {
 	// Under the form's Idempotency-Key (app.DeletePlayer): sent twice, the
 	// second is answered as saved, not as a player not found.
 	cmd := app.DeletePlayer{Actor: consoleActor(c), Tournament: c.Param("tid"), Player: c.Param("pid")}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.DeletePlayer(c.Request().Context(), cmd)
 	}
 	if err != nil {

@@ -220,8 +220,7 @@ func (h *Handler) setClock(c echo.Context) error {
 		}
 	}
 	cmd := app.SetClock{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Action: act}
-	cmd.Key, err = h.formKey(c)
-	if err == nil {
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.SetClock(c.Request().Context(), cmd)
 	}
 	if err != nil {

@@ -149,9 +149,8 @@ func (h *Handler) withdrawAtTable(c echo.Context) error {
 	// having left.
 	cmd := app.Withdraw{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Table: tn,
 		Withdrawal: play.Withdrawal{Player: w.Player, Handling: tournament.WithdrawalHandling(w.Handling), Reason: w.Reason}}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.Withdraw(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -181,9 +180,8 @@ func (h *Handler) reseatAtTable(c echo.Context) error {
 	// Under the form's Idempotency-Key (app.Reseat): a swap sent twice
 	// swaps once, where a second swap would undo the first.
 	cmd := app.Reseat{Actor: consoleActor(c), Tournament: c.Param("tid"), Round: n, Reseat: rs}
-	key, err := h.formKey(c)
-	if err == nil {
-		cmd.Key = key
+	var err error
+	if cmd.Key, err = h.formKey(c); err == nil {
 		_, err = h.commands.Reseat(c.Request().Context(), cmd)
 	}
 	if err != nil {

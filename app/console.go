@@ -1,7 +1,8 @@
 // The organizer's and the referees' commands that a form sent twice would
-// do twice, or refuse the second time (draw and close a round, register
-// and delete players, resolve a tie, re-seat, withdraw a player, set the
-// clock, open a dispute, rule on one), for
+// do twice, refuse the second time, or (sent again late) set back over a
+// later change (draw and close a round, register, change and delete
+// players, change the settings, resolve a tie, re-seat, withdraw a player,
+// set the clock, open a dispute, rule on one), for
 // the console's forms and the API: each runs at most once per client's
 // key (Once), so that a form sent twice (a double click, a tap again on a
 // slow network, a reload that posts again) draws, registers or adds time

@@ -201,6 +201,7 @@ set +m
 # or none) run beside go vet and the race pass; the browser pass waits for
 # them (it needs axe-core), and their output comes before it.
 checks_log=$times/checks.log
+export REVISOR_NODE_TESTS=scripts/test.sh # web's TestLiveScript runs them when go test runs alone
 set -m # a process group of its own, which on_exit stops
 (scripts/openapi-lint.sh && node --test web/jstest/*.test.js && scripts/axe-install.sh) >"$checks_log" 2>&1 &
 checks_pid=$!

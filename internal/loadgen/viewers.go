@@ -69,6 +69,11 @@ type ViewerReport struct {
 	// once; MaxBehind is the longest any waited.
 	Starved   int
 	MaxBehind time.Duration
+	// Planned is, per fetch armed for a change, when it was to start,
+	// counted from the oldest change not shown: the quiet and the drawn
+	// part of the window, at most MaxWait; sorted. What the viewers meant
+	// to do, apart from how late a busy machine let them do it.
+	Planned []time.Duration
 }
 
 // Watch is a crowd of viewers at work; Stop ends it.
@@ -150,6 +155,7 @@ func (w *Watch) Stop(grace time.Duration) ViewerReport {
 		}
 		r.Latencies = append(r.Latencies, v.latencies...)
 		r.Freshness = append(r.Freshness, v.fresh...)
+		r.Planned = append(r.Planned, v.planned...)
 		r.Unshown += len(v.pending)
 		if v.maxBehind > w.cfg.Starved {
 			r.Starved++
@@ -159,6 +165,7 @@ func (w *Watch) Stop(grace time.Duration) ViewerReport {
 	}
 	slices.Sort(r.Latencies)
 	slices.Sort(r.Freshness)
+	slices.Sort(r.Planned)
 	return r
 }
 
@@ -214,6 +221,7 @@ type viewer struct {
 	maxBehind  time.Duration
 	statuses   map[int]int
 	latencies  []time.Duration
+	planned    []time.Duration
 	ctx        context.Context
 	fetchAgain func()
 }
@@ -332,7 +340,10 @@ func (v *viewer) plan() {
 	if v.inFlight || v.want <= v.have || v.failures > 0 {
 		return
 	}
-	v.arm(min(max(v.cfg.Quiet, time.Until(v.since.Add(v.cfg.Quiet+v.extra))), time.Until(v.since.Add(v.cfg.MaxWait))))
+	now := time.Now()
+	d := min(max(v.cfg.Quiet, v.since.Add(v.cfg.Quiet+v.extra).Sub(now)), v.since.Add(v.cfg.MaxWait).Sub(now))
+	v.planned = append(v.planned, now.Add(d).Sub(v.since))
+	v.arm(d)
 }
 
 func (v *viewer) arm(d time.Duration) {

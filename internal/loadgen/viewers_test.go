@@ -57,17 +57,25 @@ func TestViewersSpreadTheirFetches(t *testing.T) {
 	if r.Unshown != 0 || len(fetch) != viewers {
 		t.Fatalf("%d viewers: %d fetches after the change, %d changes never shown; want %d and none", viewers, len(fetch), r.Unshown, viewers)
 	}
+	// What each viewer planned (from hearing the change) is the machine's
+	// to keep: a busy one (the race pass beside the fault tests) started
+	// fetches planned within 1 s as late as 1.78 s. The fetches the server
+	// saw can only come later than planned: none before the quiet, half
+	// not before the window's middle.
+	first, mid, last := r.Planned[0], r.Planned[len(r.Planned)/2], r.Planned[len(r.Planned)-1]
+	if len(r.Planned) != viewers || first < 150*time.Millisecond || last > time.Second {
+		t.Errorf("%d fetches planned from %v to %v after the change, want %d from 150 ms (quiet) to 1 s (the maximum wait)", len(r.Planned), first, last, viewers)
+	}
+	if last-first < 600*time.Millisecond || mid < 400*time.Millisecond || mid > 700*time.Millisecond {
+		t.Errorf("fetches planned from %v to %v after the change, half by %v; want them spread over the 800 ms window after 150 ms", first, last, mid)
+	}
 	var after []time.Duration
 	for _, at := range fetch {
 		after = append(after, at.Sub(sentAt))
 	}
 	slices.Sort(after)
-	first, mid, last := after[0], after[len(after)/2], after[len(after)-1]
-	if first < 140*time.Millisecond || last > 1500*time.Millisecond {
-		t.Errorf("fetches from %v to %v after the change, want from 150 ms (quiet) to 1 s (the maximum wait)", first, last)
-	}
-	if last-first < 600*time.Millisecond || mid < 400*time.Millisecond || mid > 700*time.Millisecond {
-		t.Errorf("fetches from %v to %v after the change, half by %v; want them spread over the 800 ms window after 150 ms", first, last, mid)
+	if after[0] < 140*time.Millisecond || after[len(after)/2] < 400*time.Millisecond {
+		t.Errorf("fetches from %v after the change, half by %v; want none before 150 ms (quiet), half not before 400 ms", after[0], after[len(after)/2])
 	}
 }
 

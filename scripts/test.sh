@@ -178,10 +178,17 @@ ensure_go
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 have_gotestsum=
 if "${gotestsum[@]}" --version >/dev/null 2>&1; then have_gotestsum=1; fi
+# Packages at once: twice the cores. go test's default (the cores) left
+# them idle while the two packages under way waited on PostgreSQL, their
+# servers and their timers (cmd/revisor-load under -race: 33.8 s for 7 s
+# of CPU, its paced round): the race pass alone on two cores took 164 s
+# and 132 s with -p 2, 113 s and 107 s with -p 4 (104 s with -p 6),
+# 7 December at load 0.2-6. The quick tier likewise.
+at_once=$(( $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) * 2 ))
 if [ "${1:-}" = "-short" ]; then
   shift
   go vet ./...
-  go test -short -count=1 -timeout 10m -skip "$browser" "$@" ./...
+  go test -short -p "$at_once" -count=1 -timeout 10m -skip "$browser" "$@" ./...
   exit
 fi
 ensure_chromium
@@ -221,13 +228,6 @@ case " $* " in *" -cover "*)
 esac
 check_plain
 race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faulttest))
-# Packages at once: twice the cores. go test's default (the cores) left
-# them idle while the two packages under way waited on PostgreSQL, their
-# servers and their timers (cmd/revisor-load under -race: 33.8 s for 7 s
-# of CPU, its paced round): the race pass alone on two cores took 164 s
-# and 132 s with -p 2, 113 s and 107 s with -p 4 (104 s with -p 6),
-# 7 December at load 0.2-6.
-at_once=$(( $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) * 2 ))
 # shellcheck disable=SC2086 # one package a word
 gotest race -race -p "$at_once" -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 phase "the race pass"

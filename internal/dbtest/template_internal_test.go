@@ -100,3 +100,22 @@ func assertTemplate(t *testing.T, tmpl string) {
 		t.Errorf("template %s: datistemplate %v, datallowconn %v, %v; want true, false", tmpl, isTemplate, allowConn, err)
 	}
 }
+
+// TestFileCopy: a server of version 15 or later copies the template file
+// by file (fileCopy); an older one, which knows no STRATEGY, gets no
+// clause.
+func TestFileCopy(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]int{"15.10 (Debian 15.10-0+deb12u1)": 15, "16beta1": 16, "9.6.24": 9, "14.2": 14, "": 0} {
+		if got := major(v); got != want {
+			t.Errorf("major(%q) = %d, want %d", v, got, want)
+		}
+	}
+	ctx := context.Background()
+	conn := connect(ctx, t, serverURL())
+	defer conn.Close(ctx)
+	clause := fileCopy(conn)
+	if v := conn.PgConn().ParameterStatus("server_version"); (major(v) >= 15) != (clause == " STRATEGY FILE_COPY") {
+		t.Errorf("server %s: clause %q", v, clause)
+	}
+}

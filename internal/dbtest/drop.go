@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // dropBatch is how many ended tests' databases wait before they are
@@ -110,11 +108,15 @@ func dropAll(base string, names []string) error {
 }
 
 func dropOne(ctx context.Context, base, name string) error {
-	conn, err := pgx.Connect(ctx, base)
+	p, err := maintenancePool(base)
 	if err != nil {
 		return err
 	}
-	defer conn.Close(context.Background())
+	conn, err := p.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
 	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 		return fmt.Errorf("DROP DATABASE %s: %w", name, err)
 	}

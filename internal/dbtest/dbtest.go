@@ -8,11 +8,12 @@
 // Main for why).
 //
 // A migrated database is a copy of a template (CREATE DATABASE … TEMPLATE,
-// file by file: fileCopy), which is migrated once per set of migrations and kept on the server: a copy
-// takes about a tenth of a second where running every migration took about
-// two thirds of one. The template's name carries the latest version and a hash
-// of the migration files, so that test runs of different branches on one
-// server never share a template, and a changed migration gets a new one.
+// file by file: fileCopy), which is migrated once per set of migrations and
+// kept on the server: a copy takes about a tenth of a second where running
+// every migration took about two thirds of one. The template's name carries
+// the latest version and a hash of the migration files, so that test runs
+// of different branches on one server never share a template, and a
+// changed migration gets a new one.
 // Builds are serialised by an advisory lock, so parallel tests and parallel
 // test binaries build each template once; a build that died half-way is
 // dropped and done again.
@@ -94,7 +95,7 @@ func newURL(tb testing.TB, fsys fs.FS) string {
 // fileCopy is the clause that has PostgreSQL 15 and later copy the template
 // by its files, as the versions before did (their only way), not block by
 // block through the shared buffers and the WAL (15's default, WAL_LOG):
-// the API's and the store's tests (some 130 databases of 9 MB) took 117 s
+// the API's and the store's tests (a database of 9 MB each) took 117 s
 // of the machine's CPU and 71 s with WAL_LOG, 90-95 s and 51-55 s with
 // FILE_COPY (PostgreSQL's own CPU 65-67 s against 45-49 s; 7 December
 // 2026, two cores). FILE_COPY's two checkpoints cost less than the pages
@@ -230,16 +231,6 @@ func withDatabase(tb testing.TB, base, name string) string {
 	q.Set("synchronous_commit", "off")
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-// connect opens a connection to the server's maintenance database.
-func connect(ctx context.Context, tb testing.TB, base string) *pgx.Conn {
-	tb.Helper()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatalf("dbtest: connect to %s: %v (is PostgreSQL running? scripts/test.sh starts it)", redacted(base), err)
-	}
-	return conn
 }
 
 // maintenances are the process's pools of connections to the servers'

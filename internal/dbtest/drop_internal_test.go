@@ -13,8 +13,8 @@ func exists(t *testing.T, name string) bool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn := connect(ctx, t, serverURL())
-	defer conn.Close(ctx)
+	conn := maintenance(ctx, t, serverURL())
+	defer conn.Release()
 	var ok bool
 	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&ok); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // testMigrations returns a set of migrations of its own (so its template is
@@ -82,7 +84,10 @@ func TestTemplateName(t *testing.T) {
 func assertMarks(t *testing.T, u string) {
 	t.Helper()
 	ctx := context.Background()
-	conn := connect(ctx, t, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatalf("connect to the copy: %v", err)
+	}
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, `INSERT INTO marks VALUES (1)`); err != nil {
 		t.Errorf("copy of the template: %v", err)
@@ -92,8 +97,8 @@ func assertMarks(t *testing.T, u string) {
 func assertTemplate(t *testing.T, tmpl string) {
 	t.Helper()
 	ctx := context.Background()
-	conn := connect(ctx, t, serverURL())
-	defer conn.Close(ctx)
+	conn := maintenance(ctx, t, serverURL())
+	defer conn.Release()
 	var isTemplate, allowConn bool
 	err := conn.QueryRow(ctx, `SELECT datistemplate, datallowconn FROM pg_database WHERE datname = $1`, tmpl).Scan(&isTemplate, &allowConn)
 	if err != nil || !isTemplate || allowConn {
@@ -112,10 +117,10 @@ func TestFileCopy(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	conn := connect(ctx, t, serverURL())
-	defer conn.Close(ctx)
-	clause := fileCopy(conn)
-	if v := conn.PgConn().ParameterStatus("server_version"); (major(v) >= 15) != (clause == " STRATEGY FILE_COPY") {
+	conn := maintenance(ctx, t, serverURL())
+	defer conn.Release()
+	clause := fileCopy(conn.Conn())
+	if v := conn.Conn().PgConn().ParameterStatus("server_version"); (major(v) >= 15) != (clause == " STRATEGY FILE_COPY") {
 		t.Errorf("server %s: clause %q", v, clause)
 	}
 }

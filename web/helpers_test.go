@@ -101,6 +101,10 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		if down.Load() {
 			panic(http.ErrAbortHandler) // the connection drops: no answer at all
 		}
+		if r.URL.Path == axePath {
+			serveAxe(w, r)
+			return
+		}
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)

@@ -13,11 +13,10 @@ import (
 )
 
 // brokenWords lists the words of the page that a line break cuts in two
-// ("Contr/act", "Inte godtagen/: rätta den"): a word of a text node in
-// the page's main part or in a button, label, heading or table header
-// whose characters lie on more than one line. A word is what stands
-// between spaces, hyphens, dashes and slashes.
-const brokenWords = `(() => {
+// ("Contr/act", "Inte godtagen/: rätta den"; brokenWordJS): a word of a
+// text node in the page's main part or in a button, label, heading or
+// table header.
+const brokenWords = `(() => {` + brokenWordJS + `
 	const out = [], seen = new Set();
 	const roots = [document.querySelector("main"), ...document.querySelectorAll("button, label, th, h1, h2, h3, summary, legend")];
 	for (const root of roots) {
@@ -26,12 +25,9 @@ const brokenWords = `(() => {
 		for (let n = walk.nextNode(); n && out.length < 8; n = walk.nextNode()) {
 			if (seen.has(n)) continue;
 			seen.add(n);
-			const re = /[^\s\-–—\/]+/g;
+			const re = ` + wordRE + `;
 			for (let m = re.exec(n.data); m && out.length < 8; m = re.exec(n.data)) {
-				const r = document.createRange();
-				r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
-				const tops = new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
-				if (tops.size > 1) out.push(m[0] + " in <" + n.parentElement.tagName.toLowerCase() + (n.parentElement.id ? "#" + n.parentElement.id : "") + ">");
+				if (broken(n, m)) out.push(m[0] + " in <" + n.parentElement.tagName.toLowerCase() + (n.parentElement.id ? "#" + n.parentElement.id : "") + ">");
 			}
 		}
 	}

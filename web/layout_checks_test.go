@@ -1,0 +1,72 @@
+package web_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// brokenWordJS defines the JavaScript function broken(n, m): whether the
+// word m (a match in the text node n) is cut in two by a line break
+// ("Anderss/on"): its characters lie on more than one line, other than
+// where a soft hyphen lets the line break ("Vahvuus-/luku", a hyphenation:
+// the range of the word after it also covers the hyphen drawn at the end
+// of the line above, so the characters are compared one by one).
+const brokenWordJS = `const lineOf = (n, i) => {
+	const r = document.createRange();
+	r.setStart(n, i); r.setEnd(n, i + 1);
+	const b = [...r.getClientRects()].filter(b => b.width > 0);
+	return b.length ? Math.round(b[b.length - 1].top) : null;
+};
+const broken = (n, m) => {
+	const r = document.createRange();
+	r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+	if (new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top))).size < 2) return false;
+	let last = null, shy = false;
+	for (let i = m.index; i < m.index + m[0].length; i++) {
+		if (n.data[i] === "\u00ad") { shy = true; continue; }
+		const top = lineOf(n, i);
+		if (top === null) continue;
+		if (last !== null && top !== last && !shy) return true;
+		last = top; shy = false;
+	}
+	return false;
+};`
+
+// wordRE is the JavaScript pattern of a word of the checks above: what
+// stands between spaces, hyphens, dashes and slashes.
+const wordRE = `/[^\s\-–—\/]+/g`
+
+// midWordBreaks lists the words of the page's main part that a line
+// break cuts in two (brokenWordJS).
+const midWordBreaks = `(() => {` + brokenWordJS + `
+	const out = [], walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n && out.length < 6; n = walk.nextNode()) {
+		const re = ` + wordRE + `;
+		for (let m = re.exec(n.data); m && out.length < 6; m = re.exec(n.data)) {
+			if (broken(n, m)) out.push(m[0]);
+		}
+	}
+	return out.join(", ");
+})()`
+
+// scrollingBoxes names the boxes (tables in a scroller) wider than their
+// room, which a phone's user must scroll sideways.
+const scrollingBoxes = `[...document.querySelectorAll(".grid-wrap, .scroll-x")].filter(e => e.scrollWidth > e.clientWidth + 1).
+	map(e => (e.querySelector("table") || e).id || e.className).join(", ")`
+
+// waitLoaded waits until the page is loaded with its styles.
+func waitLoaded(t *testing.T, c *chrome, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if ok, err := chromedp.Run(c.ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && document.body !== null`)); err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not load within 10 s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

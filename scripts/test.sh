@@ -33,7 +33,7 @@
 #   ./scripts/test.sh -short   the quick tier for the inner loop: go vet and
 #                              go test -short without -race and without the
 #                              browser tests, the fault tests and the big
-#                              searches (82 to 134 s on two cores, by the
+#                              searches (82 to 143 s on two cores, by the
 #                              machine: docs/testing.md).
 #
 # PostgreSQL comes from:

@@ -62,11 +62,10 @@ system_url="postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 # What the run leaves behind when it ends, passed or not: the fault tests
 # and the checks running in the background (their process groups, started
 # below) and the private PostgreSQL cluster it started.
-stop_pg="" fault_pid="" checks_pid="" norace_pid=""
+stop_pg="" fault_pid="" checks_pid=""
 on_exit() {
   [ -z "$fault_pid" ] || kill -TERM -- "-$fault_pid" 2>/dev/null || true
   [ -z "$checks_pid" ] || kill -TERM -- "-$checks_pid" 2>/dev/null || true
-  [ -z "$norace_pid" ] || kill -TERM -- "-$norace_pid" 2>/dev/null || true
   [ -z "$stop_pg" ] || scripts/local-pg.sh stop
 }
 trap on_exit EXIT
@@ -236,27 +235,8 @@ race_pkgs=$(go list ./... | grep -vxF -f <(go list "${plain[@]}" ./internal/faul
 gotest race -race -p "$at_once" -count=1 -timeout 30m -skip "$nonrace" "${race_prof[@]}" "$@" $race_pkgs
 phase "the race pass"
 gotest plain_race -race -count=1 -timeout 5m "$@" "${plain_race[@]}"
-# The computing tests run beside the pure packages' pass, which ends with
-# tournament/seating alone on one core (its measurements of CPU time run
-# one at a time: 41 s of the pass's 69 s, the computing tests then 20 s
-# after it, on a clean clone of 266fb24). Their output comes after the
-# pass's.
-norace_log=$times/norace.log
-set -m # a process group of its own, which on_exit stops
-gotest norace -p "$at_once" -count=1 -timeout 10m -run "^($norace_tests)\$" "$@" "${norace_pkgs[@]}" >"$norace_log" 2>&1 &
-norace_pid=$!
-set +m
-plain_rc=0
-gotest plain -p "$at_once" -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}" || plain_rc=$?
-norace_rc=0
-wait "$norace_pid" || norace_rc=$?
-norace_pid=""
-echo "test.sh: the computing tests (\$norace_tests, run beside the pure packages):"
-cat "$norace_log"
-if [ "$plain_rc" -ne 0 ] || [ "$norace_rc" -ne 0 ]; then
-  echo "test.sh: FAILED: the pure packages (exit $plain_rc) or the computing tests (exit $norace_rc), above" >&2
-  exit 1
-fi
+gotest plain -p "$at_once" -count=1 -timeout 15m "${plain_prof[@]}" "$@" "${plain[@]}"
+gotest norace -p "$at_once" -count=1 -timeout 10m -run "^($norace_tests)\$" "$@" "${norace_pkgs[@]}"
 phase "the pure packages' and the computing tests' passes"
 # The generated client is a module of its own (api/client/go.mod).
 (cd api/client && go vet ./... && go test -count=1 -timeout 10m "$@" ./...)

@@ -82,7 +82,7 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		if err != nil {
 			t.Fatalf("server.New: %v", err)
 		}
-		hs := httptest.NewServer(srv)
+		hs := httptest.NewServer(withAxe(srv))
 		t.Cleanup(hs.Close)
 		return &site{URL: hs.URL, svc: svc, plays: plays, pool: pool, handler: srv}
 	}
@@ -96,16 +96,12 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
 	}
-	down := new(atomic.Bool)
+	down, h := new(atomic.Bool), withAxe(srv)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if down.Load() {
 			panic(http.ErrAbortHandler) // the connection drops: no answer at all
 		}
-		if r.URL.Path == axePath {
-			serveAxe(w, r)
-			return
-		}
-		srv.ServeHTTP(w, r)
+		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)
 	return &site{URL: hs.URL, svc: svc, plays: plays, refs: refs, reg: reg, pool: pool, down: down, handler: srv}

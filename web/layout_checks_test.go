@@ -51,6 +51,11 @@ const midWordBreaks = `(() => {` + brokenWordJS + `
 	return out.join(", ");
 })()`
 
+// tablesPastTheWindow names the tables that reach past the window's right
+// edge (a table in a scroller that scrolls, or one that widens the page).
+const tablesPastTheWindow = `[...document.querySelectorAll("table")].filter(t => t.getBoundingClientRect().right > window.innerWidth).
+	map(t => t.id || t.className || "a table").join(", ")`
+
 // scrollingBoxes names the boxes (tables in a scroller) wider than their
 // room, which a phone's user must scroll sideways.
 const scrollingBoxes = `[...document.querySelectorAll(".grid-wrap, .scroll-x")].filter(e => e.scrollWidth > e.clientWidth + 1).

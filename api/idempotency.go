@@ -3,9 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/revisor-sm/revisor/api/httpx"
 	"github.com/revisor-sm/revisor/app"
+	"github.com/revisor-sm/revisor/internal/tokens"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/tournament/referee"
 )
@@ -413,57 +411,22 @@ func replay(c echo.Context, stored []byte) error {
 	return c.Blob(r.Status, r.ContentType, r.Body)
 }
 
-// sealedPrefix marks a stored response sealed by seal; responses stored
-// before sealing are plain JSON and replayed as they are.
-const sealedPrefix = "sealed1:"
-
-// sealKey is the key a stored response is sealed with: a hash of the
-// request's credentials and its Idempotency-Key. Answers can carry secrets
-// (the organizer token of a new tournament, a new referee token) and tokens
-// are stored only hashed; sealed, a stored answer opens only for a retry
-// that presents the same credentials and key.
-func sealKey(r *http.Request, key string) []byte {
-	h := sha256.Sum256([]byte("revisor idempotent response\x00" + r.Header.Get(echo.HeaderAuthorization) + "\x00" + key))
-	return h[:]
-}
-
-// seal encrypts a response for storage (AES-256-GCM under sealKey).
+// seal encrypts a response for storage under the request's credentials
+// and its Idempotency-Key (tokens.SealAnswer): answers can carry secrets
+// (the organizer token of a new tournament, a new referee token) and
+// tokens are stored only hashed; sealed, a stored answer opens only for a
+// retry that presents the same credentials and key.
 func seal(r *http.Request, key string, plain []byte) ([]byte, error) {
-	aead, err := newAEAD(sealKey(r, key))
-	if err != nil {
-		return nil, err
-	}
-	nonce := make([]byte, aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return nil, err
-	}
-	return aead.Seal(append([]byte(sealedPrefix), nonce...), nonce, plain, []byte(key)), nil
+	return tokens.SealAnswer(r.Header.Get(echo.HeaderAuthorization), key, plain)
 }
 
 // unseal opens a stored response; one that does not open stays as it is
 // (replay then answers a server error, and the client may retry).
 func unseal(r *http.Request, key string, stored []byte) []byte {
-	sealed, ok := bytes.CutPrefix(stored, []byte(sealedPrefix))
-	if !ok {
-		return stored
+	if plain, ok := tokens.OpenAnswer(r.Header.Get(echo.HeaderAuthorization), key, stored); ok {
+		return plain
 	}
-	aead, err := newAEAD(sealKey(r, key))
-	if err != nil || len(sealed) < aead.NonceSize() {
-		return stored
-	}
-	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(key))
-	if err != nil {
-		return stored
-	}
-	return plain
-}
-
-func newAEAD(key []byte) (cipher.AEAD, error) {
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	return cipher.NewGCM(block)
+	return stored
 }
 
 // idempotencyScope keeps keys of different clients and endpoints apart: the

@@ -54,6 +54,12 @@ type Rulings interface {
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
 }
 
+// RefereeTokens is what issuing a referee token asks of the domain
+// (referee.Service).
+type RefereeTokens interface {
+	IssueToken(ctx context.Context, a tournament.Actor, tid, name string) (*referee.IssuedRefereeToken, error)
+}
+
 // ConsoleServices are the domain's services the console's commands call;
 // a command whose service is nil is not offered by its caller.
 type ConsoleServices struct {
@@ -62,6 +68,7 @@ type ConsoleServices struct {
 	Players  Registration
 	Disputes OrganizerDisputes
 	Rulings  Rulings
+	Referees RefereeTokens
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -78,13 +85,14 @@ type Console struct {
 	players  Registration
 	disputes OrganizerDisputes
 	rulings  Rulings
+	referees RefereeTokens
 	once     Runner
 }
 
 // NewConsole returns the organizer's commands on s, each run once per key
 // by once.
 func NewConsole(s ConsoleServices, once Runner) *Console {
-	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, rulings: s.Rulings, once: once}
+	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, rulings: s.Rulings, referees: s.Referees, once: once}
 }
 
 // DrawRound is the command to draw a tournament's next round. Key (nil:
@@ -531,4 +539,40 @@ func readAnswer(a []byte, result any) error {
 		return tournament.Errorf(tournament.KindInternal, tournament.CodeInternal, "an answer kept for a replay does not read")
 	}
 	return nil
+}
+
+// IssueRefereeToken is the command to make a referee token named Name.
+// Key as DrawRound's, with its Credential: the answer carries the token's
+// secret, so it is kept sealed under the caller's credential (Once), and a
+// form sent twice makes one token and shows it both times.
+type IssueRefereeToken struct {
+	Actor      tournament.Actor
+	Tournament string
+	Name       string
+	Key        *Key
+}
+
+// RefereeTokenIssued is the answer to IssueRefereeToken: the token with its
+// secret, the first time and on a replay.
+type RefereeTokenIssued struct {
+	Token    referee.IssuedRefereeToken
+	Replayed bool
+}
+
+// IssueRefereeToken makes the token, or answers the one made before under
+// cmd.Key. A key without the caller's credential is refused (its answer
+// would be kept with the secret in the clear). Its errors are the domain's,
+// as DrawRound's.
+func (c *Console) IssueRefereeToken(ctx context.Context, cmd IssueRefereeToken) (*RefereeTokenIssued, error) {
+	if cmd.Key != nil && cmd.Key.Credential == "" {
+		return nil, tournament.Errorf(tournament.KindInternal, tournament.CodeInternal,
+			"a referee token's Idempotency-Key needs the caller's credential to seal its answer")
+	}
+	tok, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (*referee.IssuedRefereeToken, error) {
+		return c.referees.IssueToken(ctx, cmd.Actor, cmd.Tournament, cmd.Name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &RefereeTokenIssued{Token: *tok, Replayed: replayed}, nil
 }

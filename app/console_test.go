@@ -1,7 +1,9 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/revisor-sm/revisor/app"
@@ -349,5 +351,68 @@ func TestConsoleSetsOnce(t *testing.T) {
 	}
 	if _, err := rounds(5, nil); err != nil || reg.rounds != 5 {
 		t.Errorf("without a key: %v, %d rounds; want 5", err, reg.rounds)
+	}
+}
+
+// referees issues referee tokens, each with a new secret.
+type referees struct{ issued []referee.IssuedRefereeToken }
+
+func (r *referees) IssueToken(_ context.Context, _ tournament.Actor, tid, name string) (*referee.IssuedRefereeToken, error) {
+	if name == "" {
+		return nil, tournament.InvalidField("name", "a referee needs a name")
+	}
+	tok := referee.IssuedRefereeToken{RefereeToken: referee.RefereeToken{ID: fmt.Sprint(len(r.issued) + 1), TournamentID: tid, Name: name},
+		Token: fmt.Sprintf("secret-%d", len(r.issued)+1)}
+	r.issued = append(r.issued, tok)
+	return &tok, nil
+}
+
+// TestConsoleIssuesRefereeTokenOnce: the referee-token form sent twice
+// under its key makes one token and shows its secret both times; the
+// answer kept opens only with the session's credential (the secret is not
+// in it in the clear), so the same key from another session is refused;
+// a key without a credential is refused before anything is made.
+func TestConsoleIssuesRefereeTokenOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	refs := &referees{}
+	keys := newMemKeys()
+	c := app.NewConsole(app.ConsoleServices{Referees: refs}, app.NewOnce(keys, nil))
+	org := tournament.Actor{Role: tournament.RoleOrganizer}
+	issue := func(name string, k *app.Key) (*app.RefereeTokenIssued, error) {
+		return c.IssueRefereeToken(ctx, app.IssueRefereeToken{Actor: org, Tournament: "t", Name: name, Key: k})
+	}
+	key := func(cred string) *app.Key {
+		return &app.Key{Scope: "console", Key: "k1", Fingerprint: []byte("name=Domaren"), Credential: cred}
+	}
+	first, err := issue("Domaren", key("session-a"))
+	if err != nil || first.Replayed || first.Token.Token != "secret-1" {
+		t.Fatalf("first = %+v, %v; want secret-1 made now", first, err)
+	}
+	again, err := issue("Domaren", key("session-a"))
+	if err != nil || !again.Replayed || again.Token.Token != "secret-1" || again.Token.Name != "Domaren" {
+		t.Errorf("sent again = %+v, %v; want secret-1 replayed", again, err)
+	}
+	if len(refs.issued) != 1 {
+		t.Errorf("%d tokens made by the form sent twice, want 1", len(refs.issued))
+	}
+	kept := keys.claims["console k1"].answer
+	if kept == nil || bytes.Contains(kept, []byte("secret-1")) || bytes.Contains(kept, []byte("Domaren")) {
+		t.Errorf("the kept answer %q holds the token in the clear", kept)
+	}
+	if got, err := issue("Domaren", key("session-b")); got != nil || err == nil {
+		t.Errorf("the key from another session = %+v, %v; want it refused", got, err)
+	}
+	if got, err := issue("Domaren", &app.Key{Scope: "console", Key: "k2", Fingerprint: []byte("x")}); got != nil || err == nil {
+		t.Errorf("a key without a credential = %+v, %v; want it refused", got, err)
+	}
+	for try := range 2 {
+		got, err := issue("", &app.Key{Scope: "console", Key: "k3", Fingerprint: []byte("name="), Credential: "session-a"})
+		if te, ok := err.(*tournament.Error); got != nil || !ok || te.Field() != "name" {
+			t.Errorf("no name, try %d = %+v, %v; want refused on the field name", try+1, got, err)
+		}
+	}
+	if len(refs.issued) != 1 {
+		t.Errorf("%d tokens made in all, want 1", len(refs.issued))
 	}
 }

@@ -1,10 +1,14 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/revisor-sm/revisor/internal/tokens"
+	"github.com/revisor-sm/revisor/tournament"
 )
 
 // Keys keeps the first answer to each command a client sent with an
@@ -76,9 +80,15 @@ type Atomic interface {
 // Key is a client's idempotency key for one command: Scope keeps the keys
 // of different clients and commands apart, Fingerprint names the
 // command's content (the same key with another content is refused).
+//
+// Credential, when set, is the credential of the caller who sent the
+// command (a page session's token): the answer is then kept sealed under
+// it and the key (tokens.SealAnswer), for an answer that carries a secret
+// (a new referee token), and opens only for a retry that presents both.
 type Key struct {
 	Scope, Key  string
 	Fingerprint []byte
+	Credential  string
 }
 
 // Answer builds what the caller answers to a command's outcome (its result,
@@ -120,6 +130,13 @@ func (o *Once) WithRenewal(every time.Duration) *Once {
 // its end even when ctx is cancelled (a client that hangs up), so that
 // its answer is stored for the retry; ctx's deadline still holds.
 func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
+	if k != nil && k.Credential != "" {
+		return o.sealed(k, answer, func(answer Answer) ([]byte, bool, error) { return o.do(ctx, k, answer, cmd) })
+	}
+	return o.do(ctx, k, answer, cmd)
+}
+
+func (o *Once) do(ctx context.Context, k *Key, answer Answer, cmd func(context.Context) (any, error)) (a []byte, replayed bool, err error) {
 	ctx, cancel := detached(ctx)
 	defer cancel()
 	if k == nil {
@@ -164,9 +181,16 @@ func (o *Once) Do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 // one round trip fewer for each. Otherwise it runs as Do, with the zero
 // Via.
 func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, Via) (any, error)) (a []byte, replayed bool, err error) {
+	if k != nil && k.Credential != "" {
+		return o.sealed(k, answer, func(answer Answer) ([]byte, bool, error) { return o.doIn(ctx, k, answer, cmd) })
+	}
+	return o.doIn(ctx, k, answer, cmd)
+}
+
+func (o *Once) doIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, Via) (any, error)) (a []byte, replayed bool, err error) {
 	keys, ok := o.keys.(KeyedStore)
 	if k == nil || !ok {
-		return o.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, Via{}) })
+		return o.do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, Via{}) })
 	}
 	ctx, cancel := detached(ctx)
 	defer cancel()
@@ -188,6 +212,42 @@ func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context
 	}
 	o.finish(ctx, k, a, keep)
 	return a, false, nil
+}
+
+// sealed runs a command whose answer is kept sealed under k's credential
+// (run with answer wrapped): the caller gets the answer in the clear, the
+// store only sealed. A kept answer that does not open under k (the same
+// key and scope from another credential) is refused as a key in use with
+// another command.
+func (o *Once) sealed(k *Key, answer Answer, run func(Answer) ([]byte, bool, error)) ([]byte, bool, error) {
+	var plain, sealed []byte
+	a, replayed, err := run(func(result any, cerr error) ([]byte, bool) {
+		p, keep := answer(result, cerr)
+		if sealed != nil && bytes.Equal(p, plain) {
+			return sealed, keep // the same answer built again (DoIn): sealed once, so that it is seen as the one stored
+		}
+		plain = p
+		s, err := tokens.SealAnswer(k.Credential, k.Key, p)
+		if err != nil {
+			o.log.Error("seal idempotent answer", "error", err.Error())
+			sealed = nil
+			return p, false // not kept: a retry runs again
+		}
+		sealed = s
+		return s, keep
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !replayed:
+		return plain, false, nil
+	}
+	opened, ok := tokens.OpenAnswer(k.Credential, k.Key, a)
+	if !ok {
+		return nil, false, tournament.Errorf(tournament.KindRejected, tournament.CodeIdempotencyKeyReused,
+			"the Idempotency-Key %q was already used with a different request", k.Key)
+	}
+	return opened, true, nil
 }
 
 // finish stores the answer of an owned key, or releases the key when the

@@ -87,7 +87,9 @@ func TestConsoleDrawOnce(t *testing.T) {
 // player list imported, a player deleted, a swap of two players, five
 // minutes added to the clock, a dispute opened, its ruling and a
 // withdrawal, each sent
-// twice under the page's key, are done once and both answered as saved.
+// twice under the page's key, are done once and both answered as saved;
+// and a referee token, sent twice, is made once and shown both times
+// (refereeTokenOnce).
 func TestConsoleFormsOnce(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -119,6 +121,7 @@ func TestConsoleFormsOnce(t *testing.T) {
 		}
 	}
 
+	refereeTokenOnce(t, s, f, b)
 	twice("a player added", console+"/players", console+"/players", url.Values{"name": {"Ann Ek"}, "club": {"BK"}})
 	if n := players(); n != 9 {
 		t.Errorf("%d players after 8 and one added twice under one key, want 9", n)
@@ -234,5 +237,59 @@ func TestConsolePlayerEditOnce(t *testing.T) {
 	}
 	if ps[i].Name != "Anna Berg" {
 		t.Errorf("after the first form sent again late, the player is %q; want the later name, Anna Berg", ps[i].Name)
+	}
+}
+
+// refereeTokenOnce (TestConsoleFormsOnce): the referee-token form sent
+// twice (a double click without the page's script) makes one token and
+// shows the same token both times; its kept answer in the database does
+// not hold the token in the clear (it is sealed under the session's
+// token).
+func refereeTokenOnce(t *testing.T, s *site, f *fixture, b *browser) {
+	t.Helper()
+	ctx := context.Background()
+	console := "/t/" + f.ID + "/console"
+	m := drawKey.FindStringSubmatch(b.mustGet(console, http.StatusOK).Body)
+	if m == nil {
+		t.Fatal("the console has no Idempotency-Key")
+	}
+	form := url.Values{"name": {"Domaren"}, "idempotency_key": {m[1]}}
+	shown := regexp.MustCompile(`id="referee-token">([^<]+)<`)
+	var tokens []string
+	for try, send := range []func() response{
+		func() response { return b.post(console, console+"/referees", form) },
+		func() response { return b.do(http.MethodPost, console+"/referees", form) },
+	} {
+		r := send()
+		tok := shown.FindStringSubmatch(r.Body)
+		if r.Status != http.StatusCreated || tok == nil {
+			t.Fatalf("issue a referee token, try %d = %d, want 201 showing the token\n%s", try+1, r.Status, r.Body)
+		}
+		tokens = append(tokens, tok[1])
+	}
+	if tokens[0] != tokens[1] {
+		t.Errorf("the form sent twice showed two tokens, %q and %q; want the one made", tokens[0], tokens[1])
+	}
+	org := tournament.Actor{Role: tournament.RoleOrganizer}
+	if list, err := s.refs.Tokens(ctx, org, f.ID); err != nil || len(list) != 1 {
+		t.Errorf("referee tokens after the form sent twice: %d, %v; want 1", len(list), err)
+	}
+	var kept []byte
+	if err := s.pool.QueryRow(ctx, `SELECT response FROM idempotency_keys WHERE key = $1 AND scope LIKE '%/referees %'`, m[1]).Scan(&kept); err != nil {
+		t.Fatalf("the form's kept answer: %v", err)
+	}
+	if strings.Contains(string(kept), tokens[0]) || strings.Contains(string(kept), "Domaren") {
+		t.Errorf("the kept answer holds the token in the clear: %q", kept)
+	}
+	// The page after the token is another form: its key makes another.
+	next := drawKey.FindStringSubmatch(b.post(console, console+"/referees", form).Body)
+	if next == nil || next[1] == m[1] {
+		t.Fatalf("the page showing the token has no fresh form key")
+	}
+	if r := b.post(console, console+"/referees", url.Values{"name": {"Domare 2"}, "idempotency_key": {next[1]}}); r.Status != http.StatusCreated {
+		t.Errorf("a second referee from the page after = %d, want 201", r.Status)
+	}
+	if list, err := s.refs.Tokens(ctx, org, f.ID); err != nil || len(list) != 2 {
+		t.Errorf("referee tokens after a second form: %d, %v; want 2", len(list), err)
 	}
 }

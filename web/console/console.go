@@ -34,7 +34,7 @@ type Handler struct {
 // New returns the console's handler over s.
 func New(s *site.Site) *Handler {
 	d := s.Deps()
-	return &Handler{Site: s, commands: app.NewConsole(app.ConsoleServices{Rounds: d.Rounds, Clock: d.Room, Players: d.Players, Disputes: d.Referees, Rulings: d.Referees}, d.Once)}
+	return &Handler{Site: s, commands: app.NewConsole(app.ConsoleServices{Rounds: d.Rounds, Clock: d.Room, Players: d.Players, Disputes: d.Referees, Rulings: d.Referees, Referees: d.Referees}, d.Once)}
 }
 
 // Routes registers the organizer's console under
@@ -506,14 +506,25 @@ func (h *Handler) exportTournament(c echo.Context) error {
 	return c.JSON(http.StatusOK, ex)
 }
 
-// issueRefereeToken makes a referee token and shows it once on the console.
+// issueRefereeToken makes a referee token and shows it on the console: once
+// per form key (app.Console), so that the form sent twice shows the one
+// token both times; the kept answer is sealed under the session's token
+// (site.SealedPostKey), since it carries the secret.
 func (h *Handler) issueRefereeToken(c echo.Context) error {
 	name := c.FormValue("name")
-	tok, err := h.Deps().Referees.IssueToken(c.Request().Context(), consoleActor(c), c.Param("tid"), name)
+	form, _ := c.FormParams()
+	cmd := app.IssueRefereeToken{Actor: consoleActor(c), Tournament: c.Param("tid"), Name: name}
+	var (
+		issued *app.RefereeTokenIssued
+		err    error
+	)
+	if cmd.Key, err = h.SealedPostKey(c, consoleActor(c).String(), formContent(form)); err == nil {
+		issued, err = h.commands.IssueRefereeToken(c.Request().Context(), cmd)
+	}
 	if err != nil {
 		return h.formError(c, "referee", err, map[string]string{"name": name})
 	}
-	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: tok.Token, RefereeName: tok.Name})
+	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: issued.Token.Token, RefereeName: issued.Token.Name})
 }
 
 // formKey is a console form's Idempotency-Key (site.PostKey, scoped to the

@@ -66,6 +66,18 @@ func (h *Site) PostKey(c echo.Context, code, content string) (*app.Key, error) {
 		Key: key, Fingerprint: fp[:]}, nil
 }
 
+// SealedPostKey is PostKey for a form whose answer carries a secret (a new
+// referee token): the key's Credential is the session's token, so the
+// answer is kept sealed under it and opens only for the same session's
+// retry (app.Key).
+func (h *Site) SealedPostKey(c echo.Context, code, content string) (*app.Key, error) {
+	k, err := h.PostKey(c, code, content)
+	if k != nil {
+		k.Credential = sessionToken(c)
+	}
+	return k, err
+}
+
 // NewKey returns a fresh Idempotency-Key for a form.
 func NewKey() string {
 	b := make([]byte, 16)

@@ -54,6 +54,12 @@ type Rulings interface {
 	Rule(ctx context.Context, a tournament.Actor, tid string, id int64, n referee.NewRuling) (*referee.RulingChange, error)
 }
 
+// Tournaments is what creating a tournament asks of the domain
+// (tournament.Service).
+type Tournaments interface {
+	CreateTournament(ctx context.Context, a tournament.Actor, n tournament.NewTournament) (*tournament.Created, error)
+}
+
 // RefereeTokens is what issuing a referee token asks of the domain
 // (referee.Service).
 type RefereeTokens interface {
@@ -69,6 +75,8 @@ type ConsoleServices struct {
 	Disputes OrganizerDisputes
 	Rulings  Rulings
 	Referees RefereeTokens
+	// Tournaments creates tournaments (the admin's form).
+	Tournaments Tournaments
 }
 
 // Runner runs a command at most once per key (*Once).
@@ -86,13 +94,14 @@ type Console struct {
 	disputes OrganizerDisputes
 	rulings  Rulings
 	referees RefereeTokens
+	created  Tournaments
 	once     Runner
 }
 
 // NewConsole returns the organizer's commands on s, each run once per key
 // by once.
 func NewConsole(s ConsoleServices, once Runner) *Console {
-	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, rulings: s.Rulings, referees: s.Referees, once: once}
+	return &Console{rounds: s.Rounds, clock: s.Clock, players: s.Players, disputes: s.Disputes, rulings: s.Rulings, referees: s.Referees, created: s.Tournaments, once: once}
 }
 
 // DrawRound is the command to draw a tournament's next round. Key (nil:
@@ -552,27 +561,61 @@ type IssueRefereeToken struct {
 	Key        *Key
 }
 
-// RefereeTokenIssued is the answer to IssueRefereeToken: the token with its
-// secret, the first time and on a replay.
-type RefereeTokenIssued struct {
-	Token    referee.IssuedRefereeToken
+// Sealed is the answer to a command whose answer carries a secret: its
+// result whole (with the secret), the first time and on a replay.
+type Sealed[T any] struct {
+	Result   T
 	Replayed bool
 }
+
+// RefereeTokenIssued is the answer to IssueRefereeToken: the token with its
+// secret.
+type RefereeTokenIssued = Sealed[referee.IssuedRefereeToken]
 
 // IssueRefereeToken makes the token, or answers the one made before under
 // cmd.Key. A key without the caller's credential is refused (its answer
 // would be kept with the secret in the clear). Its errors are the domain's,
 // as DrawRound's.
 func (c *Console) IssueRefereeToken(ctx context.Context, cmd IssueRefereeToken) (*RefereeTokenIssued, error) {
-	if cmd.Key != nil && cmd.Key.Credential == "" {
-		return nil, tournament.Errorf(tournament.KindInternal, tournament.CodeInternal,
-			"a referee token's Idempotency-Key needs the caller's credential to seal its answer")
-	}
-	tok, replayed, err := runOnce(ctx, c.once, cmd.Key, func(ctx context.Context) (*referee.IssuedRefereeToken, error) {
+	return runSealed(ctx, c.once, cmd.Key, func(ctx context.Context) (*referee.IssuedRefereeToken, error) {
 		return c.referees.IssueToken(ctx, cmd.Actor, cmd.Tournament, cmd.Name)
 	})
+}
+
+// CreateTournament is the admin's command to create a tournament. Key as
+// IssueRefereeToken's: the answer carries the organizer's token, kept
+// sealed under the caller's credential, so that the form sent twice
+// creates one tournament and shows its token both times.
+type CreateTournament struct {
+	Actor      tournament.Actor
+	Tournament tournament.NewTournament
+	Key        *Key
+}
+
+// TournamentCreated is the answer to CreateTournament: the tournament with
+// its organizer's token.
+type TournamentCreated = Sealed[tournament.Created]
+
+// CreateTournament creates the tournament, or answers the one created
+// before under cmd.Key; a key without the caller's credential is refused,
+// as IssueRefereeToken's. Its errors are the domain's, as DrawRound's.
+func (c *Console) CreateTournament(ctx context.Context, cmd CreateTournament) (*TournamentCreated, error) {
+	return runSealed(ctx, c.once, cmd.Key, func(ctx context.Context) (*tournament.Created, error) {
+		return c.created.CreateTournament(ctx, cmd.Actor, cmd.Tournament)
+	})
+}
+
+// runSealed runs call once per key k (runOnce) for a command whose answer
+// carries a secret: a key without the caller's credential is refused
+// before anything runs, since its answer would be kept in the clear.
+func runSealed[T any](ctx context.Context, r Runner, k *Key, call func(context.Context) (*T, error)) (*Sealed[T], error) {
+	if k != nil && k.Credential == "" {
+		return nil, tournament.Errorf(tournament.KindInternal, tournament.CodeInternal,
+			"the Idempotency-Key of an answer with a secret needs the caller's credential to seal it")
+	}
+	v, replayed, err := runOnce(ctx, r, k, call)
 	if err != nil {
 		return nil, err
 	}
-	return &RefereeTokenIssued{Token: *tok, Replayed: replayed}, nil
+	return &Sealed[T]{Result: *v, Replayed: replayed}, nil
 }

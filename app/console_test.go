@@ -386,11 +386,11 @@ func TestConsoleIssuesRefereeTokenOnce(t *testing.T) {
 		return &app.Key{Scope: "console", Key: "k1", Fingerprint: []byte("name=Domaren"), Credential: cred}
 	}
 	first, err := issue("Domaren", key("session-a"))
-	if err != nil || first.Replayed || first.Token.Token != "secret-1" {
+	if err != nil || first.Replayed || first.Result.Token != "secret-1" {
 		t.Fatalf("first = %+v, %v; want secret-1 made now", first, err)
 	}
 	again, err := issue("Domaren", key("session-a"))
-	if err != nil || !again.Replayed || again.Token.Token != "secret-1" || again.Token.Name != "Domaren" {
+	if err != nil || !again.Replayed || again.Result.Token != "secret-1" || again.Result.Name != "Domaren" {
 		t.Errorf("sent again = %+v, %v; want secret-1 replayed", again, err)
 	}
 	if len(refs.issued) != 1 {

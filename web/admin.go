@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/revisor-sm/revisor/api/httpx"
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/tournament"
 	"github.com/revisor-sm/revisor/web/site"
 )
@@ -26,6 +27,8 @@ type adminData struct {
 	Profiles, Stops []string
 	// List is the server's tournaments, private ones too.
 	List *listView
+	// FormKey is the create form's Idempotency-Key, fresh at each render.
+	FormKey string
 }
 
 // formatChoice is one of the formats the create form offers, a link to
@@ -112,18 +115,20 @@ func (h *Handler) adminPage(c echo.Context) error {
 	}
 	f := createFormat(c.QueryParam("format"))
 	p.Data = adminData{Values: createDefaults(f, p.Lang), Format: f, Formats: formatChoices(f), List: list,
-		Profiles: site.ProfileIDs(), Stops: site.ExchangeStops}
+		Profiles: site.ProfileIDs(), Stops: site.ExchangeStops, FormKey: site.NewKey()}
 	return h.Render(c, http.StatusOK, "admin", p)
 }
 
-// adminCreate creates a tournament and shows its organizer token once.
+// adminCreate creates a tournament and shows its organizer token: once per
+// form key (app.Console.CreateTournament), so that the form sent twice
+// creates one tournament and shows its token both times; the kept answer
+// is sealed under the session's token (site.SealedPostKey).
 func (h *Handler) adminCreate(c echo.Context) error {
 	if ok, err := h.requireAdmin(c); err != nil {
 		return h.Fail(c, err)
 	} else if !ok {
 		return h.Fail(c, tournament.Errorf(tournament.KindUnauthorized, tournament.CodeLoginRequired, "log in with the admin token first"))
 	}
-	svc := h.Deps().Players
 	c.Response().Header().Set("Cache-Control", "no-store")
 	values := map[string]string{"name": c.FormValue("name"), "format": c.FormValue("format"),
 		"games": c.FormValue("games"), "rounds": c.FormValue("rounds"), "advance": c.FormValue("advance"),
@@ -158,9 +163,13 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		nt.DayBreaks, bad = site.OptionalInts(values["days"], "day_breaks", bad)
 		nt.FinalGames, bad = optionalInt(values["final_games"], "final_games", bad)
 	}
-	var created *tournament.Created
+	var created *app.TournamentCreated
 	if bad == nil {
-		created, bad = svc.CreateTournament(c.Request().Context(), tournament.Actor{Role: tournament.RoleAdmin}, nt)
+		form, _ := c.FormParams()
+		cmd := app.CreateTournament{Actor: tournament.Actor{Role: tournament.RoleAdmin}, Tournament: nt}
+		if cmd.Key, bad = h.SealedPostKey(c, "admin", site.FormContent(form)); bad == nil {
+			created, bad = h.admin.CreateTournament(c.Request().Context(), cmd)
+		}
 	}
 	p := h.NewPage(c, "a.title")
 	if bad != nil {
@@ -169,14 +178,15 @@ func (h *Handler) adminCreate(c echo.Context) error {
 		}
 		f := createFormat(values["format"])
 		d := adminData{Error: site.ErrorText(p.Lang, bad), Values: values, Format: f, Formats: formatChoices(f),
-			Profiles: site.ProfileIDs(), Stops: site.ExchangeStops}
+			Profiles: site.ProfileIDs(), Stops: site.ExchangeStops, FormKey: site.NewKey()}
 		d.Field = site.FieldOf(bad)
 		p.Data = d
 		return h.Render(c, httpx.StatusOf(bad), "admin", p)
 	}
 	p.Title = p.T("a.created")
-	p.Data = createdData{ID: created.Tournament.ID, Name: created.Tournament.Name, Token: created.OrganizerToken,
-		ShortLink: shortPath(created.Tournament.ShortCode)}
+	made := created.Result
+	p.Data = createdData{ID: made.Tournament.ID, Name: made.Tournament.Name, Token: made.OrganizerToken,
+		ShortLink: shortPath(made.Tournament.ShortCode)}
 	return h.Render(c, http.StatusCreated, "created", p)
 }
 

@@ -88,8 +88,8 @@ func TestConsoleDrawOnce(t *testing.T) {
 // minutes added to the clock, a dispute opened, its ruling and a
 // withdrawal, each sent
 // twice under the page's key, are done once and both answered as saved;
-// and a referee token, sent twice, is made once and shown both times
-// (refereeTokenOnce).
+// and a referee token and a tournament, sent twice, are made once and
+// shown both times (refereeTokenOnce, adminCreateOnce).
 func TestConsoleFormsOnce(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -122,6 +122,7 @@ func TestConsoleFormsOnce(t *testing.T) {
 	}
 
 	refereeTokenOnce(t, s, f, b)
+	adminCreateOnce(t, s)
 	twice("a player added", console+"/players", console+"/players", url.Values{"name": {"Ann Ek"}, "club": {"BK"}})
 	if n := players(); n != 9 {
 		t.Errorf("%d players after 8 and one added twice under one key, want 9", n)
@@ -291,5 +292,53 @@ func refereeTokenOnce(t *testing.T, s *site, f *fixture, b *browser) {
 	}
 	if list, err := s.refs.Tokens(ctx, org, f.ID); err != nil || len(list) != 2 {
 		t.Errorf("referee tokens after a second form: %d, %v; want 2", len(list), err)
+	}
+}
+
+// adminCreateOnce (TestConsoleFormsOnce): the admin's new tournament, its
+// form sent twice without the page's script, is created once and its
+// organizer's token shown both times; the kept answer does not hold the
+// token in the clear.
+func adminCreateOnce(t *testing.T, s *site) {
+	t.Helper()
+	ctx := context.Background()
+	a := s.browser(t)
+	a.login(adminToken)
+	m := drawKey.FindStringSubmatch(a.mustGet("/admin", http.StatusOK).Body)
+	if m == nil {
+		t.Fatal("the admin's create form has no Idempotency-Key")
+	}
+	form := url.Values{"name": {"Dubbelpost"}, "format": {"sm"}, "idempotency_key": {m[1]}}
+	var shown []string
+	for try := range 2 {
+		r := a.post("/admin", "/admin/tournaments", form)
+		tok := tokenText.FindStringSubmatch(r.Body)
+		if r.Status != http.StatusCreated || tok == nil {
+			t.Fatalf("create, try %d = %d, want 201 showing the token\n%s", try+1, r.Status, r.Body)
+		}
+		shown = append(shown, tok[1])
+	}
+	if shown[0] != shown[1] {
+		t.Errorf("the form sent twice showed two organizer tokens; want the one made")
+	}
+	list, err := s.svc.ListTournaments(ctx, tournament.Actor{Role: tournament.RoleAdmin}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	for _, tt := range list.Tournaments {
+		if tt.Name == "Dubbelpost" {
+			made++
+		}
+	}
+	if made != 1 {
+		t.Errorf("%d tournaments made by the form sent twice under one key, want 1", made)
+	}
+	var kept []byte
+	if err := s.pool.QueryRow(ctx, `SELECT response FROM idempotency_keys WHERE key = $1 AND scope LIKE '%/admin/tournaments %'`, m[1]).Scan(&kept); err != nil {
+		t.Fatalf("the form's kept answer: %v", err)
+	}
+	if strings.Contains(string(kept), shown[0]) || strings.Contains(string(kept), "Dubbelpost") {
+		t.Errorf("the kept answer holds the token in the clear: %q", kept)
 	}
 }

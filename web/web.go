@@ -30,6 +30,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/revisor-sm/revisor/app"
 	"github.com/revisor-sm/revisor/web/console"
 	"github.com/revisor-sm/revisor/web/site"
 	"github.com/revisor-sm/revisor/web/table"
@@ -57,6 +58,9 @@ type Handler struct {
 	*site.Site
 	table   *table.Handler
 	console *console.Handler
+	// admin runs the admin's form to create a tournament once per form
+	// key (app.Console).
+	admin *app.Console
 }
 
 // New parses the templates and returns the handler, or an error naming the
@@ -66,7 +70,8 @@ func New(cfg Config, deps Deps) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Handler{Site: s, table: table.New(s), console: console.New(s)}, nil
+	return &Handler{Site: s, table: table.New(s), console: console.New(s),
+		admin: app.NewConsole(app.ConsoleServices{Tournaments: deps.Players}, deps.Once)}, nil
 }
 
 // Register adds the pages' routes to e, outside /api/v1, each with the

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -518,32 +517,20 @@ func (h *Handler) issueRefereeToken(c echo.Context) error {
 		issued *app.RefereeTokenIssued
 		err    error
 	)
-	if cmd.Key, err = h.SealedPostKey(c, consoleActor(c).String(), formContent(form)); err == nil {
+	if cmd.Key, err = h.SealedPostKey(c, consoleActor(c).String(), site.FormContent(form)); err == nil {
 		issued, err = h.commands.IssueRefereeToken(c.Request().Context(), cmd)
 	}
 	if err != nil {
 		return h.formError(c, "referee", err, map[string]string{"name": name})
 	}
-	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: issued.Token.Token, RefereeName: issued.Token.Name})
+	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: issued.Result.Token, RefereeName: issued.Result.Name})
 }
 
 // formKey is a console form's Idempotency-Key (site.PostKey, scoped to the
 // form's path and the session's actor), its fingerprint all the form says
-// (formContent): the same key with any field changed is another form,
+// (site.FormContent): the same key with any field changed is another form,
 // refused, however the handler reads the fields.
 func (h *Handler) formKey(c echo.Context) (*app.Key, error) {
 	form, _ := c.FormParams() // read already, by the CSRF check and the handler
-	return h.PostKey(c, consoleActor(c).String(), formContent(form))
-}
-
-// formContent is what a form says, for its Idempotency-Key's fingerprint:
-// every field but the key and the CSRF token, in the order of their names.
-func formContent(form url.Values) string {
-	rest := url.Values{}
-	for k, v := range form {
-		if k != "_csrf" && k != "idempotency_key" {
-			rest[k] = v
-		}
-	}
-	return rest.Encode()
+	return h.PostKey(c, consoleActor(c).String(), site.FormContent(form))
 }

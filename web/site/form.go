@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,18 @@ func (h *Site) SealedPostKey(c echo.Context, code, content string) (*app.Key, er
 		k.Credential = sessionToken(c)
 	}
 	return k, err
+}
+
+// FormContent is what a form says, for its Idempotency-Key's fingerprint:
+// every field but the key and the CSRF token, in the order of their names.
+func FormContent(form url.Values) string {
+	rest := url.Values{}
+	for k, v := range form {
+		if k != "_csrf" && k != "idempotency_key" {
+			rest[k] = v
+		}
+	}
+	return rest.Encode()
 }
 
 // NewKey returns a fresh Idempotency-Key for a form.

@@ -12,8 +12,6 @@ import (
 // static/app.js, which drops a second submit from the same page): a form
 // is told by its template, its action and a piece of its text.
 var unkeyedForms = []struct{ file, action, marker, why string }{
-	{"admin.html", "/admin/tournaments", "", "makes a new organizer's token each time, which a replay could not show again without keeping it"},
-	{"console.html", "{{$base}}/referees", "", "makes a new referee token each time, as the admin's new tournament"},
 	{"admin.html", "/logout", "", "a session ends once"},
 	{"console.html", "/logout", "", "a session ends once"},
 	{"login.html", "/login", "", "a session begins again"},

@@ -75,3 +75,35 @@ func waitLoaded(t *testing.T, c *chrome, what string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// brokenWords lists the words of the page that a line break cuts in two
+// ("Contr/act", "Inte godtagen/: rätta den"; brokenWordJS): a word of a
+// text node in the page's main part or in a button, label, heading or
+// table header.
+const brokenWords = `(() => {` + brokenWordJS + `
+	const out = [], seen = new Set();
+	const roots = [document.querySelector("main"), ...document.querySelectorAll("button, label, th, h1, h2, h3, summary, legend")];
+	for (const root of roots) {
+		if (!root) continue;
+		const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+		for (let n = walk.nextNode(); n && out.length < 8; n = walk.nextNode()) {
+			if (seen.has(n)) continue;
+			seen.add(n);
+			const re = ` + wordRE + `;
+			for (let m = re.exec(n.data); m && out.length < 8; m = re.exec(n.data)) {
+				if (broken(n, m)) out.push(m[0] + " in <" + n.parentElement.tagName.toLowerCase() + (n.parentElement.id ? "#" + n.parentElement.id : "") + ">");
+			}
+		}
+	}
+	return out.join(", ");
+})()`
+
+// pasteDealOfNobody pastes into the table page's entry form a deal that
+// scores a player not at the table, which the server refuses, and saves
+// it.
+const pasteDealOfNobody = `(function () {
+	var f = document.getElementById("deal-form");
+	f.querySelector("details.paste").open = true;
+	f.elements.namedItem("record").value = '{"sheet": {"nobody": {"hand1": 3}}}';
+	document.getElementById("save-deal").click();
+})()`

@@ -120,7 +120,11 @@ func partnerRepeats(rounds []*seating.Result) int {
 
 func TestPartners(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ n, rounds int }{{8, 7}, {12, 8}, {20, 12}} {
+	cases := []struct{ n, rounds int }{{8, 7}, {12, 8}, {20, 12}}
+	if testing.Short() {
+		cases = cases[:2] // the quick tier: without the longest search
+	}
+	for _, tt := range cases {
 		players := ids(tt.n)
 		with := playConstrained(t, players, tt.rounds, seating.Draw, seating.Constraints{Partners: true})
 		without := playConstrained(t, players, tt.rounds, seating.Draw, seating.Constraints{})

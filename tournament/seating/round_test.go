@@ -39,7 +39,11 @@ func playRounds(t testing.TB, players []string, rounds int, mode seating.Mode, s
 
 func TestRoundProperties(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{3, 4, 6, 7, 9, 10, 13, 17, 22, 41} {
+	sizes := []int{3, 4, 6, 7, 9, 10, 13, 17, 22, 41}
+	if testing.Short() {
+		sizes = sizes[:7] // the quick tier: fields of up to 13 players
+	}
+	for _, n := range sizes {
 		for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings, seating.Draw} {
 			players := ids(n)
 			rounds, _ := playRounds(t, players, 6, mode, uint64(n))

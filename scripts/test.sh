@@ -118,15 +118,16 @@ plain=(./tournament/seating ./tournament/rating ./engine/sim ./internal/canonjso
 # property and mutation tests over the corpus, with nothing to watch).
 plain_race=(-run '^TestConcurrentUse$' ./engine)
 # norace: tests of the race pass's packages whose time goes to computation in
-# one goroutine (the draw's search, the standings' tally). They call
+# one goroutine (the draw's search, the standings' tally, the export's round
+# trips, the check of every page's HTML). They call
 # racecheck.OutOfRace, which skips them under -race (about ten times slower
 # there, with nothing for the detector to watch: TestDrawSpreadsSeatsAtTablesOf3
 # 77.8 s with it, 4.6 s without), and run here without it. The store's and
 # the server's goroutines they pass through run under -race in the other
 # tests. internal/racecheck's TestScriptRunsThem holds these two lines and
 # the calls to each other.
-norace_tests='TestDrawSpreadsSeatsAtTablesOf3|TestDrawReadsEmptySeats|TestStandingsWithEqualsStandings|TestBridgeTables|TestSeatDeterministic|TestSeatVerifiesDraws|TestRandomTournaments|TestExportImportRoundTrip|TestImportRejects|TestDrawIsReproducible|TestImportChecksSeats'
-norace_pkgs=(./cmd/revisor ./tournament ./tournament/play ./tournament/postgres)
+norace_tests='TestDrawLargestField|TestEveryPageIsAccessibleAndStrict|TestExportImportHistory|TestDrawSpreadsSeatsAtTablesOf3|TestDrawReadsEmptySeats|TestStandingsWithEqualsStandings|TestBridgeTables|TestSeatDeterministic|TestSeatVerifiesDraws|TestRandomTournaments|TestExportImportRoundTrip|TestImportRejects|TestDrawIsReproducible|TestImportChecksSeats'
+norace_pkgs=(./cmd/revisor ./tournament ./tournament/play ./tournament/postgres ./web)
 check_plain() {
   local d bad=0
   for d in "${plain[@]}"; do

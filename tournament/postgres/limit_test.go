@@ -20,6 +20,9 @@ func TestDrawLargestField(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
+	// The draw's search, in one goroutine: without -race (36.7 s under it
+	// on 7 December's fifth machine, nothing for the detector to watch).
+	racecheck.OutOfRace(t)
 	e := newEnv(t)
 	svc := tournament.NewService(e.store, tournament.WithMaxPlayers(tournament.MaxPlayersLimit))
 	c, err := svc.CreateTournament(e.ctx, admin, tournament.NewTournament{Name: "Big", Format: tournament.FormatSM})
@@ -49,7 +52,7 @@ func TestDrawLargestField(t *testing.T) {
 	if alloc > 256<<20 {
 		t.Errorf("draw of %d players allocated %d bytes, want under 256 MiB", tournament.MaxPlayersLimit, alloc)
 	}
-	if !racecheck.Enabled && took > 10*time.Second {
+	if took > 10*time.Second {
 		t.Errorf("draw of %d players took %v, want a few seconds", tournament.MaxPlayersLimit, took)
 	}
 }

@@ -113,3 +113,53 @@ func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestNoRaceOnlyInPurePackages: //go:norace (the race detector does not
+// look at a function's reads and writes) stands only in the packages of
+// pure computation that scripts/test.sh lists in $plain, which start no
+// goroutine and run their own tests without -race: elsewhere it would hide
+// races the race pass is there to find.
+func TestNoRaceOnlyInPurePackages(t *testing.T) {
+	root := filepath.Join("..", "..")
+	script, err := os.ReadFile(filepath.Join(root, "scripts", "test.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := regexp.MustCompile(`(?ms)^plain=\(([^)]*)\)$`).FindSubmatch(script)
+	if p == nil {
+		t.Fatal("scripts/test.sh has no plain=(...) line")
+	}
+	plain := strings.Fields(string(p[1]))
+	marked := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" ||
+			fileExists(filepath.Join(path, "go.mod"))) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !regexp.MustCompile(`(?m)^//go:norace\b`).Match(src) {
+			return nil
+		}
+		marked++
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		if !slices.Contains(plain, "./"+filepath.ToSlash(rel)) {
+			t.Errorf("%s marks a function //go:norace, but its package is not one of scripts/test.sh's $plain", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marked == 0 {
+		t.Error("no file marks a function //go:norace: the search of tournament/seating did")
+	}
+}

@@ -31,6 +31,7 @@ func newGridSized(rows, cols int, dense bool) *grid {
 	return g
 }
 
+//go:norace
 func (g *grid) get(r, c int) int32 {
 	if g.dense != nil {
 		return g.dense[r*g.cols+c]

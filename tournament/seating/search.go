@@ -185,6 +185,8 @@ func (s *search) gap(ps []int, out, in int) int {
 
 // delta is the change of the objective if a and b (at different tables of
 // round w) swap.
+//
+//go:norace
 func (s *search) delta(w, a, b int) int {
 	dp, ds := s.deltaParts(w, a, b)
 	return s.model.repW*(dp+s.deltaCons(w, a, b)+s.seatScale*s.deltaSeats(w, a, b)) + ds
@@ -214,6 +216,8 @@ func (s *search) deltaCons(w, a, b int) int {
 
 // deltaParts splits delta into the change of the pair cost and of the
 // standing gaps.
+//
+//go:norace
 func (s *search) deltaParts(w, a, b int) (dp, ds int) {
 	A, B := s.tables[w][s.tab[w][a]], s.tables[w][s.tab[w][b]]
 	for _, x := range A {
@@ -236,6 +240,8 @@ func (s *search) deltaParts(w, a, b int) (dp, ds int) {
 // the rule that nobody sits at a table of 3 twice while others have not:
 // a player may leave a table of 3 for one who, at every round from w on,
 // has had fewer tables of 3 (counting round w's).
+//
+//go:norace
 func (s *search) allowed(w, a, b int) bool {
 	if !s.cons.movable(a) || !s.cons.movable(b) {
 		return false
@@ -256,6 +262,8 @@ func (s *search) allowed(w, a, b int) bool {
 }
 
 // swap exchanges a and b between their tables in round w.
+//
+//go:norace
 func (s *search) swap(w, a, b int) {
 	dp, ds := s.deltaParts(w, a, b)
 	dc := s.deltaCons(w, a, b)

@@ -273,6 +273,8 @@ func (s *search) run(lim limits) (timedOut bool) {
 // pickMove returns the best swap that is not tabu (or that beats the best
 // objective so far), ties broken at random. It considers the players who
 // repeat a meeting, plus a few random ones when standings also count.
+//
+//go:norace
 func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 	cands := s.conflicts()
 	if s.seatCounts != nil {
@@ -327,6 +329,8 @@ func (s *search) pickMove(it int32, best int) (w, a, b int, ok bool) {
 
 // conflicts lists, per free round, the players who meet someone at their
 // table there that they also meet in another round.
+//
+//go:norace
 func (s *search) conflicts() []move {
 	var out []move
 	for w, ts := range s.tables {

@@ -43,6 +43,7 @@ func (g *grid) get(r, c int) int32 {
 	return 0
 }
 
+//go:norace
 func (g *grid) add(r, c int, d int32) {
 	if g.dense != nil {
 		g.dense[r*g.cols+c] += d
@@ -75,6 +76,8 @@ func (g *grid) cell(r, c int) *int32 {
 }
 
 // slot is where key k is, or the free slot where it would go.
+//
+//go:norace
 func (g *grid) slot(k uint64) int {
 	mask := len(g.keys) - 1
 	i := int((k*0x9e3779b97f4a7c15)>>32) & mask

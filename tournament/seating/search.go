@@ -194,6 +194,8 @@ func (s *search) delta(w, a, b int) int {
 
 // deltaSeats is the change of the seat penalties if a and b swap in round
 // w (zero unless they count).
+//
+//go:norace
 func (s *search) deltaSeats(w, a, b int) int {
 	if s.seatCounts == nil || w != 0 {
 		return 0
@@ -206,6 +208,8 @@ func (s *search) deltaSeats(w, a, b int) int {
 
 // deltaCons is the change of the constraints' cost if a and b swap in
 // round w.
+//
+//go:norace
 func (s *search) deltaCons(w, a, b int) int {
 	if s.cons == nil {
 		return 0

@@ -371,6 +371,8 @@ func cloneTab(tab [][]int) [][]int {
 // to try everyone: a random player, or with standings one of the
 // maxPartners players nearest p in the standings, where a swap costs
 // little in standing gaps.
+//
+//go:norace
 func (s *search) partner(p, k int) int {
 	switch {
 	case s.n <= maxPartners:

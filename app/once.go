@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"sync"
@@ -181,16 +180,11 @@ func (o *Once) do(ctx context.Context, k *Key, answer Answer, cmd func(context.C
 // one round trip fewer for each. Otherwise it runs as Do, with the zero
 // Via.
 func (o *Once) DoIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, Via) (any, error)) (a []byte, replayed bool, err error) {
-	if k != nil && k.Credential != "" {
-		return o.sealed(k, answer, func(answer Answer) ([]byte, bool, error) { return o.doIn(ctx, k, answer, cmd) })
-	}
-	return o.doIn(ctx, k, answer, cmd)
-}
-
-func (o *Once) doIn(ctx context.Context, k *Key, answer Answer, cmd func(context.Context, Via) (any, error)) (a []byte, replayed bool, err error) {
 	keys, ok := o.keys.(KeyedStore)
-	if k == nil || !ok {
-		return o.do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, Via{}) })
+	// A sealed answer (k.Credential) is kept by Do, which seals it: the
+	// unit stores what the command's write hands it, in the clear.
+	if k == nil || !ok || k.Credential != "" {
+		return o.Do(ctx, k, answer, func(ctx context.Context) (any, error) { return cmd(ctx, Via{}) })
 	}
 	ctx, cancel := detached(ctx)
 	defer cancel()
@@ -220,20 +214,15 @@ func (o *Once) doIn(ctx context.Context, k *Key, answer Answer, cmd func(context
 // key and scope from another credential) is refused as a key in use with
 // another command.
 func (o *Once) sealed(k *Key, answer Answer, run func(Answer) ([]byte, bool, error)) ([]byte, bool, error) {
-	var plain, sealed []byte
+	var plain []byte
 	a, replayed, err := run(func(result any, cerr error) ([]byte, bool) {
-		p, keep := answer(result, cerr)
-		if sealed != nil && bytes.Equal(p, plain) {
-			return sealed, keep // the same answer built again (DoIn): sealed once, so that it is seen as the one stored
-		}
-		plain = p
-		s, err := tokens.SealAnswer(k.Credential, k.Key, p)
+		var keep bool
+		plain, keep = answer(result, cerr)
+		s, err := tokens.SealAnswer(k.Credential, k.Key, plain)
 		if err != nil {
 			o.log.Error("seal idempotent answer", "error", err.Error())
-			sealed = nil
-			return p, false // not kept: a retry runs again
+			return plain, false // not kept: a retry runs again
 		}
-		sealed = s
 		return s, keep
 	})
 	switch {

@@ -122,7 +122,7 @@ func (h *Handler) adminPage(c echo.Context) error {
 // adminCreate creates a tournament and shows its organizer token: once per
 // form key (app.Console.CreateTournament), so that the form sent twice
 // creates one tournament and shows its token both times; the kept answer
-// is sealed under the session's token (site.SealedPostKey).
+// is sealed under the session's token (site.SealedFormKey).
 func (h *Handler) adminCreate(c echo.Context) error {
 	if ok, err := h.requireAdmin(c); err != nil {
 		return h.Fail(c, err)
@@ -165,9 +165,8 @@ func (h *Handler) adminCreate(c echo.Context) error {
 	}
 	var created *app.TournamentCreated
 	if bad == nil {
-		form, _ := c.FormParams()
 		cmd := app.CreateTournament{Actor: tournament.Actor{Role: tournament.RoleAdmin}, Tournament: nt}
-		if cmd.Key, bad = h.SealedPostKey(c, "admin", site.FormContent(form)); bad == nil {
+		if cmd.Key, bad = h.SealedFormKey(c, "admin"); bad == nil {
 			created, bad = h.admin.CreateTournament(c.Request().Context(), cmd)
 		}
 	}

@@ -55,8 +55,8 @@
 // the search's own state, in the one goroutine of the call (this package
 // starts none: scripts/test.sh fails the run if it does, and runs its tests
 // without -race), and under -race its instrumented reads took about three
-// quarters of every draw of a planned schedule in the tests of the packages
-// that draw (TestSwissRegistrationBetweenRounds: 3.29 s of CPU with them,
+// quarters of a planned draw's CPU in the tests of the packages that draw
+// (TestSwissRegistrationBetweenRounds: 3.29 s of CPU with them,
 // 0.80 s without; cmd/revisor's TestE2ESeason 10.3 s, 8.1 s; 7 December). internal/racecheck's TestNoRaceOnlyInPurePackages
 // keeps the mark to this package and the others of pure computation.
 package seating

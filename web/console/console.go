@@ -508,16 +508,15 @@ func (h *Handler) exportTournament(c echo.Context) error {
 // issueRefereeToken makes a referee token and shows it on the console: once
 // per form key (app.Console), so that the form sent twice shows the one
 // token both times; the kept answer is sealed under the session's token
-// (site.SealedPostKey), since it carries the secret.
+// (site.SealedFormKey), since it carries the secret.
 func (h *Handler) issueRefereeToken(c echo.Context) error {
 	name := c.FormValue("name")
-	form, _ := c.FormParams()
 	cmd := app.IssueRefereeToken{Actor: consoleActor(c), Tournament: c.Param("tid"), Name: name}
 	var (
 		issued *app.RefereeTokenIssued
 		err    error
 	)
-	if cmd.Key, err = h.SealedPostKey(c, consoleActor(c).String(), site.FormContent(form)); err == nil {
+	if cmd.Key, err = h.SealedFormKey(c, consoleActor(c).String()); err == nil {
 		issued, err = h.commands.IssueRefereeToken(c.Request().Context(), cmd)
 	}
 	if err != nil {
@@ -526,11 +525,8 @@ func (h *Handler) issueRefereeToken(c echo.Context) error {
 	return h.renderConsole(c, http.StatusCreated, "console", consoleData{RefereeToken: issued.Result.Token, RefereeName: issued.Result.Name})
 }
 
-// formKey is a console form's Idempotency-Key (site.PostKey, scoped to the
-// form's path and the session's actor), its fingerprint all the form says
-// (site.FormContent): the same key with any field changed is another form,
-// refused, however the handler reads the fields.
+// formKey is a console form's Idempotency-Key (site.FormKey, scoped to the
+// session's actor).
 func (h *Handler) formKey(c echo.Context) (*app.Key, error) {
-	form, _ := c.FormParams() // read already, by the CSRF check and the handler
-	return h.PostKey(c, consoleActor(c).String(), site.FormContent(form))
+	return h.FormKey(c, consoleActor(c).String())
 }

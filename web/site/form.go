@@ -67,21 +67,30 @@ func (h *Site) PostKey(c echo.Context, code, content string) (*app.Key, error) {
 		Key: key, Fingerprint: fp[:]}, nil
 }
 
-// SealedPostKey is PostKey for a form whose answer carries a secret (a new
-// referee token): the key's Credential is the session's token, so the
-// answer is kept sealed under it and opens only for the same session's
-// retry (app.Key).
-func (h *Site) SealedPostKey(c echo.Context, code, content string) (*app.Key, error) {
-	k, err := h.PostKey(c, code, content)
+// FormKey is a form's Idempotency-Key (PostKey, scoped to the form's path
+// and code, the actor whose form it is), its fingerprint all the form says
+// (formContent): the same key with any field changed is another form,
+// refused, however the handler reads the fields.
+func (h *Site) FormKey(c echo.Context, code string) (*app.Key, error) {
+	form, _ := c.FormParams() // read already, by the CSRF check and the handler
+	return h.PostKey(c, code, formContent(form))
+}
+
+// SealedFormKey is FormKey for a form whose answer carries a secret (a new
+// referee token, a new tournament's organizer token): the key's Credential
+// is the session's token, so the answer is kept sealed under it and opens
+// only for the same session's retry (app.Key).
+func (h *Site) SealedFormKey(c echo.Context, code string) (*app.Key, error) {
+	k, err := h.FormKey(c, code)
 	if k != nil {
 		k.Credential = sessionToken(c)
 	}
 	return k, err
 }
 
-// FormContent is what a form says, for its Idempotency-Key's fingerprint:
+// formContent is what a form says, for its Idempotency-Key's fingerprint:
 // every field but the key and the CSRF token, in the order of their names.
-func FormContent(form url.Values) string {
+func formContent(form url.Values) string {
 	rest := url.Values{}
 	for k, v := range form {
 		if k != "_csrf" && k != "idempotency_key" {

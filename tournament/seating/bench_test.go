@@ -42,6 +42,29 @@ func BenchmarkRound1000ByStandings(b *testing.B) {
 	}
 }
 
+// leastCPU returns the CPU time of run, a deterministic piece of work
+// (the same work each time) that measures its own CPU time (cpuOf); when
+// that is over limit, it runs it again, up to three times in all, and
+// returns the least. On a machine shared with other work one run of
+// TestRound1000's round read 689 ms of CPU, another 1.07 s (7 December): a
+// bound on one run's CPU time fails by the machine, not by the code. The
+// checks of the search's CPU time (TestRound1000, TestBenchmarkInstances,
+// TestLargestDraw) all take it.
+func leastCPU(limit time.Duration, run func() time.Duration) time.Duration {
+	least := run()
+	for try := 1; try < 3 && least > limit; try++ {
+		least = min(least, run())
+	}
+	return least
+}
+
+// cpuOf returns the CPU time f takes.
+func cpuOf(f func()) time.Duration {
+	start := cpuTime()
+	f()
+	return cpuTime() - start
+}
+
 // TestRound1000 checks the 1,000-player round against its one-second
 // target outside benchmarks too, in both Swiss modes.
 func TestRound1000(t *testing.T) {
@@ -51,24 +74,19 @@ func TestRound1000(t *testing.T) {
 	players := ids(1000)
 	for _, mode := range []seating.Mode{seating.Mixed, seating.ByStandings} {
 		_, hist := playRounds(t, players, 5, mode, 1)
-		// The round is a pure function of its input (the same work each
-		// time), so its CPU time is the least of up to three runs: on a
-		// shared machine one run read 689 ms, another 1.07 s (7 December).
 		var (
-			res  *seating.Result
-			err  error
-			took time.Duration
+			res *seating.Result
+			err error
 		)
-		for try := 0; try < 3 && (try == 0 || took > time.Second); try++ {
-			start := cpuTime()
-			res, err = seating.Round(seating.Params{Players: players, History: hist, Mode: mode, Seed: 6, Budget: time.Minute})
-			if d := cpuTime() - start; try == 0 || d < took {
-				took = d
-			}
+		took := leastCPU(time.Second, func() time.Duration {
+			d := cpuOf(func() {
+				res, err = seating.Round(seating.Params{Players: players, History: hist, Mode: mode, Seed: 6, Budget: time.Minute})
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-		}
+			return d
+		})
 		checkRound(t, "Round(1000 players)", 1000, res.Seating)
 		t.Logf("1000 players, %v, round 6: %d repeats in %v of CPU", mode, res.Repeats, took)
 		if res.Repeats != 0 {

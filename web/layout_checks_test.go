@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -107,3 +108,27 @@ const pasteDealOfNobody = `(function () {
 	f.elements.namedItem("record").value = '{"sheet": {"nobody": {"hand1": 3}}}';
 	document.getElementById("save-deal").click();
 })()`
+
+// TestBrowserWordChecksSeeABrokenWord holds the walks' word checks
+// (brokenWords, midWordBreaks) to what they must see: a word cut in two in
+// a narrow box, in a node of one line and of several, and not a word that
+// breaks where its soft hyphen lets it, nor words wrapped whole.
+func TestBrowserWordChecksSeeABrokenWord(t *testing.T) {
+	t.Parallel()
+	c := newChrome(t, 360, 740)
+	page := `<main>
+	<p style="width:4ch;word-break:break-all;font:16px monospace">Anderssonsson</p>
+	<p style="width:9ch;font:16px monospace">ett två tre fyra fem sex sju åtta nio tio</p>
+	<p style="width:9ch;font:16px monospace;hyphens:manual">Vahvuus` + "\u00ad" + `luku</p>
+	<p style="width:30ch;font:16px monospace">en rad</p>
+	<p style="width:10ch;font:16px monospace">ord <span style="word-break:break-all">Kortklubbens</span> ord</p>
+	</main><button style="width:4ch;word-break:break-all;font:16px monospace">Contract</button>`
+	c.do("a page of words", chromedp.Navigate("about:blank"),
+		chromedp.Evaluate[chromedp.Void](`document.body.innerHTML = `+strconv.Quote(page)))
+	if got, want := c.eval(brokenWords), "Anderssonsson in <p>, Kortklubbens in <span>, Contract in <button>"; got != want {
+		t.Errorf("brokenWords = %q, want %q", got, want)
+	}
+	if got, want := c.eval(midWordBreaks), "Anderssonsson, Kortklubbens"; got != want {
+		t.Errorf("midWordBreaks = %q, want %q", got, want)
+	}
+}

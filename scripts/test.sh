@@ -38,11 +38,23 @@
 #
 # PostgreSQL comes from:
 #   1. DATABASE_URL when set;
-#   2. else the server on 127.0.0.1:5432 when it accepts user postgres;
-#   3. else the system cluster, started when installed but stopped
-#      (pg_ctlcluster --skip-systemctl-redirect ...);
-#   4. else a private cluster (scripts/local-pg.sh, installs PostgreSQL when
-#      missing), stopped again at the end if this script started it.
+#   2. else the tests' own cluster (scripts/local-pg.sh with
+#      REVISOR_PG_DATA=$REVISOR_TEST_PG_DATA, default
+#      /var/tmp/revisor-test-pgdata, on 127.0.0.1:$REVISOR_TEST_PG_PORT,
+#      default 55433; PostgreSQL installed when missing): made for tests,
+#      without fsync and full-page writes (a test's data need not survive a
+#      crash of the machine; the fault tests make clusters of their own with
+#      fsync on). It is left running for the next run, as a system server
+#      would be, and shared by every clone on the machine (each test has its
+#      own database, the templates are named by their migrations); stop it
+#      with REVISOR_PG_DATA=/var/tmp/revisor-test-pgdata scripts/local-pg.sh
+#      stop. The quick tier's four packages of PostgreSQL took 69.8 s and
+#      80.7 s against it, 90.5 s and 102.9 s against the system cluster
+#      with its defaults (docs/testing.md);
+#   3. else, when that cluster cannot start (its port taken), the server on
+#      127.0.0.1:5432 when it accepts user postgres, the system cluster
+#      started when installed but stopped (pg_ctlcluster
+#      --skip-systemctl-redirect ...).
 # Installs Debian's chromium and chromium-headless-shell for the browser tests
 # when they are missing (scripts/lib.sh's ensure_chromium). Lints the
 # OpenAPI document with Redocly's CLI (scripts/openapi-lint.sh) and
@@ -59,14 +71,13 @@ exec </dev/null
 
 system_url="postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-# What the run leaves behind when it ends, passed or not: the fault tests
-# and the checks running in the background (their process groups, started
-# below) and the private PostgreSQL cluster it started.
-stop_pg="" fault_pid="" checks_pid=""
+# What the run stops when it ends, passed or not: the fault tests and the
+# checks running in the background (their process groups, started below).
+# The tests' PostgreSQL cluster stays for the next run (below).
+fault_pid="" checks_pid=""
 on_exit() {
   [ -z "$fault_pid" ] || kill -TERM -- "-$fault_pid" 2>/dev/null || true
   [ -z "$checks_pid" ] || kill -TERM -- "-$checks_pid" 2>/dev/null || true
-  [ -z "$stop_pg" ] || scripts/local-pg.sh stop
 }
 trap on_exit EXIT
 
@@ -83,13 +94,19 @@ start_system_cluster() {
   for _ in $(seq 30); do usable "$system_url" && return 0; sleep 1; done
 }
 
+# test_pg runs scripts/local-pg.sh on the tests' own cluster.
+test_pg() {
+  REVISOR_PG_DATA=${REVISOR_TEST_PG_DATA:-/var/tmp/revisor-test-pgdata} REVISOR_PG_PORT=${REVISOR_TEST_PG_PORT:-55433} \
+    REVISOR_PG_OPTIONS="-c fsync=off -c full_page_writes=off -c synchronous_commit=off" scripts/local-pg.sh "$@"
+}
 if [ -z "${DATABASE_URL:-}" ]; then
-  usable "$system_url" || start_system_cluster
-  if usable "$system_url"; then
-    DATABASE_URL=$system_url
+  if url=$(test_pg start | tail -n 1) && usable "$url"; then
+    DATABASE_URL=$url
   else
-    scripts/local-pg.sh status || stop_pg=1
-    DATABASE_URL=$(scripts/local-pg.sh start | tail -n 1)
+    log "the tests' own cluster did not start: the system's PostgreSQL then"
+    usable "$system_url" || start_system_cluster
+    usable "$system_url" || { log "no PostgreSQL for the tests"; exit 1; }
+    DATABASE_URL=$system_url
   fi
   export DATABASE_URL
 fi

@@ -132,7 +132,11 @@ func TestStandingsWithEqualsStandings(t *testing.T) {
 	racecheck.OutOfRace(t) // the tally's computation
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	for n := range 300 {
+	tournaments := 300
+	if testing.Short() {
+		tournaments = 60 // the quick tier
+	}
+	for n := range tournaments {
 		format := tournament.FormatSwiss
 		if n%2 == 1 {
 			format = tournament.FormatSM

@@ -73,11 +73,22 @@ system_url="postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
 # What the run stops when it ends, passed or not: the fault tests and the
 # checks running in the background (their process groups, started below).
-# The tests' PostgreSQL cluster stays for the next run (below).
+# The fault tests stop on SIGTERM what they started in sessions of their
+# own (clusters, the HA arrangement: faulttest.HandleInterrupts); the run
+# waits up to a minute for that. The tests' PostgreSQL cluster stays for
+# the next run (below).
 fault_pid="" checks_pid=""
+stop_group() {
+  kill -TERM -- "-$1" 2>/dev/null || return 0
+  for _ in $(seq 120); do
+    kill -0 -- "-$1" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  log "the process group $1 still runs a minute after SIGTERM"
+}
 on_exit() {
-  [ -z "$fault_pid" ] || kill -TERM -- "-$fault_pid" 2>/dev/null || true
   [ -z "$checks_pid" ] || kill -TERM -- "-$checks_pid" 2>/dev/null || true
+  [ -z "$fault_pid" ] || stop_group "$fault_pid"
 }
 trap on_exit EXIT
 

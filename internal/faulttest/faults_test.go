@@ -30,6 +30,7 @@ const adminToken = "faulttest-admin-token-0123456789"
 // longest by minutes and the race pass's last to end, waited for a slot
 // behind the others.
 func TestMain(m *testing.M) {
+	faulttest.HandleInterrupts()
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })

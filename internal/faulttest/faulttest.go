@@ -39,6 +39,9 @@ type Cluster struct {
 	owner string
 	// Options are more server options for Start ("-c name=value …").
 	Options string
+	// forget unregisters the cluster's teardown on an interruption
+	// (onInterrupt), registered by its first Start.
+	forget func()
 }
 
 // BinDir returns the newest /usr/lib/postgresql/*/bin with initdb.
@@ -133,6 +136,10 @@ func (c *Cluster) pg(name string, args ...string) error {
 
 // Start starts the cluster and waits until it accepts connections.
 func (c *Cluster) Start() error {
+	if c.forget == nil {
+		dir := c.Dir
+		c.forget = onInterrupt(func() { _ = c.Resume(); _ = c.Stop("immediate"); os.RemoveAll(dir) })
+	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 %s", c.Port, c.Dir, c.Options)
 	err := c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
 	if err != nil {
@@ -193,6 +200,10 @@ func (c *Cluster) Remove() {
 	_ = c.Resume()
 	_ = c.Stop("immediate")
 	os.RemoveAll(c.Dir)
+	if c.forget != nil {
+		c.forget()
+		c.forget = nil
+	}
 }
 
 // URL is the URL of database db.
@@ -274,7 +285,11 @@ func (s *Server) Start() error {
 		return err
 	}
 	s.cmd, s.done = cmd, make(chan error, 1)
-	go func() { s.done <- cmd.Wait() }()
+	// It is in the test process's group, which a signal to the group
+	// ends too; not when only the test process is killed.
+	pid := cmd.Process.Pid
+	forget := onInterrupt(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	go func() { s.done <- cmd.Wait(); forget() }()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		select {

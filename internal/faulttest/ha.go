@@ -29,6 +29,7 @@ type HA struct {
 	// admin token.
 	URL, DatabaseURL, PgBackRestConf, AdminToken string
 	env                                          []string
+	forget                                       func() // unregisters down from onInterrupt
 }
 
 // HAPackages lists the Debian packages the arrangement needs that are not
@@ -80,6 +81,9 @@ func StartHA(script, bin string, serveEnv ...string) (*HA, error) {
 	h := &HA{Dir: dir, Script: script, Port: port, env: []string{"REVISOR_HA_DIR=" + dir,
 		"REVISOR_HA_PORT=" + strconv.Itoa(port), "REVISOR_BIN=" + bin, "REVISOR_HA_FSYNC=off",
 		"REVISOR_HA_SERVE_ENV=" + strings.Join(serveEnv, " ")}}
+	// Before "up": an interruption in the middle of it leaves its first
+	// processes running.
+	h.forget = onInterrupt(h.down)
 	out, err := h.Run("up")
 	if err != nil {
 		logs, lerr := h.SaveLogs()
@@ -219,6 +223,12 @@ func (h *HA) SaveLogs() (string, error) {
 
 // Down stops everything and removes the folder.
 func (h *HA) Down() {
+	h.down()
+	h.forget()
+}
+
+// down is Down without unregistering its teardown (it is the teardown).
+func (h *HA) down() {
 	if _, err := h.Run("down", "--purge"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}

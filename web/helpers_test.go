@@ -101,7 +101,9 @@ func startSiteConfig(t testing.TB, pool *pgxpool.Pool, live bool, cfg api.Config
 		if down.Load() {
 			panic(http.ErrAbortHandler) // the connection drops: no answer at all
 		}
-		h.ServeHTTP(w, r)
+		// The request's own round trips, for a RoundTrips that counts
+		// only those (TestTableCorrectionRoundTrips).
+		h.ServeHTTP(w, r.WithContext(dbtest.Mark(r.Context())))
 	}))
 	t.Cleanup(hs.Close)
 	return &site{URL: hs.URL, svc: svc, plays: plays, refs: refs, reg: reg, pool: pool, down: down, handler: srv}

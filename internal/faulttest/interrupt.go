@@ -64,6 +64,11 @@ func HandleInterrupts() {
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		sig := <-ch
+		// go test, which reads this process's output, is stopped by the
+		// same signal: a write to its pipe would end this process with
+		// SIGPIPE before its teardowns ran (as it did, leaving an HA
+		// arrangement behind).
+		signal.Ignore(syscall.SIGPIPE)
 		fmt.Fprintf(os.Stderr, "faulttest: %v: stopping the clusters and servers the tests started\n", sig)
 		interrupted()
 		RemoveBuilds()

@@ -16,7 +16,8 @@ import (
 
 // TestInterruptStopsClusters runs this test binary again as a helper that
 // starts a cluster and waits, stops it with SIGTERM as scripts/test.sh
-// stops the fault tests when another pass failed, and checks that the
+// stops the fault tests when another pass failed (with the helper's output
+// unread, as go test's is then), and checks that the
 // cluster's postmaster (in a session of its own, which the signal does not
 // reach) is gone and its folder removed (HandleInterrupts).
 func TestInterruptStopsClusters(t *testing.T) {
@@ -34,13 +35,16 @@ func TestInterruptStopsClusters(t *testing.T) {
 	faulttest.Skip(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestInterruptStopsClusters$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "REVISOR_FAULTTEST_HELPER=interrupt")
-	out, err := cmd.StdoutPipe()
+	// Its output and errors in one pipe, as go test reads a test's.
+	out, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.Close()
 	defer cmd.Process.Kill()
 	var dir string
 	for sc := bufio.NewScanner(out); sc.Scan(); {
@@ -52,6 +56,9 @@ func TestInterruptStopsClusters(t *testing.T) {
 	if dir == "" {
 		t.Fatal("the helper started no cluster")
 	}
+	// go test, which reads a test's output, is stopped by the same signal:
+	// the helper's writes then meet a closed pipe.
+	out.Close()
 	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
 	if err != nil {
 		t.Fatal(err)

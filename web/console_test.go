@@ -490,7 +490,7 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 	if !strings.Contains(list.Body, `href="`+dispute+`"`) {
 		t.Fatalf("the referee's list does not link the dispute %s", dispute)
 	}
-	if !strings.Contains(list.Body, "<td>awaiting the referee&#39;s ruling</td>") {
+	if !strings.Contains(list.Body, `<td class="status-col">awaiting the referee&#39;s ruling</td>`) {
 		t.Errorf("the list does not say in words that the dispute awaits a ruling")
 	}
 	shown := referee.mustGet(dispute, http.StatusOK)
@@ -535,7 +535,7 @@ func TestDisputeCorrectsAResult(t *testing.T) {
 		!strings.Contains(got.Body, `<dd id="dispute-status">ruled</dd>`) {
 		t.Errorf("the dispute page does not show the ruling in words")
 	}
-	if got := referee.mustGet("/t/"+f.ID+"/disputes", http.StatusOK); !strings.Contains(got.Body, "<td>ruled (upheld)</td>") {
+	if got := referee.mustGet("/t/"+f.ID+"/disputes", http.StatusOK); !strings.Contains(got.Body, `<td class="status-col">ruled (upheld)</td>`) {
 		t.Errorf("the list does not say in words that the dispute was ruled and upheld")
 	}
 	_, rows, _ := s.svc.Standings(context.Background(), f.ID)

@@ -54,9 +54,9 @@ type walkPage struct {
 // queue; a bridge table with a deal stored), and behind the admin's login
 // (the admin may do what an organizer and a referee may) the admin page,
 // the console's, the referees' and a bridge evening's console, result and
-// dispute forms. The walks share the tournament: the first to open the dispute
-// as a referee marks it seen, so the lists show it as waiting or as seen
-// by the order they run in. REVISOR_WALK_LANGS=sv,en narrows the languages
+// dispute forms. The walks share the tournament; its disputes are seen or
+// not before they start (one of each), so that every walk finds the same
+// pages. REVISOR_WALK_LANGS=sv,en narrows the languages
 // for a quick look; REVISOR_SCREENSHOTS=on writes a screenshot of each page.
 func TestBrowserEveryPage(t *testing.T) {
 	t.Parallel()
@@ -75,9 +75,21 @@ func TestBrowserEveryPage(t *testing.T) {
 		{name: "table-code", path: tp + "/table"}, {name: "ratings", path: "/ratings"}, {name: "person", path: "/people/" + person},
 		{name: "series", path: "/series/" + series.ID}, {name: "series-screen", path: "/series/" + series.ID + "/screen", screen: true},
 	}
-	d, err := s.refs.OpenDispute(context.Background(), tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}, f.ID,
+	// Two disputes of table 1: one a referee has seen (before the walks,
+	// so that every walk finds it so: the first to open an unseen one
+	// would mark it seen for the walks after it), one nobody opens, so
+	// that the list shows a dispute of each state in every walk.
+	tableActor := tournament.Actor{Role: tournament.RoleTable, Round: 1, Table: tb.Number}
+	d, err := s.refs.OpenDispute(context.Background(), tableActor, f.ID,
 		referee.NewDispute{Round: 1, Table: tb.Number, Game: 1, Description: "Giv 3 räknades fel", Deal: 3})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.refs.SeeDispute(context.Background(), org, f.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.refs.OpenDispute(context.Background(), tableActor, f.ID,
+		referee.NewDispute{Round: 1, Table: tb.Number, Game: 2, Description: "Giv 1 saknas på protokollet", Deal: 1}); err != nil {
 		t.Fatal(err)
 	}
 	behind := []walkPage{
@@ -97,6 +109,9 @@ func TestBrowserEveryPage(t *testing.T) {
 		strings.Join(bt.Players, `","`), bt.FirstDealer, chicagoDeals())))
 	bd, err := s.refs.OpenDispute(context.Background(), org, br.ID, referee.NewDispute{Round: 1, Table: bt.Number, Game: 1, Description: "ett stick för mycket"})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.refs.SeeDispute(context.Background(), org, br.ID, bd.ID); err != nil { // as above
 		t.Fatal(err)
 	}
 	b3 := brRound.Tables[2]

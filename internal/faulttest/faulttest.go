@@ -137,8 +137,7 @@ func (c *Cluster) pg(name string, args ...string) error {
 // Start starts the cluster and waits until it accepts connections.
 func (c *Cluster) Start() error {
 	if c.forget == nil {
-		dir := c.Dir
-		c.forget = onInterrupt(func() { _ = c.Resume(); _ = c.Stop("immediate"); os.RemoveAll(dir) })
+		c.forget = onInterrupt(c.remove)
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 %s", c.Port, c.Dir, c.Options)
 	err := c.pg("pg_ctl", "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-t", "60", "-o", opts, "start")
@@ -165,13 +164,9 @@ func (c *Cluster) Resume() error { return c.signal(syscall.SIGCONT) }
 
 // signal sends sig to the postmaster and its children.
 func (c *Cluster) signal(sig syscall.Signal) error {
-	b, err := os.ReadFile(filepath.Join(c.Dir, "postmaster.pid"))
+	pm, err := PostmasterPID(c.Dir)
 	if err != nil {
 		return err
-	}
-	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-	if err != nil {
-		return fmt.Errorf("postmaster.pid: %w", err)
 	}
 	pids := []int{pm}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
@@ -195,15 +190,35 @@ func (c *Cluster) signal(sig syscall.Signal) error {
 	return nil
 }
 
+// PostmasterPID reads the process id of the postmaster of the cluster in
+// dir (the first line of its postmaster.pid).
+func PostmasterPID(dir string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	if err != nil {
+		return 0, fmt.Errorf("postmaster.pid: %w", err)
+	}
+	return pm, nil
+}
+
 // Remove stops the cluster if it runs and deletes its folder.
 func (c *Cluster) Remove() {
-	_ = c.Resume()
-	_ = c.Stop("immediate")
-	os.RemoveAll(c.Dir)
+	c.remove()
 	if c.forget != nil {
 		c.forget()
 		c.forget = nil
 	}
+}
+
+// remove is Remove without unregistering its teardown (it is the
+// teardown).
+func (c *Cluster) remove() {
+	_ = c.Resume()
+	_ = c.Stop("immediate")
+	os.RemoveAll(c.Dir)
 }
 
 // URL is the URL of database db.

@@ -14,7 +14,7 @@ import (
 // HAProxy with setsid. A go test stopped by SIGTERM or SIGINT (scripts/test.sh
 // stops the fault tests so when another pass fails) runs no t.Cleanup: a
 // clean clone's run left a whole HA arrangement behind, busy, until it was
-// killed by hand half an hour later. So whatever starts such a process
+// killed by hand a quarter of an hour later. So whatever starts such a process
 // registers its teardown here, and HandleInterrupts runs them all on the
 // signal.
 

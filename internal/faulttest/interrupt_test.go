@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,11 +57,7 @@ func TestInterruptStopsClusters(t *testing.T) {
 	// go test, which reads a test's output, is stopped by the same signal:
 	// the helper's writes then meet a closed pipe.
 	out.Close()
-	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	pm, err := faulttest.PostmasterPID(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
